@@ -1,0 +1,6 @@
+module github.com/hale-lang/halebench/benches
+
+// A module of its own so that `go build ./...` of the orchestrator skips the
+// bench programs: each .go file here is a standalone program built alone.
+
+go 1.24

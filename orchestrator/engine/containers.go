@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/pkg/stdcopy"
+)
+
+// Spec is one run container. Every field maps to one engine setting; the
+// defaults are the sandbox: network none, read-only root, tmpfs scratch.
+type Spec struct {
+	Image     string
+	Cmd       []string
+	Env       []string
+	Name      string
+	RunID     string // the halebench run that owns the container
+	Labels    map[string]string
+	CPUs      string // cpuset, e.g. "1" or "0-1"
+	Privilege Privilege
+	Memory    int64 // bytes; 0 for no limit
+	PidsLimit int64
+	ShmSize   int64
+	IpcMode   string // "", "shareable", "container:<id>"
+	Writable  bool   // a writable root (the default is read-only)
+}
+
+func (s Spec) configs() (*container.Config, *container.HostConfig) {
+	labels := map[string]string{LabelApp: "1", LabelRun: s.RunID}
+	for k, v := range s.Labels {
+		labels[k] = v
+	}
+	cfg := &container.Config{
+		Image:           s.Image,
+		Cmd:             s.Cmd,
+		Env:             s.Env,
+		Labels:          labels,
+		NetworkDisabled: true,
+		WorkingDir:      "/tmp",
+	}
+	pids := s.PidsLimit
+	if pids == 0 {
+		pids = 4096
+	}
+	hc := &container.HostConfig{
+		NetworkMode:    "none",
+		ReadonlyRootfs: !s.Writable,
+		Tmpfs: map[string]string{
+			"/tmp": "rw,exec,nosuid,size=1g",
+			"/run": "rw,nosuid,size=16m",
+		},
+		CgroupnsMode: container.CgroupnsModePrivate,
+		IpcMode:      container.IpcMode(s.IpcMode),
+		ShmSize:      s.ShmSize,
+		Resources: container.Resources{
+			CpusetCpus: s.CPUs,
+			Memory:     s.Memory,
+			MemorySwap: s.Memory, // no swap beyond the limit: an OOM is an OOM
+			PidsLimit:  &pids,
+		},
+	}
+	if s.Memory == 0 {
+		hc.Resources.MemorySwap = 0
+	}
+	s.Privilege.apply(hc)
+	return cfg, hc
+}
+
+// Container is a created run container.
+type Container struct {
+	ID string
+	e  *Engine
+}
+
+// Create makes the container without starting it.
+func (e *Engine) Create(ctx context.Context, s Spec) (*Container, error) {
+	cfg, hc := s.configs()
+	resp, err := e.cli.ContainerCreate(ctx, cfg, hc, nil, nil, s.Name)
+	if err != nil {
+		return nil, fmt.Errorf("creating container from %s: %w", s.Image, err)
+	}
+	return &Container{ID: resp.ID, e: e}, nil
+}
+
+// Start starts it.
+func (c *Container) Start(ctx context.Context) error {
+	if err := c.e.cli.ContainerStart(ctx, c.ID, container.StartOptions{}); err != nil {
+		return fmt.Errorf("starting container %s: %w", short(c.ID), err)
+	}
+	return nil
+}
+
+// Wait blocks until the container exits and returns its exit code.
+func (c *Container) Wait(ctx context.Context) (int64, error) {
+	okc, errc := c.e.cli.ContainerWait(ctx, c.ID, container.WaitConditionNotRunning)
+	select {
+	case r := <-okc:
+		if r.Error != nil && r.Error.Message != "" {
+			return r.StatusCode, errors.New(r.Error.Message)
+		}
+		return r.StatusCode, nil
+	case err := <-errc:
+		return -1, fmt.Errorf("waiting for container %s: %w", short(c.ID), err)
+	}
+}
+
+// Output returns what the container wrote, stdout and stderr apart. Only
+// the last limit bytes of each are kept.
+func (c *Container) Output(ctx context.Context, limit int) (stdout, stderr string, err error) {
+	rc, err := c.e.cli.ContainerLogs(ctx, c.ID, container.LogsOptions{ShowStdout: true, ShowStderr: true})
+	if err != nil {
+		return "", "", fmt.Errorf("reading output of %s: %w", short(c.ID), err)
+	}
+	defer rc.Close()
+	var o, e tailWriter
+	o.max, e.max = limit, limit
+	if _, err := stdcopy.StdCopy(&o, &e, rc); err != nil {
+		return "", "", fmt.Errorf("reading output of %s: %w", short(c.ID), err)
+	}
+	return string(o.b), string(e.b), nil
+}
+
+// FollowLines calls fn for each stdout line as the container prints it,
+// until fn returns false, the stream ends or ctx is done.
+func (c *Container) FollowLines(ctx context.Context, fn func(line string) bool) error {
+	rc, err := c.e.cli.ContainerLogs(ctx, c.ID, container.LogsOptions{ShowStdout: true, Follow: true})
+	if err != nil {
+		return fmt.Errorf("following %s: %w", short(c.ID), err)
+	}
+	defer rc.Close()
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := stdcopy.StdCopy(pw, io.Discard, rc)
+		pw.CloseWithError(err)
+	}()
+	sc := bufio.NewScanner(pr)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if !fn(sc.Text()) {
+			return nil
+		}
+	}
+	return sc.Err()
+}
+
+// Kill sends SIGKILL.
+func (c *Container) Kill(ctx context.Context) error {
+	return c.e.cli.ContainerKill(ctx, c.ID, "KILL")
+}
+
+// Remove removes the container, running or not. It uses its own deadline so
+// that it still works after the run's context was cancelled.
+func (c *Container) Remove() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := c.e.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
+	if err != nil && !IsNotFound(err) && !strings.Contains(err.Error(), "already in progress") {
+		return fmt.Errorf("removing container %s: %w", short(c.ID), err)
+	}
+	return nil
+}
+
+// Leftovers lists containers carrying halebench's label; runID "" lists all.
+func (e *Engine) Leftovers(ctx context.Context, runID string) ([]string, error) {
+	f := filters.NewArgs(filters.Arg("label", LabelApp))
+	if runID != "" {
+		f.Add("label", LabelRun+"="+runID)
+	}
+	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+	if err != nil {
+		return nil, fmt.Errorf("listing halebench containers: %w", err)
+	}
+	ids := make([]string, 0, len(list))
+	for _, c := range list {
+		ids = append(ids, c.ID)
+	}
+	return ids, nil
+}
+
+// RemoveLeftovers removes every halebench container of the given run ("" for
+// all runs) and returns how many it removed.
+func (e *Engine) RemoveLeftovers(ctx context.Context, runID string) (int, error) {
+	ids, err := e.Leftovers(ctx, runID)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, id := range ids {
+		if err := (&Container{ID: id, e: e}).Remove(); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// ContainerLabels returns the labels of a container (for tests and reports).
+func (e *Engine) ContainerLabels(ctx context.Context, id string) (map[string]string, error) {
+	ins, err := e.cli.ContainerInspect(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return ins.Config.Labels, nil
+}
+
+type tailWriter struct {
+	max int
+	b   []byte
+}
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0:0], t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

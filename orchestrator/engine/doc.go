@@ -1,0 +1,8 @@
+// Package engine is halebench's one door to a Docker Engine: it dials the
+// engine (and its embedded BuildKit), describes the host, imports images, and
+// runs labelled containers with the privilege the host allows.
+//
+// It is not a general Docker client: it knows only the few container shapes
+// halebench runs, and every container it makes carries halebench's labels so
+// that a later run can find and remove what a killed one left.
+package engine

@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/docker/docker/api/types/image"
+)
+
+// Image is a local image as the engine knows it.
+type Image struct {
+	Ref    string
+	ID     string // the image's config digest, sha256:…
+	Labels map[string]string
+}
+
+// Image looks a local image up; ok is false when it does not exist.
+func (e *Engine) Image(ctx context.Context, ref string) (Image, bool, error) {
+	ins, err := e.cli.ImageInspect(ctx, ref)
+	if err != nil {
+		if IsNotFound(err) {
+			return Image{}, false, nil
+		}
+		return Image{}, false, fmt.Errorf("inspecting image %s: %w", ref, err)
+	}
+	img := Image{Ref: ref, ID: ins.ID}
+	if ins.Config != nil {
+		img.Labels = ins.Config.Labels
+	}
+	return img, true, nil
+}
+
+// Import makes an image from a root filesystem tarball.
+func (e *Engine) Import(ctx context.Context, rootfs io.Reader, ref string, changes []string) error {
+	rc, err := e.cli.ImageImport(ctx, image.ImportSource{Source: rootfs, SourceName: "-"}, ref, image.ImportOptions{Changes: changes})
+	if err != nil {
+		return fmt.Errorf("importing %s: %w", ref, err)
+	}
+	defer rc.Close()
+	dec := json.NewDecoder(rc)
+	for {
+		var msg struct {
+			Error string `json:"error"`
+		}
+		if err := dec.Decode(&msg); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("importing %s: %w", ref, err)
+		}
+		if msg.Error != "" {
+			return fmt.Errorf("importing %s: %s", ref, msg.Error)
+		}
+	}
+}

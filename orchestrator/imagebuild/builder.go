@@ -1,0 +1,274 @@
+package imagebuild
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/images"
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+	bkclient "github.com/moby/buildkit/client"
+)
+
+// Engine is what the builder needs of the engine.
+type Engine interface {
+	Image(ctx context.Context, ref string) (engine.Image, bool, error)
+	Import(ctx context.Context, rootfs io.Reader, ref string, changes []string) error
+	Command(ctx context.Context, img, runID string, argv []string) (string, error)
+}
+
+var _ Engine = (*engine.Engine)(nil)
+
+// Options choose where images come from.
+type Options struct {
+	BaseImage string // a local image to build FROM instead of making one
+	Mirror    string // Debian mirror for mmdebstrap
+	HaleSrc   string // a hale source tree to build hale-cli from
+	HaleImage string // a local image that already has `hale` on PATH
+	NoBuild   bool   // use existing images only
+	RunID     string
+}
+
+// Builder makes images.
+type Builder struct {
+	eng  Engine
+	sv   *solver
+	log  io.Writer
+	opts Options
+	made *Base
+}
+
+// New returns a builder. bk may be nil when opts.NoBuild is set.
+func New(eng Engine, bk *bkclient.Client, log io.Writer, opts Options) *Builder {
+	if opts.Mirror == "" {
+		opts.Mirror = DefaultMirror
+	}
+	return &Builder{eng: eng, sv: &solver{bk: bk, log: log}, log: log, opts: opts}
+}
+
+// Toolchain is one language's toolchain image, as the report records it.
+type Toolchain struct {
+	Lang       string `json:"-"`
+	Status     string `json:"status"` // available, unavailable, build_failed
+	Reason     string `json:"reason,omitempty"`
+	Ref        string `json:"reference,omitempty"`
+	ID         string `json:"id,omitempty"`
+	Digest     string `json:"digest,omitempty"`
+	Base       string `json:"base,omitempty"`
+	Version    string `json:"version,omitempty"`
+	BuildFlags string `json:"build_flags,omitempty"`
+	Executed   int    `json:"steps_executed"`
+	Cached     int    `json:"steps_cached"`
+}
+
+// Toolchain statuses.
+const (
+	Available   = "available"
+	Unavailable = "unavailable"
+	BuildFailed = "build_failed"
+)
+
+// Base makes or finds the base image.
+func (b *Builder) Base(ctx context.Context) (Base, error) {
+	if b.made != nil {
+		return *b.made, nil
+	}
+	base, err := b.makeBase(ctx)
+	if err != nil {
+		return Base{}, err
+	}
+	b.made = &base
+	return base, nil
+}
+
+// Toolchain makes or finds one language's toolchain image. A language that
+// cannot be had (hale with no source and no image) comes back Unavailable
+// with the reason and how to provide it; that is not an error.
+func (b *Builder) Toolchain(ctx context.Context, lang toolchain.Language) (Toolchain, error) {
+	tc := Toolchain{Lang: lang.Name, BuildFlags: lang.BuildFlags()}
+	if lang.Name == "hale" {
+		return b.hale(ctx, tc, lang)
+	}
+	base, err := b.Base(ctx)
+	if err != nil {
+		return tc, err
+	}
+	df, err := images.FS.ReadFile(lang.Name + "/Dockerfile")
+	if err != nil {
+		return tc, fmt.Errorf("no toolchain definition images/%s/Dockerfile: %w", lang.Name, err)
+	}
+	ref := "halebench/toolchain-" + lang.Name + ":" + hashOf(base.ID, string(df))
+	dir, err := b.materialize(map[string][]byte{"Dockerfile": df})
+	if err != nil {
+		return tc, err
+	}
+	defer os.RemoveAll(dir)
+	tc.Base = base.Ref + "@" + base.ID
+	if err := b.buildOrFind(ctx, &tc, ref, dir, dir, map[string]string{"BASE": base.Ref}, "toolchain "+lang.Name); err != nil {
+		return tc, err
+	}
+	return b.finish(ctx, tc, lang)
+}
+
+func (b *Builder) hale(ctx context.Context, tc Toolchain, lang toolchain.Language) (Toolchain, error) {
+	if b.opts.HaleImage != "" {
+		img, ok, err := b.eng.Image(ctx, b.opts.HaleImage)
+		if err != nil {
+			return tc, err
+		}
+		if !ok {
+			tc.Status = Unavailable
+			tc.Reason = fmt.Sprintf("image %s given with --hale-image is not in the engine's image store; load it (docker load) or build it from a hale tree with --hale-src=DIR", b.opts.HaleImage)
+			return tc, nil
+		}
+		tc.Ref, tc.ID, tc.Base = b.opts.HaleImage, img.ID, "given with --hale-image"
+		return b.finish(ctx, tc, lang)
+	}
+	src := b.opts.HaleSrc
+	if src == "" {
+		tc.Status = Unavailable
+		tc.Reason = "no hale source tree and no hale image; give --hale-src=DIR (a hale-lang/hale checkout) or --hale-image=REF (a local image with `hale` on PATH)"
+		return tc, nil
+	}
+	if _, err := os.Stat(filepath.Join(src, "crates", "hale-cli")); err != nil {
+		tc.Status = Unavailable
+		tc.Reason = fmt.Sprintf("no hale source tree at %s (crates/hale-cli missing); give --hale-src=DIR (a hale-lang/hale checkout) or --hale-image=REF (a local image with `hale` on PATH)", src)
+		return tc, nil
+	}
+	base, err := b.Base(ctx)
+	if err != nil {
+		return tc, err
+	}
+	df, _ := images.FS.ReadFile("hale/Dockerfile")
+	dfDir, err := b.materialize(map[string][]byte{"Dockerfile": df})
+	if err != nil {
+		return tc, err
+	}
+	defer os.RemoveAll(dfDir)
+	treeHash, err := hashTree(src)
+	if err != nil {
+		return tc, fmt.Errorf("reading hale source tree %s: %w", src, err)
+	}
+	ref := "halebench/toolchain-hale:" + hashOf(base.ID, string(df), treeHash)
+	tc.Base = base.Ref + "@" + base.ID
+	if err := b.buildOrFind(ctx, &tc, ref, src, dfDir, map[string]string{"BASE": base.Ref}, "toolchain hale"); err != nil {
+		tc.Status, tc.Reason = BuildFailed, firstLine(err.Error())+" (see the log above; cargo needs crates.io or a vendored tree)"
+		return tc, nil
+	}
+	return b.finish(ctx, tc, lang)
+}
+
+// buildOrFind builds ref, or with NoBuild requires it to exist already.
+func (b *Builder) buildOrFind(ctx context.Context, tc *Toolchain, ref, contextDir, dfDir string, args map[string]string, what string) error {
+	if b.opts.NoBuild {
+		img, ok, err := b.eng.Image(ctx, ref)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("%s: image %s does not exist and --no-build was given; run without --no-build (or `halebench images`) once", what, ref)
+		}
+		tc.Ref, tc.ID = ref, img.ID
+		return nil
+	}
+	res, err := b.sv.build(ctx, contextDir, dfDir, args, ref, what)
+	if err != nil {
+		return err
+	}
+	img, ok, err := b.eng.Image(ctx, ref)
+	if err != nil || !ok {
+		return fmt.Errorf("%s: %s missing after the build: %v", what, ref, err)
+	}
+	tc.Ref, tc.ID, tc.Digest, tc.Executed, tc.Cached = ref, img.ID, res.Digest, res.Executed, res.Cached
+	return nil
+}
+
+// finish asks the image for its toolchain's version.
+func (b *Builder) finish(ctx context.Context, tc Toolchain, lang toolchain.Language) (Toolchain, error) {
+	out, err := b.eng.Command(ctx, tc.Ref, b.opts.RunID, lang.Version)
+	if err != nil {
+		tc.Status, tc.Reason = Unavailable, fmt.Sprintf("%s does not run in %s: %v", strings.Join(lang.Version, " "), tc.Ref, err)
+		return tc, nil
+	}
+	tc.Version = firstLine(out)
+	if tc.Digest == "" {
+		tc.Digest = tc.ID
+	}
+	tc.Status = Available
+	return tc, nil
+}
+
+// materialize writes files into a fresh temporary directory.
+func (b *Builder) materialize(files map[string][]byte) (string, error) {
+	dir, err := os.MkdirTemp("", "halebench-ctx-")
+	if err != nil {
+		return "", err
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			os.RemoveAll(dir)
+			return "", err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			os.RemoveAll(dir)
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+func hashOf(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%d:%s;", len(p), p)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// hashTree digests the names, modes and sizes+mtimes of a source tree: a
+// cheap stand-in for its content that changes whenever a file does.
+func hashTree(root string) (string, error) {
+	h := sha256.New()
+	var paths []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "target") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(h, "%s %d %d\n", p, st.Size(), st.ModTime().UnixNano())
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
+}

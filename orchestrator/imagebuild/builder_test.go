@@ -1,0 +1,88 @@
+package imagebuild_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+func TestToolchainAndBenchImages(t *testing.T) {
+	eng := enginetest.Connect(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	bk, err := eng.BuildKit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bk.Close()
+	var log bytes.Buffer
+	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-images"})
+	c, _ := toolchain.ByName("c")
+	goLang, _ := toolchain.ByName("go")
+	ctc, err := b.Toolchain(ctx, c)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if ctc.Status != imagebuild.Available || !strings.Contains(ctc.Version, "clang version") {
+		t.Fatalf("c toolchain = %+v", ctc)
+	}
+	gtc, err := b.Toolchain(ctx, goLang)
+	if err != nil || gtc.Status != imagebuild.Available || !strings.HasPrefix(gtc.Version, "go version go1.") {
+		t.Fatalf("go toolchain = %+v, %v", gtc, err)
+	}
+	srcs := []imagebuild.Source{{Unit: "hello", Path: "testdata/hello.c"}, {Unit: "broken", Path: "testdata/broken.c"}}
+	bi, err := b.BenchImage(ctx, c, ctc, gtc, srcs)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if bi.ID == "" || !strings.HasPrefix(bi.Ref, "halebench/bench-c:") {
+		t.Fatalf("bench image = %+v", bi)
+	}
+
+	// Nothing changed: a second round executes no step.
+	log.Reset()
+	b2 := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-images"})
+	ctc2, err := b2.Toolchain(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bi2, err := b2.BenchImage(ctx, c, ctc2, gtc, srcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctc2.Executed != 0 || bi2.Executed != 0 || ctc2.ID != ctc.ID || bi2.ID != bi.ID {
+		t.Fatalf("second build executed toolchain %d, bench %d steps (ids %s/%s, %s/%s); want all cached\n%s",
+			ctc2.Executed, bi2.Executed, ctc.ID, ctc2.ID, bi.ID, bi2.ID, log.String())
+	}
+	if bi2.Cached == 0 {
+		t.Fatalf("second build reported no cached step: %+v", bi2)
+	}
+
+	// The broken sibling left its compiler message, the good one a binary.
+	out, err := eng.Command(ctx, bi.Ref, "test-images", []string{"sh", "-c", "ls /bench/bin; cat " + imagebuild.FailedPath("broken")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "hello\n") || !strings.Contains(out, "undefined_symbol") {
+		t.Fatalf("bench image contents:\n%s", out)
+	}
+}
+
+func TestHaleUnavailableWithoutSource(t *testing.T) {
+	eng := enginetest.Connect(t)
+	b := imagebuild.New(eng, nil, &bytes.Buffer{}, imagebuild.Options{HaleSrc: t.TempDir()})
+	hale, _ := toolchain.ByName("hale")
+	tc, err := b.Toolchain(context.Background(), hale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc.Status != imagebuild.Unavailable || !strings.Contains(tc.Reason, "--hale-src") || !strings.Contains(tc.Reason, "--hale-image") {
+		t.Fatalf("hale toolchain = %+v, want unavailable with how to provide it", tc)
+	}
+}

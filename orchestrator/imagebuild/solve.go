@@ -1,0 +1,134 @@
+package imagebuild
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+
+	bkclient "github.com/moby/buildkit/client"
+	"github.com/tonistiigi/fsutil"
+)
+
+// solver runs one Dockerfile build through BuildKit.
+type solver struct {
+	bk  *bkclient.Client
+	log io.Writer
+}
+
+// built is the outcome of one build.
+type built struct {
+	Ref      string
+	Digest   string // containerimage.digest from the moby exporter
+	Executed int    // Dockerfile steps that ran (not taken from the cache)
+	Cached   int    // Dockerfile steps taken from the cache
+	Log      string // the tail of the build's own output
+}
+
+// stepName matches the vertices of Dockerfile instructions that do work:
+// "[stage-1 3/5] RUN …", "[2/4] COPY …".
+var stepName = regexp.MustCompile(`^\[[^\]]*\d+/\d+\] (RUN|COPY|ADD) `)
+
+func (s *solver) build(ctx context.Context, contextDir, dockerfileDir string, buildArgs map[string]string, ref, what string) (built, error) {
+	ctxFS, err := fsutil.NewFS(contextDir)
+	if err != nil {
+		return built{}, fmt.Errorf("building %s: build context %s: %w", what, contextDir, err)
+	}
+	dfFS, err := fsutil.NewFS(dockerfileDir)
+	if err != nil {
+		return built{}, fmt.Errorf("building %s: %w", what, err)
+	}
+	attrs := map[string]string{"filename": "Dockerfile"}
+	for k, v := range buildArgs {
+		attrs["build-arg:"+k] = v
+	}
+	opt := bkclient.SolveOpt{
+		Frontend:      "dockerfile.v0",
+		FrontendAttrs: attrs,
+		LocalMounts:   map[string]fsutil.FS{"context": ctxFS, "dockerfile": dfFS},
+		Exports: []bkclient.ExportEntry{{
+			Type:  "moby",
+			Attrs: map[string]string{"name": ref},
+		}},
+	}
+	ch := make(chan *bkclient.SolveStatus)
+	var b built
+	var wg sync.WaitGroup
+	var logTail tailBuf
+	logTail.max = 8000
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		b.Executed, b.Cached = s.watch(ch, what, &logTail)
+	}()
+	res, err := s.bk.Solve(ctx, nil, opt, ch)
+	wg.Wait()
+	b.Log = string(logTail.b)
+	if err != nil {
+		return b, fmt.Errorf("building %s: %w\n%s", what, err, indent(b.Log))
+	}
+	b.Ref = ref
+	b.Digest = res.ExporterResponse["containerimage.digest"]
+	return b, nil
+}
+
+// watch reports each Dockerfile step once as it completes and counts what
+// ran and what came from the cache.
+func (s *solver) watch(ch chan *bkclient.SolveStatus, what string, logTail *tailBuf) (executed, cached int) {
+	done := map[string]bool{}
+	names := map[string]string{}
+	for st := range ch {
+		for _, v := range st.Vertexes {
+			names[v.Digest.String()] = v.Name
+			if v.Completed == nil || done[v.Digest.String()] || !stepName.MatchString(v.Name) {
+				continue
+			}
+			done[v.Digest.String()] = true
+			state := "done"
+			if v.Cached {
+				cached++
+				state = "cached"
+			} else {
+				executed++
+			}
+			if v.Error != "" {
+				state = "error: " + v.Error
+			}
+			fmt.Fprintf(s.log, "  %s: %s %s\n", what, state, shorten(v.Name, 90))
+		}
+		for _, l := range st.Logs {
+			logTail.Write(l.Data)
+		}
+	}
+	return executed, cached
+}
+
+type tailBuf struct {
+	max int
+	b   []byte
+}
+
+func (t *tailBuf) Write(p []byte) {
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0:0], t.b[len(t.b)-t.max:]...)
+	}
+}
+
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-1] + "…"
+}
+
+func indent(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
