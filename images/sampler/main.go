@@ -502,6 +502,10 @@ func (c *v1) newSample(idx int) (sampleCgroup, error) {
 			_ = os.Remove(dir)
 			return nil, err
 		}
+		// Without these a bench over its limit swaps instead of being
+		// killed, and an OOM would show up as a timeout.
+		_ = writeFile(filepath.Join(dir, "memory.swappiness"), "0")
+		_ = writeFile(filepath.Join(dir, "memory.memsw.limit_in_bytes"), strconv.FormatInt(c.limit, 10))
 	}
 	return &v1Sample{parent: c, dir: dir}, nil
 }

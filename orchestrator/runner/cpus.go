@@ -1,0 +1,27 @@
+package runner
+
+import "fmt"
+
+// PlanCPUs picks the CPUs a bench needing `need` of them runs on, out of
+// ncpu. CPU 0 stays with the orchestrator and the engine where the host has
+// more than the bench needs; shared says it could not be kept apart.
+func PlanCPUs(ncpu, need int) (cpus string, shared bool, err error) {
+	if need < 1 {
+		need = 1
+	}
+	switch {
+	case need > ncpu:
+		return "", false, fmt.Errorf("needs %d CPUs, the host has %d", need, ncpu)
+	case need == ncpu:
+		return cpuRange(0, need), ncpu > 0, nil
+	default:
+		return cpuRange(1, need), false, nil
+	}
+}
+
+func cpuRange(first, n int) string {
+	if n == 1 {
+		return fmt.Sprint(first)
+	}
+	return fmt.Sprintf("%d-%d", first, first+n-1)
+}

@@ -1,0 +1,3 @@
+/* Test bench: never ends. */
+#include <unistd.h>
+int main(void) { for (;;) pause(); }
