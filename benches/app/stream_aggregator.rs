@@ -77,13 +77,17 @@ fn main() {
         min: Cell::new(i64::MAX),
         max: Cell::new(i64::MIN),
     });
-    let mut bus = Bus { routes: HashMap::new() };
+    let mut bus = Bus {
+        routes: HashMap::new(),
+    };
     let sub = Rc::clone(&agg);
     bus.subscribe("bench.sample", Box::new(move |s: &Sample| sub.on_sample(s)));
 
     let t0 = Instant::now();
     for i in 0..ITERS {
-        let s = Sample { value: (31 * (seed + i) + 7) % 1000 };
+        let s = Sample {
+            value: (31 * (seed + i) + 7) % 1000,
+        };
         bus.publish(black_box("bench.sample"), &s);
     }
     let elapsed = t0.elapsed().as_nanos();

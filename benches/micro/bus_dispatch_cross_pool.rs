@@ -52,7 +52,8 @@ fn main() {
 
     let t0 = Instant::now();
     for i in 0..ITERS {
-        tx.send(Tick { n: seed + i }).expect("consumer hung up early");
+        tx.send(Tick { n: seed + i })
+            .expect("consumer hung up early");
     }
     let (count, sum) = consumer.join().expect("consumer panicked");
     let elapsed = t0.elapsed().as_nanos();

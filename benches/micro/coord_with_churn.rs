@@ -55,7 +55,10 @@ fn main() {
     let seed = read_seed();
 
     let t0 = Instant::now();
-    let mut coord = Box::new(Coord { sink: 0, live: None });
+    let mut coord = Box::new(Coord {
+        sink: 0,
+        live: None,
+    });
     for i in 0..K {
         let w = Box::new(Worker { id: seed + i });
         coord.accept(w);

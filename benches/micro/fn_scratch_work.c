@@ -1,10 +1,10 @@
 /* fn_scratch_work (C sibling)
  *
- * Workload: 100 calls (c = 0..99) of a noinline function that builds a local growable vector
+ * Workload: 100 calls (c = 0..99) of a noinline f(c, S) that builds a local growable vector
  * of 1,000 ints (j + S for j in 0..1000, pushed one by one into an empty vector with no
  * capacity hint), sums it by index, frees it and returns the sum; the caller adds it to total.
  * All 100 calls are timed.
- * Fairness: S = HALEBENCH_SEED (run time). The function is __attribute__((noinline)) and its
+ * Fairness: S = HALEBENCH_SEED (run time). The function is __attribute__((noinline)) and its S
  * argument passes an empty asm barrier at every call, so the 100 calls cannot be merged or
  * hoisted; an asm barrier on the filled buffer keeps the allocation and the stores real (no
  * malloc elision, no closed-form sum). The sum loop may still vectorise.
@@ -58,7 +58,8 @@ static void vec_push(Vec *v, int64_t x) {
     v->data[v->len++] = x;
 }
 
-__attribute__((noinline)) static int64_t scratch_work(int64_t seed) {
+__attribute__((noinline)) static int64_t scratch_work(int64_t c, int64_t seed) {
+    (void)c; /* the call index, as in the Hale version; the body does not depend on it */
     Vec v = {NULL, 0, 0};
     for (int64_t j = 0; j < ITEMS; j++) vec_push(&v, j + seed);
     __asm__ volatile("" : : "r"(v.data) : "memory");
@@ -76,7 +77,7 @@ int main(void) {
     for (int c = 0; c < CALLS; c++) {
         int64_t arg = seed;
         __asm__ volatile("" : "+r"(arg));
-        total += scratch_work(arg);
+        total += scratch_work(c, arg);
     }
     int64_t t1 = now_ns();
 

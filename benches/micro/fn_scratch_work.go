@@ -1,6 +1,6 @@
 // fn_scratch_work (Go sibling)
 //
-// Workload: 100 calls (c = 0..99) of a //go:noinline func that builds a local slice of 1,000
+// Workload: 100 calls (c = 0..99) of a //go:noinline f(c, S) that builds a local slice of 1,000
 // ints (j + S for j in 0..1000, appended to an empty slice, no capacity hint), sums it by index
 // and returns the sum; the caller adds it to total. All 100 calls are timed.
 // Fairness: S = HALEBENCH_SEED (run time) so nothing folds; //go:noinline keeps each call a
@@ -34,7 +34,8 @@ func readSeed() int64 {
 }
 
 //go:noinline
-func scratchWork(seed int64) int64 {
+func scratchWork(c int, seed int64) int64 {
+	_ = c // the call index, as in the Hale version; the body does not depend on it
 	v := make([]int64, 0)
 	for j := int64(0); j < items; j++ {
 		v = append(v, j+seed)
@@ -52,7 +53,7 @@ func main() {
 	t0 := time.Now()
 	var total int64
 	for c := 0; c < calls; c++ {
-		total += scratchWork(seed)
+		total += scratchWork(c, seed)
 	}
 	elapsed := time.Since(t0).Nanoseconds()
 

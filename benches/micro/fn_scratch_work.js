@@ -1,6 +1,6 @@
 // fn_scratch_work (JavaScript sibling)
 //
-// Workload: 100 calls (c = 0..99) of a function that builds a local Array of 1,000 ints
+// Workload: 100 calls (c = 0..99) of f(c, S), a function that builds a local Array of 1,000 ints
 // (j + S for j in 0..1000, pushed into an empty Array), sums it by index and returns the sum;
 // the caller adds it to total. All 100 calls are timed.
 // Fairness: S = HALEBENCH_SEED (run time). JavaScript has no noinline: V8 may inline the
@@ -21,7 +21,8 @@ function readSeed() {
   return Number(s);
 }
 
-function scratchWork(seed) {
+// c is the call index, as in the Hale version; the body does not depend on it.
+function scratchWork(c, seed) {
   const v = [];
   for (let j = 0; j < ITEMS; j++) v.push(j + seed);
   let sum = 0;
@@ -34,7 +35,7 @@ function main() {
 
   const t0 = process.hrtime.bigint();
   let total = 0;
-  for (let c = 0; c < CALLS; c++) total += scratchWork(seed);
+  for (let c = 0; c < CALLS; c++) total += scratchWork(c, seed);
   const t1 = process.hrtime.bigint();
 
   process.stdout.write(`elapsed_ns=${t1 - t0}\n`);

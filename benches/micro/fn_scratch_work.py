@@ -1,6 +1,6 @@
 # fn_scratch_work (Python sibling)
 #
-# Workload: 100 calls (c = 0..99) of a function that builds a local list of 1,000 ints
+# Workload: 100 calls (c = 0..99) of f(c, S), a function that builds a local list of 1,000 ints
 # (j + S for j in 0..1000, appended to an empty list), sums it by index with a plain loop and
 # returns the sum; the caller adds it to total. All 100 calls are timed.
 # Fairness: S = HALEBENCH_SEED (run time); CPython never inlines, so every call is real.
@@ -22,7 +22,7 @@ def read_seed():
     return int(s)
 
 
-def scratch_work(seed):
+def scratch_work(c, seed):  # c: the call index; the body does not depend on it
     v = []
     for j in range(ITEMS):
         v.append(j + seed)
@@ -37,8 +37,8 @@ def main():
 
     t0 = time.perf_counter_ns()
     total = 0
-    for _c in range(CALLS):
-        total += scratch_work(seed)
+    for c in range(CALLS):
+        total += scratch_work(c, seed)
     t1 = time.perf_counter_ns()
 
     print(f"elapsed_ns={t1 - t0}")

@@ -1,6 +1,6 @@
 // fn_scratch_work (Rust sibling)
 //
-// Workload: 100 calls (c = 0..99) of an #[inline(never)] fn that builds a local Vec<i64> of
+// Workload: 100 calls (c = 0..99) of an #[inline(never)] f(c, S) that builds a local Vec<i64> of
 // 1,000 ints (j + S for j in 0..1000, pushed into Vec::new(), no capacity hint), sums it by
 // index, drops it and returns the sum; the caller adds it to total. All 100 calls are timed.
 // Fairness: S = HALEBENCH_SEED (run time). The argument goes through black_box at every call so
@@ -26,7 +26,7 @@ fn read_seed() -> i64 {
 }
 
 #[inline(never)]
-fn scratch_work(seed: i64) -> i64 {
+fn scratch_work(_c: i64, seed: i64) -> i64 {
     let mut v: Vec<i64> = Vec::new();
     for j in 0..ITEMS {
         v.push(j + seed);
@@ -44,8 +44,8 @@ fn main() {
 
     let t0 = Instant::now();
     let mut total: i64 = 0;
-    for _c in 0..CALLS {
-        total += scratch_work(black_box(seed));
+    for c in 0..CALLS {
+        total += scratch_work(c, black_box(seed));
     }
     let elapsed = t0.elapsed().as_nanos();
 

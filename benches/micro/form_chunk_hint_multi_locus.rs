@@ -101,7 +101,11 @@ fn main() {
     let t0 = Instant::now();
     for i in 0..N_TICKS {
         if let Some(&topic) = names.get(black_box("tick")) {
-            tx.send(Msg { topic, tick: Tick { n: seed + i } }).expect("io thread hung up early");
+            tx.send(Msg {
+                topic,
+                tick: Tick { n: seed + i },
+            })
+            .expect("io thread hung up early");
         }
     }
     let subs = io.join().expect("io thread panicked");
@@ -117,5 +121,10 @@ fn main() {
         }
     }
     println!("elapsed_ns={}", elapsed);
-    println!("check=n_ticks:{},workers:{},handled:{}", N_TICKS, subs.len(), handled);
+    println!(
+        "check=n_ticks:{},workers:{},handled:{}",
+        N_TICKS,
+        subs.len(),
+        handled
+    );
 }

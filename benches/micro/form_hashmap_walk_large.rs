@@ -34,7 +34,13 @@ fn main() {
     let seed = read_seed();
     let mut map: HashMap<i64, Entry> = HashMap::new();
     for i in 0..N {
-        map.insert(seed + i, Entry { id: seed + i, val: 3 * i });
+        map.insert(
+            seed + i,
+            Entry {
+                id: seed + i,
+                val: 3 * i,
+            },
+        );
     }
     let map = black_box(map);
 

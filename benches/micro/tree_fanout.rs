@@ -58,7 +58,10 @@ fn main() {
     let seed = read_seed();
 
     let t0 = Instant::now();
-    let mut coord = Box::new(Coord { total: 0, children: Vec::with_capacity(K) });
+    let mut coord = Box::new(Coord {
+        total: 0,
+        children: Vec::with_capacity(K),
+    });
     for _ in 0..K {
         coord.children.push(Box::new(Worker { base: seed, m: M }));
     }

@@ -67,6 +67,7 @@ type environment struct {
 	MemPeakSource string `json:"mem_peak_source"`
 	MemPeakError  string `json:"mem_peak_error,omitempty"`
 	Kernel        string `json:"kernel,omitempty"`
+	CPUModel      string `json:"cpu_model,omitempty"`
 }
 
 type result struct {
@@ -119,6 +120,7 @@ func run(o options) result {
 	res := result{Status: statusOK, Samples: []sample{}}
 	res.Env.Affinity = affinity()
 	res.Env.Kernel = kernel()
+	res.Env.CPUModel = cpuModel()
 	if o.buildFailed != "" {
 		if msg, err := os.ReadFile(o.buildFailed); err == nil {
 			res.Status = statusBuildFailed
@@ -383,6 +385,19 @@ func kernel() string {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 // affinity is the CPU list this process may run on, as the scheduler sees it.

@@ -33,7 +33,7 @@ type Spec struct {
 }
 
 func (s Spec) configs() (*container.Config, *container.HostConfig) {
-	labels := map[string]string{LabelApp: "1", LabelRun: s.RunID}
+	labels := map[string]string{LabelApp: "1", LabelRun: s.RunID, LabelOwner: Owner()}
 	for k, v := range s.Labels {
 		labels[k] = v
 	}

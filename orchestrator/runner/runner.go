@@ -62,6 +62,7 @@ type Env struct {
 	MemPeakSource string `json:"mem_peak_source"`
 	MemPeakError  string `json:"mem_peak_error,omitempty"`
 	Kernel        string `json:"kernel,omitempty"`
+	CPUModel      string `json:"cpu_model,omitempty"`
 }
 
 // Outcome is everything one job produced.

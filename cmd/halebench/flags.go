@@ -1,0 +1,100 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+)
+
+var errHelp = errors.New("help shown")
+
+// common are the flags every verb that builds images shares.
+type common struct {
+	suite     string
+	langs     string
+	subject   string
+	noBuild   bool
+	baseImage string
+	mirror    string
+	haleSrc   string
+	haleImage string
+	quiet     bool
+}
+
+func (c *common) addFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.suite, "suite", ".", "folder holding benches/, xproc/ and baselines.json")
+	fs.StringVar(&c.langs, "lang", "", "comma-separated languages to run: hale,go,node,python,c,rust (default all)")
+	fs.StringVar(&c.subject, "subject", "hale", "the language whose regressions gate; the others are comparatives")
+	fs.BoolVar(&c.noBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")
+	fs.StringVar(&c.baseImage, "base-image", "", "local Debian trixie image to build the toolchains FROM (default: make one with mmdebstrap)")
+	fs.StringVar(&c.mirror, "mirror", imagebuild.DefaultMirror, "Debian mirror for mmdebstrap")
+	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite)")
+	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
+	fs.BoolVar(&c.quiet, "quiet", false, "no progress on stderr")
+}
+
+func (c *common) imageOptions() imagebuild.Options {
+	src := c.haleSrc
+	if src == "" && c.haleImage == "" {
+		src = filepath.Join(c.suite, "..", "hale")
+	}
+	return imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleImage: c.haleImage, NoBuild: c.noBuild}
+}
+
+func parse(fs *flag.FlagSet, args []string, help string) error {
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), help)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return &harness.UsageError{Msg: err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return &harness.UsageError{Msg: fmt.Sprintf("unexpected argument %q (flags are --name=value)", fs.Arg(0))}
+	}
+	return nil
+}
+
+// byteSize parses 512m, 4g, 1048576.
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *byteSize) Set(s string) error {
+	s = strings.ToLower(strings.TrimSpace(s))
+	mult := int64(1)
+	for suf, m := range map[string]int64{"k": 1 << 10, "m": 1 << 20, "g": 1 << 30} {
+		if strings.HasSuffix(s, suf) {
+			mult, s = m, strings.TrimSuffix(s, suf)
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a size (e.g. 512m, 4g)", s)
+	}
+	*b = byteSize(n * mult)
+	return nil
+}
+
+func logTo(quiet bool) *os.File {
+	if quiet {
+		f, _ := os.Open(os.DevNull)
+		return f
+	}
+	return os.Stderr
+}
+
+func durationFlag(fs *flag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
+	fs.DurationVar(p, name, def, usage)
+}

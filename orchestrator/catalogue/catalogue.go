@@ -1,0 +1,176 @@
+// Package catalogue discovers a suite's benches: the source files under
+// benches/{micro,app,guards}, one file per language named <bench>.<ext>, and
+// benches/catalogue.json, which places each bench in a grid category and says
+// how many CPUs it needs and which siblings are not comparable.
+//
+// It reads files and builds nothing.
+package catalogue
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// Bench is one workload with its sibling sources.
+type Bench struct {
+	Name          string
+	Kind          string            // micro, app or guard: the folder it lives in
+	Category      string            // grid category name
+	CPUs          int               // CPUs it needs (threads it runs)
+	Sources       map[string]string // language name -> file path
+	NotComparable []string          // languages whose ratio is not a signal
+	Note          string
+	Env           map[string]string // environment every sibling runs with
+}
+
+// Category is one table of the grid.
+type Category struct {
+	Name    string
+	Title   string
+	Benches []string
+}
+
+// Suite is what was discovered.
+type Suite struct {
+	Dir        string
+	Categories []Category
+	Benches    []*Bench // in grid order
+}
+
+type file struct {
+	Categories []struct {
+		Name    string   `json:"name"`
+		Title   string   `json:"title"`
+		Benches []string `json:"benches"`
+	} `json:"categories"`
+	Benches map[string]struct {
+		CPUs          int               `json:"cpus"`
+		NotComparable []string          `json:"not_comparable"`
+		Note          string            `json:"note"`
+		Env           map[string]string `json:"env"`
+	} `json:"benches"`
+}
+
+var kinds = []struct{ dir, kind string }{{"micro", "micro"}, {"app", "app"}, {"guards", "guard"}}
+
+// Load discovers the suite in dir.
+func Load(dir string) (*Suite, error) {
+	root := filepath.Join(dir, "benches")
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("no benches/ folder in suite %s (give --suite=DIR, the folder holding benches/, xproc/ and baselines.json)", dir)
+	}
+	var cat file
+	catPath := filepath.Join(root, "catalogue.json")
+	if data, err := os.ReadFile(catPath); err == nil {
+		if err := json.Unmarshal(data, &cat); err != nil {
+			return nil, fmt.Errorf("suite catalogue %s: %w (fix the JSON)", catPath, err)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	found := map[string]*Bench{}
+	for _, k := range kinds {
+		entries, err := os.ReadDir(filepath.Join(root, k.dir))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				continue
+			}
+			ext := strings.TrimPrefix(filepath.Ext(e.Name()), ".")
+			lang, ok := toolchain.ByExt(ext)
+			if !ok {
+				continue
+			}
+			name := strings.TrimSuffix(e.Name(), "."+ext)
+			b := found[name]
+			if b == nil {
+				b = &Bench{Name: name, Kind: k.kind, CPUs: 1, Sources: map[string]string{}}
+				found[name] = b
+			} else if b.Kind != k.kind {
+				return nil, fmt.Errorf("bench %s has sources in two folders (%s and %s): keep one", name, b.Kind, k.kind)
+			}
+			b.Sources[lang.Name] = filepath.Join(root, k.dir, e.Name())
+		}
+	}
+	s := &Suite{Dir: dir}
+	placed := map[string]bool{}
+	for _, c := range cat.Categories {
+		cc := Category{Name: c.Name, Title: c.Title}
+		for _, n := range c.Benches {
+			if b := found[n]; b != nil && !placed[n] {
+				placed[n] = true
+				b.Category = c.Name
+				cc.Benches = append(cc.Benches, n)
+				s.Benches = append(s.Benches, b)
+			}
+		}
+		s.Categories = append(s.Categories, cc)
+	}
+	var rest []string
+	for n := range found {
+		if !placed[n] {
+			rest = append(rest, n)
+		}
+	}
+	sort.Strings(rest)
+	if len(rest) > 0 {
+		other := Category{Name: "other", Title: "Other benches"}
+		for _, n := range rest {
+			found[n].Category = "other"
+			other.Benches = append(other.Benches, n)
+			s.Benches = append(s.Benches, found[n])
+		}
+		s.Categories = append(s.Categories, other)
+	}
+	for n, meta := range cat.Benches {
+		if b := found[n]; b != nil {
+			if meta.CPUs > 0 {
+				b.CPUs = meta.CPUs
+			}
+			b.NotComparable, b.Note, b.Env = meta.NotComparable, meta.Note, meta.Env
+		}
+	}
+	return s, nil
+}
+
+// Select keeps only the named bench ("" keeps all).
+func (s *Suite) Select(name string) error {
+	if name == "" {
+		return nil
+	}
+	var keep []*Bench
+	var names []string
+	for _, b := range s.Benches {
+		names = append(names, b.Name)
+		if b.Name == name {
+			keep = append(keep, b)
+		}
+	}
+	if len(keep) == 0 {
+		return fmt.Errorf("no bench named %q in %s (benches: %s)", name, s.Dir, strings.Join(names, ", "))
+	}
+	s.Benches = keep
+	return nil
+}
+
+// Comparable says whether lang's ratio on b is a signal.
+func (b *Bench) Comparable(lang string) bool {
+	for _, l := range b.NotComparable {
+		if l == lang {
+			return false
+		}
+	}
+	return true
+}

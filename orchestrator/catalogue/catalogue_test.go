@@ -1,0 +1,74 @@
+package catalogue
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func write(t *testing.T, root string, files map[string]string) {
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestLoadOrdersByCatalogue(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"benches/catalogue.json": `{"categories": [{"name": "overhead", "title": "Overhead", "benches": ["b", "a"]}],
+			"benches": {"a": {"cpus": 2, "not_comparable": ["c"], "note": "n"}}}`,
+		"benches/micro/a.c":   "",
+		"benches/micro/a.go":  "",
+		"benches/micro/b.py":  "",
+		"benches/micro/b.txt": "",
+		"benches/app/z.rs":    "",
+		"benches/guards/g.hl": "",
+	})
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, b := range s.Benches {
+		order = append(order, b.Name+":"+b.Category+":"+b.Kind)
+	}
+	want := []string{"b:overhead:micro", "a:overhead:micro", "g:other:guard", "z:other:app"}
+	if len(order) != len(want) {
+		t.Fatalf("order %v", order)
+	}
+	for i := range want {
+		if order[i] != want[i] {
+			t.Fatalf("order %v, want %v", order, want)
+		}
+	}
+	a := s.Benches[1]
+	if a.CPUs != 2 || a.Comparable("c") || !a.Comparable("go") || len(a.Sources) != 2 {
+		t.Fatalf("a = %+v", a)
+	}
+	if err := s.Select("nope"); err == nil {
+		t.Fatal("selecting a missing bench succeeded")
+	}
+	if err := s.Select("a"); err != nil || len(s.Benches) != 1 {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadMissingSuite(t *testing.T) {
+	if _, err := Load(t.TempDir()); err == nil {
+		t.Fatal("no error for a folder without benches/")
+	}
+}
+
+func TestRepositoryCatalogueParses(t *testing.T) {
+	s, err := Load("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Benches) == 0 || s.Categories[0].Name != "overhead" {
+		t.Fatalf("repository suite: %d benches", len(s.Benches))
+	}
+}

@@ -1,0 +1,173 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// Grid writes the seed README's grid: one table per category, a cell per
+// language `<elapsed> (<ratio>×)` with the ratio against the subject, `—`
+// where a sibling is missing, and a mark on flagged cells.
+func Grid(w io.Writer, r *Report) {
+	langs := gridLangs(r)
+	byName := map[string]*Bench{}
+	for _, b := range r.Benches {
+		byName[b.Name] = b
+	}
+	subjectTitle := r.Subject
+	if l, ok := toolchain.ByName(r.Subject); ok {
+		subjectTitle = l.Title
+	}
+	fmt.Fprintf(w, "halebench %s — subject %s (%s)", r.GeneratedAt, subjectTitle, r.SubjectStatus)
+	if r.SubjectReason != "" {
+		fmt.Fprintf(w, ": %s", r.SubjectReason)
+	}
+	fmt.Fprintf(w, "\nhost: %s, %d CPUs, kernel %s, cgroup %s, engine %s; %d samples per cell after %d warm-up; privilege %s; memory peak: %s\n",
+		orUnknown(r.Host.CPUModel), r.Host.LogicalCPUs, r.Host.Kernel, r.Host.CgroupVersion, r.Host.EngineVersion,
+		r.Iters, r.Warmup, r.Host.Privilege.String(), r.Host.MemPeakSource)
+	fmt.Fprintf(w, "cells: median elapsed (ratio = language / %s; > 1 means %s is faster)\n", subjectTitle, subjectTitle)
+	marks := map[string]bool{}
+	for _, c := range r.Categories {
+		var rows []*Bench
+		for _, n := range c.Benches {
+			if b := byName[n]; b != nil {
+				rows = append(rows, b)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s\n\n", c.Title)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		head := []string{"Bench"}
+		for _, l := range langs {
+			head = append(head, l.Title)
+		}
+		fmt.Fprintln(tw, strings.Join(head, "\t"))
+		for _, b := range rows {
+			cells := []string{b.Name}
+			for _, l := range langs {
+				cells = append(cells, cell(r, b, l.Name, marks))
+			}
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+		tw.Flush()
+	}
+	if len(marks) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, m := range []struct{ key, text string }{
+		{"!", "! parity_mismatch: this sibling's check line differs from its peers' — it did other work; its number is shown but is not comparable"},
+		{"*", "* not comparable by construction (see the bench's note in the report)"},
+		{"~", "~ CPUs shared with the orchestrator (the host has no CPU to spare for it)"},
+	} {
+		if marks[m.key] {
+			fmt.Fprintln(w, m.text)
+		}
+	}
+}
+
+func gridLangs(r *Report) []toolchain.Language {
+	var out []toolchain.Language
+	for _, l := range toolchain.All {
+		for _, s := range r.Settings.Languages {
+			if s == l.Name {
+				out = append(out, l)
+			}
+		}
+	}
+	// The subject's column comes first.
+	for i, l := range out {
+		if l.Name == r.Subject && i > 0 {
+			out = append([]toolchain.Language{l}, append(out[:i:i], out[i+1:]...)...)
+			break
+		}
+	}
+	return out
+}
+
+func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
+	var res *Lang
+	if lang == r.Subject {
+		res = b.SubjectResult
+	} else {
+		res = b.Comparatives[lang]
+	}
+	if res == nil {
+		return "—"
+	}
+	switch res.Status {
+	case "ok", "parity_mismatch", "regression":
+	default:
+		return res.Status
+	}
+	s := FormatNs(res.ElapsedNsMedian)
+	if lang != r.Subject && res.RatioVsSubject != nil {
+		s += " (" + FormatRatio(*res.RatioVsSubject) + "×)"
+	}
+	if res.Status == "regression" {
+		s += " REGRESSION"
+	}
+	if res.Status == "parity_mismatch" {
+		s += " !"
+		marks["!"] = true
+	}
+	if !res.Comparable {
+		s += " *"
+		marks["*"] = true
+	}
+	if res.CPUsShared {
+		s += " ~"
+		marks["~"] = true
+	}
+	return s
+}
+
+// FormatNs writes a duration in its most readable unit with three
+// significant figures: 1.59 ms, 19.7 ms, 196 µs, 3.67 s.
+func FormatNs(ns int64) string {
+	v := float64(ns)
+	unit := "ns"
+	switch {
+	case v >= 1e9:
+		v, unit = v/1e9, "s"
+	case v >= 1e6:
+		v, unit = v/1e6, "ms"
+	case v >= 1e3:
+		v, unit = v/1e3, "µs"
+	}
+	return sig3(v) + " " + unit
+}
+
+// FormatRatio writes a ratio with three significant figures (12.4, 0.403,
+// 2303).
+func FormatRatio(r float64) string { return sig3(r) }
+
+func sig3(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	d := 2 - int(math.Floor(math.Log10(math.Abs(v))))
+	if d < 0 {
+		d = 0
+	}
+	s := strconv.FormatFloat(v, 'f', d, 64)
+	// Rounding can carry into a new digit (9.996 -> "10.00"): redo.
+	if d > 0 && len(strings.TrimLeft(strings.Replace(s, ".", "", 1), "0")) > 3 {
+		s = strconv.FormatFloat(v, 'f', d-1, 64)
+	}
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown CPU"
+	}
+	return s
+}
