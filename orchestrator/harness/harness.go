@@ -149,7 +149,7 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 	if bk != nil {
 		defer bk.Close()
 	}
-	benchImages, err := buildImages(ctx, builder, suite, langs, rep, o.Log)
+	benchImages, err := buildImages(ctx, builder, suite, langs, subject.Name, rep, o.Log)
 	if err != nil {
 		if ctx.Err() != nil {
 			return finishInterrupted(rep, o)
@@ -455,7 +455,7 @@ func allLangs(rb *report.Bench) []*report.Lang {
 	return out
 }
 
-func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Suite, langs []toolchain.Language, rep *report.Report, log io.Writer) (map[string]imagebuild.BenchImage, error) {
+func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Suite, langs []toolchain.Language, subject string, rep *report.Report, log io.Writer) (map[string]imagebuild.BenchImage, error) {
 	start := time.Now()
 	goLang, _ := toolchain.ByName("go")
 	goTC, err := b.Toolchain(ctx, goLang)
@@ -476,7 +476,7 @@ func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Su
 				srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: p})
 			}
 		}
-		if len(srcs) == 0 {
+		if len(srcs) == 0 && l.Name != subject {
 			continue
 		}
 		tc := goTC
@@ -488,6 +488,9 @@ func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Su
 		rep.Images[l.Name] = tc
 		if tc.Status != imagebuild.Available {
 			fmt.Fprintf(log, "images: %s %s: %s\n", l.Name, tc.Status, tc.Reason)
+			continue
+		}
+		if len(srcs) == 0 {
 			continue
 		}
 		bi, err := b.BenchImage(ctx, l, tc, goTC, srcs)

@@ -1,0 +1,169 @@
+package harness_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/report"
+)
+
+func options(t *testing.T, langs, subject, bench string) harness.Options {
+	dir := t.TempDir()
+	return harness.Options{
+		Suite: "testdata/suite", Bench: bench, Langs: langs, Subject: subject,
+		Iters: 3, Warmup: 1, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20,
+		Baselines: filepath.Join(dir, "baselines.json"), ResultsDir: filepath.Join(dir, "results"),
+		Log: testLog{t},
+	}
+}
+
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+func bench(r *report.Report, name string) *report.Bench {
+	for _, b := range r.Benches {
+		if b.Name == name {
+			return b
+		}
+	}
+	return nil
+}
+
+// A forged baseline makes the subject regress (exit 1 at the CLI);
+// --update-baselines records the real median, and the rerun passes.
+func TestGateRegressionThenUpdate(t *testing.T) {
+	eng := enginetest.Connect(t)
+	ctx := context.Background()
+	o := options(t, "c", "c", "count")
+	forged := `{"updated_at": "2026-01-01T00:00:00Z", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 0.3, "note": "forged"}}}`
+	if err := os.WriteFile(o.Baselines, []byte(forged), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := harness.Run(ctx, eng, o)
+	if !errors.Is(err, harness.ErrRegression) {
+		t.Fatalf("err = %v, want a regression", err)
+	}
+	b := bench(res.Report, "count")
+	if b.Status != "regression" || res.Report.Status != "regression" || b.SubjectResult.Status != "regression" {
+		t.Fatalf("bench status %q, report %q", b.Status, res.Report.Status)
+	}
+	if _, err := os.Stat(res.ReportPath); err != nil {
+		t.Fatal("no report written:", err)
+	}
+
+	o.UpdateBaselines = true
+	res, err = harness.Run(ctx, eng, o)
+	if err != nil {
+		t.Fatalf("update run: %v", err)
+	}
+	data, _ := os.ReadFile(o.Baselines)
+	if !strings.Contains(string(data), `"note": "forged"`) || strings.Contains(string(data), `"elapsed_ns": 1,`) {
+		t.Fatalf("baselines after update:\n%s", data)
+	}
+
+	o.UpdateBaselines = false
+	res, err = harness.Run(ctx, eng, o)
+	if err != nil {
+		t.Fatalf("rerun after update: %v", err)
+	}
+	if b := bench(res.Report, "count"); b.Status != "ok" || *b.BaselineElapsedNs <= 1 {
+		t.Fatalf("rerun status %q", b.Status)
+	}
+	enginetest.NoLeftovers(t, eng, res.Report.RunID)
+}
+
+// A sibling that counts one iteration short is caught by its check line.
+func TestParityMismatchIsFlagged(t *testing.T) {
+	eng := enginetest.Connect(t)
+	o := options(t, "c,go,python", "c", "count")
+	o.Iters, o.Warmup = 1, 0
+	res, err := harness.Run(context.Background(), eng, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := bench(res.Report, "count")
+	if b.Parity != "mismatch" {
+		t.Fatalf("parity %q, want mismatch", b.Parity)
+	}
+	if g := b.Comparatives["go"]; g.Status != "parity_mismatch" || g.ElapsedNsMedian <= 0 || !strings.Contains(g.Detail, "iters:999999") {
+		t.Fatalf("go = %+v", g)
+	}
+	if p := b.Comparatives["python"]; p.Status != "ok" || p.Check != b.SubjectResult.Check {
+		t.Fatalf("python = %+v, subject check %q", p, b.SubjectResult.Check)
+	}
+	var grid strings.Builder
+	report.Grid(&grid, res.Report)
+	if !strings.Contains(grid.String(), " !") || !strings.Contains(grid.String(), "parity_mismatch") {
+		t.Fatalf("grid does not flag the mismatch:\n%s", grid.String())
+	}
+}
+
+// Without a hale toolchain the run measures the rest, gates nothing and
+// says why; with RequireSubject it refuses.
+func TestSubjectUnavailable(t *testing.T) {
+	eng := enginetest.Connect(t)
+	o := options(t, "c", "hale", "count")
+	o.Images.HaleSrc = t.TempDir()
+	o.Iters, o.Warmup = 1, 0
+	res, err := harness.Run(context.Background(), eng, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report.SubjectStatus != "unavailable" || len(res.Report.Warnings) == 0 {
+		t.Fatalf("subject %q warnings %v", res.Report.SubjectStatus, res.Report.Warnings)
+	}
+	if c := bench(res.Report, "count").Comparatives["c"]; c.Status != "ok" || c.RatioVsSubject != nil {
+		t.Fatalf("c = %+v", c)
+	}
+	o.RequireSubject = true
+	_, err = harness.Run(context.Background(), eng, o)
+	var ue *harness.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "require-subject") {
+		t.Fatalf("err = %v, want a usage error naming --require-subject", err)
+	}
+}
+
+// Cancelling mid-run removes the containers and writes a partial report.
+func TestInterruptWritesPartialReport(t *testing.T) {
+	eng := enginetest.Connect(t)
+	o := options(t, "c", "c", "spin")
+	o.Iters = 200
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		// Cancel once the bench's container is running.
+		for i := 0; i < 600; i++ {
+			ids, _ := eng.Leftovers(context.Background(), "")
+			for _, id := range ids {
+				if l, _ := eng.ContainerLabels(context.Background(), id); l["org.halebench.bench"] == "spin" {
+					time.Sleep(300 * time.Millisecond)
+					cancel()
+					return
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		cancel()
+	}()
+	res, err := harness.Run(ctx, eng, o)
+	if !errors.Is(err, harness.ErrInterrupted) {
+		t.Fatalf("err = %v, want interrupted", err)
+	}
+	if res.Report.Status != "interrupted" {
+		t.Fatalf("report status %q", res.Report.Status)
+	}
+	if _, err := os.Stat(res.ReportPath); err != nil {
+		t.Fatal("no partial report:", err)
+	}
+	enginetest.NoLeftovers(t, eng, res.Report.RunID)
+}
