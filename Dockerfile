@@ -1,0 +1,28 @@
+# halebench's own image: the orchestrator with the suite, run against the
+# host's engine through its socket:
+#   docker run --rm -v /var/run/docker.sock:/var/run/docker.sock halebench run
+# With no registry, BASE is the Debian base halebench makes (`make image`).
+ARG BASE=halebench/base:trixie
+FROM ${BASE} AS build
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends golang-go ca-certificates git \
+ && rm -rf /var/lib/apt/lists/*
+# go.mod asks for a newer Go than Debian's; the module proxy serves it.
+ENV GOTOOLCHAIN=auto CGO_ENABLED=0
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN go build -trimpath -o /out/halebench ./cmd/halebench
+
+FROM ${BASE}
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends mmdebstrap ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /out/halebench /usr/local/bin/halebench
+COPY benches /suite/benches
+COPY xproc /suite/xproc
+COPY baselines.json /suite/baselines.json
+WORKDIR /suite
+ENTRYPOINT ["halebench"]
+CMD ["run"]

@@ -1,0 +1,38 @@
+# halebench — see README.md. Needs a Docker Engine, Go (see go.mod) and, to
+# make the Debian base image without a registry, mmdebstrap (installed by
+# `make deps` through apt when missing).
+GO      ?= go
+BIN     := bin/halebench
+ARGS    ?=
+
+.PHONY: all deps build bench images test image clean
+
+all: build
+
+deps:
+	@command -v mmdebstrap >/dev/null 2>&1 || { \
+	  echo "installing mmdebstrap (makes the Debian base image; no registry is needed)" >&2; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null; }
+
+build:
+	$(GO) build -o $(BIN) ./cmd/halebench
+
+# The main job: build every image, run every bench in every language, gate, report.
+bench: deps build
+	./$(BIN) run $(ARGS)
+
+images: deps build
+	./$(BIN) images $(ARGS)
+
+# The tests: unit tests and integration tests against the real engine.
+test: deps
+	$(GO) vet ./...
+	CI=$${CI:-true} $(GO) test -count=1 -timeout 80m ./...
+
+# halebench's own image, built FROM the locally made base.
+image: deps build
+	./$(BIN) images --lang=go --quiet >/dev/null
+	docker build --build-arg BASE=halebench/base:trixie -t halebench:latest .
+
+clean:
+	rm -rf bin results

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/enginetest"
+)
+
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "halebench-cli-")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "halebench")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		panic(string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func run(t *testing.T, env []string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errb.String()
+}
+
+func TestHelpAndUsageErrors(t *testing.T) {
+	code, out, _ := run(t, nil, "--help")
+	if code != 0 || !strings.Contains(out, "130  interrupted") || !strings.Contains(out, "1    the subject regressed") {
+		t.Fatalf("help: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := run(t, nil, "run", "--no-such-flag"); code != 2 || !strings.Contains(errOut, "no-such-flag") {
+		t.Fatalf("unknown flag: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := run(t, nil, "frobnicate"); code != 2 || !strings.Contains(errOut, `unknown verb "frobnicate"`) {
+		t.Fatalf("unknown verb: exit %d, %s", code, errOut)
+	}
+	if code, _, _ := run(t, nil, "run", "--help"); code != 0 {
+		t.Fatalf("run --help: exit %d", code)
+	}
+}
+
+func TestEngineUnreachable(t *testing.T) {
+	start := time.Now()
+	code, _, errOut := run(t, []string{"DOCKER_HOST=unix:///tmp/halebench-no-such.sock"}, "run", "--suite=../../orchestrator/harness/testdata/suite")
+	if code != 2 || !strings.Contains(errOut, "engine unreachable at unix:///tmp/halebench-no-such.sock") || !strings.Contains(errOut, "is the daemon running") {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Fatalf("took %s to give up", d)
+	}
+}
+
+func TestCorruptBaselinesExit2Untouched(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "baselines.json")
+	bad := []byte("{\"benches\": {\"count\": {\"elapsed_ns\": \"soon\"}}}")
+	os.WriteFile(p, bad, 0o644)
+	code, _, errOut := run(t, nil, "run", "--suite=../../orchestrator/harness/testdata/suite", "--baselines="+p, "--update-baselines")
+	if code != 2 || !strings.Contains(errOut, p) || !strings.Contains(errOut, "elapsed_ns") {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	if got, _ := os.ReadFile(p); !bytes.Equal(got, bad) {
+		t.Fatal("the corrupt file was changed")
+	}
+}
+
+// The exit code of a regression, through the real binary and engine.
+func TestRegressionExit1(t *testing.T) {
+	enginetest.Connect(t)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "baselines.json")
+	os.WriteFile(p, []byte(`{"updated_at": "x", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1}}}`), 0o644)
+	code, out, errOut := run(t, nil, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
+		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--results="+filepath.Join(dir, "results"))
+	if code != 1 || !strings.Contains(out, "REGRESSION") || !strings.Contains(errOut, "regressed") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	code, out, _ = run(t, nil, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
+		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--results="+filepath.Join(dir, "results"), "--json")
+	if code != 1 || !strings.HasPrefix(strings.TrimSpace(out), "{") || !strings.Contains(out, `"status": "regression"`) {
+		t.Fatalf("--json: exit %d\n%s", code, out)
+	}
+}
