@@ -7,6 +7,9 @@ FROM ${BASE} AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends golang-go ca-certificates git \
  && rm -rf /var/lib/apt/lists/*
+# Trust what the host trusts (make image copies its CA bundle here).
+COPY build/hostca/ /usr/local/share/ca-certificates/
+RUN update-ca-certificates >/dev/null 2>&1 || true; cat /usr/local/share/ca-certificates/*.crt >> /etc/ssl/certs/ca-certificates.crt
 # go.mod asks for a newer Go than Debian's; the module proxy serves it.
 ENV GOTOOLCHAIN=auto CGO_ENABLED=0
 WORKDIR /src

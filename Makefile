@@ -30,9 +30,12 @@ test: deps
 	CI=$${CI:-true} $(GO) test -count=1 -timeout 80m ./...
 
 # halebench's own image, built FROM the locally made base.
+# The host's CA bundle goes along: where the host reaches the module proxy
+# through an intercepting proxy, the build container must trust it too.
 image: deps build
 	./$(BIN) images --lang=go --quiet >/dev/null
+	mkdir -p build/hostca && cp /etc/ssl/certs/ca-certificates.crt build/hostca/host.crt
 	docker build --build-arg BASE=halebench/base:trixie -t halebench:latest .
 
 clean:
-	rm -rf bin results
+	rm -rf bin results build

@@ -291,12 +291,13 @@ fn run_producer(large: bool) -> i32 {
     0
 }
 
+fn usage() -> ! {
+    eprintln!("usage: xproc reader|producer small|large");
+    exit(2)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = || -> ! {
-        eprintln!("usage: xproc reader|producer small|large");
-        exit(2)
-    };
     if args.len() != 3 || (args[2] != "small" && args[2] != "large") {
         usage();
     }

@@ -186,7 +186,7 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 	}
 
 	// CPUs: one run at a time samples on this host.
-	release, err := lockCPUs(ctx, o.Log)
+	release, err := LockCPUs(ctx, o.Log)
 	if err != nil {
 		if ctx.Err() != nil {
 			return finishInterrupted(rep, o)

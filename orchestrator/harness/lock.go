@@ -12,10 +12,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lockCPUs makes runs on one host take turns at sampling, so that the CPUs
+// LockCPUs makes runs on one host take turns at sampling, so that the CPUs
 // one run pins are not silently shared with another. The second run says
 // whom it waits for, and waits.
-func lockCPUs(ctx context.Context, log io.Writer) (func(), error) {
+func LockCPUs(ctx context.Context, log io.Writer) (func(), error) {
 	path := filepath.Join(os.TempDir(), "halebench-cpus.lock")
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o666)
 	if err != nil {

@@ -166,6 +166,12 @@ func Run(ctx context.Context, eng Engine, j Job) Outcome {
 	return o
 }
 
+// SamplerResult is the sampler's verdict on its samples.
+type SamplerResult = samplerResult
+
+// ParseResult finds the sampler's result line in a container's stdout.
+func ParseResult(stdout string) (SamplerResult, error) { return parseResult(stdout) }
+
 type samplerResult struct {
 	Env        Env      `json:"env"`
 	Status     string   `json:"status"`

@@ -1,0 +1,414 @@
+// Package xproc runs the cross-process shared-memory pair: for each
+// language, a reader container and a producer container that share one
+// /dev/shm, each pinned to its own CPU, timed on the reader's clock alone.
+//
+// The two containers share an IPC namespace (the reader's is "shareable",
+// the producer joins it): POSIX shared memory lives in that namespace's
+// /dev/shm, so the segment is visible to both, no host path is mounted, and
+// it disappears with the reader's container — no segment can outlive a run.
+package xproc
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// Variants and their records.
+var Variants = map[string]string{
+	"small": "N = 200 000 records of 16 bytes (two int64), dispatch-bound",
+	"large": "N = 20 000 records of 4 096 bytes (512 int64), the reader sums every field",
+}
+
+// Row is one line of an xproc table: a language and, for Hale, a reader kind.
+type Row struct {
+	Name       string // report key: hale, hale_drain, go, …
+	Title      string
+	Lang       toolchain.Language
+	ReaderUnit string
+	ProdUnit   string
+	Args       []string // after the program, per role: role and variant are added
+	InProcess  bool     // Node: both sides in one process (†)
+}
+
+// Rows lists the rows of a variant for the given languages, in table order.
+func Rows(variant string, langs []toolchain.Language) []Row {
+	var rows []Row
+	for _, l := range langs {
+		switch l.Name {
+		case "hale":
+			rows = append(rows,
+				Row{Name: "hale", Title: "Hale — per-record handler", Lang: l, ReaderUnit: "xproc_" + variant + "_reader", ProdUnit: "xproc_" + variant + "_producer"},
+				Row{Name: "hale_drain", Title: "Hale — Drain<T> batch", Lang: l, ReaderUnit: "xproc_" + variant + "_reader_drain", ProdUnit: "xproc_" + variant + "_producer"})
+		case "node":
+			rows = append(rows, Row{Name: "node", Title: "Node †", Lang: l, ReaderUnit: "xproc", InProcess: true})
+		default:
+			rows = append(rows, Row{Name: l.Name, Title: l.Title, Lang: l, ReaderUnit: "xproc", ProdUnit: "xproc"})
+		}
+	}
+	return rows
+}
+
+// Sources lists the xproc programs of a language in the suite.
+func Sources(suite string, l toolchain.Language) []imagebuild.Source {
+	if l.Name == "hale" {
+		paths, _ := filepath.Glob(filepath.Join(suite, "xproc", "hale", "*.hl"))
+		var out []imagebuild.Source
+		for _, p := range paths {
+			out = append(out, imagebuild.Source{Unit: "xproc_" + strings.TrimSuffix(filepath.Base(p), ".hl"), Path: p})
+		}
+		return out
+	}
+	p := filepath.Join(suite, "xproc", "xproc."+l.Ext)
+	if _, err := os.Stat(p); err != nil {
+		return nil
+	}
+	return []imagebuild.Source{{Unit: "xproc", Path: p}}
+}
+
+// Side is what one container of a pair did.
+type Side struct {
+	ContainerID   string `json:"container_id"`
+	CPUs          string `json:"cpus"`
+	CPUsEffective string `json:"cpus_effective"`
+	Status        string `json:"status"`
+	Detail        string `json:"detail,omitempty"`
+	MemPeakKB     *int64 `json:"mem_peak_kb,omitempty"`
+	MaxRSSKB      int64  `json:"maxrss_kb,omitempty"`
+}
+
+// Run is one iteration of a pair.
+type Run struct {
+	Status    string `json:"status"`
+	Detail    string `json:"detail,omitempty"`
+	ElapsedNs int64  `json:"elapsed_ns,omitempty"`
+	Check     string `json:"check,omitempty"`
+	Reader    Side   `json:"reader"`
+	Producer  *Side  `json:"producer,omitempty"`
+}
+
+// Result is one row's figures.
+type Result struct {
+	Row              string        `json:"row"`
+	Title            string        `json:"title"`
+	Status           string        `json:"status"`
+	Detail           string        `json:"detail,omitempty"`
+	Comparable       bool          `json:"comparable"`
+	ElapsedNsMedian  int64         `json:"elapsed_ns_median,omitempty"`
+	ElapsedNsSamples []int64       `json:"elapsed_ns_samples"`
+	ElapsedNs        stats.Summary `json:"elapsed_ns"`
+	Check            string        `json:"check,omitempty"`
+	RatioVsHale      *float64      `json:"ratio_vs_hale,omitempty"`
+	RatioVsSubject   *float64      `json:"ratio_vs_subject,omitempty"`
+	ReaderMemPeakKB  *int64        `json:"reader_mem_peak_kb_median,omitempty"`
+	ProdMemPeakKB    *int64        `json:"producer_mem_peak_kb_median,omitempty"`
+	Runs             []Run         `json:"runs"`
+}
+
+// Expected checks.
+var expected = map[string]string{
+	"small": "n:200000,last_px:199999,last_sz:200000",
+	"large": "n:20000,sum:105011200000",
+}
+
+// Pair runs the pair of one row iters times.
+type Pair struct {
+	Eng       *engine.Engine
+	Image     string
+	Privilege engine.Privilege
+	RunID     string
+	NCPU      int
+	Timeout   time.Duration
+	Log       io.Writer
+}
+
+const shmSize = 256 << 20 // the large ring is ~82 MB; Docker's default /dev/shm is 64 MiB
+
+// Measure runs one row iters times and summarises.
+func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) Result {
+	res := Result{Row: row.Name, Title: row.Title, Comparable: !row.InProcess, ElapsedNsSamples: []int64{}}
+	for i := 0; i < iters && ctx.Err() == nil; i++ {
+		var r Run
+		if row.InProcess {
+			r = p.inProcess(ctx, row, variant)
+		} else {
+			r = p.pair(ctx, row, variant, i)
+		}
+		if r.Status == "ok" && r.Check != expected[variant] {
+			r.Status, r.Detail = "bad_checksum", fmt.Sprintf("check %q, want %q", r.Check, expected[variant])
+		}
+		res.Runs = append(res.Runs, r)
+		fmt.Fprintf(p.Log, "  %s %s #%d: %s %s\n", variant, row.Name, i+1, r.Status, describe(r))
+		if r.Status != "ok" {
+			res.Status, res.Detail = r.Status, r.Detail
+			return res
+		}
+		res.ElapsedNsSamples = append(res.ElapsedNsSamples, r.ElapsedNs)
+		res.Check = r.Check
+	}
+	if ctx.Err() != nil {
+		res.Status = "interrupted"
+		return res
+	}
+	res.Status = "ok"
+	res.ElapsedNs = stats.Summarize(res.ElapsedNsSamples)
+	res.ElapsedNsMedian = res.ElapsedNs.Median
+	var rp, pp []int64
+	for _, r := range res.Runs {
+		if r.Reader.MemPeakKB != nil {
+			rp = append(rp, *r.Reader.MemPeakKB)
+		}
+		if r.Producer != nil && r.Producer.MemPeakKB != nil {
+			pp = append(pp, *r.Producer.MemPeakKB)
+		}
+	}
+	if len(rp) > 0 {
+		m := stats.Median(rp)
+		res.ReaderMemPeakKB = &m
+	}
+	if len(pp) > 0 {
+		m := stats.Median(pp)
+		res.ProdMemPeakKB = &m
+	}
+	return res
+}
+
+func describe(r Run) string {
+	if r.Status != "ok" {
+		return r.Detail
+	}
+	s := fmt.Sprintf("%.2f ms, reader %s on cpus %s", float64(r.ElapsedNs)/1e6, short(r.Reader.ContainerID), r.Reader.CPUsEffective)
+	if r.Producer != nil {
+		s += fmt.Sprintf(", producer %s on cpus %s", short(r.Producer.ContainerID), r.Producer.CPUsEffective)
+	}
+	return s
+}
+
+func (p *Pair) cpus() (reader, producer string) {
+	if p.NCPU >= 3 {
+		return "1", "2"
+	}
+	if p.NCPU == 2 {
+		return "1", "0"
+	}
+	return "0", "0"
+}
+
+func (p *Pair) samplerCmd(row Row, unit, role, variant string) []string {
+	argv := []string{imagebuild.SamplerPath, "run", "--iters", "1", "--warmup", "0", "--tee",
+		"--timeout", p.Timeout.String(), "--build-failed", imagebuild.FailedPath(unit), "--"}
+	argv = append(argv, row.Lang.Argv(imagebuild.BinPath(unit), imagebuild.SrcPath(unit, row.Lang.Ext))...)
+	if row.Lang.Name != "hale" {
+		argv = append(argv, role, variant)
+	}
+	return argv
+}
+
+func (p *Pair) spec(row Row, cmd []string, cpus, role string, env []string) engine.Spec {
+	return engine.Spec{
+		Image: p.Image, Cmd: cmd, Env: env, RunID: p.RunID, CPUs: cpus, Privilege: p.Privilege,
+		Labels: map[string]string{"org.halebench.xproc": row.Name, "org.halebench.role": role},
+	}
+}
+
+func (p *Pair) pair(ctx context.Context, row Row, variant string, i int) Run {
+	var r Run
+	rc, pc := p.cpus()
+	env := []string{
+		"HALEBENCH_SHM_NAME=halebench_xproc_" + variant,
+		"HALEBENCH_XPROC_TIMEOUT_MS=" + strconv.Itoa(10000),
+	}
+	rs := p.spec(row, p.samplerCmd(row, row.ReaderUnit, "reader", variant), rc, "reader", env)
+	rs.IpcMode, rs.ShmSize = "shareable", shmSize
+	reader, err := p.Eng.Create(ctx, rs)
+	if err != nil {
+		return fail(r, "run_failed", err.Error())
+	}
+	defer reader.Remove()
+	r.Reader.ContainerID, r.Reader.CPUs = reader.ID, rc
+	if err := reader.Start(ctx); err != nil {
+		return fail(r, "run_failed", err.Error())
+	}
+	// Wait for the reader to say it has the ring open.
+	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	ready := false
+	var early []string
+	reader.FollowLines(rctx, func(line string) bool {
+		if strings.TrimSpace(line) == "ready" {
+			ready = true
+			return false
+		}
+		early = append(early, line)
+		return !strings.HasPrefix(line, "halebench-result ")
+	})
+	cancel()
+	if !ready {
+		out, errOut, _ := reader.Output(context.Background(), 4096)
+		return fail(r, "reader_failed", "the reader never printed ready: "+tail(out+errOut, 400))
+	}
+	ps := p.spec(row, p.samplerCmd(row, row.ProdUnit, "producer", variant), pc, "producer", env)
+	ps.IpcMode = "container:" + reader.ID
+	producer, err := p.Eng.Create(ctx, ps)
+	if err != nil {
+		return fail(r, "run_failed", err.Error())
+	}
+	defer producer.Remove()
+	r.Producer = &Side{ContainerID: producer.ID, CPUs: pc}
+	if err := producer.Start(ctx); err != nil {
+		return fail(r, "producer_failed", err.Error())
+	}
+	pres := p.finish(ctx, producer, r.Producer)
+	rres := p.finish(ctx, reader, &r.Reader)
+	if ctx.Err() != nil {
+		return fail(r, "interrupted", "")
+	}
+	if r.Reader.Status != "ok" {
+		if strings.Contains(rres, "status=producer_failed") || (r.Producer.Status != "ok") {
+			return fail(r, "producer_failed", fmt.Sprintf("reader: %s; producer: %s %s", r.Reader.Detail, r.Producer.Status, r.Producer.Detail))
+		}
+		return fail(r, "reader_failed", r.Reader.Detail)
+	}
+	_ = pres
+	el, check := parseLines(rres)
+	if el <= 0 {
+		return fail(r, "no_elapsed", "the reader printed no elapsed_ns")
+	}
+	r.Status, r.ElapsedNs, r.Check = "ok", el, check
+	return r
+}
+
+func (p *Pair) inProcess(ctx context.Context, row Row, variant string) Run {
+	var r Run
+	cpus := "0-1"
+	if p.NCPU >= 3 {
+		cpus = "1-2"
+	} else if p.NCPU < 2 {
+		cpus = "0"
+	}
+	s := p.spec(row, p.samplerCmd(row, row.ReaderUnit, "pair", variant), cpus, "pair", nil)
+	c, err := p.Eng.Create(ctx, s)
+	if err != nil {
+		return fail(r, "run_failed", err.Error())
+	}
+	defer c.Remove()
+	r.Reader.ContainerID, r.Reader.CPUs = c.ID, cpus
+	if err := c.Start(ctx); err != nil {
+		return fail(r, "run_failed", err.Error())
+	}
+	out := p.finish(ctx, c, &r.Reader)
+	if r.Reader.Status != "ok" {
+		return fail(r, r.Reader.Status, r.Reader.Detail)
+	}
+	el, check := parseLines(out)
+	r.Status, r.ElapsedNs, r.Check = "ok", el, check
+	return r
+}
+
+// finish waits for one side and reads the sampler's verdict into side; it
+// returns the side's stdout.
+func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) string {
+	wctx, cancel := context.WithTimeout(ctx, p.Timeout+time.Minute)
+	defer cancel()
+	if _, err := c.Wait(wctx); err != nil {
+		c.Kill(context.Background())
+		side.Status, side.Detail = "timeout", err.Error()
+		return ""
+	}
+	out, errOut, err := c.Output(context.Background(), 1<<20)
+	if err != nil {
+		side.Status, side.Detail = "run_failed", err.Error()
+		return ""
+	}
+	res, err := runner.ParseResult(out)
+	if err != nil {
+		side.Status, side.Detail = "run_failed", "no sampler result: "+tail(errOut, 300)
+		return out
+	}
+	side.Status, side.Detail, side.CPUsEffective = res.Status, res.Detail, res.Env.Affinity
+	if res.BuildError != "" {
+		side.Detail = "compile error: " + tail(res.BuildError, 300)
+	}
+	if len(res.Samples) > 0 {
+		s := res.Samples[len(res.Samples)-1]
+		side.MemPeakKB, side.MaxRSSKB = s.MemPeakKB, s.MaxRSSKB
+		if s.StderrTail != "" && side.Status != "ok" {
+			side.Detail += "; stderr: " + tail(s.StderrTail, 300)
+		}
+	}
+	return out
+}
+
+func parseLines(out string) (int64, string) {
+	var el int64
+	var check string
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		if v, ok := strings.CutPrefix(line, "elapsed_ns="); ok {
+			el, _ = strconv.ParseInt(v, 10, 64)
+		}
+		if v, ok := strings.CutPrefix(line, "check="); ok {
+			check = v
+		}
+	}
+	return el, check
+}
+
+func fail(r Run, status, detail string) Run {
+	r.Status, r.Detail = status, detail
+	return r
+}
+
+func tail(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// Ratios fills ratio_vs_hale (against the per-record Hale reader) and
+// ratio_vs_subject.
+func Ratios(results []*Result, subject string) {
+	by := map[string]*Result{}
+	for _, r := range results {
+		by[r.Row] = r
+	}
+	ref := func(name string) *Result {
+		if r := by[name]; r != nil && r.Status == "ok" && r.ElapsedNsMedian > 0 {
+			return r
+		}
+		return nil
+	}
+	h, s := ref("hale"), ref(subject)
+	for _, r := range results {
+		if r.Status != "ok" {
+			continue
+		}
+		if h != nil {
+			v := stats.Ratio(r.ElapsedNsMedian, h.ElapsedNsMedian)
+			r.RatioVsHale = &v
+		}
+		if s != nil {
+			v := stats.Ratio(r.ElapsedNsMedian, s.ElapsedNsMedian)
+			r.RatioVsSubject = &v
+		}
+	}
+}
