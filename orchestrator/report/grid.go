@@ -134,6 +134,9 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 func FormatNs(ns int64) string {
 	v := float64(ns)
 	unit := "ns"
+	if ns < 1000 {
+		return strconv.FormatInt(ns, 10) + " ns"
+	}
 	switch {
 	case v >= 1e9:
 		v, unit = v/1e9, "s"

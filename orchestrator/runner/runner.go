@@ -90,9 +90,9 @@ const (
 const resultPrefix = "halebench-result "
 
 // Run samples one job.
-func Run(ctx context.Context, eng Engine, j Job) Outcome {
+func Run(ctx context.Context, eng Engine, j Job) (o Outcome) {
 	start := time.Now()
-	o := Outcome{CPUsAsked: j.CPUs}
+	o.CPUsAsked = j.CPUs
 	argv := []string{imagebuild.SamplerPath, "run",
 		"--iters", strconv.Itoa(j.Iters),
 		"--warmup", strconv.Itoa(j.Warmup),
@@ -122,7 +122,9 @@ func Run(ctx context.Context, eng Engine, j Job) Outcome {
 	}
 	o.ContainerID = c.ID
 	defer func() {
-		c.Remove()
+		if err := c.Remove(); err != nil && o.Status == StatusOK {
+			o.Status, o.Detail = StatusRunFailed, err.Error()
+		}
 		o.ContainerNs = time.Since(start).Nanoseconds()
 	}()
 	if err := c.Start(ctx); err != nil {

@@ -1,0 +1,63 @@
+//go:build linux
+
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseOutput(t *testing.T) {
+	cases := []struct {
+		name    string
+		out     string
+		dropped int64
+		status  string
+		elapsed int64
+		check   string
+	}{
+		{"ok", "elapsed_ns=1234\ncheck=iters:5,acc:7\n", 0, statusOK, 1234, "iters:5,acc:7"},
+		{"ok without check", "noise\nelapsed_ns=9\n", 0, statusOK, 9, ""},
+		{"crlf", "elapsed_ns=10\r\ncheck=a:1\r\n", 0, statusOK, 10, "a:1"},
+		{"none", "hello\n", 0, statusNoElapsed, 0, ""},
+		{"empty", "", 0, statusNoElapsed, 0, ""},
+		{"two", "elapsed_ns=1\nelapsed_ns=2\n", 0, statusBadOutput, 0, ""},
+		{"not a number", "elapsed_ns=fast\n", 0, statusBadOutput, 0, ""},
+		{"zero", "elapsed_ns=0\n", 0, statusBadOutput, 0, ""},
+		{"negative", "elapsed_ns=-5\n", 0, statusBadOutput, 0, ""},
+		{"two checks", "elapsed_ns=5\ncheck=a\ncheck=b\n", 0, statusBadOutput, 0, ""},
+		{"over the cap", "elapsed_ns=5\n", 10, statusBadOutput, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := parseOutput([]byte(c.out), c.dropped)
+			if p.status != c.status || p.elapsed != c.elapsed || p.check != c.check {
+				t.Fatalf("got %+v, want %s %d %q", p, c.status, c.elapsed, c.check)
+			}
+		})
+	}
+}
+
+func TestCaptureKeepsOnlyTheCap(t *testing.T) {
+	var c capture
+	c.read(strings.NewReader(strings.Repeat("x", 100)+"\nelapsed_ns=1\n"), 50, false)
+	if c.buf.Len() != 50 || c.dropped != 101-50+13 {
+		t.Fatalf("kept %d, dropped %d", c.buf.Len(), c.dropped)
+	}
+}
+
+func TestFormatCPUList(t *testing.T) {
+	cases := map[string][]int{"": nil, "1": {1}, "0-3": {3, 1, 0, 2}, "0-1,4,6-7": {0, 1, 4, 6, 7}}
+	for want, in := range cases {
+		if got := formatCPUList(in); got != want {
+			t.Errorf("formatCPUList(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestFieldValue(t *testing.T) {
+	text := "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n"
+	if fieldValue(text, "oom_kill") != 3 || fieldValue(text, "missing") != 0 {
+		t.Fatal("fieldValue")
+	}
+}

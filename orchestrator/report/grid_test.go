@@ -1,0 +1,72 @@
+package report
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func TestFormatNs(t *testing.T) {
+	cases := map[int64]string{
+		1:          "1 ns",
+		999:        "999 ns",
+		1590000:    "1.59 ms",
+		19700000:   "19.7 ms",
+		196400:     "196 µs",
+		14940:      "14.9 µs",
+		3670000000: "3.67 s",
+		9996000:    "10.0 ms",
+	}
+	for in, want := range cases {
+		if got := FormatNs(in); got != want {
+			t.Errorf("FormatNs(%d) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[float64]string{12.39: "12.4", 0.40312: "0.403", 2303.4: "2303", 0.05561: "0.0556", 1.0: "1.00"} {
+		if got := FormatRatio(in); got != want {
+			t.Errorf("FormatRatio(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestGridGolden(t *testing.T) {
+	r := &Report{
+		GeneratedAt: "2026-12-02T00:00:00Z", Subject: "hale", SubjectStatus: "available", Iters: 5, Warmup: 1,
+		Host:     Host{},
+		Settings: Settings{Languages: []string{"hale", "go", "c"}},
+		Categories: []Category{
+			{Name: "overhead", Title: "Overhead microbenches", Benches: []string{"loop_overhead", "fn_call"}},
+			{Name: "app", Title: "App benches", Benches: []string{"stream_aggregator"}},
+		},
+		Benches: []*Bench{
+			{Name: "loop_overhead", SubjectResult: &Lang{Status: "ok", ElapsedNsMedian: 1590000, Comparable: true},
+				Comparatives: map[string]*Lang{
+					"go": {Status: "ok", ElapsedNsMedian: 19700000, RatioVsSubject: ptr(12.39), Comparable: true},
+					"c":  {Status: "parity_mismatch", ElapsedNsMedian: 1000000, RatioVsSubject: ptr(0.629), Comparable: true},
+				}},
+			{Name: "fn_call", SubjectResult: &Lang{Status: "regression", ElapsedNsMedian: 19140000, Comparable: true},
+				Comparatives: map[string]*Lang{"go": {Status: "build_failed", Comparable: true}}},
+			{Name: "stream_aggregator", SubjectResult: &Lang{Status: "ok", ElapsedNsMedian: 435900, Comparable: true},
+				Comparatives: map[string]*Lang{"c": {Status: "ok", ElapsedNsMedian: 400000, RatioVsSubject: ptr(0.918), Comparable: false, CPUsShared: true}}},
+		},
+	}
+	var b strings.Builder
+	Grid(&b, r)
+	golden := "testdata/grid.golden"
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(golden, []byte(b.String()), 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Fatalf("grid differs from %s (run with -update if intended):\n%s", golden, b.String())
+	}
+}
