@@ -79,6 +79,7 @@ func TestRunOutcomes(t *testing.T) {
 		{"twoelapsed", "bad_output", "2 elapsed_ns lines"},
 		{"flood", "bad_output", "over the cap"},
 		{"broken_missing", "run_failed", ""},
+		{"broken", "build_failed", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.unit, func(t *testing.T) {
@@ -87,6 +88,9 @@ func TestRunOutcomes(t *testing.T) {
 				j.Timeout = 2 * time.Second
 			}
 			o := runner.Run(ctx, eng, j)
+			if tc.status == "build_failed" && !strings.Contains(o.BuildError, "undefined_symbol") {
+				t.Fatalf("build_failed without the compiler's message: %+v", o)
+			}
 			if o.Status != tc.status || !strings.Contains(o.Detail, tc.detail) {
 				t.Fatalf("status %q detail %q, want %q containing %q (samples %+v)", o.Status, o.Detail, tc.status, tc.detail, o.Samples)
 			}
