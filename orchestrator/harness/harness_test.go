@@ -167,3 +167,24 @@ func TestInterruptWritesPartialReport(t *testing.T) {
 	}
 	enginetest.NoLeftovers(t, eng, res.Report.RunID)
 }
+
+// --unprivileged: the run still measures time and rusage, and the report
+// says that no per-sample memory peak could be taken.
+func TestUnprivileged(t *testing.T) {
+	eng := enginetest.Connect(t)
+	o := options(t, "c", "c", "count")
+	o.Unprivileged = true
+	o.Iters, o.Warmup = 2, 0
+	res, err := harness.Run(context.Background(), eng, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Report
+	if r.Host.Privilege.Mode != "unprivileged" || r.Host.MemPeakSource != "unavailable" || r.Host.MemPeakError == "" {
+		t.Fatalf("host %+v", r.Host)
+	}
+	c := bench(r, "count").SubjectResult
+	if c.Status != "ok" || c.MemPeakKBMedian != nil || c.MaxRSSKBMedian <= 0 {
+		t.Fatalf("count = %+v", c)
+	}
+}
