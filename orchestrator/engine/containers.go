@@ -229,3 +229,36 @@ func short(id string) string {
 	}
 	return id
 }
+
+// Sandbox is what the engine says of a container's confinement (for the
+// report and the tests).
+type Sandbox struct {
+	NetworkMode    string
+	ReadonlyRootfs bool
+	Tmpfs          map[string]string
+	PidsLimit      int64
+	Mounts         int
+	Privileged     bool
+	CapAdd         []string
+	CapDrop        []string
+	CpusetCpus     string
+	Labels         map[string]string
+}
+
+// Sandbox inspects a container.
+func (e *Engine) Sandbox(ctx context.Context, id string) (Sandbox, error) {
+	ins, err := e.cli.ContainerInspect(ctx, id)
+	if err != nil {
+		return Sandbox{}, err
+	}
+	hc := ins.HostConfig
+	s := Sandbox{
+		NetworkMode: string(hc.NetworkMode), ReadonlyRootfs: hc.ReadonlyRootfs, Tmpfs: hc.Tmpfs,
+		Mounts: len(ins.Mounts) + len(hc.Binds), Privileged: hc.Privileged,
+		CapAdd: hc.CapAdd, CapDrop: hc.CapDrop, CpusetCpus: hc.CpusetCpus, Labels: ins.Config.Labels,
+	}
+	if hc.PidsLimit != nil {
+		s.PidsLimit = *hc.PidsLimit
+	}
+	return s, nil
+}

@@ -3,6 +3,7 @@ package xproc_test
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,14 @@ func TestPairsAcrossContainers(t *testing.T) {
 		t.Fatal(err)
 	}
 	runID := "test-xproc-" + time.Now().Format("150405.000")
-	t.Cleanup(func() { enginetest.NoLeftovers(t, eng, runID) })
+	t.Cleanup(func() {
+		enginetest.NoLeftovers(t, eng, runID)
+		// The segments lived in the reader containers' IPC namespace: none
+		// may show up in the host's.
+		if left, _ := filepath.Glob("/dev/shm/halebench*"); len(left) > 0 {
+			t.Errorf("shm segments on the host: %v", left)
+		}
+	})
 	for _, name := range []string{"c", "go", "python", "rust", "node"} {
 		l, _ := toolchain.ByName(name)
 		img, priv := enginetest.BenchImage(t, eng, name, "../../xproc/xproc."+l.Ext)
