@@ -160,7 +160,12 @@ func (b *Builder) hale(ctx context.Context, tc Toolchain, lang toolchain.Languag
 	ref := "halebench/toolchain-hale:" + hashOf(base.ID, string(df), treeHash)
 	tc.Base = base.Ref + "@" + base.ID
 	if err := b.buildOrFind(ctx, &tc, ref, src, dfDir, map[string]string{"BASE": base.Ref}, "toolchain hale"); err != nil {
-		tc.Status, tc.Reason = BuildFailed, firstLine(err.Error())+" (see the log above; cargo needs crates.io or a vendored tree)"
+		if ctx.Err() != nil {
+			return tc, err
+		}
+		fmt.Fprintf(b.log, "toolchain hale: build failed:\n%s\n", err)
+		tc.Status = BuildFailed
+		tc.Reason = fmt.Sprintf("building hale-cli from %s failed: %s; the build log's tail is on stderr (cargo fetches hale's crates from crates.io: the build needs that registry, or a vendored tree in the source); or give --hale-image=REF", src, lastLine(err.Error()))
 		return tc, nil
 	}
 	return b.finish(ctx, tc, lang)
@@ -263,6 +268,11 @@ func hashTree(root string) (string, error) {
 		fmt.Fprintf(h, "%s %d %d\n", p, st.Size(), st.ModTime().UnixNano())
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 func firstLine(s string) string {
