@@ -118,7 +118,8 @@ func TestSIGKILLLeftoversRemovedByNextRun(t *testing.T) {
 func TestTwoRunsAtOnce(t *testing.T) {
 	eng := enginetest.Connect(t)
 	dir := t.TempDir()
-	a, errA := start(t, dir, "60")
+	// A must still hold the CPUs when B asks: ~10 s of samples.
+	a, errA := start(t, dir, "1000")
 	waitContainer(t, eng, a.Process.Pid)
 	b, errB := start(t, dir, "5")
 	ca, cb := exitOf(a.Wait()), exitOf(b.Wait())
