@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
@@ -139,9 +140,14 @@ func run(o options) result {
 	}
 
 	// A SIGTERM from the engine (container stop) must not leave the bench
-	// running without us: forward it and stop sampling.
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	// running without us: kill it and stop sampling.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	stop := make(chan struct{})
+	go func() {
+		<-sigs
+		close(stop)
+	}()
 
 	total := o.warmup + o.iters
 	for i := 0; i < total; i++ {
@@ -160,7 +166,7 @@ func run(o options) result {
 	return res
 }
 
-func runOnce(o options, cg cgroups, idx int, stop chan os.Signal) sample {
+func runOnce(o options, cg cgroups, idx int, stop <-chan struct{}) sample {
 	var s sample
 	cmd := exec.Command(o.argv[0], o.argv[1:]...)
 	cmd.Env = append(os.Environ(), "HALEBENCH_SEED="+o.seed)
@@ -200,16 +206,16 @@ func runOnce(o options, cg cgroups, idx int, stop chan os.Signal) sample {
 	}()
 
 	done := make(chan struct{})
-	timedOut := false
+	var timedOut, stopped atomic.Bool
 	go func() {
 		select {
 		case <-done:
 		case <-time.After(o.timeout):
-			timedOut = true
+			timedOut.Store(true)
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		case sig := <-stop:
+		case <-stop:
+			stopped.Store(true)
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			stop <- sig // keep it for the loop in run
 		}
 	}()
 	wg.Wait()
@@ -237,15 +243,11 @@ func runOnce(o options, cg cgroups, idx int, stop chan os.Signal) sample {
 		oom = sc.oomKilled()
 	}
 
-	select {
-	case <-stop:
-		stop <- syscall.SIGTERM
-		s.Status, s.Detail = statusRunFailed, "interrupted"
-		return s
-	default:
-	}
 	switch {
-	case timedOut:
+	case stopped.Load():
+		s.Status, s.Detail = statusRunFailed, "interrupted by a signal to the sampler"
+		return s
+	case timedOut.Load():
 		s.Status, s.Detail = statusTimeout, fmt.Sprintf("killed after %s", o.timeout)
 		return s
 	case oom:
