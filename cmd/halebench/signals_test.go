@@ -33,7 +33,7 @@ func start(t *testing.T, dir string, iters string) (*exec.Cmd, *bytes.Buffer) {
 	return cmd, &errb
 }
 
-// waitContainer waits for a running spin container owned by pid.
+// waitContainer waits for the sampler container of a run owned by pid.
 func waitContainer(t *testing.T, eng *engine.Engine, pid int) string {
 	t.Helper()
 	host, _ := os.Hostname()
@@ -42,7 +42,7 @@ func waitContainer(t *testing.T, eng *engine.Engine, pid int) string {
 		ids, _ := eng.Leftovers(context.Background(), "")
 		for _, id := range ids {
 			l, _ := eng.ContainerLabels(context.Background(), id)
-			if l[engine.LabelOwner] == owner && l["org.halebench.bench"] == "spin" {
+			if l[engine.LabelOwner] == owner && l["org.halebench.role"] == "sampler" {
 				return l[engine.LabelRun]
 			}
 		}

@@ -72,6 +72,7 @@ type environment struct {
 }
 
 type result struct {
+	ID         string      `json:"id,omitempty"`
 	Env        environment `json:"env"`
 	Status     string      `json:"status"`
 	Detail     string      `json:"detail,omitempty"`
@@ -88,12 +89,31 @@ type options struct {
 	outCap      int
 	buildFailed string
 	tee         bool
+	env         []string
 	argv        []string
 }
 
+// job is one (bench, language) sent to `serve` on stdin, one JSON line each.
+type job struct {
+	ID          string   `json:"id"`
+	Iters       int      `json:"iters"`
+	Warmup      int      `json:"warmup"`
+	TimeoutNs   int64    `json:"timeout_ns"`
+	Seed        string   `json:"seed"`
+	MemLimit    int64    `json:"mem_limit"`
+	OutCap      int      `json:"out_cap"`
+	BuildFailed string   `json:"build_failed"`
+	Env         []string `json:"env"`
+	Argv        []string `json:"argv"`
+}
+
 func main() {
+	if len(os.Args) >= 2 && os.Args[1] == "serve" {
+		serve()
+		return
+	}
 	if len(os.Args) < 2 || os.Args[1] != "run" {
-		fmt.Fprintln(os.Stderr, "usage: halebench-sampler run [flags] -- PROGRAM [ARGS...]")
+		fmt.Fprintln(os.Stderr, "usage: halebench-sampler run [flags] -- PROGRAM [ARGS...]\n       halebench-sampler serve   (jobs as JSON lines on stdin)")
 		os.Exit(2)
 	}
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
@@ -112,16 +132,104 @@ func main() {
 		fmt.Fprintln(os.Stderr, "halebench-sampler: no program after --")
 		os.Exit(2)
 	}
-	res := run(o)
+	s := newSession()
+	res := s.run(o)
+	s.close()
+	printResult(res)
+}
+
+func printResult(res result) {
 	line, _ := json.Marshal(res)
 	fmt.Printf("\n%s%s\n", resultPrefix, line)
 }
 
-func run(o options) result {
-	res := result{Status: statusOK, Samples: []sample{}}
-	res.Env.Affinity = affinity()
-	res.Env.Kernel = kernel()
-	res.Env.CPUModel = cpuModel()
+// serve runs the jobs it reads on stdin, one after another, in this one
+// container, and answers each with a result line; it ends at EOF. The
+// container's start is then paid once for many (bench, language) pairs.
+func serve() {
+	s := newSession()
+	defer s.close()
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		var j job
+		if err := json.Unmarshal(sc.Bytes(), &j); err != nil {
+			printResult(result{Status: statusRunFailed, Detail: "bad job line: " + err.Error(), Samples: []sample{}})
+			continue
+		}
+		o := options{iters: j.Iters, warmup: j.Warmup, timeout: time.Duration(j.TimeoutNs), seed: j.Seed,
+			memLimit: j.MemLimit, outCap: j.OutCap, buildFailed: j.BuildFailed, env: j.Env, argv: j.Argv}
+		if o.timeout <= 0 {
+			o.timeout = 120 * time.Second
+		}
+		if o.outCap <= 0 {
+			o.outCap = 1 << 20
+		}
+		var res result
+		if len(o.argv) == 0 {
+			res = result{Status: statusRunFailed, Detail: "job without a program", Samples: []sample{}}
+		} else {
+			res = s.run(o)
+		}
+		res.ID = j.ID
+		printResult(res)
+		if s.stopped() {
+			return
+		}
+	}
+}
+
+// session is what the sampler sets up once: the environment it reports and
+// the memory cgroup hierarchy it makes sample cgroups in.
+type session struct {
+	env  environment
+	cg   cgroups
+	stop chan struct{}
+}
+
+func newSession() *session {
+	s := &session{stop: make(chan struct{})}
+	s.env.Affinity = affinity()
+	s.env.Kernel = kernel()
+	s.env.CPUModel = cpuModel()
+	cg, err := openCgroups()
+	s.env.CgroupVersion = cgroupVersion()
+	s.env.CgroupCpuset = cgroupCpuset(s.env.CgroupVersion)
+	if err != nil {
+		s.env.MemPeakSource = "unavailable"
+		s.env.MemPeakError = err.Error()
+	} else {
+		s.cg = cg
+		s.env.MemPeakSource = cg.source()
+	}
+	// A SIGTERM from the engine (container stop) must not leave a bench
+	// running without us: kill it and stop sampling.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		<-sigs
+		close(s.stop)
+	}()
+	return s
+}
+
+func (s *session) stopped() bool {
+	select {
+	case <-s.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *session) close() {
+	if s.cg != nil {
+		s.cg.close()
+	}
+}
+
+func (s *session) run(o options) result {
+	res := result{Status: statusOK, Samples: []sample{}, Env: s.env}
 	if o.buildFailed != "" {
 		if msg, err := os.ReadFile(o.buildFailed); err == nil {
 			res.Status = statusBuildFailed
@@ -129,47 +237,24 @@ func run(o options) result {
 			return res
 		}
 	}
-	cg, err := openCgroups(o.memLimit)
-	res.Env.CgroupVersion = cgroupVersion()
-	res.Env.CgroupCpuset = cgroupCpuset(res.Env.CgroupVersion)
-	if err != nil {
-		res.Env.MemPeakSource = "unavailable"
-		res.Env.MemPeakError = err.Error()
-	} else {
-		res.Env.MemPeakSource = cg.source()
-	}
-
-	// A SIGTERM from the engine (container stop) must not leave the bench
-	// running without us: kill it and stop sampling.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
-	stop := make(chan struct{})
-	go func() {
-		<-sigs
-		close(stop)
-	}()
-
 	total := o.warmup + o.iters
 	for i := 0; i < total; i++ {
-		s := runOnce(o, cg, i, stop)
-		s.Warmup = i < o.warmup
-		res.Samples = append(res.Samples, s)
-		if s.Status != statusOK {
-			res.Status = s.Status
-			res.Detail = s.Detail
+		smp := runOnce(o, s.cg, s.stop)
+		smp.Warmup = i < o.warmup
+		res.Samples = append(res.Samples, smp)
+		if smp.Status != statusOK {
+			res.Status = smp.Status
+			res.Detail = smp.Detail
 			break
 		}
-	}
-	if cg != nil {
-		cg.close()
 	}
 	return res
 }
 
-func runOnce(o options, cg cgroups, idx int, stop <-chan struct{}) sample {
+func runOnce(o options, cg cgroups, stop <-chan struct{}) sample {
 	var s sample
 	cmd := exec.Command(o.argv[0], o.argv[1:]...)
-	cmd.Env = append(os.Environ(), "HALEBENCH_SEED="+o.seed)
+	cmd.Env = append(append(os.Environ(), o.env...), "HALEBENCH_SEED="+o.seed)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -180,7 +265,7 @@ func runOnce(o options, cg cgroups, idx int, stop <-chan struct{}) sample {
 
 	var sc sampleCgroup
 	if cg != nil {
-		sc, err = cg.newSample(idx)
+		sc, err = cg.newSample(o.memLimit)
 		if err != nil {
 			return failed(statusRunFailed, "making the sample's cgroup: "+err.Error())
 		}
@@ -466,7 +551,7 @@ func cgroupCpuset(version string) string {
 // memory hierarchy, mounted afresh (the engine's mount is read-only).
 type cgroups interface {
 	source() string
-	newSample(idx int) (sampleCgroup, error)
+	newSample(limit int64) (sampleCgroup, error)
 	close()
 }
 
@@ -479,7 +564,7 @@ type sampleCgroup interface {
 
 const mountDir = "/run/halebench-cg"
 
-func openCgroups(limit int64) (cgroups, error) {
+func openCgroups() (cgroups, error) {
 	if err := os.MkdirAll(mountDir, 0o755); err != nil {
 		return nil, fmt.Errorf("mkdir %s: %w", mountDir, err)
 	}
@@ -487,12 +572,12 @@ func openCgroups(limit int64) (cgroups, error) {
 		if err := syscall.Mount("cgroup2", mountDir, "cgroup2", 0, ""); err != nil {
 			return nil, fmt.Errorf("mount cgroup2 (needs CAP_SYS_ADMIN and a private cgroup namespace): %w", err)
 		}
-		return openV2(limit)
+		return openV2()
 	}
 	if err := syscall.Mount("cgroup", mountDir, "cgroup", 0, "memory"); err != nil {
 		return nil, fmt.Errorf("mount the v1 memory cgroup (needs CAP_SYS_ADMIN and a private cgroup namespace): %w", err)
 	}
-	return &v1{root: mountDir, limit: limit}, nil
+	return &v1{root: mountDir}, nil
 }
 
 // v1: the sampler moves itself into the sample's cgroup, starts the bench
@@ -500,29 +585,35 @@ func openCgroups(limit int64) (cgroups, error) {
 // where they were (move_charge_at_immigrate is off), so the child cgroup sees
 // the bench from its first instruction.
 type v1 struct {
-	root  string
-	limit int64
-	mu    sync.Mutex
+	root string
+	mu   sync.Mutex
+}
+
+// sampleSeq names sample cgroups uniquely within this sampler.
+var sampleSeq atomic.Int64
+
+func sampleDir(root string) string {
+	return filepath.Join(root, fmt.Sprintf("sample-%d-%d", os.Getpid(), sampleSeq.Add(1)))
 }
 
 func (c *v1) source() string { return "cgroup v1 memory.max_usage_in_bytes of a per-sample cgroup" }
 func (c *v1) close()         { _ = syscall.Unmount(c.root, syscall.MNT_DETACH) }
 
-func (c *v1) newSample(idx int) (sampleCgroup, error) {
-	dir := filepath.Join(c.root, fmt.Sprintf("sample-%d-%d", os.Getpid(), idx))
+func (c *v1) newSample(limit int64) (sampleCgroup, error) {
+	dir := sampleDir(c.root)
 	_ = os.Remove(dir)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}
-	if c.limit > 0 {
-		if err := writeFile(filepath.Join(dir, "memory.limit_in_bytes"), strconv.FormatInt(c.limit, 10)); err != nil {
+	if limit > 0 {
+		if err := writeFile(filepath.Join(dir, "memory.limit_in_bytes"), strconv.FormatInt(limit, 10)); err != nil {
 			_ = os.Remove(dir)
 			return nil, err
 		}
 		// Without these a bench over its limit swaps instead of being
 		// killed, and an OOM would show up as a timeout.
 		_ = writeFile(filepath.Join(dir, "memory.swappiness"), "0")
-		_ = writeFile(filepath.Join(dir, "memory.memsw.limit_in_bytes"), strconv.FormatInt(c.limit, 10))
+		_ = writeFile(filepath.Join(dir, "memory.memsw.limit_in_bytes"), strconv.FormatInt(limit, 10))
 	}
 	return &v1Sample{parent: c, dir: dir}, nil
 }
@@ -565,12 +656,11 @@ func (s *v1Sample) remove() { removeCgroup(s.dir) }
 // that delegates controllers) and starts each bench straight into the
 // sample's cgroup with clone3(CLONE_INTO_CGROUP).
 type v2 struct {
-	root  string
-	limit int64
+	root string
 }
 
-func openV2(limit int64) (cgroups, error) {
-	c := &v2{root: mountDir, limit: limit}
+func openV2() (cgroups, error) {
+	c := &v2{root: mountDir}
 	self := filepath.Join(c.root, "sampler")
 	if err := os.MkdirAll(self, 0o755); err != nil {
 		return nil, err
@@ -590,14 +680,14 @@ func openV2(limit int64) (cgroups, error) {
 func (c *v2) source() string { return "cgroup v2 memory.peak of a per-sample cgroup" }
 func (c *v2) close()         {}
 
-func (c *v2) newSample(idx int) (sampleCgroup, error) {
-	dir := filepath.Join(c.root, fmt.Sprintf("sample-%d", idx))
+func (c *v2) newSample(limit int64) (sampleCgroup, error) {
+	dir := sampleDir(c.root)
 	_ = os.Remove(dir)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}
-	if c.limit > 0 {
-		if err := writeFile(filepath.Join(dir, "memory.max"), strconv.FormatInt(c.limit, 10)); err != nil {
+	if limit > 0 {
+		if err := writeFile(filepath.Join(dir, "memory.max"), strconv.FormatInt(limit, 10)); err != nil {
 			_ = os.Remove(dir)
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
@@ -30,6 +31,7 @@ type Spec struct {
 	ShmSize   int64
 	IpcMode   string // "", "shareable", "container:<id>"
 	Writable  bool   // a writable root (the default is read-only)
+	Stdin     bool   // keep stdin open for one attached client (see Attach)
 }
 
 func (s Spec) configs() (*container.Config, *container.HostConfig) {
@@ -44,6 +46,9 @@ func (s Spec) configs() (*container.Config, *container.HostConfig) {
 		Labels:          labels,
 		NetworkDisabled: true,
 		WorkingDir:      "/tmp",
+		OpenStdin:       s.Stdin,
+		AttachStdin:     s.Stdin,
+		StdinOnce:       s.Stdin,
 	}
 	pids := s.PidsLimit
 	if pids == 0 {
@@ -75,8 +80,9 @@ func (s Spec) configs() (*container.Config, *container.HostConfig) {
 
 // Container is a created run container.
 type Container struct {
-	ID string
-	e  *Engine
+	ID     string
+	e      *Engine
+	stderr *tailWriter
 }
 
 // Create makes the container without starting it.
@@ -211,11 +217,14 @@ func (e *Engine) ContainerLabels(ctx context.Context, id string) (map[string]str
 }
 
 type tailWriter struct {
+	mu  sync.Mutex
 	max int
 	b   []byte
 }
 
 func (t *tailWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.b = append(t.b, p...)
 	if len(t.b) > t.max {
 		t.b = append(t.b[:0:0], t.b[len(t.b)-t.max:]...)
@@ -262,3 +271,39 @@ func (e *Engine) Sandbox(ctx context.Context, id string) (Sandbox, error) {
 	}
 	return s, nil
 }
+
+// Attach connects to a container made with Spec.Stdin, before it starts:
+// what is written to stdin reaches the container's stdin (closing it ends
+// that stdin), and stdout yields the container's stdout. Its stderr is kept,
+// the last 8 KiB, for Stderr.
+func (c *Container) Attach(ctx context.Context) (io.WriteCloser, io.Reader, error) {
+	hr, err := c.e.cli.ContainerAttach(ctx, c.ID, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("attaching to container %s: %w", short(c.ID), err)
+	}
+	pr, pw := io.Pipe()
+	c.stderr = &tailWriter{max: 8 << 10}
+	go func() {
+		_, err := stdcopy.StdCopy(pw, c.stderr, hr.Reader)
+		pw.CloseWithError(err)
+		hr.Close()
+	}()
+	return stdinCloser{hr.Conn, hr.CloseWrite}, pr, nil
+}
+
+// Stderr is the tail of what an attached container wrote on stderr.
+func (c *Container) Stderr() string {
+	if c.stderr == nil {
+		return ""
+	}
+	c.stderr.mu.Lock()
+	defer c.stderr.mu.Unlock()
+	return string(c.stderr.b)
+}
+
+type stdinCloser struct {
+	io.Writer
+	closeWrite func() error
+}
+
+func (s stdinCloser) Close() error { return s.closeWrite() }

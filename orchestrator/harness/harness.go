@@ -200,6 +200,8 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 		rep.Host.OrchestratorCPUs = "0 (shared)"
 	}
 
+	servers := newPool(eng, priv, runID, o.MemLimit, o.Log)
+	defer servers.closeAll()
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	total := 0
 	for _, b := range suite.Benches {
@@ -243,7 +245,7 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 				res = &report.Lang{Status: runner.StatusInterrupted, Comparable: b.Comparable(l.Name)}
 			} else {
 				done++
-				res = runOne(ctx, eng, o, rep, b, l, benchImages, priv, info.LogicalCPUs, rb.Seed, runID)
+				res = runOne(ctx, servers, o, rep, b, l, benchImages, info.LogicalCPUs, rb.Seed, runID)
 				fmt.Fprintf(o.Log, "[%d/%d] %-28s %-6s %s\n", done, total, b.Name, l.Name, progressLine(res))
 			}
 			if l.Name == subject.Name {
@@ -254,6 +256,8 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 		}
 		judgeBench(rb, subject.Name, base.Benches[b.Name])
 	}
+	servers.closeAll()
+	rep.Samplers = servers.started
 	if interrupted || ctx.Err() != nil {
 		return finishInterrupted(rep, o)
 	}
@@ -298,8 +302,8 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 	return res, nil
 }
 
-func runOne(ctx context.Context, eng *engine.Engine, o Options, rep *report.Report, b *catalogue.Bench, l toolchain.Language,
-	images map[string]imagebuild.BenchImage, priv engine.Privilege, ncpu int, seed int64, runID string) *report.Lang {
+func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b *catalogue.Bench, l toolchain.Language,
+	images map[string]imagebuild.BenchImage, ncpu int, seed int64, runID string) *report.Lang {
 	res := &report.Lang{Comparable: b.Comparable(l.Name), ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{}}
 	tc := rep.Images[l.Name]
 	if tc.Status != imagebuild.Available {
@@ -322,10 +326,15 @@ func runOne(ctx context.Context, eng *engine.Engine, o Options, rep *report.Repo
 		env = append(env, k+"="+v)
 	}
 	sort.Strings(env)
-	out := runner.Run(ctx, eng, runner.Job{Env: env,
+	srv, err := servers.get(ctx, l.Name, bi.Ref, cpus)
+	if err != nil {
+		res.Status, res.Detail = runner.StatusRunFailed, err.Error()
+		return res
+	}
+	out := srv.Run(ctx, runner.Job{Env: env,
 		Bench: b.Name, Unit: b.Name, Lang: l, Image: bi.Ref, CPUs: cpus,
 		Iters: o.Iters, Warmup: o.Warmup, Timeout: o.Timeout, Seed: seed,
-		MemLimit: o.MemLimit, OutCap: o.OutCap, Privilege: priv, RunID: runID,
+		MemLimit: o.MemLimit, OutCap: o.OutCap, RunID: runID,
 	})
 	res.Status, res.Detail, res.BuildError = out.Status, out.Detail, out.BuildError
 	res.CPUsEffective, res.CgroupCpuset = out.Env.Affinity, out.Env.CgroupCpuset

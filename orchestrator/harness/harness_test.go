@@ -145,7 +145,7 @@ func TestInterruptWritesPartialReport(t *testing.T) {
 		for i := 0; i < 600; i++ {
 			ids, _ := eng.Leftovers(context.Background(), "")
 			for _, id := range ids {
-				if l, _ := eng.ContainerLabels(context.Background(), id); l["org.halebench.bench"] == "spin" {
+				if l, _ := eng.ContainerLabels(context.Background(), id); l["org.halebench.role"] == "sampler" {
 					time.Sleep(300 * time.Millisecond)
 					cancel()
 					return

@@ -39,7 +39,17 @@ type Report struct {
 	Baselines     string                           `json:"baselines"`
 	Benches       []*Bench                         `json:"benches"`
 	Warnings      []string                         `json:"warnings,omitempty"`
+	Samplers      []SamplerContainer               `json:"sampler_containers"`
 	Categories    []Category                       `json:"categories"`
+}
+
+// SamplerContainer is one long-lived container that took the samples of a
+// language on a cpuset, and what starting it cost.
+type SamplerContainer struct {
+	Lang        string `json:"lang"`
+	CPUs        string `json:"cpus"`
+	ContainerID string `json:"container_id"`
+	StartNs     int64  `json:"start_ns"`
 }
 
 // Category is a grid table: its title and bench order.

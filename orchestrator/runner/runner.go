@@ -154,6 +154,11 @@ func Run(ctx context.Context, eng Engine, j Job) (o Outcome) {
 	if err != nil {
 		return fail(o, StatusRunFailed, fmt.Sprintf("the sampler gave no result (container exit %d): %v; stderr: %s", code, err, tailString(stderr, 500)))
 	}
+	return fill(o, res)
+}
+
+// fill copies the sampler's verdict into an outcome.
+func fill(o Outcome, res samplerResult) Outcome {
 	o.Status, o.Detail, o.BuildError, o.Env = res.Status, res.Detail, res.BuildError, res.Env
 	for _, s := range res.Samples {
 		if s.Warmup {
@@ -175,6 +180,7 @@ type SamplerResult = samplerResult
 func ParseResult(stdout string) (SamplerResult, error) { return parseResult(stdout) }
 
 type samplerResult struct {
+	ID         string   `json:"id"`
 	Env        Env      `json:"env"`
 	Status     string   `json:"status"`
 	Detail     string   `json:"detail"`

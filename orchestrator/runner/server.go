@@ -1,0 +1,189 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+)
+
+// Server is one long-lived container of a bench image, pinned to one
+// cpuset, whose sampler takes jobs on stdin: the container's start (about
+// 0.2 s on a fuse-overlayfs engine) is paid once for every bench of that
+// language and cpuset instead of once per bench. Between jobs the sampler
+// blocks on stdin and uses no CPU, so servers of other languages pinned to
+// the same CPU do not disturb each other.
+type Server struct {
+	c       *engine.Container
+	stdin   io.WriteCloser
+	results chan string
+	readErr error
+	mu      sync.Mutex
+	dead    error
+	seq     int
+	// StartNs is what making and starting the container cost.
+	StartNs int64
+}
+
+// ServerSpec says which container to keep.
+type ServerSpec struct {
+	Image     string
+	CPUs      string
+	Privilege engine.Privilege
+	RunID     string
+	MemLimit  int64 // per sample; the container gets room for the sampler
+	Lang      string
+}
+
+// StartServer creates, attaches to and starts a server container.
+func StartServer(ctx context.Context, eng Engine, sp ServerSpec) (*Server, error) {
+	start := time.Now()
+	spec := engine.Spec{
+		Image: sp.Image, Cmd: []string{imagebuild.SamplerPath, "serve"}, RunID: sp.RunID, CPUs: sp.CPUs,
+		Privilege: sp.Privilege, Stdin: true,
+		Labels: map[string]string{"org.halebench.lang": sp.Lang, "org.halebench.role": "sampler"},
+	}
+	if sp.MemLimit > 0 {
+		spec.Memory = sp.MemLimit + 256<<20
+	}
+	c, err := eng.Create(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	stdin, stdout, err := c.Attach(ctx)
+	if err != nil {
+		c.Remove()
+		return nil, err
+	}
+	if err := c.Start(ctx); err != nil {
+		stdin.Close()
+		c.Remove()
+		return nil, err
+	}
+	s := &Server{c: c, stdin: stdin, results: make(chan string, 1), StartNs: time.Since(start).Nanoseconds()}
+	go s.read(stdout)
+	return s, nil
+}
+
+// ContainerID names the server's container.
+func (s *Server) ContainerID() string { return s.c.ID }
+
+// Dead says why the server cannot take another job (nil: it can).
+func (s *Server) Dead() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dead
+}
+
+func (s *Server) read(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		if line := sc.Text(); strings.HasPrefix(line, resultPrefix) {
+			s.results <- line
+		}
+	}
+	s.mu.Lock()
+	s.readErr = sc.Err()
+	if s.readErr == nil {
+		s.readErr = io.EOF
+	}
+	s.mu.Unlock()
+	close(s.results)
+}
+
+type jobLine struct {
+	ID          string   `json:"id"`
+	Iters       int      `json:"iters"`
+	Warmup      int      `json:"warmup"`
+	TimeoutNs   int64    `json:"timeout_ns"`
+	Seed        string   `json:"seed"`
+	MemLimit    int64    `json:"mem_limit"`
+	OutCap      int      `json:"out_cap"`
+	BuildFailed string   `json:"build_failed"`
+	Env         []string `json:"env"`
+	Argv        []string `json:"argv"`
+}
+
+// Run samples one job in the server. A job that outlives its deadline, or a
+// cancelled ctx, kills the server: the caller starts another for what
+// follows.
+func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
+	start := time.Now()
+	o.CPUsAsked, o.ContainerID = j.CPUs, s.c.ID
+	defer func() { o.ContainerNs = time.Since(start).Nanoseconds() }()
+	if err := s.Dead(); err != nil {
+		return fail(o, StatusRunFailed, "sampler container is gone: "+err.Error())
+	}
+	s.seq++
+	id := strconv.Itoa(s.seq)
+	line, _ := json.Marshal(jobLine{
+		ID: id, Iters: j.Iters, Warmup: j.Warmup, TimeoutNs: j.Timeout.Nanoseconds(),
+		Seed: strconv.FormatInt(j.Seed, 10), MemLimit: j.MemLimit, OutCap: j.OutCap,
+		BuildFailed: imagebuild.FailedPath(j.Unit), Env: j.Env,
+		Argv: j.Lang.Argv(imagebuild.BinPath(j.Unit), imagebuild.SrcPath(j.Unit, j.Lang.Ext)),
+	})
+	if _, err := s.stdin.Write(append(line, '\n')); err != nil {
+		s.kill(err)
+		return fail(o, StatusRunFailed, "sending the job to the sampler: "+err.Error())
+	}
+	deadline := time.Duration(j.Iters+j.Warmup)*j.Timeout + 2*time.Minute
+	timer := time.NewTimer(deadline)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			s.kill(ctx.Err())
+			return fail(o, StatusInterrupted, "the run was interrupted")
+		case <-timer.C:
+			s.kill(errors.New("job deadline passed"))
+			return fail(o, StatusTimeout, fmt.Sprintf("the sampler outlived its deadline of %s", deadline))
+		case l, ok := <-s.results:
+			if !ok {
+				s.mu.Lock()
+				err := s.readErr
+				s.mu.Unlock()
+				s.kill(err)
+				return fail(o, StatusRunFailed, fmt.Sprintf("the sampler container ended (%v); stderr: %s", err, tailString(s.c.Stderr(), 500)))
+			}
+			res, err := parseResult(l)
+			if err != nil {
+				s.kill(err)
+				return fail(o, StatusRunFailed, err.Error())
+			}
+			if res.ID != id {
+				continue // an answer to a job abandoned earlier
+			}
+			return fill(o, res)
+		}
+	}
+}
+
+func (s *Server) kill(why error) {
+	s.mu.Lock()
+	if s.dead == nil {
+		s.dead = why
+	}
+	s.mu.Unlock()
+	s.c.Kill(context.Background())
+}
+
+// Close ends the server and removes its container.
+func (s *Server) Close() error {
+	s.stdin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := s.c.Wait(ctx); err != nil {
+		s.c.Kill(context.Background())
+	}
+	return s.c.Remove()
+}
