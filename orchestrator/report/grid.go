@@ -66,6 +66,7 @@ func Grid(w io.Writer, r *Report) {
 		{"!", "! parity_mismatch: this sibling's check line differs from its peers' — it did other work; its number is shown but is not comparable"},
 		{"*", "* not comparable by construction (see the bench's note in the report)"},
 		{"~", "~ CPUs shared with the orchestrator (the host has no CPU to spare for it)"},
+		{"±", "± noisy: the samples' coefficient of variation is over 10% — read it as a range (elapsed_ns min/max in the report)"},
 	} {
 		if marks[m.key] {
 			fmt.Fprintln(w, m.text)
@@ -126,8 +127,15 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		s += " ~"
 		marks["~"] = true
 	}
+	if res.ElapsedNs.CV > NoisyCV {
+		s += " ±"
+		marks["±"] = true
+	}
 	return s
 }
+
+// NoisyCV is the coefficient of variation over which a cell is marked.
+const NoisyCV = 0.10
 
 // FormatNs writes a duration in its most readable unit with three
 // significant figures: 1.59 ms, 19.7 ms, 196 µs, 3.67 s.

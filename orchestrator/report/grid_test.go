@@ -2,6 +2,8 @@ package report
 
 import (
 	"flag"
+
+	"github.com/hale-lang/halebench/orchestrator/stats"
 	"os"
 	"strings"
 	"testing"
@@ -52,7 +54,7 @@ func TestGridGolden(t *testing.T) {
 			{Name: "fn_call", SubjectResult: &Lang{Status: "regression", ElapsedNsMedian: 19140000, Comparable: true},
 				Comparatives: map[string]*Lang{"go": {Status: "build_failed", Comparable: true}}},
 			{Name: "stream_aggregator", SubjectResult: &Lang{Status: "ok", ElapsedNsMedian: 435900, Comparable: true},
-				Comparatives: map[string]*Lang{"c": {Status: "ok", ElapsedNsMedian: 400000, RatioVsSubject: ptr(0.918), Comparable: false, CPUsShared: true}}},
+				Comparatives: map[string]*Lang{"c": {Status: "ok", ElapsedNsMedian: 400000, RatioVsSubject: ptr(0.918), Comparable: false, CPUsShared: true, ElapsedNs: stats.Summary{CV: 0.25}}}},
 		},
 	}
 	var b strings.Builder
