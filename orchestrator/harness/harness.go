@@ -2,14 +2,11 @@ package harness
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -20,7 +17,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -302,246 +298,6 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 	return res, nil
 }
 
-func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b *catalogue.Bench, l toolchain.Language,
-	images map[string]imagebuild.BenchImage, ncpu int, seed int64, runID string) *report.Lang {
-	res := &report.Lang{Comparable: b.Comparable(l.Name), ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{}}
-	tc := rep.Images[l.Name]
-	if tc.Status != imagebuild.Available {
-		res.Status, res.Detail = "unavailable", tc.Reason
-		return res
-	}
-	bi, ok := images[l.Name]
-	if !ok {
-		res.Status, res.Detail = "unavailable", "no bench image"
-		return res
-	}
-	cpus, shared, err := runner.PlanCPUs(ncpu, b.CPUs)
-	if err != nil {
-		res.Status, res.Detail = "skipped", err.Error()
-		return res
-	}
-	res.CPUs, res.CPUsShared, res.Image = cpus, shared, bi.Ref
-	var env []string
-	for k, v := range b.Env {
-		env = append(env, k+"="+v)
-	}
-	sort.Strings(env)
-	srv, err := servers.get(ctx, l.Name, bi.Ref, cpus)
-	if err != nil {
-		res.Status, res.Detail = runner.StatusRunFailed, err.Error()
-		return res
-	}
-	out := srv.Run(ctx, runner.Job{Env: env,
-		Bench: b.Name, Unit: b.Name, Lang: l, Image: bi.Ref, CPUs: cpus,
-		Iters: o.Iters, Warmup: o.Warmup, Timeout: o.Timeout, Seed: seed,
-		MemLimit: o.MemLimit, OutCap: o.OutCap, RunID: runID,
-	})
-	res.Status, res.Detail, res.BuildError = out.Status, out.Detail, out.BuildError
-	res.CPUsEffective, res.CgroupCpuset = out.Env.Affinity, out.Env.CgroupCpuset
-	res.ContainerID, res.ContainerNs = out.ContainerID, out.ContainerNs
-	res.Samples = out.Samples
-	res.MemPeakSource, res.MemPeakError = out.Env.MemPeakSource, out.Env.MemPeakError
-	res.CgroupVersion, res.CPUModel = out.Env.CgroupVersion, out.Env.CPUModel
-	if res.Status == "build_failed" {
-		res.Detail = "compile error: " + firstLines(out.BuildError, 3)
-	}
-	if res.Status != runner.StatusOK {
-		return res
-	}
-	var el, rss, peak, over []int64
-	checks := map[string]bool{}
-	for _, s := range out.Samples {
-		el = append(el, s.ElapsedNs)
-		rss = append(rss, s.MaxRSSKB)
-		if s.MemPeakKB != nil {
-			peak = append(peak, *s.MemPeakKB)
-		}
-		if d := s.WallNs - s.ElapsedNs; d > 0 {
-			over = append(over, d)
-		}
-		checks[s.Check] = true
-		res.Check = s.Check
-	}
-	if len(checks) > 1 {
-		// The same program printed different checks from sample to sample.
-		res.Status, res.Detail = "parity_mismatch", "check differs between samples of the same program"
-	}
-	res.ElapsedNsSamples, res.MaxRSSKBSamples = el, rss
-	if peak != nil {
-		res.MemPeakKBSamples = peak
-		m := stats.Median(peak)
-		res.MemPeakKBMedian = &m
-	}
-	res.ElapsedNs = stats.Summarize(el)
-	res.ElapsedNsMedian = res.ElapsedNs.Median
-	res.MaxRSSKBMedian = stats.Median(rss)
-	res.OverheadNs = stats.Median(over)
-	return res
-}
-
-// judgeBench sets parity, ratios and the subject's gate status.
-func judgeBench(rb *report.Bench, subject string, e *baseline.Entry) {
-	checks := map[string]string{}
-	for name, res := range langMap(rb, subject) {
-		if res.Status == runner.StatusOK {
-			checks[name] = res.Check
-		}
-	}
-	verdict, mismatched, agreed := judge.Parity(checks)
-	rb.Parity, rb.Check = verdict, agreed
-	for _, l := range mismatched {
-		res := langMap(rb, subject)[l]
-		res.Status = "parity_mismatch"
-		res.Detail = fmt.Sprintf("check %q differs from the siblings' %q", res.Check, agreed)
-	}
-	subj := rb.SubjectResult
-	measured := func(r *report.Lang) bool {
-		return r != nil && (r.Status == runner.StatusOK || r.Status == "parity_mismatch") && r.ElapsedNsMedian > 0
-	}
-	for name, res := range rb.Comparatives {
-		if !measured(res) {
-			continue
-		}
-		if measured(subj) {
-			r := stats.Ratio(res.ElapsedNsMedian, subj.ElapsedNsMedian)
-			res.RatioVsSubject = &r
-			if subject == "hale" {
-				res.RatioVsHale = &r
-			}
-		}
-		_ = name
-	}
-	if subj == nil {
-		rb.Status = "no_subject_source"
-		return
-	}
-	if !measured(subj) {
-		rb.Status = subj.Status
-		if subj.Status == "unavailable" {
-			rb.Status = "subject_unavailable"
-		}
-		return
-	}
-	m, rss := subj.ElapsedNsMedian, subj.MaxRSSKBMedian
-	rb.ElapsedNsMedian, rb.ElapsedNsSamples = &m, subj.ElapsedNsSamples
-	rb.MaxRSSKBMedian, rb.MaxRSSKBSamples = &rss, subj.MaxRSSKBSamples
-	rb.MemPeakKBMedian, rb.MemPeakKBSamples = subj.MemPeakKBMedian, subj.MemPeakKBSamples
-	if subj.Status == "parity_mismatch" {
-		rb.Status = "parity_mismatch"
-		return
-	}
-	rb.Status = judge.Gate(m, e)
-	if rb.Status == judge.GateRegression {
-		subj.Status = "regression"
-		subj.Detail = fmt.Sprintf("median %d ns > baseline %d ns × (1 + %.2f)", m, e.ElapsedNs, e.Tol())
-	}
-}
-
-func langMap(rb *report.Bench, subject string) map[string]*report.Lang {
-	m := map[string]*report.Lang{}
-	for k, v := range rb.Comparatives {
-		m[k] = v
-	}
-	if rb.SubjectResult != nil {
-		m[subject] = rb.SubjectResult
-	}
-	return m
-}
-
-func allLangs(rb *report.Bench) []*report.Lang {
-	var out []*report.Lang
-	if rb.SubjectResult != nil {
-		out = append(out, rb.SubjectResult)
-	}
-	keys := make([]string, 0, len(rb.Comparatives))
-	for k := range rb.Comparatives {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		out = append(out, rb.Comparatives[k])
-	}
-	return out
-}
-
-func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Suite, langs []toolchain.Language, subject string, rep *report.Report, log io.Writer) (map[string]imagebuild.BenchImage, error) {
-	start := time.Now()
-	goLang, _ := toolchain.ByName("go")
-	goTC, err := b.Toolchain(ctx, goLang)
-	if err != nil {
-		return nil, err
-	}
-	if goTC.Status != imagebuild.Available {
-		return nil, fmt.Errorf("the go toolchain image (which builds the sampler) is %s: %s", goTC.Status, goTC.Reason)
-	}
-	if base, err := b.Base(ctx); err == nil {
-		rep.Base = base
-	}
-	out := map[string]imagebuild.BenchImage{}
-	for _, l := range langs {
-		var srcs []imagebuild.Source
-		for _, bench := range suite.Benches {
-			if p := bench.Sources[l.Name]; p != "" {
-				srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: p})
-			}
-		}
-		if len(srcs) == 0 && l.Name != subject {
-			continue
-		}
-		tc := goTC
-		if l.Name != "go" {
-			if tc, err = b.Toolchain(ctx, l); err != nil {
-				return nil, err
-			}
-		}
-		rep.Images[l.Name] = tc
-		if tc.Status != imagebuild.Available {
-			fmt.Fprintf(log, "images: %s %s: %s\n", l.Name, tc.Status, tc.Reason)
-			continue
-		}
-		if len(srcs) == 0 {
-			continue
-		}
-		bi, err := b.BenchImage(ctx, l, tc, goTC, srcs)
-		if err != nil {
-			return nil, err
-		}
-		rep.BenchImages[l.Name] = bi
-		out[l.Name] = bi
-		fmt.Fprintf(log, "images: %-6s %s (%s); benches %s: %d steps run, %d cached\n", l.Name, tc.Version, short(tc.ID), short(bi.ID), bi.Executed, bi.Cached)
-	}
-	if _, ok := rep.Images["go"]; !ok {
-		rep.Images["go"] = goTC
-	}
-	fmt.Fprintf(log, "images: ready in %.1fs\n", time.Since(start).Seconds())
-	return out, nil
-}
-
-func updateBaselines(o Options, rep *report.Report, tc imagebuild.Toolchain) ([]string, error) {
-	m := map[string]baseline.Measured{}
-	for _, rb := range rep.Benches {
-		if rb.ElapsedNsMedian == nil || rb.Status == "parity_mismatch" {
-			continue
-		}
-		v := baseline.Measured{Kind: rb.Kind, ElapsedNs: *rb.ElapsedNsMedian, MaxRSSKB: *rb.MaxRSSKBMedian}
-		if rb.MemPeakKBMedian != nil {
-			v.MemPeakKB = *rb.MemPeakKBMedian
-		}
-		m[rb.Name] = v
-	}
-	if len(m) == 0 {
-		fmt.Fprintf(o.Log, "baselines: no %s result to record; %s unchanged\n", rep.Subject, o.Baselines)
-		return nil, nil
-	}
-	host := fmt.Sprintf("%s, %d CPUs, kernel %s", rep.Host.CPUModel, rep.Host.LogicalCPUs, rep.Host.Kernel)
-	names, err := baseline.Update(o.Baselines, m, baseline.Provenance{Subject: rep.Subject, Toolchain: tc.Version, Host: host}, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(o.Log, "baselines: %d benches of %s rewritten in %s\n", len(names), rep.Subject, o.Baselines)
-	return names, nil
-}
-
 func finishInterrupted(rep *report.Report, o Options) (*Result, error) {
 	rep.Status = "interrupted"
 	path, err := report.Write(rep, o.ResultsDir)
@@ -549,54 +305,6 @@ func finishInterrupted(rep *report.Report, o Options) (*Result, error) {
 		return nil, err
 	}
 	return &Result{Report: rep, ReportPath: path}, ErrInterrupted
-}
-
-// removeOrphans removes containers that a halebench run on this host left
-// when it was killed: their owner process is gone.
-func removeOrphans(ctx context.Context, eng *engine.Engine, log io.Writer) error {
-	n, err := eng.RemoveOrphans(ctx)
-	if err != nil {
-		return err
-	}
-	if n > 0 {
-		fmt.Fprintf(log, "cleanup: removed %d containers left by a killed halebench run\n", n)
-	}
-	return nil
-}
-
-func sourcesDigest(s *catalogue.Suite) (string, error) {
-	h := sha256.New()
-	var paths []string
-	for _, b := range s.Benches {
-		for _, p := range b.Sources {
-			paths = append(paths, p)
-		}
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return "", err
-		}
-		sum := sha256.Sum256(data)
-		fmt.Fprintf(h, "%s %x\n", p, sum)
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func progressLine(r *report.Lang) string {
-	if r.Status != runner.StatusOK {
-		d := r.Detail
-		if len(d) > 100 {
-			d = d[:100] + "…"
-		}
-		return r.Status + ": " + d
-	}
-	peak := "n/a"
-	if r.MemPeakKBMedian != nil {
-		peak = fmt.Sprintf("%d KiB", *r.MemPeakKBMedian)
-	}
-	return fmt.Sprintf("median %s (cv %.1f%%), peak %s, cpus %s", report.FormatNs(r.ElapsedNsMedian), r.ElapsedNs.CV*100, peak, r.CPUsEffective)
 }
 
 func newRunID() string {
