@@ -41,7 +41,8 @@ type Category struct {
 type Suite struct {
 	Dir        string
 	Categories []Category
-	Benches    []*Bench // in grid order
+	Benches    []*Bench // in grid order: the ones selected to run
+	All        []*Bench // every bench found, whatever Select kept
 }
 
 type file struct {
@@ -134,6 +135,7 @@ func Load(dir string) (*Suite, error) {
 		}
 		s.Categories = append(s.Categories, other)
 	}
+	s.All = s.Benches
 	for n, meta := range cat.Benches {
 		if b := found[n]; b != nil {
 			if meta.CPUs > 0 {

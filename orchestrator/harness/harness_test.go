@@ -188,3 +188,27 @@ func TestUnprivileged(t *testing.T) {
 		t.Fatalf("count = %+v", c)
 	}
 }
+
+// --no-build uses the images a build made for the same sources — also for a
+// single --bench, whose run shares the language's full image — and says
+// what to do when there are none.
+func TestNoBuild(t *testing.T) {
+	eng := enginetest.Connect(t)
+	o := options(t, "c", "c", "")
+	o.Iters, o.Warmup = 1, 0
+	if _, err := harness.Run(context.Background(), eng, o); err != nil {
+		t.Fatal(err)
+	}
+	o.Bench, o.Images.NoBuild = "count", true
+	res, err := harness.Run(context.Background(), eng, o)
+	if err != nil {
+		t.Fatalf("--no-build after a build: %v", err)
+	}
+	if b := bench(res.Report, "count"); b.SubjectResult.Status != "ok" || res.Report.BenchImages["c"].Executed != 0 {
+		t.Fatalf("count = %+v", b.SubjectResult)
+	}
+	o.Images.BaseImage = "halebench-test/no-such-base:1"
+	if _, err = harness.Run(context.Background(), eng, o); err == nil || !strings.Contains(err.Error(), "no-such-base") {
+		t.Fatalf("err = %v", err)
+	}
+}

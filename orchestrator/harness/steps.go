@@ -34,7 +34,9 @@ func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Su
 	out := map[string]imagebuild.BenchImage{}
 	for _, l := range langs {
 		var srcs []imagebuild.Source
-		for _, bench := range suite.Benches {
+		// Every bench of the language, even with --bench: one image serves
+		// all runs of these sources, and --no-build finds it.
+		for _, bench := range suite.All {
 			if p := bench.Sources[l.Name]; p != "" {
 				srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: p})
 			}
