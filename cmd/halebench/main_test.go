@@ -101,3 +101,25 @@ func TestRegressionExit1(t *testing.T) {
 		t.Fatalf("--json: exit %d\n%s", code, out)
 	}
 }
+
+// show re-renders a stored report without an engine; bad files exit 2.
+func TestShow(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "run.json")
+	os.WriteFile(p, []byte(`{"schema": "halebench-report/1", "generated_at": "2026-12-02T00:00:00Z", "subject": "c", "subject_status": "available",
+		"iters": 5, "settings": {"languages": ["c", "go"]},
+		"categories": [{"name": "overhead", "title": "Overhead microbenches", "benches": ["fn_call"]}],
+		"benches": [{"name": "fn_call", "subject_result": {"status": "ok", "elapsed_ns_median": 3000000, "comparable": true},
+			"comparatives": {"go": {"status": "ok", "elapsed_ns_median": 8000000, "ratio_vs_subject": 2.667, "comparable": true}}}]}`), 0o644)
+	code, out, _ := run(t, []string{"DOCKER_HOST=unix:///tmp/halebench-no-such.sock"}, "show", p)
+	if code != 0 || !strings.Contains(out, "fn_call  3.00 ms  8.00 ms (2.67×)") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	os.WriteFile(p, []byte(`{"schema": "other"}`), 0o644)
+	if code, _, errOut := run(t, nil, "show", p); code != 2 || !strings.Contains(errOut, `schema "other"`) {
+		t.Fatalf("exit %d %s", code, errOut)
+	}
+	if code, _, _ := run(t, nil, "show", filepath.Join(dir, "missing.json")); code != 2 {
+		t.Fatalf("missing file: exit %d", code)
+	}
+}

@@ -83,7 +83,7 @@ func runXproc(ctx context.Context, args []string) error {
 	opts.RunID = runID
 	b := imagebuild.New(eng, bk, log, opts)
 	rep := &xproc.Report{
-		Schema: "halebench-xproc/1", GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: runID,
+		Schema: xproc.Schema, GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: runID,
 		Iters: iters, Subject: o.subject, Host: report.Host{HostInfo: info},
 		Images: map[string]imagebuild.Toolchain{}, BenchImages: map[string]imagebuild.BenchImage{},
 		Sharing: xproc.Sharing, Notes: xproc.Notes, Variants: map[string][]*xproc.Result{},

@@ -30,6 +30,9 @@ type Report struct {
 	Variants    map[string][]*Result             `json:"variants"`
 }
 
+// Schema names the xproc report format.
+const Schema = "halebench-xproc/1"
+
 // Sharing says how the two containers share /dev/shm.
 const Sharing = "IPC namespace: the reader's container is IpcMode=shareable, the producer's joins it (container:<reader>); POSIX shm lives in that namespace's /dev/shm (ShmSize 256 MiB), so no host path is mounted and the segment goes away with the reader's container"
 
