@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -88,74 +86,6 @@ const (
 )
 
 const resultPrefix = "halebench-result "
-
-// Run samples one job.
-func Run(ctx context.Context, eng Engine, j Job) (o Outcome) {
-	start := time.Now()
-	o.CPUsAsked = j.CPUs
-	argv := []string{imagebuild.SamplerPath, "run",
-		"--iters", strconv.Itoa(j.Iters),
-		"--warmup", strconv.Itoa(j.Warmup),
-		"--timeout", j.Timeout.String(),
-		"--seed", strconv.FormatInt(j.Seed, 10),
-		"--mem-limit", strconv.FormatInt(j.MemLimit, 10),
-		"--out-cap", strconv.Itoa(j.OutCap),
-		"--build-failed", imagebuild.FailedPath(j.Unit),
-		"--"}
-	argv = append(argv, j.Lang.Argv(imagebuild.BinPath(j.Unit), imagebuild.SrcPath(j.Unit, j.Lang.Ext))...)
-	spec := engine.Spec{
-		Image:     j.Image,
-		Cmd:       argv,
-		Env:       j.Env,
-		RunID:     j.RunID,
-		CPUs:      j.CPUs,
-		Privilege: j.Privilege,
-		Labels:    map[string]string{"org.halebench.bench": j.Bench, "org.halebench.lang": j.Lang.Name},
-	}
-	if j.MemLimit > 0 {
-		// Room for the sampler beside the bench's own limit.
-		spec.Memory = j.MemLimit + 256<<20
-	}
-	c, err := eng.Create(ctx, spec)
-	if err != nil {
-		return fail(o, StatusRunFailed, err.Error())
-	}
-	o.ContainerID = c.ID
-	defer func() {
-		if err := c.Remove(); err != nil && o.Status == StatusOK {
-			o.Status, o.Detail = StatusRunFailed, err.Error()
-		}
-		o.ContainerNs = time.Since(start).Nanoseconds()
-	}()
-	if err := c.Start(ctx); err != nil {
-		return fail(o, StatusRunFailed, err.Error())
-	}
-	// The sampler times each sample out itself; this deadline only catches
-	// a sampler that cannot.
-	deadline := time.Duration(j.Iters+j.Warmup)*j.Timeout + 2*time.Minute
-	wctx, cancel := context.WithTimeout(ctx, deadline)
-	defer cancel()
-	code, werr := c.Wait(wctx)
-	if werr != nil {
-		c.Kill(context.Background())
-		if ctx.Err() != nil {
-			return fail(o, StatusInterrupted, "the run was interrupted")
-		}
-		if errors.Is(wctx.Err(), context.DeadlineExceeded) {
-			return fail(o, StatusTimeout, fmt.Sprintf("the container outlived its deadline of %s", deadline))
-		}
-		return fail(o, StatusRunFailed, werr.Error())
-	}
-	stdout, stderr, err := c.Output(context.Background(), 1<<20)
-	if err != nil {
-		return fail(o, StatusRunFailed, err.Error())
-	}
-	res, err := parseResult(stdout)
-	if err != nil {
-		return fail(o, StatusRunFailed, fmt.Sprintf("the sampler gave no result (container exit %d): %v; stderr: %s", code, err, tailString(stderr, 500)))
-	}
-	return fill(o, res)
-}
 
 // fill copies the sampler's verdict into an outcome.
 func fill(o Outcome, res samplerResult) Outcome {

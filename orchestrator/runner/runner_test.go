@@ -31,15 +31,22 @@ func TestRunOutcomes(t *testing.T) {
 		return runner.Job{Bench: unit, Unit: unit, Lang: c, Image: img, CPUs: cpus, Iters: 2, Warmup: 1,
 			Timeout: 20 * time.Second, Seed: 7, MemLimit: 1 << 30, OutCap: 1 << 20, Privilege: priv, RunID: runID}
 	}
-	t.Cleanup(func() { enginetest.NoLeftovers(t, eng, runID) })
 	ctx := context.Background()
+	srv, err := runner.StartServer(ctx, eng, runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Close()
+		enginetest.NoLeftovers(t, eng, runID)
+	})
 
 	t.Run("memory peak per sample", func(t *testing.T) {
 		if priv.Mode == engine.ModeUnprivileged {
 			t.Skip("the engine grants no privilege: no per-sample cgroup")
 		}
-		big := runner.Run(ctx, eng, job("touch256"))
-		small := runner.Run(ctx, eng, job("small"))
+		big := srv.Run(ctx, job("touch256"))
+		small := srv.Run(ctx, job("small"))
 		for _, o := range []runner.Outcome{big, small} {
 			if o.Status != "ok" || len(o.Samples) != 2 || len(o.Warmups) != 1 {
 				t.Fatalf("outcome %+v", o)
@@ -87,7 +94,7 @@ func TestRunOutcomes(t *testing.T) {
 			if tc.unit == "hang" {
 				j.Timeout = 2 * time.Second
 			}
-			o := runner.Run(ctx, eng, j)
+			o := srv.Run(ctx, j)
 			if tc.status == "build_failed" && !strings.Contains(o.BuildError, "undefined_symbol") {
 				t.Fatalf("build_failed without the compiler's message: %+v", o)
 			}
@@ -103,7 +110,7 @@ func TestRunOutcomes(t *testing.T) {
 		}
 		j := job("hog")
 		j.MemLimit = 128 << 20
-		o := runner.Run(ctx, eng, j)
+		o := srv.Run(ctx, j)
 		if o.Status != "oom" {
 			t.Fatalf("status %q detail %q, want oom", o.Status, o.Detail)
 		}
