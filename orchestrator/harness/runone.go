@@ -49,7 +49,7 @@ func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b
 	})
 	res.Status, res.Detail, res.BuildError = out.Status, out.Detail, out.BuildError
 	res.CPUsEffective, res.CgroupCpuset = out.Env.Affinity, out.Env.CgroupCpuset
-	res.ContainerID, res.ContainerNs = out.ContainerID, out.ContainerNs
+	res.ContainerID, res.JobNs = out.ContainerID, out.JobNs
 	res.Samples = out.Samples
 	res.MemPeakSource, res.MemPeakError = out.Env.MemPeakSource, out.Env.MemPeakError
 	res.CgroupVersion, res.CPUModel = out.Env.CgroupVersion, out.Env.CPUModel

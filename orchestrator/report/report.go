@@ -130,7 +130,7 @@ type Lang struct {
 	CgroupVersion    string          `json:"cgroup_version,omitempty"`
 	CPUModel         string          `json:"cpu_model,omitempty"`
 	OverheadNs       int64           `json:"overhead_ns_per_sample,omitempty"`
-	ContainerNs      int64           `json:"container_ns,omitempty"`
+	JobNs            int64           `json:"job_ns,omitempty"`
 	Samples          []runner.Sample `json:"samples,omitempty"`
 }
 

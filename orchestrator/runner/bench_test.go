@@ -45,7 +45,7 @@ func BenchmarkSampleOverhead(b *testing.B) {
 		if o.Status != "ok" {
 			b.Fatalf("%s %s", o.Status, o.Detail)
 		}
-		roundTrip += o.ContainerNs
+		roundTrip += o.JobNs
 		for _, s := range append(o.Warmups, o.Samples...) {
 			inContainer = append(inContainer, s.WallNs-s.ElapsedNs)
 			elapsed += s.ElapsedNs

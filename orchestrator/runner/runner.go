@@ -73,8 +73,8 @@ type Outcome struct {
 	Env         Env      `json:"env"`
 	CPUsAsked   string   `json:"cpus_asked"`
 	ContainerID string   `json:"container_id"`
-	// ContainerNs is the container's whole life: create to removal.
-	ContainerNs int64 `json:"container_ns"`
+	// JobNs is the job's round trip: sent to the sampler, answered.
+	JobNs int64 `json:"job_ns"`
 }
 
 // Statuses the runner adds to the sampler's.

@@ -120,7 +120,7 @@ type jobLine struct {
 func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
 	start := time.Now()
 	o.CPUsAsked, o.ContainerID = j.CPUs, s.c.ID
-	defer func() { o.ContainerNs = time.Since(start).Nanoseconds() }()
+	defer func() { o.JobNs = time.Since(start).Nanoseconds() }()
 	if err := s.Dead(); err != nil {
 		return fail(o, StatusRunFailed, "sampler container is gone: "+err.Error())
 	}
