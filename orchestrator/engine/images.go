@@ -54,3 +54,27 @@ func (e *Engine) Import(ctx context.Context, rootfs io.Reader, ref string, chang
 		}
 	}
 }
+
+// Pull fetches an image from its registry, e.g. one pinned by digest
+// (debian:trixie@sha256:…). It fails at once where no registry is reachable.
+func (e *Engine) Pull(ctx context.Context, ref string) error {
+	rc, err := e.cli.ImagePull(ctx, ref, image.PullOptions{})
+	if err != nil {
+		return fmt.Errorf("pulling %s: %w", ref, err)
+	}
+	defer rc.Close()
+	dec := json.NewDecoder(rc)
+	for {
+		var msg struct {
+			Error string `json:"error"`
+		}
+		if err := dec.Decode(&msg); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("pulling %s: %w", ref, err)
+		}
+		if msg.Error != "" {
+			return fmt.Errorf("pulling %s: %s", ref, msg.Error)
+		}
+	}
+}

@@ -35,10 +35,18 @@ func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 		if err != nil {
 			return Base{}, err
 		}
+		origin := "given with --base-image"
 		if !ok {
-			return Base{}, fmt.Errorf("base image %s is not in the engine's image store (load or build it first, or drop --base-image to let halebench make one with mmdebstrap)", b.opts.BaseImage)
+			// Where a registry answers, a reference pinned by digest is pulled.
+			if perr := b.eng.Pull(ctx, b.opts.BaseImage); perr != nil {
+				return Base{}, fmt.Errorf("base image %s is not in the engine's image store and could not be pulled (%v): load it first, or drop --base-image to let halebench make one with mmdebstrap", b.opts.BaseImage, perr)
+			}
+			if img, ok, err = b.eng.Image(ctx, b.opts.BaseImage); err != nil || !ok {
+				return Base{}, fmt.Errorf("base image %s missing after the pull: %v", b.opts.BaseImage, err)
+			}
+			origin = "pulled with --base-image"
 		}
-		return Base{Ref: b.opts.BaseImage, ID: img.ID, Origin: "given with --base-image"}, nil
+		return Base{Ref: b.opts.BaseImage, ID: img.ID, Origin: origin}, nil
 	}
 	ref := "halebench/base:" + BaseSuite
 	if img, ok, err := b.eng.Image(ctx, ref); err != nil {

@@ -23,6 +23,7 @@ type Engine interface {
 	Image(ctx context.Context, ref string) (engine.Image, bool, error)
 	Import(ctx context.Context, rootfs io.Reader, ref string, changes []string) error
 	Command(ctx context.Context, img, runID string, argv []string) (string, error)
+	Pull(ctx context.Context, ref string) error
 }
 
 var _ Engine = (*engine.Engine)(nil)

@@ -86,3 +86,17 @@ func TestHaleUnavailableWithoutSource(t *testing.T) {
 		t.Fatalf("hale toolchain = %+v, want unavailable with how to provide it", tc)
 	}
 }
+
+// A --base-image that is neither local nor pullable says so and what to do.
+func TestBaseImageNotLocalNotPullable(t *testing.T) {
+	eng := enginetest.Connect(t)
+	b := imagebuild.New(eng, nil, &bytes.Buffer{}, imagebuild.Options{BaseImage: "registry.invalid/debian:trixie@sha256:0000000000000000000000000000000000000000000000000000000000000000"})
+	start := time.Now()
+	_, err := b.Base(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "could not be pulled") || !strings.Contains(err.Error(), "mmdebstrap") {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(start); d > time.Minute {
+		t.Fatalf("took %s", d)
+	}
+}
