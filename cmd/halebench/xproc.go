@@ -150,6 +150,13 @@ func runXproc(ctx context.Context, args []string) error {
 			p := &xproc.Pair{Eng: eng, Image: img, Privilege: priv, RunID: runID, NCPU: info.LogicalCPUs, Timeout: timeout, Log: log}
 			res := p.Measure(ctx, row, v, iters)
 			results = append(results, &res)
+			if rep.Host.MemPeakSource == "" && p.Env.MemPeakSource != "" {
+				rep.Host.MemPeakSource, rep.Host.MemPeakError = p.Env.MemPeakSource, p.Env.MemPeakError
+				rep.Host.ContainerCgroup = p.Env.CgroupVersion
+				if rep.Host.CPUModel == "" {
+					rep.Host.CPUModel = p.Env.CPUModel
+				}
+			}
 			if ctx.Err() != nil {
 				rep.Status = "interrupted"
 				break
@@ -160,9 +167,6 @@ func runXproc(ctx context.Context, args []string) error {
 		if ctx.Err() != nil {
 			break
 		}
-	}
-	if rep.Host.CPUModel == "" {
-		rep.Host.CPUModel = "unknown"
 	}
 	path, werr := xproc.WriteJSON(rep, results)
 	if jsonOut {

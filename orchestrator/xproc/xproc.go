@@ -131,6 +131,8 @@ type Pair struct {
 	NCPU      int
 	Timeout   time.Duration
 	Log       io.Writer
+	// Env is what the first sampler to answer saw of its container.
+	Env runner.Env
 }
 
 const shmSize = 256 << 20 // the large ring is ~82 MB; Docker's default /dev/shm is 64 MiB
@@ -336,6 +338,9 @@ func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) stri
 		return out
 	}
 	side.Status, side.Detail, side.CPUsEffective = res.Status, res.Detail, res.Env.Affinity
+	if p.Env.MemPeakSource == "" {
+		p.Env = res.Env
+	}
 	if res.BuildError != "" {
 		side.Detail = "compile error: " + tail(res.BuildError, 300)
 	}
