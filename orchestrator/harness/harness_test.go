@@ -212,3 +212,21 @@ func TestNoBuild(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A crashing bench is run_failed with its signal and the end of its stderr;
+// the run goes on and exits 0 (nothing regressed).
+func TestCrashIsReportedWithStderr(t *testing.T) {
+	eng := enginetest.Connect(t)
+	o := options(t, "c", "c", "crash")
+	res, err := harness.Run(context.Background(), eng, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := bench(res.Report, "crash").SubjectResult
+	if s.Status != "run_failed" || !strings.Contains(s.Detail, "signal") || !strings.Contains(s.Detail, "the table is inconsistent") {
+		t.Fatalf("crash = %q %q", s.Status, s.Detail)
+	}
+	if len(s.Samples) == 0 || s.Samples[len(s.Samples)-1].Signal == "" {
+		t.Fatalf("the failing sample is not in the report: %+v", s.Samples)
+	}
+}

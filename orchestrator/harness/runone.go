@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
@@ -57,6 +58,14 @@ func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b
 		res.Detail = "compile error: " + firstLines(out.BuildError, 3)
 	}
 	if res.Status != runner.StatusOK {
+		// The failing run may be the warm-up: keep it, and its stderr, in the report.
+		all := append(append([]runner.Sample{}, out.Warmups...), out.Samples...)
+		res.Samples = all
+		if n := len(all); n > 0 && all[n-1].StderrTail != "" {
+			res.Detail += "; stderr: " + lastLines(all[n-1].StderrTail, 5)
+		}
+	}
+	if res.Status != runner.StatusOK {
 		return res
 	}
 	var el, rss, peak, over []int64
@@ -88,6 +97,14 @@ func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b
 	res.MaxRSSKBMedian = stats.Median(rss)
 	res.OverheadNs = stats.Median(over)
 	return res
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
 }
 
 func progressLine(r *report.Lang) string {
