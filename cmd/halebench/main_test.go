@@ -89,7 +89,7 @@ func TestRegressionExit1(t *testing.T) {
 	enginetest.Connect(t)
 	dir := t.TempDir()
 	p := filepath.Join(dir, "baselines.json")
-	os.WriteFile(p, []byte(`{"updated_at": "x", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1}}}`), 0o644)
+	os.WriteFile(p, []byte(`{"updated_at": "x", "subject": "c", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1}}}`), 0o644)
 	code, out, errOut := run(t, nil, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
 		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--results="+filepath.Join(dir, "results"))
 	if code != 1 || !strings.Contains(out, "REGRESSION") || !strings.Contains(errOut, "regressed") {

@@ -43,6 +43,19 @@ type Entry struct {
 	Note      string   `json:"note,omitempty"`
 }
 
+// SubjectOf names the language a file's medians belong to: its subject
+// field, or hale for a file written before that field (the seed suite's);
+// "" for a file with no bench yet, which fits any subject.
+func (f *File) SubjectOf() string {
+	if f.Subject != "" {
+		return f.Subject
+	}
+	if len(f.Benches) > 0 {
+		return "hale"
+	}
+	return ""
+}
+
 // Tol is the entry's tolerance, or the default.
 func (e *Entry) Tol() float64 {
 	if e.Tolerance == nil {

@@ -93,6 +93,16 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 	if err != nil {
 		return nil, &UsageError{err.Error()}
 	}
+	// Medians of one language never gate, or get overwritten by, another's.
+	var baseWarning string
+	if bs := base.SubjectOf(); bs != "" && bs != subject.Name {
+		if o.UpdateBaselines {
+			return nil, &UsageError{fmt.Sprintf("--update-baselines: %s holds %s's medians and this run's subject is %s; give --baselines=PATH for a %s file (a missing file starts empty)", o.Baselines, bs, subject.Name, subject.Name)}
+		}
+		baseWarning = fmt.Sprintf("baselines %s hold %s's medians, not %s's: nothing gates this run", o.Baselines, bs, subject.Name)
+		fmt.Fprintf(o.Log, "warning: %s\n", baseWarning)
+		base = &baseline.File{Benches: map[string]*baseline.Entry{}}
+	}
 
 	runID := newRunID()
 	o.Images.RunID = runID
@@ -120,6 +130,9 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 		BenchImages: map[string]imagebuild.BenchImage{},
 		Baselines:   o.Baselines,
 		Benches:     []*report.Bench{},
+	}
+	if baseWarning != "" {
+		rep.Warnings = append(rep.Warnings, baseWarning)
 	}
 	for _, c := range suite.Categories {
 		rep.Categories = append(rep.Categories, report.Category{Name: c.Name, Title: c.Title, Benches: c.Benches})

@@ -46,7 +46,7 @@ func TestGateRegressionThenUpdate(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx := context.Background()
 	o := options(t, "c", "c", "count")
-	forged := `{"updated_at": "2026-01-01T00:00:00Z", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 0.3, "note": "forged"}}}`
+	forged := `{"updated_at": "2026-01-01T00:00:00Z", "subject": "c", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 0.3, "note": "forged"}}}`
 	if err := os.WriteFile(o.Baselines, []byte(forged), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -228,5 +228,35 @@ func TestCrashIsReportedWithStderr(t *testing.T) {
 	}
 	if len(s.Samples) == 0 || s.Samples[len(s.Samples)-1].Signal == "" {
 		t.Fatalf("the failing sample is not in the report: %+v", s.Samples)
+	}
+}
+
+// Hale's baselines never gate another subject, nor get overwritten by it.
+func TestBaselinesOfAnotherSubject(t *testing.T) {
+	eng := enginetest.Connect(t)
+	o := options(t, "c", "c", "count")
+	o.Iters, o.Warmup = 1, 0
+	seed, err := os.ReadFile("../baseline/testdata/seed-baselines.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The seed's file is Hale's; give it a "count" entry that C would fail.
+	doc := strings.Replace(string(seed), `"benches": {`, `"benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1},`, 1)
+	os.WriteFile(o.Baselines, []byte(doc), 0o644)
+	res, err := harness.Run(context.Background(), eng, o)
+	if err != nil {
+		t.Fatalf("a c run judged against hale's baselines: %v", err)
+	}
+	if b := bench(res.Report, "count"); b.Status != "no_baseline" || len(res.Report.Warnings) == 0 {
+		t.Fatalf("status %q warnings %v", b.Status, res.Report.Warnings)
+	}
+	o.UpdateBaselines = true
+	_, err = harness.Run(context.Background(), eng, o)
+	var ue *harness.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "hale's medians") {
+		t.Fatalf("err = %v", err)
+	}
+	if got, _ := os.ReadFile(o.Baselines); string(got) != doc {
+		t.Fatal("hale's baselines were changed by a c run")
 	}
 }
