@@ -56,6 +56,7 @@ func runImages(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	var notes []string
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "language\tstatus\ttoolchain image\tversion\tbench image\tsteps run\tsteps cached")
 	for _, l := range langs {
@@ -66,7 +67,8 @@ func runImages(ctx context.Context, args []string) error {
 			}
 		}
 		if tc.Status != imagebuild.Available {
-			fmt.Fprintf(tw, "%s\t%s\t-\t%s\t-\t-\t-\n", l.Name, tc.Status, tc.Reason)
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\n", l.Name, tc.Status)
+			notes = append(notes, fmt.Sprintf("%s: %s (%s)", l.Name, tc.Status, tc.Reason))
 			continue
 		}
 		var srcs []imagebuild.Source
@@ -81,5 +83,11 @@ func runImages(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s@%s\t%s\t%s@%s\t%d\t%d\n", l.Name, tc.Status, tc.Ref, tc.Digest, tc.Version, bi.Ref, bi.Digest, tc.Executed+bi.Executed, tc.Cached+bi.Cached)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Println(n)
+	}
+	return nil
 }
