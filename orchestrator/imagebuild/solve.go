@@ -86,12 +86,15 @@ func (s *solver) watch(ch chan *bkclient.SolveStatus, what string, logTail *tail
 				continue
 			}
 			done[v.Digest.String()] = true
-			state := "done"
 			if v.Cached {
+				// Taken from the cache: counted, not shown.
 				cached++
-				state = "cached"
-			} else {
-				executed++
+				continue
+			}
+			executed++
+			state := "ran"
+			if v.Started != nil {
+				state = fmt.Sprintf("ran %.1fs", v.Completed.Sub(*v.Started).Seconds())
 			}
 			if v.Error != "" {
 				state = "error: " + v.Error
