@@ -237,17 +237,18 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string, i int) Run {
 	// Wait for the reader to say it has the ring open.
 	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	ready := false
-	var early []string
 	reader.FollowLines(rctx, func(line string) bool {
 		if strings.TrimSpace(line) == "ready" {
 			ready = true
 			return false
 		}
-		early = append(early, line)
 		return !strings.HasPrefix(line, "halebench-result ")
 	})
 	cancel()
 	if !ready {
+		if ctx.Err() != nil {
+			return fail(r, "interrupted", "")
+		}
 		out, errOut, _ := reader.Output(context.Background(), 4096)
 		return fail(r, "reader_failed", "the reader never printed ready: "+tail(out+errOut, 400))
 	}
@@ -262,7 +263,7 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string, i int) Run {
 	if err := producer.Start(ctx); err != nil {
 		return fail(r, "producer_failed", err.Error())
 	}
-	pres := p.finish(ctx, producer, r.Producer)
+	p.finish(ctx, producer, r.Producer)
 	rres := p.finish(ctx, reader, &r.Reader)
 	if ctx.Err() != nil {
 		return fail(r, "interrupted", "")
@@ -273,7 +274,6 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string, i int) Run {
 		}
 		return fail(r, "reader_failed", r.Reader.Detail)
 	}
-	_ = pres
 	el, check := parseLines(rres)
 	if el <= 0 {
 		return fail(r, "no_elapsed", "the reader printed no elapsed_ns")
