@@ -135,3 +135,50 @@ func TestTwoRunsAtOnce(t *testing.T) {
 	}
 	enginetest.NoLeftovers(t, eng, "")
 }
+
+// SIGINT during xproc: exit 130, both sides' containers removed.
+func TestXprocInterrupted(t *testing.T) {
+	eng := enginetest.Connect(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "xproc", "--suite=../..", "--lang=c", "--variant=large", "--iters=200", "--results="+filepath.Join(dir, "results"))
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	owner := host + ":" + itoa(cmd.Process.Pid)
+	mine := func() []string {
+		var out []string
+		ids, _ := eng.Leftovers(context.Background(), "")
+		for _, id := range ids {
+			if l, _ := eng.ContainerLabels(context.Background(), id); l[engine.LabelOwner] == owner {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	seen := false
+	for i := 0; i < 600 && !seen; i++ {
+		for _, id := range mine() {
+			if l, _ := eng.ContainerLabels(context.Background(), id); l["org.halebench.xproc"] != "" {
+				seen = true
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !seen {
+		t.Fatalf("no xproc container appeared\n%s", errb.String())
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := exitOf(cmd.Wait()); code != 130 {
+		t.Fatalf("exit %d, want 130\n%s", code, errb.String())
+	}
+	if left := mine(); len(left) > 0 {
+		t.Fatalf("containers left: %v", left)
+	}
+	if reports, _ := filepath.Glob(filepath.Join(dir, "results", "xproc-*.json")); len(reports) != 1 {
+		t.Fatalf("reports %v", reports)
+	}
+}
