@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/halebench
 ARGS    ?=
 
-.PHONY: all deps build bench images test image clean
+.PHONY: all deps build bench images test image check-hl clean
 
 all: build
 
@@ -36,6 +36,10 @@ image: deps build
 	./$(BIN) images --lang=go --quiet >/dev/null
 	mkdir -p build/hostca && cp /etc/ssl/certs/ca-certificates.crt build/hostca/host.crt
 	docker build --build-arg BASE=halebench/base:trixie -t halebench:latest .
+
+# Parse + type-check the .hl programs with a hale tree's own crates (offline).
+check-hl:
+	tools/check-hl.sh
 
 clean:
 	rm -rf bin results build
