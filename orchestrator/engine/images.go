@@ -38,6 +38,12 @@ func (e *Engine) Import(ctx context.Context, rootfs io.Reader, ref string, chang
 	if err != nil {
 		return fmt.Errorf("importing %s: %w", ref, err)
 	}
+	return drainMessages(rc, "importing "+ref)
+}
+
+// drainMessages reads the engine's JSON progress stream to its end; the
+// engine reports a failure inside the stream, not as a status.
+func drainMessages(rc io.ReadCloser, what string) error {
 	defer rc.Close()
 	dec := json.NewDecoder(rc)
 	for {
@@ -47,10 +53,10 @@ func (e *Engine) Import(ctx context.Context, rootfs io.Reader, ref string, chang
 		if err := dec.Decode(&msg); err == io.EOF {
 			return nil
 		} else if err != nil {
-			return fmt.Errorf("importing %s: %w", ref, err)
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		if msg.Error != "" {
-			return fmt.Errorf("importing %s: %s", ref, msg.Error)
+			return fmt.Errorf("%s: %s", what, msg.Error)
 		}
 	}
 }
@@ -62,19 +68,5 @@ func (e *Engine) Pull(ctx context.Context, ref string) error {
 	if err != nil {
 		return fmt.Errorf("pulling %s: %w", ref, err)
 	}
-	defer rc.Close()
-	dec := json.NewDecoder(rc)
-	for {
-		var msg struct {
-			Error string `json:"error"`
-		}
-		if err := dec.Decode(&msg); err == io.EOF {
-			return nil
-		} else if err != nil {
-			return fmt.Errorf("pulling %s: %w", ref, err)
-		}
-		if msg.Error != "" {
-			return fmt.Errorf("pulling %s: %s", ref, msg.Error)
-		}
-	}
+	return drainMessages(rc, "pulling "+ref)
 }
