@@ -12,6 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"golang.org/x/sys/unix"
 )
 
 var errHelp = errors.New("help shown")
@@ -85,6 +86,13 @@ func (b *byteSize) Set(s string) error {
 	}
 	*b = byteSize(n * mult)
 	return nil
+}
+
+// isTerminal says whether f is a terminal (the live progress line is drawn
+// only there).
+func isTerminal(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 func logTo(quiet bool) *os.File {

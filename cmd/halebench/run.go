@@ -77,6 +77,7 @@ func runRun(ctx context.Context, args []string) error {
 		Iters: o.iters, Warmup: o.warmup, Timeout: o.timeout, MemLimit: int64(o.memory), OutCap: 1 << 20,
 		Baselines: o.baselines, ResultsDir: o.results, UpdateBaselines: o.updateBaselines,
 		RequireSubject: o.requireSubject, Unprivileged: o.unprivileged, Images: o.imageOptions(), Log: log,
+		Live: !o.quiet && isTerminal(os.Stderr),
 	})
 	if res != nil && res.Report != nil {
 		if o.jsonOut {

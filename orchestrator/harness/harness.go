@@ -39,6 +39,7 @@ type Options struct {
 	Unprivileged    bool
 	Images          imagebuild.Options
 	Log             io.Writer // progress and warnings
+	Live            bool      // Log is a terminal: show what is sampling now on a line redrawn in place
 }
 
 // Errors the CLI maps to exit codes.
@@ -254,7 +255,13 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 				res = &report.Lang{Status: runner.StatusInterrupted, Comparable: b.Comparable(l.Name)}
 			} else {
 				done++
+				if o.Live {
+					fmt.Fprintf(o.Log, "\r\033[K[%d/%d] %-28s %-6s sampling: %d warm-up + %d samples…", done, total, b.Name, l.Name, o.Warmup, o.Iters)
+				}
 				res = runOne(ctx, servers, o, rep, b, l, benchImages, info.LogicalCPUs, rb.Seed, runID)
+				if o.Live {
+					fmt.Fprint(o.Log, "\r\033[K")
+				}
 				fmt.Fprintf(o.Log, "[%d/%d] %-28s %-6s %s\n", done, total, b.Name, l.Name, progressLine(res))
 			}
 			if l.Name == subject.Name {
