@@ -51,20 +51,16 @@ func runImages(ctx context.Context, args []string) error {
 	}
 	defer bk.Close()
 	b := imagebuild.New(eng, bk, log, o.imageOptions())
-	goLang, _ := toolchain.ByName("go")
-	goTC, err := b.Toolchain(ctx, goLang)
-	if err != nil {
+	if _, err := b.SamplerToolchain(ctx); err != nil {
 		return err
 	}
 	var notes []string
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "language\tstatus\ttoolchain image\tversion\tbench image\tsteps run\tsteps cached")
 	for _, l := range langs {
-		tc := goTC
-		if l.Name != "go" {
-			if tc, err = b.Toolchain(ctx, l); err != nil {
-				return err
-			}
+		tc, err := b.Toolchain(ctx, l)
+		if err != nil {
+			return err
 		}
 		if tc.Status != imagebuild.Available {
 			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\n", l.Name, tc.Status)
@@ -77,7 +73,7 @@ func runImages(ctx context.Context, args []string) error {
 				srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: p})
 			}
 		}
-		bi, err := b.BenchImage(ctx, l, tc, goTC, srcs)
+		bi, err := b.BenchImage(ctx, l, srcs)
 		if err != nil {
 			return err
 		}

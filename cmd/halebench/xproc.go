@@ -88,9 +88,7 @@ func runXproc(ctx context.Context, args []string) error {
 		Images: map[string]imagebuild.Toolchain{}, BenchImages: map[string]imagebuild.BenchImage{},
 		Sharing: xproc.Sharing, Notes: xproc.Notes, Variants: map[string][]*xproc.Result{},
 	}
-	goLang, _ := toolchain.ByName("go")
-	goTC, err := b.Toolchain(ctx, goLang)
-	if err != nil {
+	if _, err := b.SamplerToolchain(ctx); err != nil {
 		return err
 	}
 	if base, err := b.Base(ctx); err == nil {
@@ -98,11 +96,9 @@ func runXproc(ctx context.Context, args []string) error {
 	}
 	images := map[string]string{}
 	for _, l := range langs {
-		tc := goTC
-		if l.Name != "go" {
-			if tc, err = b.Toolchain(ctx, l); err != nil {
-				return err
-			}
+		tc, err := b.Toolchain(ctx, l)
+		if err != nil {
+			return err
 		}
 		rep.Images[l.Name] = tc
 		if tc.Status != imagebuild.Available {
@@ -113,7 +109,7 @@ func runXproc(ctx context.Context, args []string) error {
 		if len(srcs) == 0 {
 			continue
 		}
-		bi, err := b.BenchImage(ctx, l, tc, goTC, srcs)
+		bi, err := b.BenchImage(ctx, l, srcs)
 		if err != nil {
 			return err
 		}

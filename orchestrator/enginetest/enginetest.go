@@ -43,23 +43,12 @@ func BenchImage(t testing.TB, e *engine.Engine, lang string, paths ...string) (s
 	if !ok {
 		t.Fatalf("no language %s", lang)
 	}
-	goLang, _ := toolchain.ByName("go")
-	gtc, err := b.Toolchain(ctx, goLang)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	tc := gtc
-	if lang != "go" {
-		if tc, err = b.Toolchain(ctx, l); err != nil {
-			t.Fatalf("%v\n%s", err, log.String())
-		}
-	}
 	var srcs []imagebuild.Source
 	for _, p := range paths {
 		base := filepath.Base(p)
 		srcs = append(srcs, imagebuild.Source{Unit: strings.TrimSuffix(base, filepath.Ext(base)), Path: p})
 	}
-	bi, err := b.BenchImage(ctx, l, tc, gtc, srcs)
+	bi, err := b.BenchImage(ctx, l, srcs)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}

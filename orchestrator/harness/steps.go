@@ -20,13 +20,9 @@ import (
 
 func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Suite, langs []toolchain.Language, subject string, rep *report.Report, log io.Writer) (map[string]imagebuild.BenchImage, error) {
 	start := time.Now()
-	goLang, _ := toolchain.ByName("go")
-	goTC, err := b.Toolchain(ctx, goLang)
+	goTC, err := b.SamplerToolchain(ctx)
 	if err != nil {
 		return nil, err
-	}
-	if goTC.Status != imagebuild.Available {
-		return nil, fmt.Errorf("the go toolchain image (which builds the sampler) is %s: %s", goTC.Status, goTC.Reason)
 	}
 	if base, err := b.Base(ctx); err == nil {
 		rep.Base = base
@@ -44,11 +40,9 @@ func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Su
 		if len(srcs) == 0 && l.Name != subject {
 			continue
 		}
-		tc := goTC
-		if l.Name != "go" {
-			if tc, err = b.Toolchain(ctx, l); err != nil {
-				return nil, err
-			}
+		tc, err := b.Toolchain(ctx, l)
+		if err != nil {
+			return nil, err
 		}
 		rep.Images[l.Name] = tc
 		if tc.Status != imagebuild.Available {
@@ -58,7 +52,7 @@ func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Su
 		if len(srcs) == 0 {
 			continue
 		}
-		bi, err := b.BenchImage(ctx, l, tc, goTC, srcs)
+		bi, err := b.BenchImage(ctx, l, srcs)
 		if err != nil {
 			return nil, err
 		}

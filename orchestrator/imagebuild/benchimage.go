@@ -67,9 +67,20 @@ func buildScript(lang toolchain.Language) string {
 }
 
 // BenchImage builds the image holding every source of one language, the
-// sampler, and the compiled programs.
-func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, tc, goTC Toolchain, sources []Source) (BenchImage, error) {
+// sampler, and the compiled programs, on the language's toolchain image.
+func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sources []Source) (BenchImage, error) {
 	bi := BenchImage{Lang: lang.Name}
+	tc, err := b.Toolchain(ctx, lang)
+	if err != nil {
+		return bi, err
+	}
+	if tc.Status != Available {
+		return bi, fmt.Errorf("benches %s: the toolchain is %s: %s", lang.Name, tc.Status, tc.Reason)
+	}
+	goTC, err := b.SamplerToolchain(ctx)
+	if err != nil {
+		return bi, err
+	}
 	sampler, err := images.FS.ReadFile("sampler/main.go")
 	if err != nil {
 		return bi, err

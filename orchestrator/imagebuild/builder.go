@@ -45,6 +45,7 @@ type Builder struct {
 	log  io.Writer
 	opts Options
 	made *Base
+	tcs  map[string]Toolchain // toolchains already made or found by this builder
 }
 
 // New returns a builder. bk may be nil when opts.NoBuild is set.
@@ -90,10 +91,39 @@ func (b *Builder) Base(ctx context.Context) (Base, error) {
 	return base, nil
 }
 
-// Toolchain makes or finds one language's toolchain image. A language that
-// cannot be had (hale with no source and no image) comes back Unavailable
-// with the reason and how to provide it; that is not an error.
+// Toolchain makes or finds one language's toolchain image, once per
+// builder. A language that cannot be had (hale with no source and no image)
+// comes back Unavailable with the reason and how to provide it; that is not
+// an error.
 func (b *Builder) Toolchain(ctx context.Context, lang toolchain.Language) (Toolchain, error) {
+	if tc, ok := b.tcs[lang.Name]; ok {
+		return tc, nil
+	}
+	tc, err := b.makeToolchain(ctx, lang)
+	if err == nil {
+		if b.tcs == nil {
+			b.tcs = map[string]Toolchain{}
+		}
+		b.tcs[lang.Name] = tc
+	}
+	return tc, err
+}
+
+// SamplerToolchain is the go toolchain image, in which the sampler every
+// bench image carries is built: without it nothing can run.
+func (b *Builder) SamplerToolchain(ctx context.Context) (Toolchain, error) {
+	goLang, _ := toolchain.ByName("go")
+	tc, err := b.Toolchain(ctx, goLang)
+	if err != nil {
+		return tc, err
+	}
+	if tc.Status != Available {
+		return tc, fmt.Errorf("the go toolchain image (which builds the sampler) is %s: %s", tc.Status, tc.Reason)
+	}
+	return tc, nil
+}
+
+func (b *Builder) makeToolchain(ctx context.Context, lang toolchain.Language) (Toolchain, error) {
 	tc := Toolchain{Lang: lang.Name, BuildFlags: lang.BuildFlags()}
 	if lang.Name == "hale" {
 		return b.hale(ctx, tc, lang)

@@ -37,7 +37,7 @@ func TestToolchainAndBenchImages(t *testing.T) {
 		t.Fatalf("go toolchain = %+v, %v", gtc, err)
 	}
 	srcs := []imagebuild.Source{{Unit: "hello", Path: "testdata/hello.c"}, {Unit: "broken", Path: "testdata/broken.c"}}
-	bi, err := b.BenchImage(ctx, c, ctc, gtc, srcs)
+	bi, err := b.BenchImage(ctx, c, srcs)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
@@ -52,7 +52,7 @@ func TestToolchainAndBenchImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bi2, err := b2.BenchImage(ctx, c, ctc2, gtc, srcs)
+	bi2, err := b2.BenchImage(ctx, c, srcs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,11 @@ package report
 import (
 	"flag"
 
-	"github.com/hale-lang/halebench/orchestrator/stats"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
