@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
@@ -101,8 +100,4 @@ func logTo(quiet bool) *os.File {
 		return f
 	}
 	return os.Stderr
-}
-
-func durationFlag(fs *flag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
-	fs.DurationVar(p, name, def, usage)
 }

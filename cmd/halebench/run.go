@@ -58,7 +58,7 @@ func runRun(ctx context.Context, args []string) error {
 	fs.StringVar(&o.results, "results", "results", "folder for the JSON reports")
 	fs.BoolVar(&o.requireSubject, "require-subject", false, "exit 2 when the subject's toolchain is unavailable, instead of warning")
 	fs.BoolVar(&o.unprivileged, "unprivileged", false, "run containers without privilege: no per-sample memory peak (said in the report)")
-	durationFlag(fs, &o.timeout, "timeout", 120*time.Second, "per-sample timeout")
+	fs.DurationVar(&o.timeout, "timeout", 120*time.Second, "per-sample timeout")
 	fs.Var(&o.memory, "memory", "per-sample memory limit (e.g. 512m, 4g); over it a sample is `oom`")
 	if err := parse(fs, args, runHelp); err != nil {
 		return err

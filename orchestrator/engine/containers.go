@@ -190,23 +190,6 @@ func (e *Engine) Leftovers(ctx context.Context, runID string) ([]string, error) 
 	return ids, nil
 }
 
-// RemoveLeftovers removes every halebench container of the given run ("" for
-// all runs) and returns how many it removed.
-func (e *Engine) RemoveLeftovers(ctx context.Context, runID string) (int, error) {
-	ids, err := e.Leftovers(ctx, runID)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, id := range ids {
-		if err := (&Container{ID: id, e: e}).Remove(); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
-}
-
 // ContainerLabels returns the labels of a container (for tests and reports).
 func (e *Engine) ContainerLabels(ctx context.Context, id string) (map[string]string, error) {
 	ins, err := e.cli.ContainerInspect(ctx, id)

@@ -18,6 +18,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
+	bkclient "github.com/moby/buildkit/client"
 )
 
 // Options are a run's settings (the CLI's flags).
@@ -57,7 +58,6 @@ func (e *UsageError) Error() string { return e.Msg }
 type Result struct {
 	Report     *report.Report
 	ReportPath string
-	Updated    []string // baselines rewritten by --update-baselines
 }
 
 // Run runs the suite. The error is ErrRegression when the subject regressed,
@@ -143,22 +143,15 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 		return nil, err
 	}
 
-	// Images.
-	var bk interface{ Close() error }
-	var builder *imagebuild.Builder
-	if o.Images.NoBuild {
-		builder = imagebuild.New(eng, nil, o.Log, o.Images)
-	} else {
-		c, err := eng.BuildKit(ctx)
-		if err != nil {
+	// Images; with --no-build nothing is built, so BuildKit is not dialled.
+	var bk *bkclient.Client
+	if !o.Images.NoBuild {
+		if bk, err = eng.BuildKit(ctx); err != nil {
 			return nil, err
 		}
-		bk = c
-		builder = imagebuild.New(eng, c, o.Log, o.Images)
-	}
-	if bk != nil {
 		defer bk.Close()
 	}
+	builder := imagebuild.New(eng, bk, o.Log, o.Images)
 	benchImages, err := buildImages(ctx, builder, suite, langs, subject.Name, rep, o.Log)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -258,7 +251,7 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 				if o.Live {
 					fmt.Fprintf(o.Log, "\r\033[K[%d/%d] %-28s %-6s sampling: %d warm-up + %d samples…", done, total, b.Name, l.Name, o.Warmup, o.Iters)
 				}
-				res = runOne(ctx, servers, o, rep, b, l, benchImages, info.LogicalCPUs, rb.Seed, runID)
+				res = runOne(ctx, servers, o, rep, b, l, benchImages, info.LogicalCPUs, rb.Seed)
 				if o.Live {
 					fmt.Fprint(o.Log, "\r\033[K")
 				}
@@ -303,8 +296,7 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 		rep.Status = "regression"
 	}
 	if o.UpdateBaselines {
-		res.Updated, err = updateBaselines(o, rep, subjTC)
-		if err != nil {
+		if err := updateBaselines(o, rep, subjTC); err != nil {
 			return nil, err
 		}
 	}

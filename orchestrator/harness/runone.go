@@ -15,7 +15,7 @@ import (
 )
 
 func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b *catalogue.Bench, l toolchain.Language,
-	images map[string]imagebuild.BenchImage, ncpu int, seed int64, runID string) *report.Lang {
+	images map[string]imagebuild.BenchImage, ncpu int, seed int64) *report.Lang {
 	res := &report.Lang{Comparable: b.Comparable(l.Name), ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{}}
 	tc := rep.Images[l.Name]
 	if tc.Status != imagebuild.Available {
@@ -43,10 +43,9 @@ func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b
 		res.Status, res.Detail = runner.StatusRunFailed, err.Error()
 		return res
 	}
-	out := srv.Run(ctx, runner.Job{Env: env,
-		Bench: b.Name, Unit: b.Name, Lang: l, Image: bi.Ref, CPUs: cpus,
+	out := srv.Run(ctx, runner.Job{Env: env, Unit: b.Name, Lang: l,
 		Iters: o.Iters, Warmup: o.Warmup, Timeout: o.Timeout, Seed: seed,
-		MemLimit: o.MemLimit, OutCap: o.OutCap, RunID: runID,
+		MemLimit: o.MemLimit, OutCap: o.OutCap,
 	})
 	res.Status, res.Detail, res.BuildError = out.Status, out.Detail, out.BuildError
 	res.CPUsEffective, res.CgroupCpuset = out.Env.Affinity, out.Env.CgroupCpuset
@@ -64,8 +63,6 @@ func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b
 		if n := len(all); n > 0 && all[n-1].StderrTail != "" {
 			res.Detail += "; stderr: " + lastLines(all[n-1].StderrTail, 5)
 		}
-	}
-	if res.Status != runner.StatusOK {
 		return res
 	}
 	var el, rss, peak, over []int64

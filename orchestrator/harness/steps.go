@@ -67,7 +67,7 @@ func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Su
 	return out, nil
 }
 
-func updateBaselines(o Options, rep *report.Report, tc imagebuild.Toolchain) ([]string, error) {
+func updateBaselines(o Options, rep *report.Report, tc imagebuild.Toolchain) error {
 	m := map[string]baseline.Measured{}
 	for _, rb := range rep.Benches {
 		if rb.ElapsedNsMedian == nil || rb.Status == "parity_mismatch" {
@@ -81,15 +81,15 @@ func updateBaselines(o Options, rep *report.Report, tc imagebuild.Toolchain) ([]
 	}
 	if len(m) == 0 {
 		fmt.Fprintf(o.Log, "baselines: no %s result to record; %s unchanged\n", rep.Subject, o.Baselines)
-		return nil, nil
+		return nil
 	}
 	host := fmt.Sprintf("%s, %d CPUs, kernel %s", rep.Host.CPUModel, rep.Host.LogicalCPUs, rep.Host.Kernel)
 	names, err := baseline.Update(o.Baselines, m, baseline.Provenance{Subject: rep.Subject, Toolchain: tc.Version, Host: host}, time.Now())
 	if err != nil {
-		return nil, err
+		return err
 	}
 	fmt.Fprintf(o.Log, "baselines: %d benches of %s rewritten in %s\n", len(names), rep.Subject, o.Baselines)
-	return names, nil
+	return nil
 }
 
 func sourcesDigest(s *catalogue.Suite) (string, error) {

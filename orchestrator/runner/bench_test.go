@@ -40,7 +40,7 @@ func BenchmarkSampleOverhead(b *testing.B) {
 	var roundTrip, elapsed, runs int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		o := srv.Run(context.Background(), runner.Job{Unit: "small", Lang: c, CPUs: cpus, Iters: 5, Warmup: 1,
+		o := srv.Run(context.Background(), runner.Job{Unit: "small", Lang: c, Iters: 5, Warmup: 1,
 			Timeout: time.Minute, Seed: 1, MemLimit: 1 << 30, OutCap: 1 << 20})
 		if o.Status != "ok" {
 			b.Fatalf("%s %s", o.Status, o.Detail)

@@ -19,22 +19,18 @@ type Engine interface {
 
 var _ Engine = (*engine.Engine)(nil)
 
-// Job is one (bench, language) pair to sample.
+// Job is one (bench, language) pair to sample in a Server; the image, the
+// cpuset and the privilege are the server's.
 type Job struct {
-	Bench     string
-	Unit      string // the program's name in the bench image
-	Lang      toolchain.Language
-	Image     string
-	CPUs      string
-	Iters     int
-	Warmup    int
-	Timeout   time.Duration // per sample
-	Seed      int64
-	MemLimit  int64 // per sample, bytes
-	OutCap    int
-	Privilege engine.Privilege
-	RunID     string
-	Env       []string
+	Unit     string // the program's name in the bench image
+	Lang     toolchain.Language
+	Iters    int
+	Warmup   int
+	Timeout  time.Duration // per sample
+	Seed     int64
+	MemLimit int64 // per sample, bytes
+	OutCap   int
+	Env      []string
 }
 
 // Sample is one run of a bench program, as the sampler measured it.
@@ -88,7 +84,7 @@ const (
 const resultPrefix = "halebench-result "
 
 // fill copies the sampler's verdict into an outcome.
-func fill(o Outcome, res samplerResult) Outcome {
+func fill(o Outcome, res SamplerResult) Outcome {
 	o.Status, o.Detail, o.BuildError, o.Env = res.Status, res.Detail, res.BuildError, res.Env
 	for _, s := range res.Samples {
 		if s.Warmup {
@@ -103,13 +99,8 @@ func fill(o Outcome, res samplerResult) Outcome {
 	return o
 }
 
-// SamplerResult is the sampler's verdict on its samples.
-type SamplerResult = samplerResult
-
-// ParseResult finds the sampler's result line in a container's stdout.
-func ParseResult(stdout string) (SamplerResult, error) { return parseResult(stdout) }
-
-type samplerResult struct {
+// SamplerResult is the sampler's verdict on one job's samples.
+type SamplerResult struct {
 	ID         string   `json:"id"`
 	Env        Env      `json:"env"`
 	Status     string   `json:"status"`
@@ -119,8 +110,9 @@ type samplerResult struct {
 }
 
 // parseResult finds the sampler's JSON line in its stdout.
-func parseResult(stdout string) (samplerResult, error) {
-	var res samplerResult
+// ParseResult finds the sampler's result line in a container's stdout.
+func ParseResult(stdout string) (SamplerResult, error) {
+	var res SamplerResult
 	i := strings.LastIndex(stdout, resultPrefix)
 	if i < 0 {
 		return res, errors.New("no result line")

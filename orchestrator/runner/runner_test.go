@@ -28,8 +28,8 @@ func TestRunOutcomes(t *testing.T) {
 	c, _ := toolchain.ByName("c")
 	runID := "test-runner-" + time.Now().Format("150405.000")
 	job := func(unit string) runner.Job {
-		return runner.Job{Bench: unit, Unit: unit, Lang: c, Image: img, CPUs: cpus, Iters: 2, Warmup: 1,
-			Timeout: 20 * time.Second, Seed: 7, MemLimit: 1 << 30, OutCap: 1 << 20, Privilege: priv, RunID: runID}
+		return runner.Job{Unit: unit, Lang: c, Iters: 2, Warmup: 1,
+			Timeout: 20 * time.Second, Seed: 7, MemLimit: 1 << 30, OutCap: 1 << 20}
 	}
 	ctx := context.Background()
 	srv, err := runner.StartServer(ctx, eng, runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})

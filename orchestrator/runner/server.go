@@ -30,6 +30,7 @@ type Server struct {
 	mu      sync.Mutex
 	dead    error
 	seq     int
+	cpus    string
 	// StartNs is what making and starting the container cost.
 	StartNs int64
 }
@@ -69,7 +70,7 @@ func StartServer(ctx context.Context, eng Engine, sp ServerSpec) (*Server, error
 		c.Remove()
 		return nil, err
 	}
-	s := &Server{c: c, stdin: stdin, results: make(chan string, 1), StartNs: time.Since(start).Nanoseconds()}
+	s := &Server{c: c, stdin: stdin, cpus: sp.CPUs, results: make(chan string, 1), StartNs: time.Since(start).Nanoseconds()}
 	go s.read(stdout)
 	return s, nil
 }
@@ -119,7 +120,7 @@ type jobLine struct {
 // follows.
 func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
 	start := time.Now()
-	o.CPUsAsked, o.ContainerID = j.CPUs, s.c.ID
+	o.CPUsAsked, o.ContainerID = s.cpus, s.c.ID
 	defer func() { o.JobNs = time.Since(start).Nanoseconds() }()
 	if err := s.Dead(); err != nil {
 		return fail(o, StatusRunFailed, "sampler container is gone: "+err.Error())
@@ -155,7 +156,7 @@ func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
 				s.kill(err)
 				return fail(o, StatusRunFailed, fmt.Sprintf("the sampler container ended (%v); stderr: %s", err, tailString(s.c.Stderr(), 500)))
 			}
-			res, err := parseResult(l)
+			res, err := ParseResult(l)
 			if err != nil {
 				s.kill(err)
 				return fail(o, StatusRunFailed, err.Error())

@@ -53,7 +53,7 @@ func TestServerRunsManyJobs(t *testing.T) {
 		if tc.needsPriv && !privileged {
 			continue
 		}
-		o := srv.Run(ctx, runner.Job{Bench: tc.unit, Unit: tc.unit, Lang: c, CPUs: cpus, Iters: 2, Warmup: 1,
+		o := srv.Run(ctx, runner.Job{Unit: tc.unit, Lang: c, Iters: 2, Warmup: 1,
 			Timeout: 2 * time.Second, Seed: 3, MemLimit: tc.mem, OutCap: 1 << 20, Env: []string{"HALEBENCH_TEST=1"}})
 		if o.Status != tc.status {
 			t.Fatalf("%s: status %q (%s), want %q", tc.unit, o.Status, o.Detail, tc.status)
@@ -89,7 +89,7 @@ func TestServerCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	o := srv.Run(ctx, runner.Job{Unit: "hang", Lang: c, CPUs: "0", Iters: 1, Timeout: time.Minute})
+	o := srv.Run(ctx, runner.Job{Unit: "hang", Lang: c, Iters: 1, Timeout: time.Minute})
 	if o.Status != "interrupted" || srv.Dead() == nil {
 		t.Fatalf("status %q, dead %v", o.Status, srv.Dead())
 	}
