@@ -129,6 +129,10 @@ type Pair struct {
 
 const shmSize = 256 << 20 // the large ring is ~82 MB; Docker's default /dev/shm is 64 MiB
 
+// readerTimeoutMs is how long a reader waits for write_seq to move before it
+// says producer_failed.
+const readerTimeoutMs = 10000
+
 // Measure runs one row iters times and summarises.
 func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) Result {
 	res := Result{Row: row.Name, Title: row.Title, Comparable: !row.InProcess, ElapsedNsSamples: []int64{}}
@@ -137,7 +141,7 @@ func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) 
 		if row.InProcess {
 			r = p.inProcess(ctx, row, variant)
 		} else {
-			r = p.pair(ctx, row, variant, i)
+			r = p.pair(ctx, row, variant)
 		}
 		if r.Status == "ok" && r.Check != expected[variant] {
 			r.Status, r.Detail = "bad_checksum", fmt.Sprintf("check %q, want %q", r.Check, expected[variant])
@@ -189,14 +193,18 @@ func describe(r Run) string {
 	return s
 }
 
+// cpus puts the reader where the runner puts a one-thread bench and the
+// producer on another CPU: the next one up, or CPU 0 (the orchestrator's)
+// on a 2-CPU host. A 1-CPU host shares CPU 0.
 func (p *Pair) cpus() (reader, producer string) {
+	reader, _, err := runner.PlanCPUs(p.NCPU, 1)
+	if err != nil {
+		return "0", "0"
+	}
 	if p.NCPU >= 3 {
-		return "1", "2"
+		return reader, "2"
 	}
-	if p.NCPU == 2 {
-		return "1", "0"
-	}
-	return "0", "0"
+	return reader, "0"
 }
 
 func (p *Pair) samplerCmd(row Row, unit, role, variant string) []string {
@@ -216,12 +224,12 @@ func (p *Pair) spec(row Row, cmd []string, cpus, role string, env []string) engi
 	}
 }
 
-func (p *Pair) pair(ctx context.Context, row Row, variant string, i int) Run {
+func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 	var r Run
 	rc, pc := p.cpus()
 	env := []string{
 		"HALEBENCH_SHM_NAME=halebench_xproc_" + variant,
-		"HALEBENCH_XPROC_TIMEOUT_MS=" + strconv.Itoa(10000),
+		"HALEBENCH_XPROC_TIMEOUT_MS=" + strconv.Itoa(readerTimeoutMs),
 	}
 	rs := p.spec(row, p.samplerCmd(row, row.ReaderUnit, "reader", variant), rc, "reader", env)
 	rs.IpcMode, rs.ShmSize = "shareable", shmSize
@@ -284,10 +292,9 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string, i int) Run {
 
 func (p *Pair) inProcess(ctx context.Context, row Row, variant string) Run {
 	var r Run
-	cpus := "0-1"
-	if p.NCPU >= 3 {
-		cpus = "1-2"
-	} else if p.NCPU < 2 {
+	// Two threads: the CPUs the runner gives a two-thread bench.
+	cpus, _, err := runner.PlanCPUs(p.NCPU, 2)
+	if err != nil {
 		cpus = "0"
 	}
 	s := p.spec(row, p.samplerCmd(row, row.ReaderUnit, "pair", variant), cpus, "pair", nil)
