@@ -142,19 +142,25 @@ func Write(r *Report, dir string) (string, error) {
 	}
 	name := fmt.Sprintf("run-%s-%s.json", t.UTC().Format("20060102T150405Z"), shortID(r.RunID))
 	path := filepath.Join(dir, name)
-	data, err := json.MarshalIndent(r, "", "  ")
+	return path, WriteFile(path, r)
+}
+
+// WriteFile writes v as indented JSON to path through a temporary file
+// renamed over it, so a reader never sees half a report.
+func WriteFile(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return "", err
+		return err
 	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return "", fmt.Errorf("writing report: %w", err)
+		return fmt.Errorf("writing report: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return "", fmt.Errorf("writing report: %w", err)
+		return fmt.Errorf("writing report: %w", err)
 	}
-	return path, nil
+	return nil
 }
 
 func shortID(id string) string {

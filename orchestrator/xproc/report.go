@@ -1,7 +1,6 @@
 package xproc
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -51,14 +50,7 @@ func WriteJSON(r *Report, dir string) (string, error) {
 	}
 	t, _ := time.Parse(time.RFC3339Nano, r.GeneratedAt)
 	path := filepath.Join(dir, fmt.Sprintf("xproc-%s.json", t.UTC().Format("20060102T150405Z")))
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(path+".tmp", append(data, '\n'), 0o644); err != nil {
-		return "", err
-	}
-	return path, os.Rename(path+".tmp", path)
+	return path, report.WriteFile(path, r)
 }
 
 // Tables writes the seed's two xproc tables.
