@@ -94,22 +94,8 @@ func (e *Engine) ProbePrivilege(ctx context.Context, img, runID string, unprivil
 }
 
 func (e *Engine) tryStart(ctx context.Context, img, runID string, p Privilege) error {
-	c, err := e.Create(ctx, Spec{Image: img, Cmd: []string{"true"}, RunID: runID, Privilege: p, Labels: map[string]string{"org.halebench.role": "probe"}})
-	if err != nil {
-		return err
-	}
-	defer c.Remove()
-	if err := c.Start(ctx); err != nil {
-		return err
-	}
-	code, err := c.Wait(ctx)
-	if err != nil {
-		return err
-	}
-	if code != 0 {
-		return fmt.Errorf("probe exited %d", code)
-	}
-	return nil
+	_, err := e.probe(ctx, Spec{Image: img, Cmd: []string{"true"}, RunID: runID, Privilege: p})
+	return err
 }
 
 // capNames are the capability numbers the kernel defines, in order.
