@@ -64,10 +64,8 @@ func runXproc(ctx context.Context, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	if n, err := eng.RemoveOrphans(ctx); err != nil {
+	if err := harness.RemoveOrphans(ctx, eng, log); err != nil {
 		return err
-	} else if n > 0 {
-		fmt.Fprintf(log, "cleanup: removed %d containers left by a killed halebench run\n", n)
 	}
 	info, err := eng.Info(ctx)
 	if err != nil {

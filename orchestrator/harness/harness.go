@@ -107,7 +107,7 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 
 	runID := newRunID()
 	o.Images.RunID = runID
-	if err := removeOrphans(ctx, eng, o.Log); err != nil {
+	if err := RemoveOrphans(ctx, eng, o.Log); err != nil {
 		return nil, err
 	}
 	info, err := eng.Info(ctx)

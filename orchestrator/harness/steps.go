@@ -112,9 +112,9 @@ func sourcesDigest(s *catalogue.Suite) (string, error) {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// removeOrphans removes containers that a halebench run on this host left
-// when it was killed: their owner process is gone.
-func removeOrphans(ctx context.Context, eng *engine.Engine, log io.Writer) error {
+// RemoveOrphans removes the containers that a killed halebench run left
+// (their owner is gone) and says so on log.
+func RemoveOrphans(ctx context.Context, eng *engine.Engine, log io.Writer) error {
 	n, err := eng.RemoveOrphans(ctx)
 	if err != nil {
 		return err
