@@ -1,0 +1,45 @@
+package status
+
+// Status is one outcome: of a sample, a (bench, language) job, a bench or a run.
+type Status string
+
+// What a language's job on a bench can end as.
+const (
+	OK             Status = "ok"
+	BuildFailed    Status = "build_failed"
+	RunFailed      Status = "run_failed"
+	Timeout        Status = "timeout"
+	OOM            Status = "oom"
+	NoElapsed      Status = "no_elapsed"
+	BadOutput      Status = "bad_output"
+	ParityMismatch Status = "parity_mismatch"
+	Unavailable    Status = "unavailable"
+	Skipped        Status = "skipped"
+	Interrupted    Status = "interrupted"
+)
+
+// What the judge can add for the subject of a bench, and for the bench.
+const (
+	Regression         Status = "regression"
+	NoBaseline         Status = "no_baseline"
+	SubjectUnavailable Status = "subject_unavailable"
+	NoSubjectSource    Status = "no_subject_source"
+)
+
+// What an xproc pair can end as, besides the job statuses.
+const (
+	ProducerFailed Status = "producer_failed"
+	ReaderFailed   Status = "reader_failed"
+	BadChecksum    Status = "bad_checksum"
+)
+
+// Failed says whether s is a job that ran (or tried to) and did not give a
+// trustworthy number: a compile error, a crash, a hang, too much memory,
+// unreadable output or a check that disagrees with its siblings.
+func (s Status) Failed() bool {
+	switch s {
+	case BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, ParityMismatch, ProducerFailed, ReaderFailed, BadChecksum:
+		return true
+	}
+	return false
+}

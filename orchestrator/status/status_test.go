@@ -1,0 +1,18 @@
+package status
+
+import "testing"
+
+func TestFailed(t *testing.T) {
+	failed := []Status{BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, ParityMismatch, ProducerFailed, ReaderFailed, BadChecksum}
+	notFailed := []Status{OK, Unavailable, Skipped, Interrupted, Regression, NoBaseline, SubjectUnavailable, NoSubjectSource}
+	for _, s := range failed {
+		if !s.Failed() {
+			t.Errorf("%s.Failed() = false", s)
+		}
+	}
+	for _, s := range notFailed {
+		if s.Failed() {
+			t.Errorf("%s.Failed() = true", s)
+		}
+	}
+}
