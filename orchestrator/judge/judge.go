@@ -1,9 +1,12 @@
 package judge
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Parity verdicts.
@@ -68,20 +71,98 @@ func Parity(checks map[string]string) (verdict string, mismatched []string, agre
 	return ParityMismatch, mismatched, best
 }
 
-// Gate statuses of a bench.
-const (
-	GateOK         = "ok"
-	GateRegression = "regression"
-	GateNoBaseline = "no_baseline"
-)
-
-// Gate judges a subject median against its baseline entry (nil: none).
-func Gate(median int64, e *baseline.Entry) string {
+// Gate judges a subject median against its baseline entry (nil: none):
+// status.OK, status.Regression or status.NoBaseline.
+func Gate(median int64, e *baseline.Entry) status.Status {
 	if e == nil {
-		return GateNoBaseline
+		return status.NoBaseline
 	}
 	if e.Regressed(median) {
-		return GateRegression
+		return status.Regression
 	}
-	return GateOK
+	return status.OK
+}
+
+// Cell is one language's result on a bench, as the judge needs it.
+type Cell struct {
+	Status status.Status
+	Check  string
+	Median int64 // elapsed ns; 0 when nothing was measured
+}
+
+// measured says whether the cell has a number that can be compared.
+func (c Cell) measured() bool {
+	return (c.Status == status.OK || c.Status == status.ParityMismatch) && c.Median > 0
+}
+
+// Verdict is what the judge decided of one bench.
+type Verdict struct {
+	// Status is the bench's: the subject's gate outcome, or why it has none.
+	Status status.Status
+	Parity string
+	Check  string // the workload's check, as most siblings printed it
+	// Cells holds each language's status after judging (a parity mismatch
+	// or a regression replaces ok) and why, where it changed.
+	Cells  map[string]status.Status
+	Detail map[string]string
+	// Ratios holds each measured comparative's median over the subject's
+	// (> 1: the subject is faster).
+	Ratios map[string]float64
+}
+
+// Bench judges one bench from its cells (language -> result) and the
+// subject's baseline entry (nil: none).
+func Bench(subject string, cells map[string]Cell, e *baseline.Entry) Verdict {
+	v := Verdict{Cells: map[string]status.Status{}, Detail: map[string]string{}, Ratios: map[string]float64{}}
+	checks := map[string]string{}
+	for lang, c := range cells {
+		v.Cells[lang] = c.Status
+		if c.Status == status.OK {
+			checks[lang] = c.Check
+		}
+	}
+	var mismatched []string
+	v.Parity, mismatched, v.Check = Parity(checks)
+	for _, lang := range mismatched {
+		c := cells[lang]
+		c.Status = status.ParityMismatch
+		cells[lang] = c
+		v.Cells[lang] = status.ParityMismatch
+		v.Detail[lang] = fmt.Sprintf("check %q differs from the siblings' %q", c.Check, v.Check)
+	}
+
+	subj, ok := cells[subject]
+	if ok && subj.measured() {
+		for lang, c := range cells {
+			if lang != subject && c.measured() {
+				v.Ratios[lang] = stats.Ratio(c.Median, subj.Median)
+			}
+		}
+	}
+	switch {
+	case !ok:
+		v.Status = status.NoSubjectSource
+	case subj.Status == status.Unavailable:
+		v.Status = status.SubjectUnavailable
+	case !subj.measured() || subj.Status == status.ParityMismatch:
+		v.Status = subj.Status
+	default:
+		v.Status = Gate(subj.Median, e)
+		if v.Status == status.Regression {
+			v.Cells[subject] = status.Regression
+			v.Detail[subject] = fmt.Sprintf("median %d ns > baseline %d ns × (1 + %.2f)", subj.Median, e.ElapsedNs, e.Tol())
+		}
+	}
+	return v
+}
+
+// Run is the run's status from its benches' verdicts: status.Regression
+// when the subject regressed on any bench, status.OK otherwise.
+func Run(benches []status.Status) status.Status {
+	for _, s := range benches {
+		if s == status.Regression {
+			return status.Regression
+		}
+	}
+	return status.OK
 }
