@@ -95,7 +95,10 @@ func (e *Engine) Create(ctx context.Context, s Spec) (*Container, error) {
 	return &Container{ID: resp.ID, e: e}, nil
 }
 
-// Start starts it.
+// Identity is the container's id (for interfaces that cannot name a field).
+func (c *Container) Identity() string { return c.ID }
+
+// Start starts the container.
 func (c *Container) Start(ctx context.Context) error {
 	if err := c.e.cli.ContainerStart(ctx, c.ID, container.StartOptions{}); err != nil {
 		return fmt.Errorf("starting container %s: %w", short(c.ID), err)

@@ -31,7 +31,7 @@ func BenchmarkSampleOverhead(b *testing.B) {
 	info, _ := eng.Info(context.Background())
 	cpus, _, _ := runner.PlanCPUs(info.LogicalCPUs, 1)
 	c, _ := toolchain.ByName("c")
-	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: "bench-overhead", MemLimit: 1 << 30, Lang: "c"})
+	srv, err := runner.StartServer(context.Background(), runner.OnEngine(eng), runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: "bench-overhead", MemLimit: 1 << 30, Lang: "c"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,19 +5,46 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
-// Engine is what the runner needs of the engine.
+// Engine makes the containers the runner drives.
 type Engine interface {
-	Create(ctx context.Context, s engine.Spec) (*engine.Container, error)
+	Create(ctx context.Context, s engine.Spec) (Container, error)
 }
 
-var _ Engine = (*engine.Engine)(nil)
+// Container is what the runner does with one container: attach before
+// starting it, start it, and end it.
+type Container interface {
+	Attach(ctx context.Context) (io.WriteCloser, io.Reader, error)
+	Start(ctx context.Context) error
+	Wait(ctx context.Context) (int64, error)
+	Kill(ctx context.Context) error
+	Remove() error
+	Stderr() string
+	Identity() string
+}
+
+var _ Container = (*engine.Container)(nil)
+
+// OnEngine is the Docker Engine as the runner's Engine.
+func OnEngine(e *engine.Engine) Engine { return dockerEngine{e} }
+
+type dockerEngine struct{ e *engine.Engine }
+
+func (d dockerEngine) Create(ctx context.Context, s engine.Spec) (Container, error) {
+	c, err := d.e.Create(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
 
 // Job is one (bench, language) pair to sample in a Server; the image, the
 // cpuset and the privilege are the server's.
@@ -35,17 +62,17 @@ type Job struct {
 
 // Sample is one run of a bench program, as the sampler measured it.
 type Sample struct {
-	Warmup     bool   `json:"warmup,omitempty"`
-	Status     string `json:"status"`
-	Detail     string `json:"detail,omitempty"`
-	ElapsedNs  int64  `json:"elapsed_ns,omitempty"`
-	Check      string `json:"check,omitempty"`
-	MaxRSSKB   int64  `json:"maxrss_kb,omitempty"`
-	MemPeakKB  *int64 `json:"mem_peak_kb,omitempty"`
-	WallNs     int64  `json:"wall_ns"`
-	ExitCode   int    `json:"exit_code"`
-	Signal     string `json:"signal,omitempty"`
-	StderrTail string `json:"stderr_tail,omitempty"`
+	Warmup     bool          `json:"warmup,omitempty"`
+	Status     status.Status `json:"status"`
+	Detail     string        `json:"detail,omitempty"`
+	ElapsedNs  int64         `json:"elapsed_ns,omitempty"`
+	Check      string        `json:"check,omitempty"`
+	MaxRSSKB   int64         `json:"maxrss_kb,omitempty"`
+	MemPeakKB  *int64        `json:"mem_peak_kb,omitempty"`
+	WallNs     int64         `json:"wall_ns"`
+	ExitCode   int           `json:"exit_code"`
+	Signal     string        `json:"signal,omitempty"`
+	StderrTail string        `json:"stderr_tail,omitempty"`
 }
 
 // Env is what the sampler saw of its container.
@@ -61,27 +88,20 @@ type Env struct {
 
 // Outcome is everything one job produced.
 type Outcome struct {
-	Status      string   `json:"status"`
-	Detail      string   `json:"detail,omitempty"`
-	BuildError  string   `json:"build_error,omitempty"`
-	Samples     []Sample `json:"samples"` // measured samples, warm-up excluded
-	Warmups     []Sample `json:"warmups,omitempty"`
-	Env         Env      `json:"env"`
-	CPUsAsked   string   `json:"cpus_asked"`
-	ContainerID string   `json:"container_id"`
+	Status      status.Status `json:"status"`
+	Detail      string        `json:"detail,omitempty"`
+	BuildError  string        `json:"build_error,omitempty"`
+	Samples     []Sample      `json:"samples"` // measured samples, warm-up excluded
+	Warmups     []Sample      `json:"warmups,omitempty"`
+	Env         Env           `json:"env"`
+	CPUsAsked   string        `json:"cpus_asked"`
+	ContainerID string        `json:"container_id"`
 	// JobNs is the job's round trip: sent to the sampler, answered.
 	JobNs int64 `json:"job_ns"`
 }
 
-// Statuses the runner adds to the sampler's.
-const (
-	StatusOK          = "ok"
-	StatusRunFailed   = "run_failed"
-	StatusTimeout     = "timeout"
-	StatusInterrupted = "interrupted"
-)
-
-const resultPrefix = "halebench-result "
+// ResultPrefix starts each line on which the sampler answers a job.
+const ResultPrefix = "halebench-result "
 
 // fill copies the sampler's verdict into an outcome.
 func fill(o Outcome, res SamplerResult) Outcome {
@@ -101,23 +121,22 @@ func fill(o Outcome, res SamplerResult) Outcome {
 
 // SamplerResult is the sampler's verdict on one job's samples.
 type SamplerResult struct {
-	ID         string   `json:"id"`
-	Env        Env      `json:"env"`
-	Status     string   `json:"status"`
-	Detail     string   `json:"detail"`
-	Samples    []Sample `json:"samples"`
-	BuildError string   `json:"build_error"`
+	ID         string        `json:"id"`
+	Env        Env           `json:"env"`
+	Status     status.Status `json:"status"`
+	Detail     string        `json:"detail"`
+	Samples    []Sample      `json:"samples"`
+	BuildError string        `json:"build_error"`
 }
 
-// parseResult finds the sampler's JSON line in its stdout.
 // ParseResult finds the sampler's result line in a container's stdout.
 func ParseResult(stdout string) (SamplerResult, error) {
 	var res SamplerResult
-	i := strings.LastIndex(stdout, resultPrefix)
+	i := strings.LastIndex(stdout, ResultPrefix)
 	if i < 0 {
 		return res, errors.New("no result line")
 	}
-	line := stdout[i+len(resultPrefix):]
+	line := stdout[i+len(ResultPrefix):]
 	if j := strings.IndexByte(line, '\n'); j >= 0 {
 		line = line[:j]
 	}
@@ -130,8 +149,8 @@ func ParseResult(stdout string) (SamplerResult, error) {
 	return res, nil
 }
 
-func fail(o Outcome, status, detail string) Outcome {
-	o.Status, o.Detail = status, detail
+func fail(o Outcome, st status.Status, detail string) Outcome {
+	o.Status, o.Detail = st, detail
 	if o.Samples == nil {
 		o.Samples = []Sample{}
 	}

@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func TestRunOutcomes(t *testing.T) {
 			Timeout: 20 * time.Second, Seed: 7, MemLimit: 1 << 30, OutCap: 1 << 20}
 	}
 	ctx := context.Background()
-	srv, err := runner.StartServer(ctx, eng, runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
+	srv, err := runner.StartServer(ctx, runner.OnEngine(eng), runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,9 @@ func TestRunOutcomes(t *testing.T) {
 	})
 
 	cases := []struct {
-		unit, status, detail string
+		unit   string
+		status status.Status
+		detail string
 	}{
 		{"crash", "run_failed", "signal"},
 		{"exit3", "run_failed", "exit status 3"},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Server is one long-lived container of a bench image, pinned to one
@@ -23,7 +24,7 @@ import (
 // blocks on stdin and uses no CPU, so servers of other languages pinned to
 // the same CPU do not disturb each other.
 type Server struct {
-	c       *engine.Container
+	c       Container
 	stdin   io.WriteCloser
 	results chan string
 	readErr error
@@ -76,7 +77,7 @@ func StartServer(ctx context.Context, eng Engine, sp ServerSpec) (*Server, error
 }
 
 // ContainerID names the server's container.
-func (s *Server) ContainerID() string { return s.c.ID }
+func (s *Server) ContainerID() string { return s.c.Identity() }
 
 // Dead says why the server cannot take another job (nil: it can).
 func (s *Server) Dead() error {
@@ -89,7 +90,7 @@ func (s *Server) read(r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
-		if line := sc.Text(); strings.HasPrefix(line, resultPrefix) {
+		if line := sc.Text(); strings.HasPrefix(line, ResultPrefix) {
 			s.results <- line
 		}
 	}
@@ -115,27 +116,34 @@ type jobLine struct {
 	Argv        []string `json:"argv"`
 }
 
-// Run samples one job in the server. A job that outlives its deadline, or a
-// cancelled ctx, kills the server: the caller starts another for what
-// follows.
-func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
-	start := time.Now()
-	o.CPUsAsked, o.ContainerID = s.cpus, s.c.ID
-	defer func() { o.JobNs = time.Since(start).Nanoseconds() }()
-	if err := s.Dead(); err != nil {
-		return fail(o, StatusRunFailed, "sampler container is gone: "+err.Error())
-	}
-	s.seq++
-	id := strconv.Itoa(s.seq)
+// EncodeJob is the line that asks the sampler for job j under id: the wire
+// format the sampler's `serve` reads (images/sampler), one JSON object and
+// a newline.
+func EncodeJob(id string, j Job) []byte {
 	line, _ := json.Marshal(jobLine{
 		ID: id, Iters: j.Iters, Warmup: j.Warmup, TimeoutNs: j.Timeout.Nanoseconds(),
 		Seed: strconv.FormatInt(j.Seed, 10), MemLimit: j.MemLimit, OutCap: j.OutCap,
 		BuildFailed: imagebuild.FailedPath(j.Unit), Env: j.Env,
 		Argv: j.Lang.Argv(imagebuild.BinPath(j.Unit), imagebuild.SrcPath(j.Unit, j.Lang.Ext)),
 	})
-	if _, err := s.stdin.Write(append(line, '\n')); err != nil {
+	return append(line, '\n')
+}
+
+// Run samples one job in the server. A job that outlives its deadline, or a
+// cancelled ctx, kills the server: the caller starts another for what
+// follows.
+func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
+	start := time.Now()
+	o.CPUsAsked, o.ContainerID = s.cpus, s.c.Identity()
+	defer func() { o.JobNs = time.Since(start).Nanoseconds() }()
+	if err := s.Dead(); err != nil {
+		return fail(o, status.RunFailed, "sampler container is gone: "+err.Error())
+	}
+	s.seq++
+	id := strconv.Itoa(s.seq)
+	if _, err := s.stdin.Write(EncodeJob(id, j)); err != nil {
 		s.kill(err)
-		return fail(o, StatusRunFailed, "sending the job to the sampler: "+err.Error())
+		return fail(o, status.RunFailed, "sending the job to the sampler: "+err.Error())
 	}
 	deadline := time.Duration(j.Iters+j.Warmup)*j.Timeout + 2*time.Minute
 	timer := time.NewTimer(deadline)
@@ -144,22 +152,22 @@ func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
 		select {
 		case <-ctx.Done():
 			s.kill(ctx.Err())
-			return fail(o, StatusInterrupted, "the run was interrupted")
+			return fail(o, status.Interrupted, "the run was interrupted")
 		case <-timer.C:
 			s.kill(errors.New("job deadline passed"))
-			return fail(o, StatusTimeout, fmt.Sprintf("the sampler outlived its deadline of %s", deadline))
+			return fail(o, status.Timeout, fmt.Sprintf("the sampler outlived its deadline of %s", deadline))
 		case l, ok := <-s.results:
 			if !ok {
 				s.mu.Lock()
 				err := s.readErr
 				s.mu.Unlock()
 				s.kill(err)
-				return fail(o, StatusRunFailed, fmt.Sprintf("the sampler container ended (%v); stderr: %s", err, tailString(s.c.Stderr(), 500)))
+				return fail(o, status.RunFailed, fmt.Sprintf("the sampler container ended (%v); stderr: %s", err, tailString(s.c.Stderr(), 500)))
 			}
 			res, err := ParseResult(l)
 			if err != nil {
 				s.kill(err)
-				return fail(o, StatusRunFailed, err.Error())
+				return fail(o, status.RunFailed, err.Error())
 			}
 			if res.ID != id {
 				continue // an answer to a job abandoned earlier

@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestServerRunsManyJobs(t *testing.T) {
 	c, _ := toolchain.ByName("c")
 	runID := "test-server-" + time.Now().Format("150405.000")
 	ctx := context.Background()
-	srv, err := runner.StartServer(ctx, eng, runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
+	srv, err := runner.StartServer(ctx, runner.OnEngine(eng), runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,9 +37,10 @@ func TestServerRunsManyJobs(t *testing.T) {
 	}()
 	privileged := priv.Mode != engine.ModeUnprivileged
 	cases := []struct {
-		unit, status string
-		mem          int64
-		needsPriv    bool
+		unit      string
+		status    status.Status
+		mem       int64
+		needsPriv bool
 	}{
 		{"small", "ok", 1 << 30, false},
 		{"crash", "run_failed", 1 << 30, false},
@@ -83,7 +85,7 @@ func TestServerCancel(t *testing.T) {
 	img, priv := enginetest.BenchImage(t, eng, "c", "testdata/hang.c")
 	c, _ := toolchain.ByName("c")
 	runID := "test-server-cancel-" + time.Now().Format("150405.000")
-	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: img, CPUs: "0", Privilege: priv, RunID: runID, Lang: "c"})
+	srv, err := runner.StartServer(context.Background(), runner.OnEngine(eng), runner.ServerSpec{Image: img, CPUs: "0", Privilege: priv, RunID: runID, Lang: "c"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,85 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// Where says which sampler container a job runs in: a language's bench
+// image pinned to a cpuset.
+type Where struct {
+	Lang  string
+	Image string
+	CPUs  string
+}
+
+// Started is one sampler container a Pool started, and what starting it cost.
+type Started struct {
+	Lang        string `json:"lang"`
+	CPUs        string `json:"cpus"`
+	ContainerID string `json:"container_id"`
+	StartNs     int64  `json:"start_ns"`
+}
+
+// Pool keeps one sampler container per (language, image, cpuset) for a
+// run, so a container starts once per language and cpuset rather than once
+// per bench, and replaces one that died.
+type Pool struct {
+	eng     Engine
+	priv    engine.Privilege
+	runID   string
+	mem     int64
+	log     io.Writer
+	servers map[Where]*Server
+	started []Started
+}
+
+// NewPool returns an empty pool whose containers get priv, belong to runID
+// and have room for samples of mem bytes.
+func NewPool(eng Engine, priv engine.Privilege, runID string, mem int64, log io.Writer) *Pool {
+	return &Pool{eng: eng, priv: priv, runID: runID, mem: mem, log: log, servers: map[Where]*Server{}}
+}
+
+// Sample runs j in the container for w, starting it first if need be. A
+// container that cannot start is the job's run_failed, with the reason.
+func (p *Pool) Sample(ctx context.Context, w Where, j Job) Outcome {
+	s, err := p.get(ctx, w)
+	if err != nil {
+		return fail(Outcome{CPUsAsked: w.CPUs}, status.RunFailed, err.Error())
+	}
+	return s.Run(ctx, j)
+}
+
+func (p *Pool) get(ctx context.Context, w Where) (*Server, error) {
+	if s := p.servers[w]; s != nil {
+		if s.Dead() == nil {
+			return s, nil
+		}
+		s.Close()
+		delete(p.servers, w)
+	}
+	s, err := StartServer(ctx, p.eng, ServerSpec{Image: w.Image, CPUs: w.CPUs, Privilege: p.priv, RunID: p.runID, MemLimit: p.mem, Lang: w.Lang})
+	if err != nil {
+		return nil, fmt.Errorf("starting the %s sampler container on cpus %s: %w", w.Lang, w.CPUs, err)
+	}
+	p.servers[w] = s
+	p.started = append(p.started, Started{Lang: w.Lang, CPUs: w.CPUs, ContainerID: s.ContainerID(), StartNs: s.StartNs})
+	return s, nil
+}
+
+// Started lists every container the pool started, in order.
+func (p *Pool) Started() []Started { return p.started }
+
+// Close ends every container of the pool and removes it.
+func (p *Pool) Close() {
+	for w, s := range p.servers {
+		if err := s.Close(); err != nil {
+			fmt.Fprintf(p.log, "warning: %v\n", err)
+		}
+		delete(p.servers, w)
+	}
+}
