@@ -99,6 +99,9 @@ func Load(dir string) (*Suite, error) {
 			b.Sources[lang.Name] = filepath.Join(root, k.dir, e.Name())
 		}
 	}
+	if err := unknownNames(catPath, cat, found); err != nil {
+		return nil, err
+	}
 	s := &Suite{Dir: dir}
 	placed := map[string]bool{}
 	for _, c := range cat.Categories {
@@ -139,6 +142,32 @@ func Load(dir string) (*Suite, error) {
 		}
 	}
 	return s, nil
+}
+
+// unknownNames refuses a catalogue that names a bench with no program: a
+// typo there would silently drop the bench from its category or its
+// settings (CPUs, env, notes) from the bench.
+func unknownNames(path string, cat file, found map[string]*Bench) error {
+	var bad []string
+	for _, c := range cat.Categories {
+		for _, n := range c.Benches {
+			if found[n] == nil {
+				bad = append(bad, fmt.Sprintf("%q (category %s)", n, c.Name))
+			}
+		}
+	}
+	var extra []string
+	for n := range cat.Benches {
+		if found[n] == nil {
+			extra = append(extra, fmt.Sprintf("%q (benches)", n))
+		}
+	}
+	sort.Strings(extra)
+	bad = append(bad, extra...)
+	if len(bad) > 0 {
+		return fmt.Errorf("suite catalogue %s names benches with no program under benches/: %s (fix the name or add the program)", path, strings.Join(bad, ", "))
+	}
+	return nil
 }
 
 // Select keeps only the named bench ("" keeps all).

@@ -3,6 +3,7 @@ package catalogue
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +71,22 @@ func TestRepositoryCatalogueParses(t *testing.T) {
 	}
 	if len(s.Benches) == 0 || s.Categories[0].Name != "overhead" {
 		t.Fatalf("repository suite: %d benches", len(s.Benches))
+	}
+}
+
+// A name in catalogue.json with no program is a typo, reported by name.
+func TestUnknownNameInCatalogue(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "benches", "micro"), 0o755)
+	os.WriteFile(filepath.Join(dir, "benches", "micro", "fn_call.c"), []byte("//\n"), 0o644)
+	for _, c := range []struct{ cat, want string }{
+		{`{"categories": [{"name": "overhead", "benches": ["fn_call", "fn_cal"]}]}`, `"fn_cal" (category overhead)`},
+		{`{"benches": {"fn_calll": {"cpus": 2}}}`, `"fn_calll" (benches)`},
+	} {
+		os.WriteFile(filepath.Join(dir, "benches", "catalogue.json"), []byte(c.cat), 0o644)
+		_, err := Load(dir)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Fatalf("err = %v, want one naming %s", err, c.want)
+		}
 	}
 }

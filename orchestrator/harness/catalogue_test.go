@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/harness"
 )
 
 // Every bench of the repository's catalogue, once, in every language this
@@ -21,7 +20,7 @@ func TestWholeCatalogueOnce(t *testing.T) {
 	o.Suite = "../.."
 	o.Iters, o.Warmup, o.Timeout = 1, 0, 3*time.Minute
 	o.Images.HaleSrc = t.TempDir() // no hale here: the others must still run
-	res, err := harness.Run(context.Background(), eng, o)
+	res, err := runOn(t, context.Background(), eng, o)
 	if err != nil {
 		t.Fatal(err)
 	}

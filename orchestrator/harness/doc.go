@@ -1,5 +1,8 @@
 // Package harness runs a suite end to end, in the one direction the data
-// flows: discover benches, build images, run samples, judge, report. It owns
-// the run's lifetime — its id, its locks, the clean-up of what a killed run
-// left — and nothing below it reaches back up.
+// flows: discover benches, build images, run samples, judge, report. Prepare
+// checks every input without an engine; Run is a short pipeline over values
+// (images → outcomes → verdicts → report) on an Env whose engine side sits
+// behind small interfaces, so the verdict and report logic runs on fakes.
+// The run's lifetime on the engine (its id, the CPU lock, clean-up, the
+// privilege probe) is orchestrator/lifecycle's.
 package harness

@@ -4,43 +4,44 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand"
-	"os"
-	"strings"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
-	bkclient "github.com/moby/buildkit/client"
 )
 
-// Options are a run's settings (the CLI's flags).
-type Options struct {
-	Suite           string
-	Bench           string
-	Langs           string
-	Subject         string
-	NoComparative   bool
-	Iters           int
-	Warmup          int
-	Timeout         time.Duration
-	MemLimit        int64
-	OutCap          int
-	Baselines       string
-	ResultsDir      string
-	UpdateBaselines bool
-	RequireSubject  bool
-	Unprivileged    bool
-	Images          imagebuild.Options
-	Log             io.Writer // progress and warnings
-	Live            bool      // Log is a terminal: show what is sampling now on a line redrawn in place
+// Images makes or finds the images a run needs (imagebuild.Builder).
+type Images interface {
+	SamplerToolchain(ctx context.Context) (imagebuild.Toolchain, error)
+	Base(ctx context.Context) (imagebuild.Base, error)
+	Toolchain(ctx context.Context, lang toolchain.Language) (imagebuild.Toolchain, error)
+	BenchImage(ctx context.Context, lang toolchain.Language, srcs []imagebuild.Source) (imagebuild.BenchImage, error)
+}
+
+var _ Images = (*imagebuild.Builder)(nil)
+
+// Engine is what a run needs of the engine once its images exist
+// (lifecycle.Session): the privilege containers get, the host's CPUs, and
+// the sampler containers that take a job's samples.
+type Engine interface {
+	ProbePrivilege(ctx context.Context) (engine.Privilege, []engine.Attempt, error)
+	LockCPUs(ctx context.Context) error
+	Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome
+	CloseSamplers() []runner.Started
+}
+
+// Env is where a run is made.
+type Env struct {
+	RunID  string
+	Host   engine.HostInfo
+	Images Images
+	Engine Engine
 }
 
 // Errors the CLI maps to exit codes.
@@ -49,311 +50,174 @@ var (
 	ErrInterrupted = errors.New("interrupted")
 )
 
-// UsageError marks a run that could not be made because of its input.
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }
-
 // Result is a finished (or interrupted) run.
 type Result struct {
 	Report     *report.Report
 	ReportPath string
 }
 
-// Run runs the suite. The error is ErrRegression when the subject regressed,
-// ErrInterrupted when ctx was cancelled (the partial report is written
-// either way), or what stopped the run from being made.
-func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
-	if o.Log == nil {
-		o.Log = io.Discard
-	}
-	if o.Iters < 1 {
-		return nil, &UsageError{fmt.Sprintf("--iters=%d: need at least 1 sample", o.Iters)}
-	}
-	suite, err := catalogue.Load(o.Suite)
+// Run runs a prepared suite. The error is ErrRegression when the subject
+// regressed, ErrInterrupted when ctx was cancelled (the partial report is
+// written either way), or what stopped the run from being made.
+func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
+	rep, err := newReport(env, p)
 	if err != nil {
-		return nil, &UsageError{err.Error()}
+		return nil, err
 	}
-	if err := suite.Select(o.Bench); err != nil {
-		return nil, &UsageError{err.Error()}
-	}
-	langs, err := toolchain.Parse(o.Langs)
+	images, err := buildImages(ctx, env.Images, p, rep)
 	if err != nil {
-		return nil, &UsageError{err.Error()}
+		return interruptedOr(ctx, rep, p, err)
 	}
-	subject, ok := toolchain.ByName(o.Subject)
-	if !ok {
-		return nil, &UsageError{fmt.Sprintf("--subject=%s: unknown language (known: %s)", o.Subject, toolchain.Names())}
+	if err := checkSubject(p, rep); err != nil {
+		return nil, err
 	}
-	if o.NoComparative {
-		langs = []toolchain.Language{subject}
-	} else if !hasLang(langs, subject.Name) {
-		langs, _ = toolchain.Parse(joinNames(append(langs, subject)))
+	if len(images) == 0 {
+		return nil, errors.New("no language has a toolchain and a bench to run (see the warnings above)")
 	}
-	base, err := baseline.Load(o.Baselines)
-	if err != nil {
-		return nil, &UsageError{err.Error()}
+	if err := readySampling(ctx, env, rep); err != nil {
+		return interruptedOr(ctx, rep, p, err)
 	}
-	// Medians of one language never gate, or get overwritten by, another's.
-	var baseWarning string
-	if bs := base.SubjectOf(); bs != "" && bs != subject.Name {
-		if o.UpdateBaselines {
-			return nil, &UsageError{fmt.Sprintf("--update-baselines: %s holds %s's medians and this run's subject is %s; give --baselines=PATH for a %s file (a missing file starts empty)", o.Baselines, bs, subject.Name, subject.Name)}
+	interrupted := measure(ctx, env, p, rep, images)
+	rep.Samplers = env.Engine.CloseSamplers()
+	if interrupted {
+		return finish(rep, p, status.Interrupted)
+	}
+	rep.Status = judge.Run(benchStatuses(rep))
+	if p.UpdateBaselines {
+		if err := updateBaselines(p, rep); err != nil {
+			return nil, err
 		}
-		baseWarning = fmt.Sprintf("baselines %s hold %s's medians, not %s's: nothing gates this run", o.Baselines, bs, subject.Name)
-		fmt.Fprintf(o.Log, "warning: %s\n", baseWarning)
-		base = &baseline.File{Benches: map[string]*baseline.Entry{}}
 	}
+	res, err := finish(rep, p, rep.Status)
+	if err == nil && rep.Status == status.Regression && !p.UpdateBaselines {
+		err = ErrRegression
+	}
+	return res, err
+}
 
-	runID := newRunID()
-	o.Images.RunID = runID
-	if err := RemoveOrphans(ctx, eng, o.Log); err != nil {
-		return nil, err
-	}
-	info, err := eng.Info(ctx)
-	if err != nil {
-		return nil, err
-	}
-
+// newReport starts the report with what is known before anything runs.
+func newReport(env Env, p *Plan) (*report.Report, error) {
 	rep := &report.Report{
 		Schema:      report.Schema,
 		GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano),
-		RunID:       runID,
-		Iters:       o.Iters,
-		Warmup:      o.Warmup,
-		Subject:     subject.Name,
-		Host:        report.Host{HostInfo: info},
+		RunID:       env.RunID,
+		Iters:       p.Iters,
+		Warmup:      p.Warmup,
+		Subject:     p.Subject.Name,
+		Host:        report.Host{HostInfo: env.Host, OrchestratorCPUs: orchestratorCPUs(env.Host.LogicalCPUs)},
 		Settings: report.Settings{
-			TimeoutPerSample: o.Timeout.String(), MemLimitBytes: o.MemLimit, OutputCapBytes: o.OutCap,
-			Languages: names(langs),
+			TimeoutPerSample: p.Timeout.String(), MemLimitBytes: p.MemLimit, OutputCapBytes: p.OutCap,
+			Languages: names(p.Langs),
 		},
 		Images:      map[string]imagebuild.Toolchain{},
 		BenchImages: map[string]imagebuild.BenchImage{},
-		Baselines:   o.Baselines,
+		Baselines:   p.Baselines,
 		Benches:     []*report.Bench{},
+		Warnings:    append([]string{}, p.Warnings...),
+		Samplers:    []runner.Started{},
 	}
-	if baseWarning != "" {
-		rep.Warnings = append(rep.Warnings, baseWarning)
-	}
-	for _, c := range suite.Categories {
+	for _, c := range p.Suite.Categories {
 		rep.Categories = append(rep.Categories, report.Category{Name: c.Name, Title: c.Title, Benches: c.Benches})
 	}
-	rep.SourcesDigest, err = sourcesDigest(suite)
-	if err != nil {
-		return nil, err
-	}
+	var err error
+	rep.SourcesDigest, err = sourcesDigest(p.Suite)
+	return rep, err
+}
 
-	// Images; with --no-build nothing is built, so BuildKit is not dialled.
-	var bk *bkclient.Client
-	if !o.Images.NoBuild {
-		if bk, err = eng.BuildKit(ctx); err != nil {
-			return nil, err
-		}
-		defer bk.Close()
+func orchestratorCPUs(n int) string {
+	if n > 1 {
+		return "0"
 	}
-	builder := imagebuild.New(eng, bk, o.Log, o.Images)
-	benchImages, err := buildImages(ctx, builder, suite, langs, subject.Name, rep, o.Log)
-	if err != nil {
-		if ctx.Err() != nil {
-			return finishInterrupted(rep, o)
-		}
-		return nil, err
-	}
-	subjTC := rep.Images[subject.Name]
-	rep.SubjectStatus, rep.SubjectReason = subjTC.Status, subjTC.Reason
-	if subjTC.Status != imagebuild.Available {
-		msg := fmt.Sprintf("%s: %s (%s)", subject.Name, subjTC.Status, subjTC.Reason)
-		rep.Warnings = append(rep.Warnings, msg+"; nothing gates this run")
-		fmt.Fprintf(o.Log, "warning: %s; measuring the other languages, nothing gates\n", msg)
-		if o.RequireSubject {
-			return nil, &UsageError{msg + " and --require-subject was given"}
-		}
-	}
+	return "0 (shared)"
+}
 
-	// Privilege: the most the host grants, probed once.
-	var probeImg string
-	for _, bi := range benchImages {
-		probeImg = bi.Ref
-		break
+// checkSubject says what the run does without the subject's toolchain.
+func checkSubject(p *Plan, rep *report.Report) error {
+	tc := rep.Images[p.Subject.Name]
+	rep.SubjectStatus, rep.SubjectReason = tc.Status, tc.Reason
+	if tc.Status == imagebuild.Available {
+		return nil
 	}
-	if probeImg == "" {
-		return nil, &UsageError{"no language has a toolchain and a bench to run"}
+	msg := fmt.Sprintf("%s: %s (%s)", p.Subject.Name, tc.Status, tc.Reason)
+	if p.RequireSubject {
+		return errors.New(msg + " and --require-subject was given")
 	}
-	priv, refused, err := eng.ProbePrivilege(ctx, probeImg, runID, o.Unprivileged)
+	rep.Warnings = append(rep.Warnings, msg+"; nothing gates this run")
+	fmt.Fprintf(p.Log, "warning: %s; measuring the other languages, nothing gates\n", msg)
+	return nil
+}
+
+// readySampling probes the privilege and takes the host's CPUs.
+func readySampling(ctx context.Context, env Env, rep *report.Report) error {
+	priv, refused, err := env.Engine.ProbePrivilege(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rep.Host.Privilege, rep.Host.PrivilegeRefusals = priv, refused
-	if priv.Mode != engine.ModePrivileged {
-		fmt.Fprintf(o.Log, "privilege: running %s (%d stronger modes refused by the engine; see host.privilege_refusals)\n", priv, len(refused))
-	}
+	return env.Engine.LockCPUs(ctx)
+}
 
-	// CPUs: one run at a time samples on this host.
-	release, err := LockCPUs(ctx, o.Log)
-	if err != nil {
-		if ctx.Err() != nil {
-			return finishInterrupted(rep, o)
-		}
-		return nil, err
-	}
-	defer release()
-	if info.LogicalCPUs > 1 {
-		rep.Host.OrchestratorCPUs = "0"
-	} else {
-		rep.Host.OrchestratorCPUs = "0 (shared)"
-	}
-
-	servers := newPool(eng, priv, runID, o.MemLimit, o.Log)
-	defer servers.closeAll()
+// measure samples every (bench, language) and judges each bench as its
+// last language finishes. It says whether the run was interrupted; the
+// cells it did not reach are marked so.
+func measure(ctx context.Context, env Env, p *Plan, rep *report.Report, images map[string]imagebuild.BenchImage) (interrupted bool) {
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
-	total := 0
-	for _, b := range suite.Benches {
-		for _, l := range langs {
-			if b.Sources[l.Name] != "" {
-				total++
-			}
-		}
-	}
-	done := 0
-	interrupted := false
-	for _, b := range suite.Benches {
-		rb := &report.Bench{
-			Name: b.Name, Kind: b.Kind, Category: b.Category, CPUsNeeded: b.CPUs,
-			Seed:             rng.Int63n(1 << 31),
-			Comparatives:     map[string]*report.Lang{},
-			ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{},
-		}
-		if b.Note != "" {
-			n := b.Note
-			rb.Note = &n
-		}
-		if e := base.Benches[b.Name]; e != nil {
-			v, m := e.ElapsedNs, e.MaxRSSKB
-			rb.BaselineElapsedNs, rb.BaselineMaxRSSKB = &v, &m
-			tol := e.Tol()
-			rb.Tolerance = &tol
-			if rb.Note == nil && e.Note != "" {
-				n := e.Note
-				rb.Note = &n
-			}
-		}
+	prog := newProgress(p)
+	for _, b := range p.Suite.Benches {
+		rb := newBench(b, p, rng.Int63n(1<<31))
 		rep.Benches = append(rep.Benches, rb)
-		for _, l := range langs {
+		for _, l := range p.Langs {
 			if b.Sources[l.Name] == "" {
 				continue
 			}
 			var res *report.Lang
-			if interrupted || ctx.Err() != nil {
-				interrupted = true
-				res = &report.Lang{Status: runner.StatusInterrupted, Comparable: b.Comparable(l.Name)}
+			if interrupted = interrupted || ctx.Err() != nil; interrupted {
+				res = &report.Lang{Status: status.Interrupted, Comparable: b.Comparable(l.Name)}
 			} else {
-				done++
-				if o.Live {
-					fmt.Fprintf(o.Log, "\r\033[K[%d/%d] %-28s %-6s sampling: %d warm-up + %d samples…", done, total, b.Name, l.Name, o.Warmup, o.Iters)
-				}
-				res = runOne(ctx, servers, o, rep, b, l, benchImages, info.LogicalCPUs, rb.Seed)
-				if o.Live {
-					fmt.Fprint(o.Log, "\r\033[K")
-				}
-				fmt.Fprintf(o.Log, "[%d/%d] %-28s %-6s %s\n", done, total, b.Name, l.Name, progressLine(res))
+				prog.start(b.Name, l.Name)
+				out, at := sampleOne(ctx, env, p, b, l, rep.Images[l.Name], images[l.Name], rb.Seed)
+				res = langResult(out, at, b.Comparable(l.Name))
+				prog.finished(b.Name, l.Name, res)
+				rep.Host.NoteSampler(out.Env)
 			}
-			if l.Name == subject.Name {
+			if l.Name == p.Subject.Name {
 				rb.SubjectResult = res
 			} else {
 				rb.Comparatives[l.Name] = res
 			}
 		}
-		judgeBench(rb, subject.Name, base.Benches[b.Name])
+		applyVerdict(rb, p.Subject.Name, judge.Bench(p.Subject.Name, cells(rb, p.Subject.Name), p.Base.Benches[b.Name]))
 	}
-	servers.closeAll()
-	rep.Samplers = servers.started
-	if interrupted || ctx.Err() != nil {
-		return finishInterrupted(rep, o)
-	}
-
-	// Memory-peak evidence, from what the first container that ran said.
-	for _, rb := range rep.Benches {
-		for _, res := range allLangs(rb) {
-			if rep.Host.MemPeakSource == "" && res.MemPeakSource != "" {
-				rep.Host.MemPeakSource, rep.Host.MemPeakError = res.MemPeakSource, res.MemPeakError
-				rep.Host.ContainerCgroup = res.CgroupVersion
-				if rep.Host.CPUModel == "" {
-					rep.Host.CPUModel = res.CPUModel
-				}
-			}
-		}
-	}
-
-	res := &Result{Report: rep}
-	regressed := false
-	for _, rb := range rep.Benches {
-		if rb.Status == judge.GateRegression {
-			regressed = true
-		}
-	}
-	rep.Status = "ok"
-	if regressed {
-		rep.Status = "regression"
-	}
-	if o.UpdateBaselines {
-		if err := updateBaselines(o, rep, subjTC); err != nil {
-			return nil, err
-		}
-	}
-	res.ReportPath, err = report.Write(rep, o.ResultsDir)
-	if err != nil {
-		return res, err
-	}
-	if regressed && !o.UpdateBaselines {
-		return res, ErrRegression
-	}
-	return res, nil
+	return interrupted || ctx.Err() != nil
 }
 
-func finishInterrupted(rep *report.Report, o Options) (*Result, error) {
-	rep.Status = "interrupted"
-	path, err := report.Write(rep, o.ResultsDir)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Report: rep, ReportPath: path}, ErrInterrupted
-}
-
-func newRunID() string {
-	return fmt.Sprintf("%s-%d-%04x", time.Now().UTC().Format("20060102T150405"), os.Getpid(), rand.Intn(1<<16))
-}
-
-func hasLang(ls []toolchain.Language, name string) bool {
-	for _, l := range ls {
-		if l.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func names(ls []toolchain.Language) []string {
-	var out []string
-	for _, l := range ls {
-		out = append(out, l.Name)
+func benchStatuses(rep *report.Report) []status.Status {
+	var out []status.Status
+	for _, b := range rep.Benches {
+		out = append(out, b.Status)
 	}
 	return out
 }
 
-func joinNames(ls []toolchain.Language) string { return strings.Join(names(ls), ",") }
-
-func short(id string) string {
-	id = strings.TrimPrefix(id, "sha256:")
-	if len(id) > 12 {
-		return id[:12]
+// interruptedOr is the partial report when ctx was cancelled, err otherwise.
+func interruptedOr(ctx context.Context, rep *report.Report, p *Plan, err error) (*Result, error) {
+	if ctx.Err() != nil {
+		return finish(rep, p, status.Interrupted)
 	}
-	return id
+	return nil, err
 }
 
-func firstLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = lines[:n]
+// finish writes the report with its status; an interrupted run's error is
+// ErrInterrupted.
+func finish(rep *report.Report, p *Plan, st status.Status) (*Result, error) {
+	rep.Status = st
+	path, err := report.Write(rep, p.ResultsDir)
+	if err != nil {
+		return nil, err
 	}
-	return strings.Join(lines, " | ")
+	res := &Result{Report: rep, ReportPath: path}
+	if st == status.Interrupted {
+		return res, ErrInterrupted
+	}
+	return res, nil
 }

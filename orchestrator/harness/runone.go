@@ -2,7 +2,6 @@ package harness
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -11,52 +10,59 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
-func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b *catalogue.Bench, l toolchain.Language,
-	images map[string]imagebuild.BenchImage, ncpu int, seed int64) *report.Lang {
-	res := &report.Lang{Comparable: b.Comparable(l.Name), ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{}}
-	tc := rep.Images[l.Name]
+// placement is where a job ran: its image and cpuset, and whether that
+// cpuset is shared with the orchestrator.
+type placement struct {
+	image, cpus string
+	shared      bool
+}
+
+// sampleOne takes the samples of one (bench, language), or says why there
+// are none (no toolchain, no image, not enough CPUs).
+func sampleOne(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, l toolchain.Language,
+	tc imagebuild.Toolchain, bi imagebuild.BenchImage, seed int64) (runner.Outcome, placement) {
 	if tc.Status != imagebuild.Available {
-		res.Status, res.Detail = "unavailable", tc.Reason
-		return res
+		return runner.Outcome{Status: status.Unavailable, Detail: tc.Reason}, placement{}
 	}
-	bi, ok := images[l.Name]
-	if !ok {
-		res.Status, res.Detail = "unavailable", "no bench image"
-		return res
+	if bi.Ref == "" {
+		return runner.Outcome{Status: status.Unavailable, Detail: "no bench image"}, placement{}
 	}
-	cpus, shared, err := runner.PlanCPUs(ncpu, b.CPUs)
+	cpus, shared, err := runner.PlanCPUs(env.Host.LogicalCPUs, b.CPUs)
 	if err != nil {
-		res.Status, res.Detail = "skipped", err.Error()
-		return res
+		return runner.Outcome{Status: status.Skipped, Detail: err.Error()}, placement{}
 	}
-	res.CPUs, res.CPUsShared, res.Image = cpus, shared, bi.Ref
-	var env []string
+	var vars []string
 	for k, v := range b.Env {
-		env = append(env, k+"="+v)
+		vars = append(vars, k+"="+v)
 	}
-	sort.Strings(env)
-	srv, err := servers.get(ctx, l.Name, bi.Ref, cpus)
-	if err != nil {
-		res.Status, res.Detail = runner.StatusRunFailed, err.Error()
-		return res
-	}
-	out := srv.Run(ctx, runner.Job{Env: env, Unit: b.Name, Lang: l,
-		Iters: o.Iters, Warmup: o.Warmup, Timeout: o.Timeout, Seed: seed,
-		MemLimit: o.MemLimit, OutCap: o.OutCap,
+	sort.Strings(vars)
+	out := env.Engine.Sample(ctx, runner.Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus}, runner.Job{
+		Env: vars, Unit: b.Name, Lang: l, Iters: p.Iters, Warmup: p.Warmup, Timeout: p.Timeout, Seed: seed,
+		MemLimit: p.MemLimit, OutCap: p.OutCap,
 	})
-	res.Status, res.Detail, res.BuildError = out.Status, out.Detail, out.BuildError
-	res.CPUsEffective, res.CgroupCpuset = out.Env.Affinity, out.Env.CgroupCpuset
-	res.ContainerID, res.JobNs = out.ContainerID, out.JobNs
-	res.Samples = out.Samples
-	res.MemPeakSource, res.MemPeakError = out.Env.MemPeakSource, out.Env.MemPeakError
-	res.CgroupVersion, res.CPUModel = out.Env.CgroupVersion, out.Env.CPUModel
-	if res.Status == "build_failed" {
+	return out, placement{image: bi.Ref, cpus: cpus, shared: shared}
+}
+
+// langResult is what the report keeps of one language's outcome on a
+// bench: its summary, every sample, and on failure the failing sample (the
+// warm-up too) and the end of its stderr.
+func langResult(out runner.Outcome, at placement, comparable bool) *report.Lang {
+	res := &report.Lang{
+		Status: out.Status, Detail: out.Detail, BuildError: out.BuildError, Comparable: comparable,
+		ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{},
+		CPUs: at.cpus, CPUsShared: at.shared, Image: at.image, CPUsEffective: out.Env.Affinity, CgroupCpuset: out.Env.CgroupCpuset,
+		ContainerID: out.ContainerID, JobNs: out.JobNs, Samples: out.Samples,
+		MemPeakSource: out.Env.MemPeakSource, MemPeakError: out.Env.MemPeakError,
+		CgroupVersion: out.Env.CgroupVersion, CPUModel: out.Env.CPUModel,
+	}
+	if res.Status == status.BuildFailed {
 		res.Detail = "compile error: " + firstLines(out.BuildError, 3)
 	}
-	if res.Status != runner.StatusOK {
+	if res.Status != status.OK {
 		// The failing run may be the warm-up: keep it, and its stderr, in the report.
 		all := append(append([]runner.Sample{}, out.Warmups...), out.Samples...)
 		res.Samples = all
@@ -81,7 +87,7 @@ func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b
 	}
 	if len(checks) > 1 {
 		// The same program printed different checks from sample to sample.
-		res.Status, res.Detail = "parity_mismatch", "check differs between samples of the same program"
+		res.Status, res.Detail = status.ParityMismatch, "check differs between samples of the same program"
 	}
 	res.ElapsedNsSamples, res.MaxRSSKBSamples = el, rss
 	if peak != nil {
@@ -96,25 +102,18 @@ func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b
 	return res
 }
 
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, " | ")
+}
+
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " | ")
-}
-
-func progressLine(r *report.Lang) string {
-	if r.Status != runner.StatusOK {
-		d := r.Detail
-		if len(d) > 100 {
-			d = d[:100] + "…"
-		}
-		return r.Status + ": " + d
-	}
-	peak := "n/a"
-	if r.MemPeakKBMedian != nil {
-		peak = fmt.Sprintf("%d KiB", *r.MemPeakKBMedian)
-	}
-	return fmt.Sprintf("median %s (cv %.1f%%), peak %s, cpus %s", report.FormatNs(r.ElapsedNsMedian), r.ElapsedNs.CV*100, peak, r.CPUsEffective)
 }

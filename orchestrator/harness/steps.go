@@ -5,20 +5,23 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
-func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Suite, langs []toolchain.Language, subject string, rep *report.Report, log io.Writer) (map[string]imagebuild.BenchImage, error) {
+// buildImages makes (or finds) the sampler's toolchain, the base and, per
+// language, its toolchain and bench image, recording each in the report.
+// A language without a toolchain is recorded with the reason; that is not
+// an error. It returns the bench images that exist.
+func buildImages(ctx context.Context, b Images, p *Plan, rep *report.Report) (map[string]imagebuild.BenchImage, error) {
 	start := time.Now()
 	goTC, err := b.SamplerToolchain(ctx)
 	if err != nil {
@@ -28,16 +31,16 @@ func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Su
 		rep.Base = base
 	}
 	out := map[string]imagebuild.BenchImage{}
-	for _, l := range langs {
+	for _, l := range p.Langs {
 		var srcs []imagebuild.Source
 		// Every bench of the language, even with --bench: one image serves
 		// all runs of these sources, and --no-build finds it.
-		for _, bench := range suite.All {
-			if p := bench.Sources[l.Name]; p != "" {
-				srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: p})
+		for _, bench := range p.Suite.All {
+			if path := bench.Sources[l.Name]; path != "" {
+				srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: path})
 			}
 		}
-		if len(srcs) == 0 && l.Name != subject {
+		if len(srcs) == 0 && l.Name != p.Subject.Name {
 			continue
 		}
 		tc, err := b.Toolchain(ctx, l)
@@ -46,7 +49,7 @@ func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Su
 		}
 		rep.Images[l.Name] = tc
 		if tc.Status != imagebuild.Available {
-			fmt.Fprintf(log, "images: %s %s: %s\n", l.Name, tc.Status, tc.Reason)
+			fmt.Fprintf(p.Log, "images: %s %s: %s\n", l.Name, tc.Status, tc.Reason)
 			continue
 		}
 		if len(srcs) == 0 {
@@ -58,19 +61,20 @@ func buildImages(ctx context.Context, b *imagebuild.Builder, suite *catalogue.Su
 		}
 		rep.BenchImages[l.Name] = bi
 		out[l.Name] = bi
-		fmt.Fprintf(log, "images: %-6s %s (%s); benches %s: %d steps run, %d cached\n", l.Name, tc.Version, short(tc.ID), short(bi.ID), bi.Executed, bi.Cached)
+		fmt.Fprintf(p.Log, "images: %-6s %s (%s); benches %s: %d steps run, %d cached\n", l.Name, tc.Version, short(tc.ID), short(bi.ID), bi.Executed, bi.Cached)
 	}
 	if _, ok := rep.Images["go"]; !ok {
 		rep.Images["go"] = goTC
 	}
-	fmt.Fprintf(log, "images: ready in %.1fs\n", time.Since(start).Seconds())
+	fmt.Fprintf(p.Log, "images: ready in %.1fs\n", time.Since(start).Seconds())
 	return out, nil
 }
 
-func updateBaselines(o Options, rep *report.Report, tc imagebuild.Toolchain) error {
+// updateBaselines writes the subject's medians into the baselines file.
+func updateBaselines(p *Plan, rep *report.Report) error {
 	m := map[string]baseline.Measured{}
 	for _, rb := range rep.Benches {
-		if rb.ElapsedNsMedian == nil || rb.Status == "parity_mismatch" {
+		if rb.ElapsedNsMedian == nil || rb.Status == status.ParityMismatch {
 			continue
 		}
 		v := baseline.Measured{Kind: rb.Kind, ElapsedNs: *rb.ElapsedNsMedian, MaxRSSKB: *rb.MaxRSSKBMedian}
@@ -80,18 +84,20 @@ func updateBaselines(o Options, rep *report.Report, tc imagebuild.Toolchain) err
 		m[rb.Name] = v
 	}
 	if len(m) == 0 {
-		fmt.Fprintf(o.Log, "baselines: no %s result to record; %s unchanged\n", rep.Subject, o.Baselines)
+		fmt.Fprintf(p.Log, "baselines: no %s result to record; %s unchanged\n", rep.Subject, p.Baselines)
 		return nil
 	}
 	host := fmt.Sprintf("%s, %d CPUs, kernel %s", rep.Host.CPUModel, rep.Host.LogicalCPUs, rep.Host.Kernel)
-	names, err := baseline.Update(o.Baselines, m, baseline.Provenance{Subject: rep.Subject, Toolchain: tc.Version, Host: host}, time.Now())
+	tc := rep.Images[rep.Subject]
+	names, err := baseline.Update(p.Baselines, m, baseline.Provenance{Subject: rep.Subject, Toolchain: tc.Version, Host: host}, time.Now())
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.Log, "baselines: %d benches of %s rewritten in %s\n", len(names), rep.Subject, o.Baselines)
+	fmt.Fprintf(p.Log, "baselines: %d benches of %s rewritten in %s\n", len(names), rep.Subject, p.Baselines)
 	return nil
 }
 
+// sourcesDigest names the bench sources a run measured.
 func sourcesDigest(s *catalogue.Suite) (string, error) {
 	h := sha256.New()
 	var paths []string
@@ -112,15 +118,10 @@ func sourcesDigest(s *catalogue.Suite) (string, error) {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// RemoveOrphans removes the containers that a killed halebench run left
-// (their owner is gone) and says so on log.
-func RemoveOrphans(ctx context.Context, eng *engine.Engine, log io.Writer) error {
-	n, err := eng.RemoveOrphans(ctx)
-	if err != nil {
-		return err
+func short(id string) string {
+	id = strings.TrimPrefix(id, "sha256:")
+	if len(id) > 12 {
+		return id[:12]
 	}
-	if n > 0 {
-		fmt.Fprintf(log, "cleanup: removed %d containers left by a killed halebench run\n", n)
-	}
-	return nil
+	return id
 }

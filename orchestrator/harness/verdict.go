@@ -1,68 +1,69 @@
 package harness
 
 import (
-	"fmt"
-	"sort"
-
-	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
-// judgeBench sets parity, ratios and the subject's gate status.
-func judgeBench(rb *report.Bench, subject string, e *baseline.Entry) {
-	checks := map[string]string{}
-	for name, res := range langMap(rb, subject) {
-		if res.Status == runner.StatusOK {
-			checks[name] = res.Check
+// newBench starts a bench's report entry: what the catalogue and the
+// baseline say of it before anything runs.
+func newBench(b *catalogue.Bench, p *Plan, seed int64) *report.Bench {
+	rb := &report.Bench{
+		Name: b.Name, Kind: b.Kind, Category: b.Category, CPUsNeeded: b.CPUs, Seed: seed,
+		Comparatives:     map[string]*report.Lang{},
+		ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{},
+	}
+	if b.Note != "" {
+		n := b.Note
+		rb.Note = &n
+	}
+	if e := p.Base.Benches[b.Name]; e != nil {
+		v, m, tol := e.ElapsedNs, e.MaxRSSKB, e.Tol()
+		rb.BaselineElapsedNs, rb.BaselineMaxRSSKB, rb.Tolerance = &v, &m, &tol
+		if rb.Note == nil && e.Note != "" {
+			n := e.Note
+			rb.Note = &n
 		}
 	}
-	verdict, mismatched, agreed := judge.Parity(checks)
-	rb.Parity, rb.Check = verdict, agreed
-	for _, l := range mismatched {
-		res := langMap(rb, subject)[l]
-		res.Status = "parity_mismatch"
-		res.Detail = fmt.Sprintf("check %q differs from the siblings' %q", res.Check, agreed)
+	return rb
+}
+
+// cells is what the judge needs of each language's result on a bench.
+func cells(rb *report.Bench, subject string) map[string]judge.Cell {
+	out := map[string]judge.Cell{}
+	for lang, res := range langMap(rb, subject) {
+		out[lang] = judge.Cell{Status: res.Status, Check: res.Check, Median: res.ElapsedNsMedian}
 	}
-	subj := rb.SubjectResult
-	measured := func(r *report.Lang) bool {
-		return r != nil && (r.Status == runner.StatusOK || r.Status == "parity_mismatch") && r.ElapsedNsMedian > 0
-	}
-	for _, res := range rb.Comparatives {
-		if measured(res) && measured(subj) {
-			r := stats.Ratio(res.ElapsedNsMedian, subj.ElapsedNsMedian)
+	return out
+}
+
+// applyVerdict writes the judge's verdict into the bench's report entry:
+// parity, each language's status and ratio, and the subject's figures at
+// the top (the seed's schema) when it has any.
+func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
+	rb.Status, rb.Parity, rb.Check = v.Status, v.Parity, v.Check
+	for lang, res := range langMap(rb, subject) {
+		res.Status = v.Cells[lang]
+		if d := v.Detail[lang]; d != "" {
+			res.Detail = d
+		}
+		if r, ok := v.Ratios[lang]; ok {
 			res.RatioVsSubject = &r
 			if subject == "hale" {
 				res.RatioVsHale = &r
 			}
 		}
 	}
-	if subj == nil {
-		rb.Status = "no_subject_source"
-		return
-	}
-	if !measured(subj) {
-		rb.Status = subj.Status
-		if subj.Status == "unavailable" {
-			rb.Status = "subject_unavailable"
-		}
+	subj := rb.SubjectResult
+	if subj == nil || subj.ElapsedNsMedian <= 0 || !(subj.Status == status.OK || subj.Status == status.ParityMismatch || subj.Status == status.Regression) {
 		return
 	}
 	m, rss := subj.ElapsedNsMedian, subj.MaxRSSKBMedian
 	rb.ElapsedNsMedian, rb.ElapsedNsSamples = &m, subj.ElapsedNsSamples
 	rb.MaxRSSKBMedian, rb.MaxRSSKBSamples = &rss, subj.MaxRSSKBSamples
 	rb.MemPeakKBMedian, rb.MemPeakKBSamples = subj.MemPeakKBMedian, subj.MemPeakKBSamples
-	if subj.Status == "parity_mismatch" {
-		rb.Status = "parity_mismatch"
-		return
-	}
-	rb.Status = judge.Gate(m, e)
-	if rb.Status == judge.GateRegression {
-		subj.Status = "regression"
-		subj.Detail = fmt.Sprintf("median %d ns > baseline %d ns × (1 + %.2f)", m, e.ElapsedNs, e.Tol())
-	}
 }
 
 func langMap(rb *report.Bench, subject string) map[string]*report.Lang {
@@ -74,20 +75,4 @@ func langMap(rb *report.Bench, subject string) map[string]*report.Lang {
 		m[subject] = rb.SubjectResult
 	}
 	return m
-}
-
-func allLangs(rb *report.Bench) []*report.Lang {
-	var out []*report.Lang
-	if rb.SubjectResult != nil {
-		out = append(out, rb.SubjectResult)
-	}
-	keys := make([]string, 0, len(rb.Comparatives))
-	for k := range rb.Comparatives {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		out = append(out, rb.Comparatives[k])
-	}
-	return out
 }

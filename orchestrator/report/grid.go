@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -104,18 +105,18 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		return "—"
 	}
 	switch res.Status {
-	case "ok", "parity_mismatch", "regression":
+	case status.OK, status.ParityMismatch, status.Regression:
 	default:
-		return res.Status
+		return string(res.Status)
 	}
 	s := FormatNs(res.ElapsedNsMedian)
 	if lang != r.Subject && res.RatioVsSubject != nil {
 		s += " (" + FormatRatio(*res.RatioVsSubject) + "×)"
 	}
-	if res.Status == "regression" {
+	if res.Status == status.Regression {
 		s += " REGRESSION"
 	}
-	if res.Status == "parity_mismatch" {
+	if res.Status == status.ParityMismatch {
 		s += " !"
 		marks["!"] = true
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Report is one run.
@@ -18,7 +19,7 @@ type Report struct {
 	Schema        string                           `json:"schema"`
 	GeneratedAt   string                           `json:"generated_at"`
 	RunID         string                           `json:"run_id"`
-	Status        string                           `json:"status"` // ok, regression, interrupted
+	Status        status.Status                    `json:"status"` // ok, regression, interrupted
 	Iters         int                              `json:"iters"`
 	Warmup        int                              `json:"warmup"`
 	Subject       string                           `json:"subject"`
@@ -33,17 +34,8 @@ type Report struct {
 	Baselines     string                           `json:"baselines"`
 	Benches       []*Bench                         `json:"benches"`
 	Warnings      []string                         `json:"warnings,omitempty"`
-	Samplers      []SamplerContainer               `json:"sampler_containers"`
+	Samplers      []runner.Started                 `json:"sampler_containers"`
 	Categories    []Category                       `json:"categories"`
-}
-
-// SamplerContainer is one long-lived container that took the samples of a
-// language on a cpuset, and what starting it cost.
-type SamplerContainer struct {
-	Lang        string `json:"lang"`
-	CPUs        string `json:"cpus"`
-	ContainerID string `json:"container_id"`
-	StartNs     int64  `json:"start_ns"`
 }
 
 // Category is a grid table: its title and bench order.
@@ -64,6 +56,20 @@ type Host struct {
 	OrchestratorCPUs  string           `json:"orchestrator_cpus"`
 }
 
+// NoteSampler keeps the memory-peak evidence of the first sampler that
+// said what it saw of its container: where its peaks come from (or why
+// there are none), its cgroup version and, if the engine did not say, the
+// CPU model.
+func (h *Host) NoteSampler(env runner.Env) {
+	if h.MemPeakSource != "" || env.MemPeakSource == "" {
+		return
+	}
+	h.MemPeakSource, h.MemPeakError, h.ContainerCgroup = env.MemPeakSource, env.MemPeakError, env.CgroupVersion
+	if h.CPUModel == "" {
+		h.CPUModel = env.CPUModel
+	}
+}
+
 // Settings are the knobs the run used.
 type Settings struct {
 	TimeoutPerSample string   `json:"timeout_per_sample"`
@@ -78,7 +84,7 @@ type Bench struct {
 	Name              string           `json:"name"`
 	Kind              string           `json:"kind"`
 	Category          string           `json:"category"`
-	Status            string           `json:"status"`
+	Status            status.Status    `json:"status"`
 	ElapsedNsMedian   *int64           `json:"elapsed_ns_median"`
 	ElapsedNsSamples  []int64          `json:"elapsed_ns_samples"`
 	MaxRSSKBMedian    *int64           `json:"maxrss_kb_median"`
@@ -99,7 +105,7 @@ type Bench struct {
 
 // Lang is one language's result on a bench.
 type Lang struct {
-	Status           string          `json:"status"`
+	Status           status.Status   `json:"status"`
 	Detail           string          `json:"detail,omitempty"`
 	ElapsedNsMedian  int64           `json:"elapsed_ns_median,omitempty"`
 	ElapsedNsSamples []int64         `json:"elapsed_ns_samples"`
@@ -131,7 +137,8 @@ type Lang struct {
 // Schema names this report format.
 const Schema = "halebench-report/1"
 
-// Write puts the report under dir as run-<UTC stamp>.json, atomically.
+// Write puts the report under dir as run-<UTC stamp>-<run id's tail>.json,
+// atomically.
 func Write(r *Report, dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("results folder %s: %w", dir, err)

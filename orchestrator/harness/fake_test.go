@@ -1,0 +1,314 @@
+package harness_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// fakeImages has every toolchain but the ones it names unavailable.
+type fakeImages struct{ unavailable map[string]string }
+
+func (f fakeImages) SamplerToolchain(ctx context.Context) (imagebuild.Toolchain, error) {
+	return imagebuild.Toolchain{Lang: "go", Status: imagebuild.Available, Ref: "fake/go"}, nil
+}
+func (f fakeImages) Base(ctx context.Context) (imagebuild.Base, error) { return imagebuild.Base{}, nil }
+func (f fakeImages) Toolchain(ctx context.Context, l toolchain.Language) (imagebuild.Toolchain, error) {
+	if why, ok := f.unavailable[l.Name]; ok {
+		return imagebuild.Toolchain{Lang: l.Name, Status: imagebuild.Unavailable, Reason: why}, nil
+	}
+	return imagebuild.Toolchain{Lang: l.Name, Status: imagebuild.Available, Ref: "fake/tc-" + l.Name, Version: l.Name + " 1.0"}, nil
+}
+func (f fakeImages) BenchImage(ctx context.Context, l toolchain.Language, srcs []imagebuild.Source) (imagebuild.BenchImage, error) {
+	return imagebuild.BenchImage{Ref: "fake/bench-" + l.Name}, nil
+}
+
+// fakeEngine answers each job with the samples its table gives: per
+// language, an elapsed time and a check (a missing language crashes).
+type fakeEngine struct {
+	elapsed map[string]int64
+	check   map[string]string
+	jobs    []runner.Where
+	onJob   func(n int) // called before each job is answered
+}
+
+func (f *fakeEngine) ProbePrivilege(ctx context.Context) (engine.Privilege, []engine.Attempt, error) {
+	return engine.Privilege{Mode: engine.ModePrivileged}, nil, nil
+}
+func (f *fakeEngine) LockCPUs(ctx context.Context) error { return nil }
+func (f *fakeEngine) CloseSamplers() []runner.Started {
+	return []runner.Started{{Lang: "c", CPUs: "1", ContainerID: "fake"}}
+}
+func (f *fakeEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
+	f.jobs = append(f.jobs, w)
+	if f.onJob != nil {
+		f.onJob(len(f.jobs))
+	}
+	if ctx.Err() != nil {
+		return runner.Outcome{Status: status.Interrupted, Samples: []runner.Sample{}}
+	}
+	el, ok := f.elapsed[w.Lang]
+	if !ok {
+		return runner.Outcome{Status: status.RunFailed, Detail: "signal SIGSEGV",
+			Samples: []runner.Sample{{Status: status.RunFailed, Signal: "SIGSEGV", StderrTail: "boom"}}}
+	}
+	peak := int64(2048)
+	o := runner.Outcome{Status: status.OK, Env: runner.Env{Affinity: w.CPUs, MemPeakSource: "per-sample cgroup (fake)", CgroupVersion: "v1"}}
+	for i := 0; i < j.Iters; i++ {
+		o.Samples = append(o.Samples, runner.Sample{Status: status.OK, ElapsedNs: el + int64(i), Check: f.check[w.Lang], MaxRSSKB: 1000, MemPeakKB: &peak, WallNs: el + 1000})
+	}
+	return o
+}
+
+func fakeEnv(images fakeImages, eng *fakeEngine, ncpu int) harness.Env {
+	return harness.Env{RunID: "fake-run-000001", Host: engine.HostInfo{LogicalCPUs: ncpu, CPUModel: "Fake CPU"}, Images: images, Engine: eng}
+}
+
+func fakeOptions(t *testing.T, langs, subject, bench string) harness.Options {
+	dir := t.TempDir()
+	return harness.Options{
+		Suite: "testdata/suite", Bench: bench, Langs: langs, Subject: subject,
+		Iters: 3, Warmup: 1, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20,
+		Baselines: filepath.Join(dir, "baselines.json"), ResultsDir: filepath.Join(dir, "results"),
+	}
+}
+
+func runFake(t *testing.T, ctx context.Context, env harness.Env, o harness.Options) (*harness.Result, error) {
+	t.Helper()
+	p, err := harness.Prepare(o)
+	if err != nil {
+		t.Fatalf("prepare: %v", err)
+	}
+	return harness.Run(ctx, env, p)
+}
+
+// A forged baseline makes the subject regress; --update-baselines records
+// the real median, keeping the note, and the rerun passes.
+func TestFakeGateRegressionThenUpdate(t *testing.T) {
+	eng := &fakeEngine{elapsed: map[string]int64{"c": 5000}, check: map[string]string{"c": "n:1"}}
+	o := fakeOptions(t, "c", "c", "count")
+	forged := `{"updated_at": "2026-01-01T00:00:00Z", "subject": "c", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 0.3, "note": "forged"}}}`
+	os.WriteFile(o.Baselines, []byte(forged), 0o644)
+	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o)
+	if !errors.Is(err, harness.ErrRegression) {
+		t.Fatalf("err = %v, want a regression", err)
+	}
+	b := bench(res.Report, "count")
+	if b.Status != status.Regression || res.Report.Status != status.Regression || b.SubjectResult.Status != status.Regression || !strings.Contains(b.SubjectResult.Detail, "baseline 1 ns") {
+		t.Fatalf("bench %q, report %q, subject %+v", b.Status, res.Report.Status, b.SubjectResult)
+	}
+	if _, err := os.Stat(res.ReportPath); err != nil {
+		t.Fatal("no report written:", err)
+	}
+	o.UpdateBaselines = true
+	if _, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o); err != nil {
+		t.Fatalf("update run: %v", err)
+	}
+	data, _ := os.ReadFile(o.Baselines)
+	if !strings.Contains(string(data), `"note": "forged"`) || !strings.Contains(string(data), `"elapsed_ns": 5001`) {
+		t.Fatalf("baselines after update:\n%s", data)
+	}
+	o.UpdateBaselines = false
+	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o)
+	if err != nil {
+		t.Fatalf("rerun after update: %v", err)
+	}
+	if b := bench(res.Report, "count"); b.Status != status.OK || *b.BaselineElapsedNs != 5001 {
+		t.Fatalf("rerun status %q", b.Status)
+	}
+}
+
+// The report keeps the seed's schema: the subject's figures at the top,
+// each comparative's ratio against it, and where everything ran.
+func TestFakeReportAssembly(t *testing.T) {
+	eng := &fakeEngine{elapsed: map[string]int64{"c": 1000, "go": 3000, "python": 500}, check: map[string]string{"c": "n:1", "go": "n:1", "python": "n:1"}}
+	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 4), fakeOptions(t, "c,go,python", "c", "count"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Report
+	b := bench(r, "count")
+	if b.Status != status.NoBaseline || b.Parity != "ok" || *b.ElapsedNsMedian != 1001 || len(b.ElapsedNsSamples) != 3 || *b.MemPeakKBMedian != 2048 {
+		t.Fatalf("bench %+v", b)
+	}
+	if g := b.Comparatives["go"]; *g.RatioVsSubject < 2.99 || *g.RatioVsSubject > 3.0 || g.RatioVsHale != nil || g.CPUs != "1" || g.CPUsShared || g.Image != "fake/bench-go" {
+		t.Fatalf("go %+v", g)
+	}
+	if r.Host.MemPeakSource != "per-sample cgroup (fake)" || r.Host.Privilege.Mode != engine.ModePrivileged || r.Host.OrchestratorCPUs != "0" {
+		t.Fatalf("host %+v", r.Host)
+	}
+	if r.Status != status.OK || r.SubjectStatus != imagebuild.Available || len(r.Samplers) != 1 || r.SourcesDigest == "" {
+		t.Fatalf("report %+v", r)
+	}
+	if len(eng.jobs) != 3 {
+		t.Fatalf("jobs %v", eng.jobs)
+	}
+}
+
+// A sibling whose check differs is flagged, keeps its number, and the
+// grid marks it.
+func TestFakeParityMismatchIsFlagged(t *testing.T) {
+	eng := &fakeEngine{elapsed: map[string]int64{"c": 1000, "go": 900, "python": 5000}, check: map[string]string{"c": "iters:1000000", "go": "iters:999999", "python": "iters:1000000"}}
+	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), fakeOptions(t, "c,go,python", "c", "count"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := bench(res.Report, "count")
+	if b.Parity != "mismatch" || b.Status != status.NoBaseline {
+		t.Fatalf("parity %q status %q", b.Parity, b.Status)
+	}
+	if g := b.Comparatives["go"]; g.Status != status.ParityMismatch || g.ElapsedNsMedian <= 0 || !strings.Contains(g.Detail, "iters:999999") || g.RatioVsSubject == nil {
+		t.Fatalf("go = %+v", g)
+	}
+	if p := b.Comparatives["python"]; p.Status != status.OK || p.Check != b.SubjectResult.Check {
+		t.Fatalf("python = %+v", p)
+	}
+	var grid strings.Builder
+	report.Grid(&grid, res.Report)
+	if !strings.Contains(grid.String(), " !") || !strings.Contains(grid.String(), "parity_mismatch") {
+		t.Fatalf("grid does not flag the mismatch:\n%s", grid.String())
+	}
+}
+
+// Without the subject's toolchain the run measures the rest, gates nothing
+// and says why; with RequireSubject it refuses.
+func TestFakeSubjectUnavailable(t *testing.T) {
+	eng := &fakeEngine{elapsed: map[string]int64{"c": 1000}, check: map[string]string{"c": "n:1"}}
+	images := fakeImages{unavailable: map[string]string{"hale": "no hale source tree"}}
+	o := fakeOptions(t, "c", "hale", "count")
+	res, err := runFake(t, context.Background(), fakeEnv(images, eng, 2), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report.SubjectStatus != imagebuild.Unavailable || len(res.Report.Warnings) == 0 {
+		t.Fatalf("subject %q warnings %v", res.Report.SubjectStatus, res.Report.Warnings)
+	}
+	b := bench(res.Report, "count")
+	if b.Status != status.NoSubjectSource || b.Comparatives["c"].Status != status.OK || b.Comparatives["c"].RatioVsSubject != nil {
+		t.Fatalf("count = %q %+v", b.Status, b.Comparatives["c"])
+	}
+	o.RequireSubject = true
+	_, err = runFake(t, context.Background(), fakeEnv(images, eng, 2), o)
+	if err == nil || !strings.Contains(err.Error(), "require-subject") || !strings.Contains(err.Error(), "no hale source tree") {
+		t.Fatalf("err = %v, want one naming --require-subject and the reason", err)
+	}
+}
+
+// A crash keeps its failing sample and stderr; a bench needing more CPUs
+// than the host has is skipped; a two-CPU bench on two CPUs shares CPU 0.
+func TestFakeFailuresAndCPUs(t *testing.T) {
+	eng := &fakeEngine{elapsed: map[string]int64{"go": 1000}, check: map[string]string{"go": "n:1"}}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "benches", "micro"), 0o755)
+	for _, f := range []string{"one.c", "one.go", "two.go"} {
+		os.WriteFile(filepath.Join(dir, "benches", "micro", f), []byte("// test\n"), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "benches", "catalogue.json"), []byte(`{"benches": {"two": {"cpus": 2}}}`), 0o644)
+	o := fakeOptions(t, "c,go", "c", "")
+	o.Suite = dir
+	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := bench(res.Report, "one")
+	if s := one.SubjectResult; s.Status != status.RunFailed || !strings.Contains(s.Detail, "boom") || len(s.Samples) != 1 || one.Status != status.RunFailed {
+		t.Fatalf("one = %q %+v", one.Status, s)
+	}
+	if g := bench(res.Report, "two").Comparatives["go"]; g.CPUs != "0-1" || !g.CPUsShared || g.Status != status.OK {
+		t.Fatalf("two/go = %+v", g)
+	}
+	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 1), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := bench(res.Report, "two").Comparatives["go"]; g.Status != status.Skipped || !strings.Contains(g.Detail, "needs 2 CPUs") {
+		t.Fatalf("two/go on one CPU = %+v", g)
+	}
+}
+
+// Cancelled mid-run: the partial report says interrupted and marks the
+// cells it never reached.
+func TestFakeInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	eng := &fakeEngine{elapsed: map[string]int64{"c": 1000}, check: map[string]string{"c": "n:1"}, onJob: func(n int) { cancel() }}
+	res, err := runFake(t, ctx, fakeEnv(fakeImages{}, eng, 2), fakeOptions(t, "c", "c", ""))
+	if !errors.Is(err, harness.ErrInterrupted) || res.Report.Status != status.Interrupted {
+		t.Fatalf("err %v status %v", err, res.Report.Status)
+	}
+	if _, err := os.Stat(res.ReportPath); err != nil {
+		t.Fatal("no partial report:", err)
+	}
+	if len(eng.jobs) != 1 || bench(res.Report, "spin").SubjectResult.Status != status.Interrupted {
+		t.Fatalf("jobs %v, spin %+v", eng.jobs, bench(res.Report, "spin").SubjectResult)
+	}
+}
+
+// Hale's baselines never gate another subject, nor get overwritten by it;
+// both are decided before anything runs.
+func TestBaselinesOfAnotherSubject(t *testing.T) {
+	o := fakeOptions(t, "c", "c", "count")
+	seed, err := os.ReadFile("../baseline/testdata/seed-baselines.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Replace(string(seed), `"benches": {`, `"benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1},`, 1)
+	os.WriteFile(o.Baselines, []byte(doc), 0o644)
+	eng := &fakeEngine{elapsed: map[string]int64{"c": 1000}, check: map[string]string{"c": "n:1"}}
+	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o)
+	if err != nil {
+		t.Fatalf("a c run judged against hale's baselines: %v", err)
+	}
+	if b := bench(res.Report, "count"); b.Status != status.NoBaseline || len(res.Report.Warnings) == 0 {
+		t.Fatalf("status %q warnings %v", b.Status, res.Report.Warnings)
+	}
+	o.UpdateBaselines = true
+	if _, err := harness.Prepare(o); err == nil || !strings.Contains(err.Error(), "hale's medians") {
+		t.Fatalf("err = %v", err)
+	}
+	if got, _ := os.ReadFile(o.Baselines); string(got) != doc {
+		t.Fatal("hale's baselines were changed by a c run")
+	}
+}
+
+// Every bad input is reported as itself, before any engine is needed.
+func TestPrepareRejectsBadInput(t *testing.T) {
+	corrupt := filepath.Join(t.TempDir(), "baselines.json")
+	os.WriteFile(corrupt, []byte("{\n  \"benches\": {\n    \"x\": nope\n}}\n"), 0o644)
+	cases := []struct {
+		name string
+		edit func(o *harness.Options)
+		want string
+	}{
+		{"iters", func(o *harness.Options) { o.Iters = 0 }, "--iters=0"},
+		{"bench", func(o *harness.Options) { o.Bench = "nosuch" }, `no bench named "nosuch"`},
+		{"subject", func(o *harness.Options) { o.Subject = "cobol" }, "--subject=cobol"},
+		{"lang", func(o *harness.Options) { o.Langs = "c,cobol" }, "cobol"},
+		{"suite", func(o *harness.Options) { o.Suite = t.TempDir() }, "no benches/ folder"},
+		{"baselines", func(o *harness.Options) { o.Baselines = corrupt }, "at line 3"},
+		{"baselines file named", func(o *harness.Options) { o.Baselines = corrupt }, corrupt},
+		{"timeout", func(o *harness.Options) { o.Timeout = 0 }, "--timeout"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := fakeOptions(t, "c", "c", "")
+			c.edit(&o)
+			_, err := harness.Prepare(o)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}

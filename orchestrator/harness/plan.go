@@ -1,0 +1,124 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// Options are a run's settings (the CLI's flags).
+type Options struct {
+	Suite           string
+	Bench           string
+	Langs           string
+	Subject         string
+	NoComparative   bool
+	Iters           int
+	Warmup          int
+	Timeout         time.Duration
+	MemLimit        int64
+	OutCap          int
+	Baselines       string
+	ResultsDir      string
+	UpdateBaselines bool
+	RequireSubject  bool
+	Unprivileged    bool
+	Images          imagebuild.Options
+	Log             io.Writer // progress and warnings
+	Live            bool      // Log is a terminal: show what is sampling now on a line redrawn in place
+}
+
+// Plan is a run whose inputs have all been read and checked: the suite,
+// the languages, the subject and its baselines.
+type Plan struct {
+	Options
+	Suite    *catalogue.Suite
+	Langs    []toolchain.Language
+	Subject  toolchain.Language
+	Base     *baseline.File
+	Warnings []string
+}
+
+// Prepare reads and checks every input of a run — flags, the suite's
+// layout and catalogue, the baselines file — without touching an engine,
+// so a bad input is reported as itself. Its errors are all the user's to fix.
+func Prepare(o Options) (*Plan, error) {
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.Iters < 1 {
+		return nil, fmt.Errorf("--iters=%d: need at least 1 sample", o.Iters)
+	}
+	if o.Warmup < 0 {
+		return nil, fmt.Errorf("--warmup=%d: cannot be negative", o.Warmup)
+	}
+	if o.Timeout <= 0 {
+		return nil, fmt.Errorf("--timeout=%s: must be positive", o.Timeout)
+	}
+	if o.MemLimit < 0 {
+		return nil, errors.New("--memory: cannot be negative")
+	}
+	p := &Plan{Options: o}
+	var err error
+	if p.Suite, err = catalogue.Load(o.Suite); err != nil {
+		return nil, err
+	}
+	if err := p.Suite.Select(o.Bench); err != nil {
+		return nil, err
+	}
+	if p.Langs, err = toolchain.Parse(o.Langs); err != nil {
+		return nil, err
+	}
+	var ok bool
+	if p.Subject, ok = toolchain.ByName(o.Subject); !ok {
+		return nil, fmt.Errorf("--subject=%s: unknown language (known: %s)", o.Subject, toolchain.Names())
+	}
+	if o.NoComparative {
+		p.Langs = []toolchain.Language{p.Subject}
+	} else if !hasLang(p.Langs, p.Subject.Name) {
+		p.Langs, _ = toolchain.Parse(joinNames(append(p.Langs, p.Subject)))
+	}
+	if p.Base, err = baseline.Load(o.Baselines); err != nil {
+		return nil, err
+	}
+	// Medians of one language never gate, or get overwritten by, another's.
+	if bs := p.Base.SubjectOf(); bs != "" && bs != p.Subject.Name {
+		if o.UpdateBaselines {
+			return nil, fmt.Errorf("--update-baselines: %s holds %s's medians and this run's subject is %s; give --baselines=PATH for a %s file (a missing file starts empty)", o.Baselines, bs, p.Subject.Name, p.Subject.Name)
+		}
+		p.warn(fmt.Sprintf("baselines %s hold %s's medians, not %s's: nothing gates this run", o.Baselines, bs, p.Subject.Name))
+		p.Base = &baseline.File{Benches: map[string]*baseline.Entry{}}
+	}
+	return p, nil
+}
+
+func (p *Plan) warn(msg string) {
+	p.Warnings = append(p.Warnings, msg)
+	fmt.Fprintf(p.Log, "warning: %s\n", msg)
+}
+
+func hasLang(ls []toolchain.Language, name string) bool {
+	for _, l := range ls {
+		if l.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func names(ls []toolchain.Language) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.Name)
+	}
+	return out
+}
+
+func joinNames(ls []toolchain.Language) string { return strings.Join(names(ls), ",") }
