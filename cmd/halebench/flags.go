@@ -9,12 +9,30 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"golang.org/x/sys/unix"
 )
 
 var errHelp = errors.New("help shown")
+
+// inputError marks an error the user makes right by changing what they
+// gave (a flag, a file, the suite): exit 2, with the message as it is and
+// a pointer to the verb's help. The error it wraps stays reachable.
+type inputError struct {
+	verb string
+	err  error
+}
+
+func (e *inputError) Error() string { return e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
+
+// badInput wraps err as the user's to fix (nil stays nil).
+func badInput(verb string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &inputError{verb: verb, err: err}
+}
 
 // common are the flags every verb that builds images shares.
 type common struct {
@@ -58,10 +76,10 @@ func parse(fs *flag.FlagSet, args []string, help string) error {
 		if errors.Is(err, flag.ErrHelp) {
 			return errHelp
 		}
-		return &harness.UsageError{Msg: err.Error()}
+		return badInput(fs.Name(), err)
 	}
 	if fs.NArg() > 0 {
-		return &harness.UsageError{Msg: fmt.Sprintf("unexpected argument %q (flags are --name=value)", fs.Arg(0))}
+		return badInput(fs.Name(), fmt.Errorf("unexpected argument %q (flags are --name=value)", fs.Arg(0)))
 	}
 	return nil
 }

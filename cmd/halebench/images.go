@@ -9,7 +9,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -33,11 +32,11 @@ func runImages(ctx context.Context, args []string) error {
 	}
 	langs, err := toolchain.Parse(o.langs)
 	if err != nil {
-		return &harness.UsageError{Msg: err.Error()}
+		return badInput("images", err)
 	}
 	suite, err := catalogue.Load(o.suite)
 	if err != nil {
-		return &harness.UsageError{Msg: err.Error()}
+		return badInput("images", err)
 	}
 	log := logTo(o.quiet)
 	eng, err := engine.Connect(ctx)

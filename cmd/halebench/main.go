@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
 
 const usage = `halebench — Hale's benchmark suite, run in containers on a Docker Engine
@@ -47,7 +48,7 @@ func main() {
 func dispatch(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, usage)
-		return usageErr("no verb given")
+		return badInput("", errors.New("no verb given"))
 	}
 	switch args[0] {
 	case "run":
@@ -66,28 +67,29 @@ func dispatch(ctx context.Context, args []string) error {
 		return nil
 	default:
 		fmt.Fprint(os.Stderr, usage)
-		return usageErr(fmt.Sprintf("unknown verb %q", args[0]))
+		return badInput("", fmt.Errorf("unknown verb %q", args[0]))
 	}
 }
 
-func usageErr(msg string) error { return &harness.UsageError{Msg: msg} }
-
 // exitCode is the one place errors become exit codes.
 func exitCode(err error) int {
-	var ue *harness.UsageError
+	var ie *inputError
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, harness.ErrRegression):
 		fmt.Fprintln(os.Stderr, "halebench: the subject regressed against its baseline (see the report)")
 		return 1
-	case errors.Is(err, harness.ErrInterrupted), errors.Is(err, context.Canceled):
+	case errors.Is(err, harness.ErrInterrupted), errors.Is(err, xproc.ErrInterrupted), errors.Is(err, context.Canceled):
 		fmt.Fprintln(os.Stderr, "halebench: interrupted; containers removed")
 		return 130
 	case errors.Is(err, errHelp):
 		return 0
-	case errors.As(err, &ue):
+	case errors.As(err, &ie):
 		fmt.Fprintln(os.Stderr, "halebench:", err)
+		if ie.verb != "" {
+			fmt.Fprintf(os.Stderr, "(halebench help %s lists its flags)\n", ie.verb)
+		}
 		return 2
 	default:
 		fmt.Fprintln(os.Stderr, "halebench:", err)

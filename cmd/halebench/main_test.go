@@ -84,6 +84,38 @@ func TestCorruptBaselinesExit2Untouched(t *testing.T) {
 	}
 }
 
+// Bad input is reported as itself, with exit 2, before any engine is asked:
+// here no engine answers, and no message may blame it.
+func TestBadInputIsReportedFirst(t *testing.T) {
+	noEngine := []string{"DOCKER_HOST=unix:///nonexistent"}
+	suite := "--suite=../../orchestrator/harness/testdata/suite"
+	corrupt := filepath.Join(t.TempDir(), "baselines.json")
+	os.WriteFile(corrupt, []byte("{\n  \"benches\": {\n    \"count\": nope\n}}\n"), 0o644)
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"run", suite, "--baselines=" + corrupt}, []string{corrupt, "line 3"}},
+		{[]string{"run", suite, "--bench=nosuch"}, []string{`no bench named "nosuch"`}},
+		{[]string{"run", suite, "--iters=0"}, []string{"--iters=0"}},
+		{[]string{"run", suite, "--lang=c,cobol"}, []string{"cobol"}},
+		{[]string{"run", "--suite=/nonexistent-suite"}, []string{"no benches/ folder"}},
+		{[]string{"xproc", "--variant=medium"}, []string{"--variant=medium"}},
+		{[]string{"xproc", "--iters=0"}, []string{"--iters=0"}},
+	}
+	for _, c := range cases {
+		code, _, errOut := run(t, noEngine, c.args...)
+		if code != 2 || strings.Contains(strings.ToLower(errOut), "engine") {
+			t.Fatalf("%v: exit %d, stderr %s", c.args, code, errOut)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errOut, w) {
+				t.Fatalf("%v: stderr %q lacks %q", c.args, errOut, w)
+			}
+		}
+	}
+}
+
 // The exit code of a regression, through the real binary and engine.
 func TestRegressionExit1(t *testing.T) {
 	enginetest.Connect(t)

@@ -33,9 +33,11 @@ type runOptions struct {
 const runHelp = `Usage: halebench run [flags]
 
 Builds the toolchain and bench images (cached by content), runs every bench of
-the suite in every language, each (bench, language) in one CPU-pinned container
-taking a warm-up and --iters samples, then gates the subject's medians against
-baselines.json and writes results/run-<UTC stamp>.json. The grid goes to stdout.
+the suite in every language — each (bench, language) a job for the sampler in
+that language's CPU-pinned container (one per language and cpuset for the whole
+run), a warm-up and --iters samples — then gates the subject's medians against
+baselines.json and writes results/run-<UTC stamp>-<id>.json. The grid goes to
+stdout, progress to stderr. Every input is checked before the engine is asked.
 
 Exit codes: 0 fine, 1 subject regression, 2 the run could not be made,
 130 interrupted.
@@ -67,18 +69,22 @@ func runRun(ctx context.Context, args []string) error {
 		o.baselines = filepath.Join(o.suite, "baselines.json")
 	}
 	log := logTo(o.quiet)
-	eng, err := engine.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	res, err := harness.Run(ctx, eng, harness.Options{
+	plan, err := harness.Prepare(harness.Options{
 		Suite: o.suite, Bench: o.bench, Langs: o.langs, Subject: o.subject, NoComparative: o.noComparative,
 		Iters: o.iters, Warmup: o.warmup, Timeout: o.timeout, MemLimit: int64(o.memory), OutCap: 1 << 20,
 		Baselines: o.baselines, ResultsDir: o.results, UpdateBaselines: o.updateBaselines,
 		RequireSubject: o.requireSubject, Unprivileged: o.unprivileged, Images: o.imageOptions(), Log: log,
 		Live: !o.quiet && isTerminal(os.Stderr),
 	})
+	if err != nil {
+		return badInput("run", err)
+	}
+	eng, err := engine.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	res, err := harness.OnEngine(ctx, eng, plan)
 	if res != nil && res.Report != nil {
 		if o.jsonOut {
 			enc := json.NewEncoder(os.Stdout)

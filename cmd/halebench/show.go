@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
@@ -30,37 +30,37 @@ func runShow(_ context.Context, args []string) error {
 		if err == flag.ErrHelp {
 			return errHelp
 		}
-		return &harness.UsageError{Msg: err.Error()}
+		return badInput("show", err)
 	}
 	if fs.NArg() != 1 {
-		return &harness.UsageError{Msg: "show: give one report file (results/run-*.json or results/xproc-*.json)"}
+		return badInput("show", errors.New("show: give one report file (results/run-*.json or results/xproc-*.json)"))
 	}
 	path := fs.Arg(0)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return &harness.UsageError{Msg: fmt.Sprintf("show: %v", err)}
+		return badInput("show", fmt.Errorf("show: %v", err))
 	}
 	var head struct {
 		Schema string `json:"schema"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return &harness.UsageError{Msg: fmt.Sprintf("show: %s is not a JSON report: %v", path, err)}
+		return badInput("show", fmt.Errorf("show: %s is not a JSON report: %v", path, err))
 	}
 	switch head.Schema {
 	case report.Schema:
 		var r report.Report
 		if err := json.Unmarshal(data, &r); err != nil {
-			return &harness.UsageError{Msg: fmt.Sprintf("show: %s: %v", path, err)}
+			return badInput("show", fmt.Errorf("show: %s: %v", path, err))
 		}
 		report.Grid(os.Stdout, &r)
 	case xproc.Schema:
 		var r xproc.Report
 		if err := json.Unmarshal(data, &r); err != nil {
-			return &harness.UsageError{Msg: fmt.Sprintf("show: %s: %v", path, err)}
+			return badInput("show", fmt.Errorf("show: %s: %v", path, err))
 		}
 		xproc.Tables(os.Stdout, &r)
 	default:
-		return &harness.UsageError{Msg: fmt.Sprintf("show: %s has schema %q; this halebench reads %s and %s", path, head.Schema, report.Schema, xproc.Schema)}
+		return badInput("show", fmt.Errorf("show: %s has schema %q; this halebench reads %s and %s", path, head.Schema, report.Schema, xproc.Schema))
 	}
 	return nil
 }

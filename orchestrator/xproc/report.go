@@ -10,6 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Report is one `halebench xproc` run.
@@ -17,7 +18,7 @@ type Report struct {
 	Schema      string                           `json:"schema"`
 	GeneratedAt string                           `json:"generated_at"`
 	RunID       string                           `json:"run_id"`
-	Status      string                           `json:"status"`
+	Status      status.Status                    `json:"status"`
 	Iters       int                              `json:"iters"`
 	Subject     string                           `json:"subject"`
 	Host        report.Host                      `json:"host"`
@@ -66,8 +67,8 @@ func Tables(w io.Writer, r *Report) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "language\tmedian\tratio_vs_hale\treader peak\tproducer peak")
 		for _, res := range rows {
-			med, ratio := res.Status, "—"
-			if res.Status == "ok" {
+			med, ratio := string(res.Status), "—"
+			if res.Status == status.OK {
 				med = report.FormatNs(res.ElapsedNsMedian)
 				if res.RatioVsHale != nil {
 					ratio = report.FormatRatio(*res.RatioVsHale) + "×"

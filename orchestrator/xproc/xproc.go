@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -71,30 +72,30 @@ func Sources(suite string, l toolchain.Language) []imagebuild.Source {
 
 // Side is what one container of a pair did.
 type Side struct {
-	ContainerID   string `json:"container_id"`
-	CPUs          string `json:"cpus"`
-	CPUsEffective string `json:"cpus_effective"`
-	Status        string `json:"status"`
-	Detail        string `json:"detail,omitempty"`
-	MemPeakKB     *int64 `json:"mem_peak_kb,omitempty"`
-	MaxRSSKB      int64  `json:"maxrss_kb,omitempty"`
+	ContainerID   string        `json:"container_id"`
+	CPUs          string        `json:"cpus"`
+	CPUsEffective string        `json:"cpus_effective"`
+	Status        status.Status `json:"status"`
+	Detail        string        `json:"detail,omitempty"`
+	MemPeakKB     *int64        `json:"mem_peak_kb,omitempty"`
+	MaxRSSKB      int64         `json:"maxrss_kb,omitempty"`
 }
 
 // Run is one iteration of a pair.
 type Run struct {
-	Status    string `json:"status"`
-	Detail    string `json:"detail,omitempty"`
-	ElapsedNs int64  `json:"elapsed_ns,omitempty"`
-	Check     string `json:"check,omitempty"`
-	Reader    Side   `json:"reader"`
-	Producer  *Side  `json:"producer,omitempty"`
+	Status    status.Status `json:"status"`
+	Detail    string        `json:"detail,omitempty"`
+	ElapsedNs int64         `json:"elapsed_ns,omitempty"`
+	Check     string        `json:"check,omitempty"`
+	Reader    Side          `json:"reader"`
+	Producer  *Side         `json:"producer,omitempty"`
 }
 
 // Result is one row's figures.
 type Result struct {
 	Row              string        `json:"row"`
 	Title            string        `json:"title"`
-	Status           string        `json:"status"`
+	Status           status.Status `json:"status"`
 	Detail           string        `json:"detail,omitempty"`
 	Comparable       bool          `json:"comparable"`
 	ElapsedNsMedian  int64         `json:"elapsed_ns_median,omitempty"`
@@ -114,9 +115,16 @@ var expected = map[string]string{
 	"large": "n:20000,sum:105011200000",
 }
 
+// Engine makes the containers of a pair.
+type Engine interface {
+	Create(ctx context.Context, s engine.Spec) (*engine.Container, error)
+}
+
+var _ Engine = (*engine.Engine)(nil)
+
 // Pair runs the pair of one row iters times.
 type Pair struct {
-	Eng       *engine.Engine
+	Eng       Engine
 	Image     string
 	Privilege engine.Privilege
 	RunID     string
@@ -143,12 +151,12 @@ func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) 
 		} else {
 			r = p.pair(ctx, row, variant)
 		}
-		if r.Status == "ok" && r.Check != expected[variant] {
-			r.Status, r.Detail = "bad_checksum", fmt.Sprintf("check %q, want %q", r.Check, expected[variant])
+		if r.Status == status.OK && r.Check != expected[variant] {
+			r.Status, r.Detail = status.BadChecksum, fmt.Sprintf("check %q, want %q", r.Check, expected[variant])
 		}
 		res.Runs = append(res.Runs, r)
 		fmt.Fprintf(p.Log, "  %s %s #%d: %s %s\n", variant, row.Name, i+1, r.Status, describe(r))
-		if r.Status != "ok" {
+		if r.Status != status.OK {
 			res.Status, res.Detail = r.Status, r.Detail
 			return res
 		}
@@ -156,10 +164,10 @@ func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) 
 		res.Check = r.Check
 	}
 	if ctx.Err() != nil {
-		res.Status = "interrupted"
+		res.Status = status.Interrupted
 		return res
 	}
-	res.Status = "ok"
+	res.Status = status.OK
 	res.ElapsedNs = stats.Summarize(res.ElapsedNsSamples)
 	res.ElapsedNsMedian = res.ElapsedNs.Median
 	var rp, pp []int64
@@ -183,7 +191,7 @@ func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) 
 }
 
 func describe(r Run) string {
-	if r.Status != "ok" {
+	if r.Status != status.OK {
 		return r.Detail
 	}
 	s := fmt.Sprintf("%.2f ms, reader %s on cpus %s", float64(r.ElapsedNs)/1e6, short(r.Reader.ContainerID), r.Reader.CPUsEffective)
@@ -235,12 +243,12 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 	rs.IpcMode, rs.ShmSize = "shareable", shmSize
 	reader, err := p.Eng.Create(ctx, rs)
 	if err != nil {
-		return fail(r, "run_failed", err.Error())
+		return fail(r, status.RunFailed, err.Error())
 	}
 	defer reader.Remove()
 	r.Reader.ContainerID, r.Reader.CPUs = reader.ID, rc
 	if err := reader.Start(ctx); err != nil {
-		return fail(r, "run_failed", err.Error())
+		return fail(r, status.RunFailed, err.Error())
 	}
 	// Wait for the reader to say it has the ring open.
 	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
@@ -255,38 +263,38 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 	cancel()
 	if !ready {
 		if ctx.Err() != nil {
-			return fail(r, "interrupted", "")
+			return fail(r, status.Interrupted, "")
 		}
 		out, errOut, _ := reader.Output(context.Background(), 4096)
-		return fail(r, "reader_failed", "the reader never printed ready: "+tail(out+errOut, 400))
+		return fail(r, status.ReaderFailed, "the reader never printed ready: "+tail(out+errOut, 400))
 	}
 	ps := p.spec(row, p.samplerCmd(row, row.ProdUnit, "producer", variant), pc, "producer", env)
 	ps.IpcMode = "container:" + reader.ID
 	producer, err := p.Eng.Create(ctx, ps)
 	if err != nil {
-		return fail(r, "run_failed", err.Error())
+		return fail(r, status.RunFailed, err.Error())
 	}
 	defer producer.Remove()
 	r.Producer = &Side{ContainerID: producer.ID, CPUs: pc}
 	if err := producer.Start(ctx); err != nil {
-		return fail(r, "producer_failed", err.Error())
+		return fail(r, status.ProducerFailed, err.Error())
 	}
 	p.finish(ctx, producer, r.Producer)
 	rres := p.finish(ctx, reader, &r.Reader)
 	if ctx.Err() != nil {
-		return fail(r, "interrupted", "")
+		return fail(r, status.Interrupted, "")
 	}
-	if r.Reader.Status != "ok" {
-		if strings.Contains(rres, "status=producer_failed") || (r.Producer.Status != "ok") {
-			return fail(r, "producer_failed", fmt.Sprintf("reader: %s; producer: %s %s", r.Reader.Detail, r.Producer.Status, r.Producer.Detail))
+	if r.Reader.Status != status.OK {
+		if strings.Contains(rres, "status="+string(status.ProducerFailed)) || (r.Producer.Status != status.OK) {
+			return fail(r, status.ProducerFailed, fmt.Sprintf("reader: %s; producer: %s %s", r.Reader.Detail, r.Producer.Status, r.Producer.Detail))
 		}
-		return fail(r, "reader_failed", r.Reader.Detail)
+		return fail(r, status.ReaderFailed, r.Reader.Detail)
 	}
 	el, check := parseLines(rres)
 	if el <= 0 {
-		return fail(r, "no_elapsed", "the reader printed no elapsed_ns")
+		return fail(r, status.NoElapsed, "the reader printed no elapsed_ns")
 	}
-	r.Status, r.ElapsedNs, r.Check = "ok", el, check
+	r.Status, r.ElapsedNs, r.Check = status.OK, el, check
 	return r
 }
 
@@ -300,19 +308,19 @@ func (p *Pair) inProcess(ctx context.Context, row Row, variant string) Run {
 	s := p.spec(row, p.samplerCmd(row, row.ReaderUnit, "pair", variant), cpus, "pair", nil)
 	c, err := p.Eng.Create(ctx, s)
 	if err != nil {
-		return fail(r, "run_failed", err.Error())
+		return fail(r, status.RunFailed, err.Error())
 	}
 	defer c.Remove()
 	r.Reader.ContainerID, r.Reader.CPUs = c.ID, cpus
 	if err := c.Start(ctx); err != nil {
-		return fail(r, "run_failed", err.Error())
+		return fail(r, status.RunFailed, err.Error())
 	}
 	out := p.finish(ctx, c, &r.Reader)
-	if r.Reader.Status != "ok" {
+	if r.Reader.Status != status.OK {
 		return fail(r, r.Reader.Status, r.Reader.Detail)
 	}
 	el, check := parseLines(out)
-	r.Status, r.ElapsedNs, r.Check = "ok", el, check
+	r.Status, r.ElapsedNs, r.Check = status.OK, el, check
 	return r
 }
 
@@ -323,17 +331,17 @@ func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) stri
 	defer cancel()
 	if _, err := c.Wait(wctx); err != nil {
 		c.Kill(context.Background())
-		side.Status, side.Detail = "timeout", err.Error()
+		side.Status, side.Detail = status.Timeout, err.Error()
 		return ""
 	}
 	out, errOut, err := c.Output(context.Background(), 1<<20)
 	if err != nil {
-		side.Status, side.Detail = "run_failed", err.Error()
+		side.Status, side.Detail = status.RunFailed, err.Error()
 		return ""
 	}
 	res, err := runner.ParseResult(out)
 	if err != nil {
-		side.Status, side.Detail = "run_failed", "no sampler result: "+tail(errOut, 300)
+		side.Status, side.Detail = status.RunFailed, "no sampler result: "+tail(errOut, 300)
 		return out
 	}
 	side.Status, side.Detail, side.CPUsEffective = res.Status, res.Detail, res.Env.Affinity
@@ -346,7 +354,7 @@ func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) stri
 	if len(res.Samples) > 0 {
 		s := res.Samples[len(res.Samples)-1]
 		side.MemPeakKB, side.MaxRSSKB = s.MemPeakKB, s.MaxRSSKB
-		if s.StderrTail != "" && side.Status != "ok" {
+		if s.StderrTail != "" && side.Status != status.OK {
 			side.Detail += "; stderr: " + tail(s.StderrTail, 300)
 		}
 	}
@@ -368,8 +376,8 @@ func parseLines(out string) (int64, string) {
 	return el, check
 }
 
-func fail(r Run, status, detail string) Run {
-	r.Status, r.Detail = status, detail
+func fail(r Run, st status.Status, detail string) Run {
+	r.Status, r.Detail = st, detail
 	return r
 }
 
@@ -396,14 +404,14 @@ func Ratios(results []*Result, subject string) {
 		by[r.Row] = r
 	}
 	ref := func(name string) *Result {
-		if r := by[name]; r != nil && r.Status == "ok" && r.ElapsedNsMedian > 0 {
+		if r := by[name]; r != nil && r.Status == status.OK && r.ElapsedNsMedian > 0 {
 			return r
 		}
 		return nil
 	}
 	h, s := ref("hale"), ref(subject)
 	for _, r := range results {
-		if r.Status != "ok" {
+		if r.Status != status.OK {
 			continue
 		}
 		if h != nil {
