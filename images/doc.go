@@ -8,7 +8,7 @@ package images
 
 import "embed"
 
-// FS holds <lang>/Dockerfile, <lang>/build.sh and sampler/main.go.
+// FS holds <lang>/Dockerfile for each language and sampler/main.go.
 //
 //go:embed go node python c rust hale sampler/main.go
 var FS embed.FS
