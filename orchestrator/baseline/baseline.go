@@ -5,28 +5,73 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/stats"
 	"golang.org/x/sys/unix"
 )
 
-// DefaultTolerance is the band a bench gets when its entry names none.
+// DefaultTolerance is the band a bench gets when its entry names none and
+// records no noise to derive one from (the seed's fixed 0.30).
 const DefaultTolerance = 0.30
 
-// File is baselines.json.
+// Bounds of a band derived from measurement, and the memory band's floor.
+const (
+	BandFloor    = 0.05
+	BandCeil     = 0.35
+	MemBandFloor = 0.05
+)
+
+// File is baselines.json. Every key halebench does not know (upstream's
+// recorded_with, or anything newer) is kept as it was through a rewrite.
 type File struct {
 	UpdatedAt   string            `json:"updated_at"`
 	Subject     string            `json:"subject,omitempty"`
 	Toolchain   string            `json:"toolchain,omitempty"`
 	HaleVersion string            `json:"hale_version,omitempty"`
 	Host        string            `json:"host,omitempty"`
+	Machine     *Machine          `json:"machine,omitempty"`
 	Benches     map[string]*Entry `json:"benches"`
+	extra       map[string]json.RawMessage
 }
 
-// Entry is one bench's accepted figures.
+// Machine is where a file's medians were measured: what must match for
+// them to gate another run.
+type Machine struct {
+	CPUModel           string            `json:"cpu_model"`
+	LogicalCPUs        int               `json:"logical_cpus"`
+	Kernel             string            `json:"kernel,omitempty"`
+	CgroupVersion      string            `json:"cgroup_version"`
+	Privilege          string            `json:"privilege"`
+	EngineVersion      string            `json:"engine_version,omitempty"`
+	Cpusets            map[string]string `json:"cpusets,omitempty"` // bench -> the subject's cpuset
+	SubjectToolchain   string            `json:"subject_toolchain,omitempty"`
+	SubjectImageDigest string            `json:"subject_image_digest,omitempty"`
+	HaleVersion        string            `json:"hale_version,omitempty"`
+}
+
+// Differences names what differs between the machine m recorded and
+// another, among what decides whether medians compare: CPU model, logical
+// CPUs, privilege and cgroup version.
+func (m *Machine) Differences(o Machine) []string {
+	var d []string
+	add := func(what string, a, b any) {
+		if a != b {
+			d = append(d, fmt.Sprintf("%s %v here, %v in the baseline", what, b, a))
+		}
+	}
+	add("CPU", m.CPUModel, o.CPUModel)
+	add("logical CPUs", m.LogicalCPUs, o.LogicalCPUs)
+	add("privilege", m.Privilege, o.Privilege)
+	add("cgroup", m.CgroupVersion, o.CgroupVersion)
+	return d
+}
+
+// Entry is one bench's accepted figures. Unknown keys are kept.
 type Entry struct {
 	Kind      string   `json:"kind"`
 	ElapsedNs int64    `json:"elapsed_ns"`
@@ -34,6 +79,26 @@ type Entry struct {
 	MemPeakKB int64    `json:"mem_peak_kb,omitempty"`
 	Tolerance *float64 `json:"tolerance,omitempty"`
 	Note      string   `json:"note,omitempty"`
+
+	// From several independent runs (--update-baselines --runs=N):
+	// relative figures (0.02 = 2 % of the median).
+	Noise             *float64 `json:"noise,omitempty"`       // within-run standard error of the median
+	DriftSigma        *float64 `json:"drift_sigma,omitempty"` // between-run σ of the median: range / d2(N)
+	DriftRange        *float64 `json:"drift_range,omitempty"` // range of the run medians
+	Runs              int      `json:"runs,omitempty"`
+	Band              *float64 `json:"band,omitempty"` // clamp(4 × max(noise, drift_sigma), 0.05, 0.35)
+	ToleranceOverride *float64 `json:"tolerance_override,omitempty"`
+	RunMedians        []int64  `json:"run_medians,omitempty"`
+	Samples           []int64  `json:"samples,omitempty"` // every run's samples, for the significance test
+
+	// Memory, gated on its own band: the cgroup peak where the host gave
+	// one, maxrss otherwise (MemSource says which).
+	MemSource    string   `json:"mem_source,omitempty"` // mem_peak_kb or maxrss_kb
+	MemKB        int64    `json:"mem_kb,omitempty"`
+	MemTolerance *float64 `json:"mem_tolerance,omitempty"`
+	MemSamples   []int64  `json:"mem_samples,omitempty"`
+
+	extra map[string]json.RawMessage
 }
 
 // SubjectOf names the language a file's medians belong to: its subject
@@ -49,12 +114,51 @@ func (f *File) SubjectOf() string {
 	return ""
 }
 
-// Tol is the entry's tolerance, or the default.
+// Tol is the entry's time band: a hand-pinned tolerance_override first,
+// then the band derived from its recorded noise and drift, then its
+// tolerance, then the default.
 func (e *Entry) Tol() float64 {
-	if e.Tolerance == nil {
-		return DefaultTolerance
+	switch {
+	case e.ToleranceOverride != nil:
+		return *e.ToleranceOverride
+	case e.Band != nil:
+		return *e.Band
+	case e.Noise != nil || e.DriftSigma != nil:
+		return stats.Band(deref(e.Noise), deref(e.DriftSigma), BandFloor, BandCeil)
+	case e.Tolerance != nil:
+		return *e.Tolerance
 	}
-	return *e.Tolerance
+	return DefaultTolerance
+}
+
+// TolSource says where Tol comes from.
+func (e *Entry) TolSource() string {
+	switch {
+	case e.ToleranceOverride != nil:
+		return "tolerance_override"
+	case e.Band != nil, e.Noise != nil || e.DriftSigma != nil:
+		return "measured"
+	case e.Tolerance != nil:
+		return "tolerance"
+	}
+	return "default"
+}
+
+// MemTol is the memory band, nil where the entry has no memory baseline
+// halebench recorded (the seed's maxrss figures do not gate).
+func (e *Entry) MemTol() *float64 {
+	if e.MemKB <= 0 || e.MemTolerance == nil {
+		return nil
+	}
+	t := math.Max(*e.MemTolerance, MemBandFloor)
+	return &t
+}
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // Limit is the largest median that is not a regression.
@@ -62,7 +166,7 @@ func (e *Entry) Limit() int64 {
 	return int64(float64(e.ElapsedNs) * (1 + e.Tol()))
 }
 
-// Regressed says whether a subject median regresses against the entry.
+// Regressed says whether a subject median is over the entry's band.
 // Faster than the baseline is never a regression.
 func (e *Entry) Regressed(median int64) bool {
 	return median > e.Limit()
@@ -137,24 +241,37 @@ func position(data []byte, off int64) (line, col int) {
 	return
 }
 
-// Measured is one bench's new subject figures.
+// Measured is one bench's new subject figures: medians and, from several
+// runs, their noise and drift.
 type Measured struct {
-	Kind      string
-	ElapsedNs int64
-	MaxRSSKB  int64
-	MemPeakKB int64
+	Kind       string
+	ElapsedNs  int64
+	MaxRSSKB   int64
+	MemPeakKB  int64
+	Noise      float64
+	DriftSigma float64
+	DriftRange float64
+	Runs       int
+	RunMedians []int64
+	Samples    []int64
+	MemSource  string
+	MemKB      int64
+	MemBand    float64
+	MemSamples []int64
 }
 
-// Provenance is who measured the new figures.
+// Provenance is who measured the new figures, and where.
 type Provenance struct {
 	Subject   string
 	Toolchain string
 	Host      string
+	Machine   *Machine
 }
 
-// Update merges new medians into the file at path under its lock: each
-// bench keeps its tolerance and note; new benches get the default band.
-// The file is rewritten atomically. It returns the names it changed.
+// Update merges new figures into the file at path under its lock: each
+// bench keeps its tolerance, override, note and every key halebench does
+// not know; the file records the machine. It is rewritten atomically and
+// returns the names it changed.
 func Update(path string, m map[string]Measured, p Provenance, now time.Time) ([]string, error) {
 	unlock, err := lock(path)
 	if err != nil {
@@ -169,19 +286,31 @@ func Update(path string, m map[string]Measured, p Provenance, now time.Time) ([]
 	for name, v := range m {
 		e := f.Benches[name]
 		if e == nil {
-			tol := DefaultTolerance
-			e = &Entry{Tolerance: &tol}
+			e = &Entry{}
 			f.Benches[name] = e
 		}
 		if v.Kind != "" {
 			e.Kind = v.Kind
 		}
 		e.ElapsedNs, e.MaxRSSKB, e.MemPeakKB = v.ElapsedNs, v.MaxRSSKB, v.MemPeakKB
+		if v.Runs > 0 {
+			band := stats.Band(v.Noise, v.DriftSigma, BandFloor, BandCeil)
+			noise, sigma, rng := v.Noise, v.DriftSigma, v.DriftRange
+			e.Noise, e.DriftSigma, e.DriftRange, e.Band = &noise, &sigma, &rng, &band
+			e.Runs, e.RunMedians, e.Samples = v.Runs, v.RunMedians, v.Samples
+		}
+		if v.MemKB > 0 {
+			mb := math.Max(v.MemBand, MemBandFloor)
+			e.MemSource, e.MemKB, e.MemTolerance, e.MemSamples = v.MemSource, v.MemKB, &mb, v.MemSamples
+		}
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	f.UpdatedAt = now.UTC().Format(time.RFC3339)
 	f.Subject, f.Toolchain, f.Host = p.Subject, p.Toolchain, p.Host
+	if p.Machine != nil {
+		f.Machine = p.Machine
+	}
 	if p.Subject == "hale" {
 		f.HaleVersion = p.Toolchain
 	}

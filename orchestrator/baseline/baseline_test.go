@@ -1,9 +1,11 @@
 package baseline
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -131,5 +133,108 @@ func TestInvalidFileIsLeftUntouched(t *testing.T) {
 	got, _ := os.ReadFile(path)
 	if string(got) != string(bad) {
 		t.Fatal("invalid file was changed")
+	}
+}
+
+// A file carrying upstream's fields and keys halebench has never heard of
+// keeps all of them through --update-baselines: the bench not re-measured
+// is unchanged key for key, the re-measured one keeps its override, note
+// and unknown keys, and the top level keeps its own.
+func TestUpdateKeepsEveryUnknownField(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "baselines.json")
+	doc := `{
+  "updated_at": "2026-06-25T00:00:00Z",
+  "hale_version": "0.16.2",
+  "recorded_with": {"tool": "bench.sh", "rev": "abc123"},
+  "x_future": [1, 2, 3],
+  "benches": {
+    "fn_modular": {"kind": "micro", "elapsed_ns": 1000, "maxrss_kb": 5, "noise": 0.004, "drift_sigma": 0.011,
+                   "drift_range": 0.026, "runs": 5, "tolerance_override": 0.05, "note": "pinned after the 29% miss",
+                   "x_upstream": {"seen": true}},
+    "fn_call": {"kind": "micro", "elapsed_ns": 2000, "maxrss_kb": 6, "noise": 0.01, "drift_sigma": 0.02,
+                "drift_range": 0.05, "runs": 3, "recorded_on": "ryzen", "tolerance": 0.3}
+  }
+}`
+	os.WriteFile(path, []byte(doc), 0o644)
+	before := parsed(t, []byte(doc))
+	m := map[string]Measured{"fn_modular": {Kind: "micro", ElapsedNs: 1100, MaxRSSKB: 7, Noise: 0.01, DriftSigma: 0.02, DriftRange: 0.04, Runs: 5,
+		RunMedians: []int64{1090, 1100, 1110, 1100, 1095}, Samples: []int64{1, 2}, MemSource: "mem_peak_kb", MemKB: 900, MemBand: 0.01}}
+	mach := &Machine{CPUModel: "Test CPU", LogicalCPUs: 2, CgroupVersion: "v1", Privilege: "all-caps"}
+	if _, err := Update(path, m, Provenance{Subject: "c", Toolchain: "clang 19", Machine: mach}, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	after := parsed(t, data)
+	for _, k := range []string{"recorded_with", "x_future", "hale_version"} {
+		if !reflect.DeepEqual(after[k], before[k]) {
+			t.Errorf("top-level %s: %v, was %v", k, after[k], before[k])
+		}
+	}
+	benches := func(doc map[string]any) map[string]any { return doc["benches"].(map[string]any) }
+	if !reflect.DeepEqual(benches(after)["fn_call"], benches(before)["fn_call"]) {
+		t.Errorf("fn_call changed:\n%v\nwas\n%v", benches(after)["fn_call"], benches(before)["fn_call"])
+	}
+	fm := benches(after)["fn_modular"].(map[string]any)
+	if fm["tolerance_override"] != 0.05 || fm["note"] != "pinned after the 29% miss" || !reflect.DeepEqual(fm["x_upstream"], map[string]any{"seen": true}) {
+		t.Errorf("fn_modular lost what it carried: %v", fm)
+	}
+	if fm["elapsed_ns"] != 1100.0 || fm["runs"] != 5.0 || fm["mem_tolerance"] != MemBandFloor || fm["band"] == nil {
+		t.Errorf("fn_modular not updated: %v", fm)
+	}
+	f, err := Parse(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Machine == nil || f.Machine.CPUModel != "Test CPU" || f.Benches["fn_modular"].Tol() != 0.05 {
+		t.Fatalf("machine %+v, tol %v", f.Machine, f.Benches["fn_modular"].Tol())
+	}
+}
+
+func parsed(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// Where a band comes from: an override, the measured noise and drift,
+// the hand tolerance, the default.
+func TestTolSources(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	cases := []struct {
+		e    Entry
+		want float64
+		src  string
+	}{
+		{Entry{ToleranceOverride: f(0.07), Band: f(0.2), Tolerance: f(0.3)}, 0.07, "tolerance_override"},
+		{Entry{Band: f(0.12), Tolerance: f(0.3)}, 0.12, "measured"},
+		{Entry{Noise: f(0.004), DriftSigma: f(0.02), Tolerance: f(0.3)}, 0.08, "measured"},
+		{Entry{Noise: f(0.001)}, BandFloor, "measured"},
+		{Entry{Tolerance: f(0.4)}, 0.4, "tolerance"},
+		{Entry{}, DefaultTolerance, "default"},
+	}
+	for _, c := range cases {
+		if got := c.e.Tol(); got < c.want-1e-12 || got > c.want+1e-12 || c.e.TolSource() != c.src {
+			t.Errorf("%+v: %v from %s, want %v from %s", c.e, got, c.e.TolSource(), c.want, c.src)
+		}
+	}
+	if (&Entry{MemKB: 10}).MemTol() != nil {
+		t.Error("a memory figure without a recorded band gates")
+	}
+	if got := (&Entry{MemKB: 10, MemTolerance: f(0.01)}).MemTol(); got == nil || *got != MemBandFloor {
+		t.Errorf("memory band floor: %v", got)
+	}
+}
+
+func TestMachineDifferences(t *testing.T) {
+	m := &Machine{CPUModel: "Ryzen", LogicalCPUs: 16, CgroupVersion: "v2", Privilege: "privileged"}
+	if d := m.Differences(*m); len(d) != 0 {
+		t.Fatalf("same machine differs: %v", d)
+	}
+	d := m.Differences(Machine{CPUModel: "Xeon", LogicalCPUs: 2, CgroupVersion: "v2", Privilege: "privileged"})
+	if len(d) != 2 || !strings.Contains(d[0], "Xeon here, Ryzen in the baseline") {
+		t.Fatalf("differences %v", d)
 	}
 }
