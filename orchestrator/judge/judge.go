@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -71,29 +72,131 @@ func Parity(checks map[string]string) (verdict string, mismatched []string, agre
 	return ParityMismatch, mismatched, best
 }
 
-// Gate judges a subject median against its baseline entry (nil: none):
-// status.OK, status.Regression or status.NoBaseline.
-func Gate(median int64, e *baseline.Entry) status.Status {
-	if e == nil {
-		return status.NoBaseline
-	}
-	if e.Regressed(median) {
-		return status.Regression
-	}
-	return status.OK
-}
-
 // Cell is one language's result on a bench, as the judge needs it.
 type Cell struct {
-	Status status.Status
-	Check  string
-	Median int64 // elapsed ns; 0 when nothing was measured
+	Status     status.Status
+	Check      string
+	Median     int64   // elapsed ns; 0 when nothing was measured
+	Samples    []int64 // elapsed ns, every sample (confirmation included)
+	MemKB      int64   // median memory: the cgroup peak, or maxrss where there is none
+	MemSamples []int64
 }
 
 // measured says whether the cell has a number that can be compared.
 func (c Cell) measured() bool {
 	return (c.Status == status.OK || c.Status == status.ParityMismatch) && c.Median > 0
 }
+
+// Gate is how the subject is gated: its baseline entry (nil: none), the
+// significance level, and why the baseline's machine cannot gate this one
+// ("" : it can).
+type Gate struct {
+	Entry        *baseline.Entry
+	Alpha        float64
+	Incomparable string
+}
+
+// Check is one gated quantity's verdict: time or memory.
+type Check struct {
+	Status   status.Status `json:"status"`
+	Median   int64         `json:"median"`
+	Baseline int64         `json:"baseline"`
+	Ratio    float64       `json:"ratio"`     // median / baseline
+	Band     float64       `json:"band"`      // the relative band it was held to
+	BandFrom string        `json:"band_from"` // where the band comes from
+	Noise    float64       `json:"noise"`     // this run's relative standard error of the median
+	P        *float64      `json:"p,omitempty"`
+	Why      string        `json:"why,omitempty"`
+}
+
+// resolves says whether a run whose median has relative standard error
+// noise can tell a move of band from nothing: its 95% half-width fits.
+func resolves(noise, band float64) bool { return 1.96*noise <= band }
+
+// Time judges the subject's elapsed samples against the entry: a
+// regression needs both a median over the band and a significant shift
+// (one-sided Mann–Whitney against the baseline's samples, p < alpha); a
+// median over the band that is not significant, or a run too noisy to
+// resolve the band, is inconclusive; faster than the band, significantly,
+// is improved. An entry without samples (the seed's) is judged on the
+// band alone, when the run resolves it.
+func Time(c Cell, e *baseline.Entry, alpha float64) Check {
+	v := Check{Median: c.Median, Baseline: e.ElapsedNs, Band: e.Tol(), BandFrom: e.TolSource(), Noise: stats.RelSEMedian(c.Samples)}
+	v.Ratio = float64(c.Median) / float64(e.ElapsedNs)
+	var pSlow, pFast *float64
+	if len(e.Samples) > 0 && len(c.Samples) > 0 {
+		ps, pf := stats.MannWhitneyGreater(c.Samples, e.Samples), stats.MannWhitneyGreater(e.Samples, c.Samples)
+		pSlow, pFast = &ps, &pf
+	}
+	switch {
+	case v.Ratio > 1+v.Band && pSlow != nil:
+		v.P = pSlow
+		if *pSlow < alpha {
+			v.Status, v.Why = status.Regression, fmt.Sprintf("median %s the baseline, over its %s band, p = %.2g", pct(v.Ratio), pctBand(v.Band), *pSlow)
+		} else {
+			v.Status, v.Why = status.Inconclusive, fmt.Sprintf("median %s the baseline, over its %s band, but not significant (p = %.2g ≥ %.2g)", pct(v.Ratio), pctBand(v.Band), *pSlow, alpha)
+		}
+	case !resolves(v.Noise, v.Band):
+		v.Status, v.Why = status.Inconclusive, fmt.Sprintf("this run's median is known to ±%.1f%%, wider than the %s band", 196*v.Noise, pctBand(v.Band))
+	case v.Ratio > 1+v.Band:
+		v.Status, v.Why = status.Regression, fmt.Sprintf("median %s the baseline, over its %s band (no baseline samples to test)", pct(v.Ratio), pctBand(v.Band))
+	case v.Ratio < 1-v.Band && (pFast == nil || *pFast < alpha):
+		v.Status, v.P, v.Why = status.Improved, pFast, fmt.Sprintf("median %s the baseline, past its %s band", pct(v.Ratio), pctBand(v.Band))
+	default:
+		v.Status = status.OK
+	}
+	return v
+}
+
+// Memory judges the subject's memory against the entry's memory baseline;
+// nil where the entry has none halebench recorded.
+func Memory(c Cell, e *baseline.Entry, alpha float64) *Check {
+	band := e.MemTol()
+	if band == nil || c.MemKB <= 0 {
+		return nil
+	}
+	v := &Check{Median: c.MemKB, Baseline: e.MemKB, Band: *band, BandFrom: "mem_tolerance", Noise: stats.RelSEMedian(c.MemSamples)}
+	v.Ratio = float64(c.MemKB) / float64(e.MemKB)
+	if v.Ratio <= 1+v.Band {
+		v.Status = status.OK
+		return v
+	}
+	if len(e.MemSamples) > 0 && len(c.MemSamples) > 0 {
+		p := stats.MannWhitneyGreater(c.MemSamples, e.MemSamples)
+		v.P = &p
+		if p >= alpha {
+			v.Status, v.Why = status.Inconclusive, fmt.Sprintf("memory %s the baseline, over its %s band, but not significant (p = %.2g)", pct(v.Ratio), pctBand(v.Band), p)
+			return v
+		}
+	}
+	v.Status, v.Why = status.MemRegression, fmt.Sprintf("memory %s the baseline (%d KiB vs %d KiB), over its %s band", pct(v.Ratio), c.MemKB, e.MemKB, pctBand(v.Band))
+	return v
+}
+
+// Suspect says whether the subject's cell is over a band of its baseline:
+// a cell to measure again before the verdict.
+func Suspect(c Cell, g Gate) bool {
+	e := g.Entry
+	if e == nil || g.Incomparable != "" || !c.measured() {
+		return false
+	}
+	if float64(c.Median) > float64(e.ElapsedNs)*(1+e.Tol()) {
+		return true
+	}
+	if b := e.MemTol(); b != nil && c.MemKB > 0 && float64(c.MemKB) > float64(e.MemKB)*(1+*b) {
+		return true
+	}
+	return false
+}
+
+func pct(ratio float64) string {
+	if ratio >= 1 {
+		return fmt.Sprintf("+%.1f%% over", (ratio-1)*100)
+	}
+	return fmt.Sprintf("%.1f%% under", (1-ratio)*100)
+}
+
+func pctBand(b float64) string { return fmt.Sprintf("%.1f%%", b*100) }
 
 // Verdict is what the judge decided of one bench.
 type Verdict struct {
@@ -108,11 +211,14 @@ type Verdict struct {
 	// Ratios holds each measured comparative's median over the subject's
 	// (> 1: the subject is faster).
 	Ratios map[string]float64
+	// Time and Memory are the gate's checks of the subject (nil: not gated).
+	Time   *Check
+	Memory *Check
 }
 
-// Bench judges one bench from its cells (language -> result) and the
-// subject's baseline entry (nil: none).
-func Bench(subject string, cells map[string]Cell, e *baseline.Entry) Verdict {
+// Bench judges one bench from its cells (language -> result) and how its
+// subject is gated.
+func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 	v := Verdict{Cells: map[string]status.Status{}, Detail: map[string]string{}, Ratios: map[string]float64{}}
 	checks := map[string]string{}
 	for lang, c := range cells {
@@ -140,29 +246,87 @@ func Bench(subject string, cells map[string]Cell, e *baseline.Entry) Verdict {
 		}
 	}
 	switch {
+	case !ok && g.Entry != nil:
+		v.Status = status.NoSubjectSource
+		v.Detail[subject] = "the baseline has this bench, the suite has no " + subject + " program for it"
 	case !ok:
 		v.Status = status.NoSubjectSource
 	case subj.Status == status.Unavailable:
 		v.Status = status.SubjectUnavailable
 	case !subj.measured() || subj.Status == status.ParityMismatch:
 		v.Status = subj.Status
+	case g.Entry == nil:
+		v.Status = status.NoBaseline
+	case g.Incomparable != "":
+		v.Status = status.IncomparableMachine
 	default:
-		v.Status = Gate(subj.Median, e)
-		if v.Status == status.Regression {
-			v.Cells[subject] = status.Regression
-			v.Detail[subject] = fmt.Sprintf("median %d ns > baseline %d ns × (1 + %.2f)", subj.Median, e.ElapsedNs, e.Tol())
+		t := Time(subj, g.Entry, g.Alpha)
+		v.Time, v.Memory = &t, Memory(subj, g.Entry, g.Alpha)
+		v.Status = combine(t.Status, v.Memory)
+		switch v.Status {
+		case status.Regression, status.MemRegression:
+			v.Cells[subject] = v.Status
+			v.Detail[subject] = why(t, v.Memory)
+		case status.Inconclusive:
+			v.Detail[subject] = why(t, v.Memory)
 		}
 	}
 	return v
 }
 
-// Run is the run's status from its benches' verdicts: status.Regression
-// when the subject regressed on any bench, status.OK otherwise.
-func Run(benches []status.Status) status.Status {
-	for _, s := range benches {
-		if s == status.Regression {
-			return status.Regression
+// combine is the bench's status from its time and memory checks: a
+// regression of either, then inconclusive, then improved, then ok.
+func combine(t status.Status, m *Check) status.Status {
+	ms := status.OK
+	if m != nil {
+		ms = m.Status
+	}
+	for _, s := range []status.Status{status.Regression, status.MemRegression, status.Inconclusive} {
+		if t == s || ms == s {
+			return s
 		}
 	}
-	return status.OK
+	return t
+}
+
+func why(t Check, m *Check) string {
+	parts := []string{}
+	if t.Why != "" {
+		parts = append(parts, t.Why)
+	}
+	if m != nil && m.Why != "" {
+		parts = append(parts, m.Why)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// FailsRun says whether a bench status fails the run: any failure of the
+// subject, and a bench the baseline has that the subject no longer runs.
+func FailsRun(s status.Status, hadBaseline bool) bool {
+	return s.Failed() || (s == status.NoSubjectSource && hadBaseline)
+}
+
+// Run is the run's status from its benches: failed when the subject failed
+// on any, else regression when the time or memory of any regressed, else
+// inconclusive when any could not be told, else ok. strict makes an
+// inconclusive run fail the gate like a regression does.
+func Run(benches []BenchStatus) status.Status {
+	worst := status.OK
+	for _, b := range benches {
+		switch {
+		case FailsRun(b.Status, b.HadBaseline):
+			return status.Failed
+		case b.Status == status.Regression || b.Status == status.MemRegression:
+			worst = status.Regression
+		case b.Status == status.Inconclusive && worst == status.OK:
+			worst = status.Inconclusive
+		}
+	}
+	return worst
+}
+
+// BenchStatus is what Run needs of a bench.
+type BenchStatus struct {
+	Status      status.Status
+	HadBaseline bool
 }

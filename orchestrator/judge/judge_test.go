@@ -33,14 +33,6 @@ func TestParity(t *testing.T) {
 	}
 }
 
-func TestGate(t *testing.T) {
-	tol := 0.1
-	e := &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol}
-	if Gate(1100, e) != status.OK || Gate(1101, e) != status.Regression || Gate(5, nil) != status.NoBaseline {
-		t.Fatal("gate")
-	}
-}
-
 func ok(check string, median int64) Cell {
 	return Cell{Status: status.OK, Check: check, Median: median}
 }
@@ -64,7 +56,7 @@ func TestBench(t *testing.T) {
 		{"regression", map[string]Cell{"hale": ok("n:1", 1301), "c": ok("n:1", 1301)}, base,
 			status.Regression, status.Regression, ParityOK, map[string]float64{"c": 1}, []string{"hale"}},
 		{"faster is never a regression", map[string]Cell{"hale": ok("n:1", 10)}, base,
-			status.OK, status.OK, ParitySingle, map[string]float64{}, nil},
+			status.Improved, status.OK, ParitySingle, map[string]float64{}, nil},
 		{"no baseline", map[string]Cell{"hale": ok("n:1", 10)}, nil,
 			status.NoBaseline, status.OK, ParitySingle, map[string]float64{}, nil},
 		{"subject's check differs", map[string]Cell{"hale": ok("n:2", 900), "c": ok("n:1", 900), "go": ok("n:1", 1800)}, base,
@@ -73,7 +65,9 @@ func TestBench(t *testing.T) {
 			status.OK, status.OK, ParityMismatch, map[string]float64{"c": 1, "go": 2}, []string{"go"}},
 		{"subject unavailable", map[string]Cell{"hale": {Status: status.Unavailable}, "c": ok("n:1", 9)}, base,
 			status.SubjectUnavailable, status.Unavailable, ParitySingle, map[string]float64{}, nil},
-		{"no subject source", map[string]Cell{"c": ok("n:1", 9), "go": ok("n:1", 9)}, base,
+		{"no subject source, baseline kept", map[string]Cell{"c": ok("n:1", 9), "go": ok("n:1", 9)}, base,
+			status.NoSubjectSource, "", ParityOK, map[string]float64{}, []string{"hale"}},
+		{"no subject source", map[string]Cell{"c": ok("n:1", 9), "go": ok("n:1", 9)}, nil,
 			status.NoSubjectSource, "", ParityOK, map[string]float64{}, nil},
 		{"subject failed to build", map[string]Cell{"hale": {Status: status.BuildFailed}, "c": ok("n:1", 9)}, base,
 			status.BuildFailed, status.BuildFailed, ParitySingle, map[string]float64{}, nil},
@@ -84,7 +78,7 @@ func TestBench(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v := Bench("hale", c.cells, c.entry)
+			v := Bench("hale", c.cells, Gate{Entry: c.entry, Alpha: 0.01})
 			if v.Status != c.status || v.Parity != c.parity {
 				t.Fatalf("status %s parity %s, want %s %s", v.Status, v.Parity, c.status, c.parity)
 			}
@@ -106,11 +100,119 @@ func TestBench(t *testing.T) {
 	}
 }
 
-func TestRun(t *testing.T) {
-	if Run([]status.Status{status.OK, status.NoBaseline, status.SubjectUnavailable}) != status.OK {
-		t.Fatal("no regression, yet not ok")
+// around draws n samples spread ±spread around m, deterministically.
+func around(m int64, spread float64, n, phase int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		k := float64((i*7+phase)%n)/float64(n-1)*2 - 1 // -1..1, shuffled
+		out[i] = m + int64(k*spread*float64(m))
 	}
-	if Run([]status.Status{status.OK, status.Regression}) != status.Regression {
-		t.Fatal("a regression, yet ok")
+	return out
+}
+
+func cellOf(samples []int64) Cell {
+	med := samples[0]
+	s := append([]int64{}, samples...)
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if s[j] < s[i] {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+	med = s[len(s)/2]
+	return Cell{Status: status.OK, Check: "n:1", Median: med, Samples: samples}
+}
+
+func measuredEntry(median int64, samples []int64, noise, drift float64) *baseline.Entry {
+	band := 0.0
+	e := &baseline.Entry{ElapsedNs: median, Noise: &noise, DriftSigma: &drift, Samples: samples}
+	band = e.Tol()
+	e.Band = &band
+	return e
+}
+
+func TestTimeVerdicts(t *testing.T) {
+	base := around(1_000_000, 0.02, 25, 0)
+	e := measuredEntry(1_000_000, base, 0.004, 0.01) // band clamp(4×0.01) = 0.05
+	cases := []struct {
+		name    string
+		samples []int64
+		want    status.Status
+	}{
+		{"unchanged", around(1_000_000, 0.02, 5, 3), status.OK},
+		{"30% slower", around(1_300_000, 0.02, 10, 1), status.Regression},
+		{"a little slower, within the band", around(1_030_000, 0.02, 10, 1), status.OK},
+		{"over the band but overlapping", []int64{1_060_000, 900_000, 1_200_000, 980_000, 1_080_000, 1_070_000, 1_010_000}, status.Inconclusive},
+		{"too noisy to resolve the band", []int64{600_000, 1_000_000, 1_400_000, 800_000, 1_200_000}, status.Inconclusive},
+		{"30% faster", around(700_000, 0.02, 10, 2), status.Improved},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := Time(cellOf(c.samples), e, 0.01)
+			if v.Status != c.want {
+				t.Fatalf("%s (ratio %.3f band %.3f noise %.4f p %v: %s), want %s", v.Status, v.Ratio, v.Band, v.Noise, v.P, v.Why, c.want)
+			}
+			if v.Status != status.OK && v.Why == "" {
+				t.Fatal("no reason given")
+			}
+		})
+	}
+}
+
+func TestMemoryVerdicts(t *testing.T) {
+	band := 0.01
+	e := &baseline.Entry{ElapsedNs: 1000, MemKB: 10_000, MemTolerance: &band, MemSamples: []int64{10_000, 10_004, 9_996, 10_000, 10_002}}
+	same := Cell{Status: status.OK, Median: 1000, MemKB: 10_100, MemSamples: []int64{10_100, 10_104, 10_096}}
+	if m := Memory(same, e, 0.01); m == nil || m.Status != status.OK || m.Band != baseline.MemBandFloor {
+		t.Fatalf("same memory: %+v", m)
+	}
+	twice := Cell{Status: status.OK, Median: 1000, MemKB: 20_000, MemSamples: []int64{20_000, 20_008, 19_996, 20_004, 20_000}}
+	if m := Memory(twice, e, 0.01); m == nil || m.Status != status.MemRegression || m.P == nil || *m.P >= 0.01 {
+		t.Fatalf("twice the memory: %+v", m)
+	}
+	if Memory(twice, &baseline.Entry{ElapsedNs: 1000, MaxRSSKB: 5}, 0.01) != nil {
+		t.Fatal("an entry without a recorded memory band gates memory")
+	}
+	tol := 0.3
+	v := Bench("c", map[string]Cell{"c": twice}, Gate{Entry: &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol, MemKB: 10_000, MemTolerance: &band, MemSamples: e.MemSamples}, Alpha: 0.01})
+	if v.Status != status.MemRegression || v.Cells["c"] != status.MemRegression || v.Memory == nil || v.Time == nil || v.Time.Status != status.OK {
+		t.Fatalf("bench %+v", v)
+	}
+}
+
+func TestIncomparableMachineAndSuspect(t *testing.T) {
+	tol := 0.3
+	e := &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol}
+	slow := ok("n:1", 5000)
+	v := Bench("c", map[string]Cell{"c": slow}, Gate{Entry: e, Alpha: 0.01, Incomparable: "CPU Xeon here, Ryzen in the baseline"})
+	if v.Status != status.IncomparableMachine || v.Cells["c"] != status.OK || v.Time != nil {
+		t.Fatalf("another machine's baseline gated: %+v", v)
+	}
+	if !Suspect(slow, Gate{Entry: e}) || Suspect(ok("n:1", 1100), Gate{Entry: e}) || Suspect(slow, Gate{Entry: e, Incomparable: "x"}) || Suspect(slow, Gate{}) {
+		t.Fatal("suspect")
+	}
+}
+
+func TestRun(t *testing.T) {
+	cases := []struct {
+		in   []BenchStatus
+		want status.Status
+	}{
+		{[]BenchStatus{{status.OK, true}, {status.NoBaseline, false}, {status.SubjectUnavailable, true}, {status.Improved, true}}, status.OK},
+		{[]BenchStatus{{status.OK, true}, {status.Inconclusive, true}}, status.Inconclusive},
+		{[]BenchStatus{{status.Inconclusive, true}, {status.Regression, true}}, status.Regression},
+		{[]BenchStatus{{status.MemRegression, true}}, status.Regression},
+		{[]BenchStatus{{status.Regression, true}, {status.BuildFailed, false}}, status.Failed},
+		{[]BenchStatus{{status.ParityMismatch, true}}, status.Failed},
+		{[]BenchStatus{{status.NoSubjectSource, true}}, status.Failed},
+		{[]BenchStatus{{status.NoSubjectSource, false}}, status.OK},
+		{[]BenchStatus{{status.NoBench, true}}, status.Failed},
+		{[]BenchStatus{{status.IncomparableMachine, true}}, status.OK},
+	}
+	for _, c := range cases {
+		if got := Run(c.in); got != c.want {
+			t.Errorf("Run(%v) = %s, want %s", c.in, got, c.want)
+		}
 	}
 }

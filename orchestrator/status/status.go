@@ -20,10 +20,16 @@ const (
 
 // What the judge can add for the subject of a bench, and for the bench.
 const (
-	Regression         Status = "regression"
-	NoBaseline         Status = "no_baseline"
-	SubjectUnavailable Status = "subject_unavailable"
-	NoSubjectSource    Status = "no_subject_source"
+	Regression          Status = "regression"
+	NoBaseline          Status = "no_baseline"
+	SubjectUnavailable  Status = "subject_unavailable"
+	NoSubjectSource     Status = "no_subject_source"
+	Inconclusive        Status = "inconclusive"         // the run cannot tell: too noisy, or a suspect that did not confirm
+	Improved            Status = "improved"             // faster than the band, significantly: informational
+	IncomparableMachine Status = "incomparable_machine" // the baseline was measured on another machine
+	MemRegression       Status = "mem_regression"       // the memory peak grew past its band
+	NoBench             Status = "no_bench"             // the baseline names a bench the suite no longer has
+	Failed              Status = "failed"               // a run whose subject failed on some bench
 )
 
 // What an xproc pair can end as, besides the job statuses.
@@ -38,7 +44,7 @@ const (
 // unreadable output or a check that disagrees with its siblings.
 func (s Status) Failed() bool {
 	switch s {
-	case BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, ParityMismatch, ProducerFailed, ReaderFailed, BadChecksum:
+	case BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, ParityMismatch, ProducerFailed, ReaderFailed, BadChecksum, NoBench:
 		return true
 	}
 	return false

@@ -3,8 +3,8 @@ package status
 import "testing"
 
 func TestFailed(t *testing.T) {
-	failed := []Status{BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, ParityMismatch, ProducerFailed, ReaderFailed, BadChecksum}
-	notFailed := []Status{OK, Unavailable, Skipped, Interrupted, Regression, NoBaseline, SubjectUnavailable, NoSubjectSource}
+	failed := []Status{BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, ParityMismatch, ProducerFailed, ReaderFailed, BadChecksum, NoBench}
+	notFailed := []Status{OK, Unavailable, Skipped, Interrupted, Regression, NoBaseline, SubjectUnavailable, NoSubjectSource, Inconclusive, Improved, IncomparableMachine, MemRegression, Failed}
 	for _, s := range failed {
 		if !s.Failed() {
 			t.Errorf("%s.Failed() = false", s)
