@@ -68,11 +68,75 @@ func Grid(w io.Writer, r *Report) {
 		{"*", "* not comparable by construction (see the bench's note in the report)"},
 		{"~", "~ CPUs shared with the orchestrator (the host has no CPU to spare for it)"},
 		{"±", "± noisy: the samples' coefficient of variation is over 10% — read it as a range (elapsed_ns min/max in the report)"},
+		{"?", "? inconclusive: this run cannot tell whether the subject moved (see the list below)"},
+		{"↓", "↓ improved: faster than the baseline past its band (informational)"},
 	} {
 		if marks[m.key] {
 			fmt.Fprintln(w, m.text)
 		}
 	}
+	Verdicts(w, r)
+}
+
+// Verdicts lists under the grid every subject bench that is not plainly
+// ok — failures first, then regressions, inconclusive, improved and the
+// rest — with why, and the gate's one-line summary.
+func Verdicts(w io.Writer, r *Report) {
+	order := []struct {
+		label string
+		match func(s status.Status) bool
+	}{
+		{"FAILED", func(s status.Status) bool { return s.Failed() }},
+		{"REGRESSION", func(s status.Status) bool { return s == status.Regression || s == status.MemRegression }},
+		{"INCONCLUSIVE", func(s status.Status) bool { return s == status.Inconclusive }},
+		{"IMPROVED", func(s status.Status) bool { return s == status.Improved }},
+		{"NOT GATED", func(s status.Status) bool { return s == status.IncomparableMachine }},
+	}
+	counts := map[status.Status]int{}
+	for _, b := range r.Benches {
+		counts[b.Status]++
+	}
+	var lines []string
+	for _, o := range order {
+		for _, b := range r.Benches {
+			if !o.match(b.Status) && !(o.label == "FAILED" && b.Status == status.NoSubjectSource && b.BaselineElapsedNs != nil) {
+				continue
+			}
+			why := b.Verdict
+			if why == "" && b.SubjectResult != nil {
+				why = b.SubjectResult.Detail
+			}
+			lines = append(lines, fmt.Sprintf("%-12s %s (%s): %s", o.label, b.Name, b.Status, firstLine(why)))
+		}
+	}
+	if r.Status == "" {
+		return
+	}
+	var parts []string
+	for _, s := range []status.Status{status.OK, status.Regression, status.MemRegression, status.Inconclusive, status.Improved, status.NoBaseline, status.IncomparableMachine} {
+		if counts[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+		}
+	}
+	fmt.Fprintf(w, "\ngate: %s — %s; baselines' machine: %s\n", r.Status, strings.Join(parts, ", "), orUnknown2(r.Gate.Machine))
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+func orUnknown2(s string) string {
+	if s == "" {
+		return "not compared"
+	}
+	return s
 }
 
 func gridLangs(r *Report) []toolchain.Language {
@@ -105,7 +169,7 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		return "—"
 	}
 	switch res.Status {
-	case status.OK, status.ParityMismatch, status.Regression:
+	case status.OK, status.ParityMismatch, status.Regression, status.MemRegression:
 	default:
 		return string(res.Status)
 	}
@@ -115,6 +179,19 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	}
 	if res.Status == status.Regression {
 		s += " REGRESSION"
+	}
+	if res.Status == status.MemRegression {
+		s += " MEM-REGRESSION"
+	}
+	if lang == r.Subject {
+		switch b.Status {
+		case status.Inconclusive:
+			s += " ?"
+			marks["?"] = true
+		case status.Improved:
+			s += " ↓"
+			marks["↓"] = true
+		}
 	}
 	if res.Status == status.ParityMismatch {
 		s += " !"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -19,7 +20,7 @@ type Report struct {
 	Schema        string                           `json:"schema"`
 	GeneratedAt   string                           `json:"generated_at"`
 	RunID         string                           `json:"run_id"`
-	Status        status.Status                    `json:"status"` // ok, regression, interrupted
+	Status        status.Status                    `json:"status"` // ok, regression, inconclusive, failed, interrupted
 	Iters         int                              `json:"iters"`
 	Warmup        int                              `json:"warmup"`
 	Subject       string                           `json:"subject"`
@@ -32,10 +33,43 @@ type Report struct {
 	BenchImages   map[string]imagebuild.BenchImage `json:"bench_images"`
 	SourcesDigest string                           `json:"sources_digest"`
 	Baselines     string                           `json:"baselines"`
+	Gate          Gate                             `json:"gate"`
+	Rebaseline    *Rebaseline                      `json:"rebaseline,omitempty"`
 	Benches       []*Bench                         `json:"benches"`
 	Warnings      []string                         `json:"warnings,omitempty"`
 	Samplers      []runner.Started                 `json:"sampler_containers"`
 	Categories    []Category                       `json:"categories"`
+}
+
+// Gate is how the subject was judged.
+type Gate struct {
+	Alpha   float64 `json:"alpha"`
+	Confirm int     `json:"confirm_samples"`
+	Strict  bool    `json:"strict"`
+	// Machine says whether the baseline's machine is this one: same,
+	// unknown (a file that records none: it gates as the seed's did), or
+	// what differs (then nothing gates unless AnyMachine).
+	Machine    string `json:"machine"`
+	AnyMachine bool   `json:"gate_any_machine,omitempty"`
+}
+
+// Rebaseline is what --update-baselines measured: N independent runs.
+type Rebaseline struct {
+	Runs    int                        `json:"runs"`
+	Benches map[string]RebaselineBench `json:"benches"`
+	Note    string                     `json:"note,omitempty"`
+}
+
+// RebaselineBench is one bench's figures over the runs.
+type RebaselineBench struct {
+	RunMedians []int64 `json:"run_medians"`
+	Median     int64   `json:"median"`
+	Noise      float64 `json:"noise"`
+	DriftSigma float64 `json:"drift_sigma"`
+	DriftRange float64 `json:"drift_range"`
+	Band       float64 `json:"band"`
+	MemKB      int64   `json:"mem_kb,omitempty"`
+	MemBand    float64 `json:"mem_band,omitempty"`
 }
 
 // Category is a grid table: its title and bench order.
@@ -93,7 +127,12 @@ type Bench struct {
 	MemPeakKBSamples  []int64          `json:"mem_peak_kb_samples"`
 	BaselineElapsedNs *int64           `json:"baseline_elapsed_ns"`
 	BaselineMaxRSSKB  *int64           `json:"baseline_maxrss_kb"`
-	Tolerance         *float64         `json:"tolerance,omitempty"`
+	Tolerance         *float64         `json:"tolerance,omitempty"` // the time band the subject was held to
+	BandFrom          string           `json:"band_from,omitempty"`
+	TimeVerdict       *judge.Check     `json:"time_verdict,omitempty"`
+	MemVerdict        *judge.Check     `json:"mem_verdict,omitempty"`
+	ConfirmSamples    int              `json:"confirm_samples,omitempty"` // samples re-measured on a suspect cell
+	Verdict           string           `json:"verdict,omitempty"`         // why, in words, where it is not plain ok
 	Note              *string          `json:"note"`
 	Seed              int64            `json:"seed"`
 	CPUsNeeded        int              `json:"cpus_needed"`
@@ -175,4 +214,20 @@ func shortID(id string) string {
 		return id[len(id)-6:]
 	}
 	return id
+}
+
+// ReadFile reads a run report that a run wrote.
+func ReadFile(path string) (*Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s is not a JSON report: %v", path, err)
+	}
+	if r.Schema != Schema {
+		return nil, fmt.Errorf("%s has schema %q; want a run report (%s)", path, r.Schema, Schema)
+	}
+	return &r, nil
 }

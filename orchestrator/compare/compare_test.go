@@ -1,0 +1,61 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/report"
+)
+
+func rep(cpu string, medians map[string][]int64) *report.Report {
+	r := &report.Report{Subject: "c", GeneratedAt: "t", Host: report.Host{HostInfo: engine.HostInfo{CPUModel: cpu, LogicalCPUs: 2, Kernel: "6"}}}
+	for name, s := range medians {
+		r.Benches = append(r.Benches, &report.Bench{Name: name, SubjectResult: &report.Lang{Status: "ok", ElapsedNsMedian: s[len(s)/2], ElapsedNsSamples: s}})
+	}
+	return r
+}
+
+func TestCompare(t *testing.T) {
+	old := rep("X", map[string][]int64{
+		"same":   {100, 101, 102, 103, 104},
+		"slower": {100, 101, 102, 103, 104},
+		"faster": {100, 101, 102, 103, 104},
+		"gone":   {1, 2, 3},
+	})
+	cur := rep("Y", map[string][]int64{
+		"same":   {100, 102, 101, 104, 103},
+		"slower": {130, 131, 132, 133, 134},
+		"faster": {70, 71, 72, 73, 74},
+		"new":    {5, 6, 7},
+	})
+	tab := Reports(old, cur, "", 0.05)
+	by := map[string]Row{}
+	for _, r := range tab.Rows {
+		by[r.Bench] = r
+	}
+	if by["same"].Verdict != "~" || by["slower"].Verdict != "slower" || by["faster"].Verdict != "faster" {
+		t.Fatalf("rows %+v", tab.Rows)
+	}
+	if d := *by["slower"].DeltaPct; d < 29 || d > 31 {
+		t.Fatalf("delta %v", d)
+	}
+	if by["gone"].Verdict != "only in the old report" || by["new"].Verdict != "only in the new report" {
+		t.Fatalf("rows %+v", tab.Rows)
+	}
+	if len(tab.Warnings) != 1 || !strings.Contains(tab.Warnings[0], "different hosts") {
+		t.Fatalf("warnings %v", tab.Warnings)
+	}
+	var out strings.Builder
+	tab.Text(&out)
+	for _, want := range []string{"slower", "+29.4%", "faster", "p=", "old t on X, 2 CPUs"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("text lacks %q:\n%s", want, out.String())
+		}
+	}
+	// At alpha 0.05 with five samples a side, the exact two-sided p of a
+	// complete separation is 2/252.
+	if p := *by["slower"].P; p < 0.0079 || p > 0.008 {
+		t.Fatalf("p %v", p)
+	}
+}
