@@ -24,6 +24,7 @@ Usage:
   halebench images  [flags]   build the toolchain and bench images only
   halebench xproc   [flags]   the cross-process shared-memory pair, in two containers
   halebench show    FILE      the grid (or xproc tables) of a stored report
+  halebench compare OLD NEW   two stored reports bench by bench (benchstat-style)
   halebench help    [verb]    this text, or a verb's flags
 
 Results go to stdout (the grid, or the JSON report with --json); progress and
@@ -31,7 +32,8 @@ warnings go to stderr.
 
 Exit codes:
   0    fine (also when the subject's toolchain is unavailable: a warning says so)
-  1    the subject regressed against baselines.json
+  1    the subject regressed against baselines.json (time or memory), failed
+       on a bench, or (with --strict) a bench was inconclusive
   2    the run could not be made (bad input, no engine, no BuildKit, bad baselines)
   130  interrupted (SIGINT/SIGTERM): containers removed, partial report written
 
@@ -59,6 +61,8 @@ func dispatch(ctx context.Context, args []string) error {
 		return runXproc(ctx, args[1:])
 	case "show":
 		return runShow(ctx, args[1:])
+	case "compare":
+		return runCompare(ctx, args[1:])
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch(ctx, []string{args[1], "--help"})
@@ -79,6 +83,9 @@ func exitCode(err error) int {
 		return 0
 	case errors.Is(err, harness.ErrRegression):
 		fmt.Fprintln(os.Stderr, "halebench: the subject regressed against its baseline (see the report)")
+		return 1
+	case errors.Is(err, harness.ErrFailed), errors.Is(err, harness.ErrInconclusive):
+		fmt.Fprintf(os.Stderr, "halebench: %v (see the list under the grid)\n", err)
 		return 1
 	case errors.Is(err, harness.ErrInterrupted), errors.Is(err, xproc.ErrInterrupted), errors.Is(err, context.Canceled):
 		fmt.Fprintln(os.Stderr, "halebench: interrupted; containers removed")

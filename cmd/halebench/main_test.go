@@ -155,3 +155,26 @@ func TestShow(t *testing.T) {
 		t.Fatalf("missing file: exit %d", code)
 	}
 }
+
+// compare reads two stored reports without an engine; bad files exit 2.
+func TestCompareVerb(t *testing.T) {
+	dir := t.TempDir()
+	doc := func(samples string) string {
+		return `{"schema": "halebench-report/1", "generated_at": "2026-12-02T00:00:00Z", "subject": "c", "host": {"cpu_model": "X", "logical_cpus": 2},
+			"benches": [{"name": "fn_call", "subject_result": {"status": "ok", "elapsed_ns_median": ` + strings.Split(samples, ",")[2] + `, "elapsed_ns_samples": [` + samples + `]}}]}`
+	}
+	oldP, newP := filepath.Join(dir, "old.json"), filepath.Join(dir, "new.json")
+	os.WriteFile(oldP, []byte(doc("100,101,102,103,104")), 0o644)
+	os.WriteFile(newP, []byte(doc("150,151,152,153,154")), 0o644)
+	code, out, _ := run(t, []string{"DOCKER_HOST=unix:///nonexistent"}, "compare", oldP, newP)
+	if code != 0 || !strings.Contains(out, "fn_call") || !strings.Contains(out, "+49.0%") || !strings.Contains(out, "slower") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, nil, "compare", "--json", oldP, newP)
+	if code != 0 || !strings.Contains(out, `"verdict": "slower"`) {
+		t.Fatalf("--json: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := run(t, nil, "compare", oldP); code != 2 || !strings.Contains(errOut, "two report files") {
+		t.Fatalf("one file: exit %d %s", code, errOut)
+	}
+}

@@ -21,6 +21,11 @@ type runOptions struct {
 	bench           string
 	noComparative   bool
 	updateBaselines bool
+	runs            int
+	confirm         int
+	alpha           float64
+	strict          bool
+	anyMachine      bool
 	jsonOut         bool
 	baselines       string
 	results         string
@@ -39,7 +44,14 @@ run), a warm-up and --iters samples — then gates the subject's medians against
 baselines.json and writes results/run-<UTC stamp>-<id>.json. The grid goes to
 stdout, progress to stderr. Every input is checked before the engine is asked.
 
-Exit codes: 0 fine, 1 subject regression, 2 the run could not be made,
+A subject bench is ok, regression (median over its band AND a significant
+shift), inconclusive (the run cannot resolve the band, or a suspect did not
+confirm), improved, mem_regression, incomparable_machine (the baselines were
+recorded on another machine: nothing gates), or a failure.
+
+Exit codes: 0 fine (inconclusive too, unless --strict), 1 the subject regressed
+(time or memory) or failed on a bench (did not build, crashed, timed out, bad
+output, parity mismatch, a baselined bench gone), 2 the run could not be made,
 130 interrupted.
 
 Flags:
@@ -54,7 +66,12 @@ func runRun(ctx context.Context, args []string) error {
 	fs.IntVar(&o.warmup, "warmup", 1, "discarded warm-up runs before the samples")
 	fs.StringVar(&o.bench, "bench", "", "run one bench only")
 	fs.BoolVar(&o.noComparative, "no-comparative", false, "the subject only, no sibling languages")
-	fs.BoolVar(&o.updateBaselines, "update-baselines", false, "rewrite the subject's medians into baselines.json (keeps tolerances and notes)")
+	fs.BoolVar(&o.updateBaselines, "update-baselines", false, "record the subject's figures into baselines.json from --runs independent runs (keeps overrides, notes and every unknown key)")
+	fs.IntVar(&o.runs, "runs", 0, "independent runs --update-baselines records, each in fresh containers (default 5; 1 makes the band a guess)")
+	fs.IntVar(&o.confirm, "confirm", 5, "samples re-measured on a subject cell over its band before its verdict (0: none)")
+	fs.Float64Var(&o.alpha, "alpha", 0.01, "significance level a regression needs (one-sided Mann–Whitney U against the baseline's samples)")
+	fs.BoolVar(&o.strict, "strict", false, "an inconclusive bench fails the gate (exit 1)")
+	fs.BoolVar(&o.anyMachine, "gate-any-machine", false, "gate on baselines recorded on another machine (CPU, CPUs, privilege or cgroup version differ)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print only the JSON report on stdout")
 	fs.StringVar(&o.baselines, "baselines", "", "baselines file (default <suite>/baselines.json)")
 	fs.StringVar(&o.results, "results", "results", "folder for the JSON reports")
@@ -73,6 +90,7 @@ func runRun(ctx context.Context, args []string) error {
 		Suite: o.suite, Bench: o.bench, Langs: o.langs, Subject: o.subject, NoComparative: o.noComparative,
 		Iters: o.iters, Warmup: o.warmup, Timeout: o.timeout, MemLimit: int64(o.memory), OutCap: 1 << 20,
 		Baselines: o.baselines, ResultsDir: o.results, UpdateBaselines: o.updateBaselines,
+		Runs: o.runs, Confirm: o.confirm, Alpha: o.alpha, Strict: o.strict, GateAnyMachine: o.anyMachine,
 		RequireSubject: o.requireSubject, Unprivileged: o.unprivileged, Images: o.imageOptions(), Log: log,
 		Live: !o.quiet && isTerminal(os.Stderr),
 	})

@@ -40,8 +40,12 @@ func (f fakeImages) BenchImage(ctx context.Context, l toolchain.Language, srcs [
 type fakeEngine struct {
 	elapsed map[string]int64
 	check   map[string]string
+	peakKB  int64
 	jobs    []runner.Where
-	onJob   func(n int) // called before each job is answered
+	iters   []int                               // each job's sample count
+	onJob   func(n int)                         // called before each job is answered
+	timeOf  func(lang string, sample int) int64 // overrides elapsed where set
+	samples map[string]int
 }
 
 func (f *fakeEngine) ProbePrivilege(ctx context.Context) (engine.Privilege, []engine.Attempt, error) {
@@ -52,7 +56,10 @@ func (f *fakeEngine) CloseSamplers() []runner.Started {
 	return []runner.Started{{Lang: "c", CPUs: "1", ContainerID: "fake"}}
 }
 func (f *fakeEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
-	f.jobs = append(f.jobs, w)
+	f.jobs, f.iters = append(f.jobs, w), append(f.iters, j.Iters)
+	if f.samples == nil {
+		f.samples = map[string]int{}
+	}
 	if f.onJob != nil {
 		f.onJob(len(f.jobs))
 	}
@@ -65,9 +72,17 @@ func (f *fakeEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) r
 			Samples: []runner.Sample{{Status: status.RunFailed, Signal: "SIGSEGV", StderrTail: "boom"}}}
 	}
 	peak := int64(2048)
+	if f.peakKB > 0 {
+		peak = f.peakKB
+	}
 	o := runner.Outcome{Status: status.OK, Env: runner.Env{Affinity: w.CPUs, MemPeakSource: "per-sample cgroup (fake)", CgroupVersion: "v1"}}
 	for i := 0; i < j.Iters; i++ {
-		o.Samples = append(o.Samples, runner.Sample{Status: status.OK, ElapsedNs: el + int64(i), Check: f.check[w.Lang], MaxRSSKB: 1000, MemPeakKB: &peak, WallNs: el + 1000})
+		e := el
+		if f.timeOf != nil {
+			e = f.timeOf(w.Lang, f.samples[w.Lang])
+		}
+		f.samples[w.Lang]++
+		o.Samples = append(o.Samples, runner.Sample{Status: status.OK, ElapsedNs: e, Check: f.check[w.Lang], MaxRSSKB: 1000, MemPeakKB: &peak, WallNs: e + 1000})
 	}
 	return o
 }
@@ -106,7 +121,7 @@ func TestFakeGateRegressionThenUpdate(t *testing.T) {
 		t.Fatalf("err = %v, want a regression", err)
 	}
 	b := bench(res.Report, "count")
-	if b.Status != status.Regression || res.Report.Status != status.Regression || b.SubjectResult.Status != status.Regression || !strings.Contains(b.SubjectResult.Detail, "baseline 1 ns") {
+	if b.Status != status.Regression || res.Report.Status != status.Regression || b.SubjectResult.Status != status.Regression || !strings.Contains(b.SubjectResult.Detail, "over its 30.0% band") {
 		t.Fatalf("bench %q, report %q, subject %+v", b.Status, res.Report.Status, b.SubjectResult)
 	}
 	if _, err := os.Stat(res.ReportPath); err != nil {
@@ -117,7 +132,7 @@ func TestFakeGateRegressionThenUpdate(t *testing.T) {
 		t.Fatalf("update run: %v", err)
 	}
 	data, _ := os.ReadFile(o.Baselines)
-	if !strings.Contains(string(data), `"note": "forged"`) || !strings.Contains(string(data), `"elapsed_ns": 5001`) {
+	if !strings.Contains(string(data), `"note": "forged"`) || !strings.Contains(string(data), `"elapsed_ns": 5000`) {
 		t.Fatalf("baselines after update:\n%s", data)
 	}
 	o.UpdateBaselines = false
@@ -125,7 +140,7 @@ func TestFakeGateRegressionThenUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rerun after update: %v", err)
 	}
-	if b := bench(res.Report, "count"); b.Status != status.OK || *b.BaselineElapsedNs != 5001 {
+	if b := bench(res.Report, "count"); b.Status != status.OK || *b.BaselineElapsedNs != 5000 || b.BandFrom != "measured" {
 		t.Fatalf("rerun status %q", b.Status)
 	}
 }
@@ -140,10 +155,10 @@ func TestFakeReportAssembly(t *testing.T) {
 	}
 	r := res.Report
 	b := bench(r, "count")
-	if b.Status != status.NoBaseline || b.Parity != "ok" || *b.ElapsedNsMedian != 1001 || len(b.ElapsedNsSamples) != 3 || *b.MemPeakKBMedian != 2048 {
+	if b.Status != status.NoBaseline || b.Parity != "ok" || *b.ElapsedNsMedian != 1000 || len(b.ElapsedNsSamples) != 3 || *b.MemPeakKBMedian != 2048 {
 		t.Fatalf("bench %+v", b)
 	}
-	if g := b.Comparatives["go"]; *g.RatioVsSubject < 2.99 || *g.RatioVsSubject > 3.0 || g.RatioVsHale != nil || g.CPUs != "1" || g.CPUsShared || g.Image != "fake/bench-go" {
+	if g := b.Comparatives["go"]; *g.RatioVsSubject != 3 || g.RatioVsHale != nil || g.CPUs != "1" || g.CPUsShared || g.Image != "fake/bench-go" {
 		t.Fatalf("go %+v", g)
 	}
 	if r.Host.MemPeakSource != "per-sample cgroup (fake)" || r.Host.Privilege.Mode != engine.ModePrivileged || r.Host.OrchestratorCPUs != "0" {
@@ -152,8 +167,13 @@ func TestFakeReportAssembly(t *testing.T) {
 	if r.Status != status.OK || r.SubjectStatus != imagebuild.Available || len(r.Samplers) != 1 || r.SourcesDigest == "" {
 		t.Fatalf("report %+v", r)
 	}
-	if len(eng.jobs) != 3 {
-		t.Fatalf("jobs %v", eng.jobs)
+	// Interleaved: a sample of each language in turn, round after round.
+	var order []string
+	for _, w := range eng.jobs {
+		order = append(order, w.Lang)
+	}
+	if strings.Join(order, ",") != "c,go,python,c,go,python,c,go,python" {
+		t.Fatalf("job order %v", order)
 	}
 }
 
@@ -219,8 +239,8 @@ func TestFakeFailuresAndCPUs(t *testing.T) {
 	o := fakeOptions(t, "c,go", "c", "")
 	o.Suite = dir
 	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o)
-	if err != nil {
-		t.Fatal(err)
+	if !errors.Is(err, harness.ErrFailed) || res.Report.Status != status.Failed {
+		t.Fatalf("a crashing subject: err %v, status %s", err, res.Report.Status)
 	}
 	one := bench(res.Report, "one")
 	if s := one.SubjectResult; s.Status != status.RunFailed || !strings.Contains(s.Detail, "boom") || len(s.Samples) != 1 || one.Status != status.RunFailed {
@@ -230,7 +250,7 @@ func TestFakeFailuresAndCPUs(t *testing.T) {
 		t.Fatalf("two/go = %+v", g)
 	}
 	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 1), o)
-	if err != nil {
+	if !errors.Is(err, harness.ErrFailed) {
 		t.Fatal(err)
 	}
 	if g := bench(res.Report, "two").Comparatives["go"]; g.Status != status.Skipped || !strings.Contains(g.Detail, "needs 2 CPUs") {

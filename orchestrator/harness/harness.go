@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"sort"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/judge"
@@ -56,8 +58,15 @@ type Result struct {
 	ReportPath string
 }
 
+// Errors the CLI maps to exit code 1: the gate said no.
+var (
+	ErrFailed       = errors.New("the subject failed on a bench")
+	ErrInconclusive = errors.New("a bench was inconclusive and --strict was given")
+)
+
 // Run runs a prepared suite. The error is ErrRegression when the subject
-// regressed, ErrInterrupted when ctx was cancelled (the partial report is
+// regressed, ErrFailed when it failed on a bench, ErrInconclusive under
+// --strict, ErrInterrupted when ctx was cancelled (the partial report is
 // written either way), or what stopped the run from being made.
 func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 	rep, err := newReport(env, p)
@@ -77,22 +86,42 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 	if err := readySampling(ctx, env, rep); err != nil {
 		return interruptedOr(ctx, rep, p, err)
 	}
-	interrupted := measure(ctx, env, p, rep, images)
-	rep.Samplers = env.Engine.CloseSamplers()
-	if interrupted {
-		return finish(rep, p, status.Interrupted)
+	var passes []map[string]*report.Lang
+	for pass := 0; pass < p.Runs; pass++ {
+		if p.Runs > 1 {
+			fmt.Fprintf(p.Log, "baselines: independent run %d of %d\n", pass+1, p.Runs)
+			rep.Benches = []*report.Bench{}
+		}
+		interrupted := measure(ctx, env, p, rep, images)
+		rep.Samplers = append(rep.Samplers, env.Engine.CloseSamplers()...) // the next pass starts fresh containers
+		if interrupted {
+			return finish(rep, p, status.Interrupted)
+		}
+		passes = append(passes, subjectResults(rep))
 	}
-	rep.Status = judge.Run(benchStatuses(rep))
+	missingBenches(p, rep)
+	rep.Status = judge.Run(benchStatuses(rep, p))
 	if p.UpdateBaselines {
-		if err := updateBaselines(p, rep); err != nil {
+		if err := updateBaselines(p, rep, passes); err != nil {
 			return nil, err
+		}
+		if rep.Status != status.Failed {
+			rep.Status = status.OK // an update run is not gated by the file it replaces
 		}
 	}
 	res, err := finish(rep, p, rep.Status)
-	if err == nil && rep.Status == status.Regression && !p.UpdateBaselines {
-		err = ErrRegression
+	if err != nil {
+		return res, err
 	}
-	return res, err
+	switch {
+	case rep.Status == status.Failed:
+		return res, ErrFailed
+	case rep.Status == status.Regression:
+		return res, ErrRegression
+	case rep.Status == status.Inconclusive && p.Strict:
+		return res, ErrInconclusive
+	}
+	return res, nil
 }
 
 // newReport starts the report with what is known before anything runs.
@@ -115,6 +144,7 @@ func newReport(env Env, p *Plan) (*report.Report, error) {
 		Benches:     []*report.Bench{},
 		Warnings:    append([]string{}, p.Warnings...),
 		Samplers:    []runner.Started{},
+		Gate:        report.Gate{Alpha: p.Alpha, Confirm: p.Confirm, Strict: p.Strict, AnyMachine: p.GateAnyMachine},
 	}
 	for _, c := range p.Suite.Categories {
 		rep.Categories = append(rep.Categories, report.Category{Name: c.Name, Title: c.Title, Benches: c.Benches})
@@ -157,46 +187,89 @@ func readySampling(ctx context.Context, env Env, rep *report.Report) error {
 	return env.Engine.LockCPUs(ctx)
 }
 
-// measure samples every (bench, language) and judges each bench as its
-// last language finishes. It says whether the run was interrupted; the
-// cells it did not reach are marked so.
+// measure samples every bench, its languages interleaved, and judges each
+// as it finishes, re-measuring a suspect subject first. It says whether the
+// run was interrupted; the cells it did not reach are marked so.
 func measure(ctx context.Context, env Env, p *Plan, rep *report.Report, images map[string]imagebuild.BenchImage) (interrupted bool) {
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	prog := newProgress(p)
 	for _, b := range p.Suite.Benches {
 		rb := newBench(b, p, rng.Int63n(1<<31))
 		rep.Benches = append(rep.Benches, rb)
-		for _, l := range p.Langs {
-			if b.Sources[l.Name] == "" {
-				continue
-			}
-			var res *report.Lang
-			if interrupted = interrupted || ctx.Err() != nil; interrupted {
-				res = &report.Lang{Status: status.Interrupted, Comparable: b.Comparable(l.Name)}
-			} else {
-				prog.start(b.Name, l.Name)
-				out, at := sampleOne(ctx, env, p, b, l, rep.Images[l.Name], images[l.Name], rb.Seed)
-				res = langResult(out, at, b.Comparable(l.Name))
-				prog.finished(b.Name, l.Name, res)
-				rep.Host.NoteSampler(out.Env)
-			}
-			if l.Name == p.Subject.Name {
+		lanes := sampleBench(ctx, env, p, b, rep, images, rb.Seed, prog)
+		for _, ln := range lanes {
+			res := langResult(ln.out, ln.at, b.Comparable(ln.lang.Name))
+			rep.Host.NoteSampler(ln.out.Env)
+			if ln.lang.Name == p.Subject.Name {
 				rb.SubjectResult = res
 			} else {
-				rb.Comparatives[l.Name] = res
+				rb.Comparatives[ln.lang.Name] = res
 			}
 		}
-		applyVerdict(rb, p.Subject.Name, judge.Bench(p.Subject.Name, cells(rb, p.Subject.Name), p.Base.Benches[b.Name]))
+		gate := gateOf(p, rep, b.Name)
+		if subj := lanes[p.Subject.Name]; subj != nil && p.Confirm > 0 && !p.UpdateBaselines && ctx.Err() == nil &&
+			judge.Suspect(cells(rb, p.Subject.Name)[p.Subject.Name], gate) {
+			confirm(ctx, env, p, b, subj, rb)
+		}
+		for _, ln := range lanes {
+			prog.finished(b.Name, ln.lang.Name, langOf(rb, p.Subject.Name, ln.lang.Name))
+		}
+		applyVerdict(rb, p.Subject.Name, judge.Bench(p.Subject.Name, cells(rb, p.Subject.Name), gate))
+		if ctx.Err() != nil {
+			interrupted = true
+		}
 	}
 	return interrupted || ctx.Err() != nil
 }
 
-func benchStatuses(rep *report.Report) []status.Status {
-	var out []status.Status
+// confirm takes Confirm more samples of a suspect subject and judges it on
+// all of them: one unlucky block of samples does not fail a release, and a
+// real regression shows again.
+func confirm(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, subj *lane, rb *report.Bench) {
+	fmt.Fprintf(p.Log, "confirm: %s %s is over its band; %d more samples\n", b.Name, p.Subject.Name, p.Confirm)
+	o := env.Engine.Sample(ctx, subj.where, subj.job(p.Confirm, 0))
+	merge(&subj.out, o)
+	rb.ConfirmSamples = p.Confirm
+	rb.SubjectResult = langResult(subj.out, subj.at, b.Comparable(p.Subject.Name))
+}
+
+func langOf(rb *report.Bench, subject, lang string) *report.Lang {
+	if lang == subject {
+		return rb.SubjectResult
+	}
+	return rb.Comparatives[lang]
+}
+
+func benchStatuses(rep *report.Report, p *Plan) []judge.BenchStatus {
+	var out []judge.BenchStatus
 	for _, b := range rep.Benches {
-		out = append(out, b.Status)
+		out = append(out, judge.BenchStatus{Status: b.Status, HadBaseline: p.Base.Benches[b.Name] != nil})
 	}
 	return out
+}
+
+// missingBenches reports, on a whole-suite run, each bench the baseline
+// names that the suite no longer has: a gate that silently lost a bench.
+func missingBenches(p *Plan, rep *report.Report) {
+	if p.Bench != "" {
+		return
+	}
+	have := map[string]bool{}
+	for _, b := range p.Suite.All {
+		have[b.Name] = true
+	}
+	var gone []string
+	for name := range p.Base.Benches {
+		if !have[name] {
+			gone = append(gone, name)
+		}
+	}
+	sort.Strings(gone)
+	for _, name := range gone {
+		rep.Benches = append(rep.Benches, &report.Bench{Name: name, Kind: p.Base.Benches[name].Kind, Category: "missing",
+			Status: status.NoBench, Verdict: "the baselines name this bench; the suite has no program for it any more",
+			Comparatives: map[string]*report.Lang{}, ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{}})
+	}
 }
 
 // interruptedOr is the partial report when ctx was cancelled, err otherwise.

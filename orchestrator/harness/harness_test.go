@@ -113,7 +113,8 @@ func TestNoBuild(t *testing.T) {
 	eng := enginetest.Connect(t)
 	o := options(t, "c", "c", "")
 	o.Iters, o.Warmup = 1, 0
-	if _, err := runOn(t, context.Background(), eng, o); err != nil {
+	// The suite holds a crashing bench: the run fails, having built it all.
+	if _, err := runOn(t, context.Background(), eng, o); !errors.Is(err, harness.ErrFailed) {
 		t.Fatal(err)
 	}
 	o.Bench, o.Images.NoBuild = "count", true
@@ -130,14 +131,14 @@ func TestNoBuild(t *testing.T) {
 	}
 }
 
-// A crashing bench is run_failed with its signal and the end of its stderr;
-// the run goes on and exits 0 (nothing regressed).
+// A crashing subject is run_failed with its signal and the end of its
+// stderr, and fails the run (exit 1 at the CLI).
 func TestCrashIsReportedWithStderr(t *testing.T) {
 	eng := enginetest.Connect(t)
 	o := options(t, "c", "c", "crash")
 	res, err := runOn(t, context.Background(), eng, o)
-	if err != nil {
-		t.Fatal(err)
+	if !errors.Is(err, harness.ErrFailed) || res.Report.Status != "failed" {
+		t.Fatalf("err %v, want the run failed", err)
 	}
 	s := bench(res.Report, "crash").SubjectResult
 	if s.Status != "run_failed" || !strings.Contains(s.Detail, "signal") || !strings.Contains(s.Detail, "the table is inconsistent") {

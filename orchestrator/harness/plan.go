@@ -28,6 +28,11 @@ type Options struct {
 	Baselines       string
 	ResultsDir      string
 	UpdateBaselines bool
+	Runs            int     // independent runs an --update-baselines records (default 5)
+	Confirm         int     // samples re-measured on a suspect cell before its verdict (0: none)
+	Alpha           float64 // significance level of a regression (default 0.01)
+	Strict          bool    // an inconclusive bench fails the gate
+	GateAnyMachine  bool    // gate on a baseline measured on another machine
 	RequireSubject  bool
 	Unprivileged    bool
 	Images          imagebuild.Options
@@ -65,6 +70,27 @@ func Prepare(o Options) (*Plan, error) {
 	if o.MemLimit < 0 {
 		return nil, errors.New("--memory: cannot be negative")
 	}
+	if o.Runs == 0 {
+		o.Runs = 1
+		if o.UpdateBaselines {
+			o.Runs = 5
+		}
+	}
+	if o.Runs < 1 || o.Runs > 50 {
+		return nil, fmt.Errorf("--runs=%d: want 1 to 50 independent runs", o.Runs)
+	}
+	if o.Runs > 1 && !o.UpdateBaselines {
+		return nil, fmt.Errorf("--runs=%d: only --update-baselines takes several runs", o.Runs)
+	}
+	if o.Alpha == 0 {
+		o.Alpha = 0.01
+	}
+	if o.Alpha <= 0 || o.Alpha >= 0.5 {
+		return nil, fmt.Errorf("--alpha=%v: want a significance level between 0 and 0.5", o.Alpha)
+	}
+	if o.Confirm < 0 {
+		return nil, fmt.Errorf("--confirm=%d: cannot be negative", o.Confirm)
+	}
 	p := &Plan{Options: o}
 	var err error
 	if p.Suite, err = catalogue.Load(o.Suite); err != nil {
@@ -87,6 +113,9 @@ func Prepare(o Options) (*Plan, error) {
 	}
 	if p.Base, err = baseline.Load(o.Baselines); err != nil {
 		return nil, err
+	}
+	if o.UpdateBaselines && o.Runs == 1 {
+		p.warn("--update-baselines --runs=1: one run cannot measure between-run drift, so the recorded band is a guess; record with --runs=5")
 	}
 	// Medians of one language never gate, or get overwritten by, another's.
 	if bs := p.Base.SubjectOf(); bs != "" && bs != p.Subject.Name {

@@ -26,14 +26,16 @@ func newProgress(p *Plan) *progress {
 	return pr
 }
 
-func (pr *progress) start(bench, lang string) {
-	pr.done++
+// sampling says, on a terminal, which sample of which cell is being taken
+// (the languages of a bench are sampled in turns).
+func (pr *progress) sampling(bench, lang string, round, rounds int) {
 	if pr.p.Live {
-		fmt.Fprintf(pr.p.Log, "\r\033[K[%d/%d] %-28s %-6s sampling: %d warm-up + %d samples…", pr.done, pr.total, bench, lang, pr.p.Warmup, pr.p.Iters)
+		fmt.Fprintf(pr.p.Log, "\r\033[K[%d/%d] %-28s %-6s sample %d of %d…", pr.done+1, pr.total, bench, lang, round, rounds)
 	}
 }
 
 func (pr *progress) finished(bench, lang string, r *report.Lang) {
+	pr.done++
 	if pr.p.Live {
 		fmt.Fprint(pr.p.Log, "\r\033[K")
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -70,31 +72,102 @@ func buildImages(ctx context.Context, b Images, p *Plan, rep *report.Report) (ma
 	return out, nil
 }
 
-// updateBaselines writes the subject's medians into the baselines file.
-func updateBaselines(p *Plan, rep *report.Report) error {
-	m := map[string]baseline.Measured{}
+// subjectResults is each bench's subject result in this pass (those with
+// a number to record).
+func subjectResults(rep *report.Report) map[string]*report.Lang {
+	out := map[string]*report.Lang{}
 	for _, rb := range rep.Benches {
-		if rb.ElapsedNsMedian == nil || rb.Status == status.ParityMismatch {
+		if s := rb.SubjectResult; s != nil && rb.ElapsedNsMedian != nil && s.Status != status.ParityMismatch && !s.Status.Failed() {
+			out[rb.Name] = s
+		}
+	}
+	return out
+}
+
+// updateBaselines records the subject's figures from the passes (each an
+// independent run in fresh containers): the median of all samples, the
+// within-run noise (median of the runs'), the between-run drift of the run
+// medians, the band they give, the samples, and the same for memory.
+func updateBaselines(p *Plan, rep *report.Report, passes []map[string]*report.Lang) error {
+	kinds := map[string]string{}
+	for _, rb := range rep.Benches {
+		kinds[rb.Name] = rb.Kind
+	}
+	rep.Rebaseline = &report.Rebaseline{Runs: len(passes), Benches: map[string]report.RebaselineBench{}}
+	if len(passes) == 1 {
+		rep.Rebaseline.Note = "one run: no between-run drift was measured, so each band is a guess"
+	}
+	m := map[string]baseline.Measured{}
+	for name := range passes[len(passes)-1] {
+		var runs []*report.Lang
+		for _, pass := range passes {
+			if r := pass[name]; r != nil {
+				runs = append(runs, r)
+			}
+		}
+		if len(runs) < len(passes) {
+			fmt.Fprintf(p.Log, "baselines: %s failed in some runs; not recorded\n", name)
 			continue
 		}
-		v := baseline.Measured{Kind: rb.Kind, ElapsedNs: *rb.ElapsedNsMedian, MaxRSSKB: *rb.MaxRSSKBMedian}
-		if rb.MemPeakKBMedian != nil {
-			v.MemPeakKB = *rb.MemPeakKBMedian
-		}
-		m[rb.Name] = v
+		v := measuredOf(kinds[name], runs)
+		m[name] = v
+		rep.Rebaseline.Benches[name] = report.RebaselineBench{RunMedians: v.RunMedians, Median: v.ElapsedNs, Noise: v.Noise,
+			DriftSigma: v.DriftSigma, DriftRange: v.DriftRange, Band: stats.Band(v.Noise, v.DriftSigma, baseline.BandFloor, baseline.BandCeil),
+			MemKB: v.MemKB, MemBand: math.Max(v.MemBand, baseline.MemBandFloor)}
 	}
 	if len(m) == 0 {
 		fmt.Fprintf(p.Log, "baselines: no %s result to record; %s unchanged\n", rep.Subject, p.Baselines)
 		return nil
 	}
 	host := fmt.Sprintf("%s, %d CPUs, kernel %s", rep.Host.CPUModel, rep.Host.LogicalCPUs, rep.Host.Kernel)
-	tc := rep.Images[rep.Subject]
-	names, err := baseline.Update(p.Baselines, m, baseline.Provenance{Subject: rep.Subject, Toolchain: tc.Version, Host: host}, time.Now())
+	mach := machineOf(rep)
+	names, err := baseline.Update(p.Baselines, m, baseline.Provenance{Subject: rep.Subject, Toolchain: rep.Images[rep.Subject].Version, Host: host, Machine: &mach}, time.Now())
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(p.Log, "baselines: %d benches of %s rewritten in %s\n", len(names), rep.Subject, p.Baselines)
+	fmt.Fprintf(p.Log, "baselines: %d benches of %s rewritten in %s from %d independent runs\n", len(names), rep.Subject, p.Baselines, len(passes))
 	return nil
+}
+
+// measuredOf summarises one bench's subject results over independent runs.
+func measuredOf(kind string, runs []*report.Lang) baseline.Measured {
+	v := baseline.Measured{Kind: kind, Runs: len(runs)}
+	var all, rss, mem, memMedians []int64
+	var noises, memNoises []float64
+	source := ""
+	for _, r := range runs {
+		v.RunMedians = append(v.RunMedians, r.ElapsedNsMedian)
+		all = append(all, r.ElapsedNsSamples...)
+		rss = append(rss, r.MaxRSSKBSamples...)
+		noises = append(noises, stats.RelSEMedian(r.ElapsedNsSamples))
+		med, samples, src := memoryOf(r)
+		source = src
+		mem, memMedians = append(mem, samples...), append(memMedians, med)
+		memNoises = append(memNoises, stats.RelSEMedian(samples))
+	}
+	v.ElapsedNs, v.MaxRSSKB, v.Samples = stats.Median(all), stats.Median(rss), all
+	v.Noise = medianF(noises)
+	v.DriftSigma, v.DriftRange = stats.Drift(v.RunMedians)
+	if source == "mem_peak_kb" {
+		v.MemPeakKB = stats.Median(mem)
+	}
+	v.MemSource, v.MemKB, v.MemSamples = source, stats.Median(mem), mem
+	memSigma, _ := stats.Drift(memMedians)
+	v.MemBand = stats.Band(medianF(memNoises), memSigma, baseline.MemBandFloor, baseline.BandCeil)
+	return v
+}
+
+func medianF(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	} else {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
 }
 
 // sourcesDigest names the bench sources a run measured.
