@@ -22,7 +22,9 @@ Usage:
   halebench run     [flags]   build images, run every bench, gate the subject, report
   halebench images  [flags]   build the toolchain and bench images only
   halebench xproc   [flags]   the cross-process shared-memory pair, in two containers
-  halebench show    FILE      the grid (or xproc tables) of a stored report
+  halebench show    FILE      the grid (or xproc tables) of a stored report;
+                              --markdown: the README snapshot tables
+  halebench report  FILE…     one self-contained HTML page (charts, trends) of stored reports
   halebench help    [verb]    this text, or a verb's flags
 
 Results go to stdout (the grid, or the JSON report with --json); progress and
@@ -58,6 +60,8 @@ func dispatch(ctx context.Context, args []string) error {
 		return runXproc(ctx, args[1:])
 	case "show":
 		return runShow(ctx, args[1:])
+	case "report":
+		return runReport(ctx, args[1:])
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch(ctx, []string{args[1], "--help"})

@@ -22,6 +22,7 @@ type runOptions struct {
 	noComparative   bool
 	updateBaselines bool
 	jsonOut         bool
+	html            bool
 	baselines       string
 	results         string
 	requireSubject  bool
@@ -54,6 +55,7 @@ func runRun(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.noComparative, "no-comparative", false, "the subject only, no sibling languages")
 	fs.BoolVar(&o.updateBaselines, "update-baselines", false, "rewrite the subject's medians into baselines.json (keeps tolerances and notes)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print only the JSON report on stdout")
+	fs.BoolVar(&o.html, "html", false, "also write the HTML page (halebench report) next to the JSON report")
 	fs.StringVar(&o.baselines, "baselines", "", "baselines file (default <suite>/baselines.json)")
 	fs.StringVar(&o.results, "results", "results", "folder for the JSON reports")
 	fs.BoolVar(&o.requireSubject, "require-subject", false, "exit 2 when the subject's toolchain is unavailable, instead of warning")
@@ -89,6 +91,9 @@ func runRun(ctx context.Context, args []string) error {
 		}
 		if res.ReportPath != "" {
 			fmt.Fprintf(log, "report: %s\n", res.ReportPath)
+		}
+		if o.html && res.ReportPath != "" {
+			writeHTMLNextTo(res.ReportPath, log)
 		}
 	}
 	return err
