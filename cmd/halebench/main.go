@@ -25,6 +25,7 @@ Usage:
   halebench show    FILE      the grid (or xproc tables) of a stored report;
                               --markdown: the README snapshot tables
   halebench report  FILE…     one self-contained HTML page (charts, trends) of stored reports
+  halebench prune   [flags]   remove bench/toolchain images no report names, and old build cache
   halebench help    [verb]    this text, or a verb's flags
 
 Results go to stdout (the grid, or the JSON report with --json); progress and
@@ -62,6 +63,8 @@ func dispatch(ctx context.Context, args []string) error {
 		return runShow(ctx, args[1:])
 	case "report":
 		return runReport(ctx, args[1:])
+	case "prune":
+		return runPrune(ctx, args[1:])
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch(ctx, []string{args[1], "--help"})
