@@ -242,6 +242,8 @@ func statusRank(s string) int {
 		return 2
 	case "parity_mismatch":
 		return 3
+	case "no_baseline", "subject_unavailable", "no_subject_source", "unavailable", "skipped":
+		return 8
 	case "ok", "improved":
 		return 9
 	}
@@ -254,6 +256,8 @@ func statusClass(s string) string {
 		return "bad"
 	case 2, 3, 5:
 		return "warn"
+	case 8:
+		return "muted"
 	}
 	return "good"
 }
