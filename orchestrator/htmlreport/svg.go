@@ -125,7 +125,7 @@ type ratioRow struct {
 // to slowest sample over the subject's median, and a line at 1.
 func ratioChart(r *report.Report, title string, benches []*report.Bench) template.HTML {
 	subj := subjectTitle(r)
-	const left, right, rowGap = 150.0, 590.0, 6.0
+	const left, right, rowGap = 178.0, 590.0, 6.0
 	var langs []string
 	for _, l := range report.Langs(r) {
 		if l.Name != r.Subject {
@@ -212,7 +212,7 @@ func sampleRange(res *report.Lang) (float64, float64) {
 // medianChart stands in for the ratio chart when the subject has no data:
 // each language's median elapsed per bench on a log time axis.
 func medianChart(r *report.Report, title string, benches []*report.Bench) template.HTML {
-	const left, right, rowGap = 150.0, 590.0, 6.0
+	const left, right, rowGap = 178.0, 590.0, 6.0
 	langs := report.Langs(r)
 	lineH := 11.0
 	rowH := float64(len(langs))*lineH + rowGap
