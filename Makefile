@@ -5,23 +5,32 @@ GO      ?= go
 BIN     := bin/halebench
 ARGS    ?=
 
-.PHONY: all deps build bench images test image check-hl clean
+.PHONY: all deps deps-build deps-test build bench images test image check-hl clean
 
 all: build
 
-deps:
+# deps: what building needs (mmdebstrap) and what the tests need besides
+# (headless chromium, which opens the HTML report in its test).
+deps: deps-build deps-test
+
+deps-build:
 	@command -v mmdebstrap >/dev/null 2>&1 || { \
 	  echo "installing mmdebstrap (makes the Debian base image; no registry is needed)" >&2; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null; }
+
+deps-test:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing chromium (the HTML report's test opens the page headless)" >&2; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 build:
 	$(GO) build -o $(BIN) ./cmd/halebench
 
 # The main job: build every image, run every bench in every language, gate, report.
-bench: deps build
+bench: deps-build build
 	./$(BIN) run $(ARGS)
 
-images: deps build
+images: deps-build build
 	./$(BIN) images $(ARGS)
 
 # The tests: unit tests and integration tests against the real engine.
@@ -32,7 +41,7 @@ test: deps
 # halebench's own image, built FROM the locally made base.
 # The host's CA bundle goes along: where the host reaches the module proxy
 # through an intercepting proxy, the build container must trust it too.
-image: deps build
+image: deps-build build
 	./$(BIN) images --lang=go --quiet >/dev/null
 	mkdir -p build/hostca && cp /etc/ssl/certs/ca-certificates.crt build/hostca/host.crt
 	docker build --build-arg BASE=halebench/base:trixie -t halebench:latest .

@@ -23,8 +23,11 @@ Usage:
   halebench run     [flags]   build images, run every bench, gate the subject, report
   halebench images  [flags]   build the toolchain and bench images only
   halebench xproc   [flags]   the cross-process shared-memory pair, in two containers
-  halebench show    FILE      the grid (or xproc tables) of a stored report
+  halebench show    FILE      the grid (or xproc tables) of a stored report;
+                              --markdown: the README snapshot tables
   halebench compare OLD NEW   two stored reports bench by bench (benchstat-style)
+  halebench report  FILE…     one self-contained HTML page (charts, trends) of stored reports
+  halebench prune   [flags]   remove bench/toolchain images no report names, and old build cache
   halebench help    [verb]    this text, or a verb's flags
 
 Results go to stdout (the grid, or the JSON report with --json); progress and
@@ -63,6 +66,10 @@ func dispatch(ctx context.Context, args []string) error {
 		return runShow(ctx, args[1:])
 	case "compare":
 		return runCompare(ctx, args[1:])
+	case "report":
+		return runReport(ctx, args[1:])
+	case "prune":
+		return runPrune(ctx, args[1:])
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch(ctx, []string{args[1], "--help"})

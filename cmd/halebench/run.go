@@ -27,6 +27,7 @@ type runOptions struct {
 	strict          bool
 	anyMachine      bool
 	jsonOut         bool
+	html            bool
 	baselines       string
 	results         string
 	requireSubject  bool
@@ -73,6 +74,7 @@ func runRun(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.strict, "strict", false, "an inconclusive bench fails the gate (exit 1)")
 	fs.BoolVar(&o.anyMachine, "gate-any-machine", false, "gate on baselines recorded on another machine (CPU, CPUs, privilege or cgroup version differ)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print only the JSON report on stdout")
+	fs.BoolVar(&o.html, "html", false, "also write the HTML page (halebench report) next to the JSON report")
 	fs.StringVar(&o.baselines, "baselines", "", "baselines file (default <suite>/baselines.json)")
 	fs.StringVar(&o.results, "results", "results", "folder for the JSON reports")
 	fs.BoolVar(&o.requireSubject, "require-subject", false, "exit 2 when the subject's toolchain is unavailable, instead of warning")
@@ -113,6 +115,9 @@ func runRun(ctx context.Context, args []string) error {
 		}
 		if res.ReportPath != "" {
 			fmt.Fprintf(log, "report: %s\n", res.ReportPath)
+		}
+		if o.html && res.ReportPath != "" {
+			writeHTMLNextTo(res.ReportPath, log)
 		}
 	}
 	return err

@@ -16,12 +16,15 @@ const showHelp = `Usage: halebench show [flags] REPORT.json
 
 Prints the grid (or, for an xproc report, its two tables) of a report a
 previous run wrote, from the samples stored in it. Needs no engine.
+--markdown prints the README's snapshot instead: the "Latest snapshot" line
+and one Markdown table per category, ready to paste at a release.
 
 Flags:
 `
 
 func runShow(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	markdown := fs.Bool("markdown", false, "print the README snapshot (Markdown tables) instead of the grid")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), showHelp)
 		fs.PrintDefaults()
@@ -52,8 +55,15 @@ func runShow(_ context.Context, args []string) error {
 		if err := json.Unmarshal(data, &r); err != nil {
 			return badInput("show", fmt.Errorf("show: %s: %v", path, err))
 		}
-		report.Grid(os.Stdout, &r)
+		if *markdown {
+			report.Markdown(os.Stdout, &r)
+		} else {
+			report.Grid(os.Stdout, &r)
+		}
 	case xproc.Schema:
+		if *markdown {
+			return badInput("show", fmt.Errorf("show: %s is an xproc report; --markdown renders run reports (results/run-*.json)", path))
+		}
 		var r xproc.Report
 		if err := json.Unmarshal(data, &r); err != nil {
 			return badInput("show", fmt.Errorf("show: %s: %v", path, err))

@@ -108,14 +108,18 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 	if len(sources) == 0 {
 		files["src/.keep"] = nil
 	}
-	ref := "halebench/bench-" + lang.Name + ":" + hashOf(parts...)
+	if b.opts.Scope != "" {
+		parts = append(parts, "scope", b.opts.Scope)
+	}
+	ref := BenchRepo + lang.Name + ":" + hashOf(parts...)
 	dir, err := b.materialize(files)
 	if err != nil {
 		return bi, err
 	}
 	defer os.RemoveAll(dir)
 	var t Toolchain
-	args := map[string]string{"TOOLCHAIN": tc.Ref, "GO_TOOLCHAIN": goTC.Ref}
+	args := benchLabels(lang.Name, b.opts.Scope)
+	args["TOOLCHAIN"], args["GO_TOOLCHAIN"] = tc.Ref, goTC.Ref
 	if err := b.buildOrFind(ctx, &t, ref, dir, dir, args, "benches "+lang.Name); err != nil {
 		return bi, err
 	}

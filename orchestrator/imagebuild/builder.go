@@ -36,6 +36,7 @@ type Options struct {
 	HaleImage string // a local image that already has `hale` on PATH
 	NoBuild   bool   // use existing images only
 	RunID     string
+	Scope     string // labels the bench images (org.halebench.scope), so `prune --scope` can be kept to them
 }
 
 // Builder makes images.

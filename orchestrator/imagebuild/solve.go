@@ -42,6 +42,10 @@ func (s *solver) build(ctx context.Context, contextDir, dockerfileDir string, bu
 	}
 	attrs := map[string]string{"filename": "Dockerfile"}
 	for k, v := range buildArgs {
+		if strings.HasPrefix(k, "label:") {
+			attrs[k] = v // an image label (see benchLabels)
+			continue
+		}
 		attrs["build-arg:"+k] = v
 	}
 	opt := bkclient.SolveOpt{

@@ -1,12 +1,13 @@
 package report
 
 import (
+	"encoding/json"
 	"flag"
-
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
@@ -71,5 +72,48 @@ func TestGridGolden(t *testing.T) {
 	}
 	if b.String() != string(want) {
 		t.Fatalf("grid differs from %s (run with -update if intended):\n%s", golden, b.String())
+	}
+}
+
+// TestMarkdownGolden renders the README snapshot of a stored run (a real
+// report of this machine, trimmed to a few benches).
+func TestMarkdownGolden(t *testing.T) {
+	data, err := os.ReadFile("testdata/run-c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	Markdown(&b, &r)
+	golden := "testdata/snapshot.md.golden"
+	if *update {
+		os.WriteFile(golden, []byte(b.String()), 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Fatalf("snapshot differs from %s (run with -update if intended):\n%s", golden, b.String())
+	}
+}
+
+func TestSnapshotParts(t *testing.T) {
+	r := &Report{Subject: "hale", SubjectStatus: "available",
+		Images: map[string]imagebuild.Toolchain{"hale": {Version: "hale 0.17.0"}}}
+	if got := SubjectVersion(r); got != "Hale v0.17.0" {
+		t.Errorf("SubjectVersion = %q", got)
+	}
+	r = &Report{Subject: "hale", SubjectStatus: "unavailable"}
+	if got := SubjectVersion(r); got != "Hale unavailable" {
+		t.Errorf("SubjectVersion without toolchain = %q", got)
+	}
+	for in, want := range map[string]string{"6.18.44-fc-v1098": "Linux 6.18", "6.1.0-28-amd64": "Linux 6.1", "": "unknown kernel", "5": "Linux 5"} {
+		if got := kernelLine(in); got != want {
+			t.Errorf("kernelLine(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/prune"
+)
+
+const pruneHelp = `Usage: halebench prune [flags]
+
+Removes halebench's bench and toolchain images that no report under
+--results names and that are not among the --keep latest builds of their
+repository, then prunes the engine's build cache down to --cache-keep.
+Images it did not make (other repositories, or carrying another tag too) are
+never touched, and nothing is forced: an image a container uses stays.
+Prints each image kept or removed, and what was freed.
+
+The build cache is the engine's, shared by every build on it: --no-cache
+leaves it alone. --scope=NAME limits pruning to the bench images built with
+that scope label (org.halebench.scope) and leaves toolchains and the cache
+alone.
+
+Flags:
+`
+
+func runPrune(ctx context.Context, args []string) error {
+	var o prune.Options
+	cacheKeep := byteSize(20 << 30)
+	noCache := false
+	fs := flag.NewFlagSet("prune", flag.ContinueOnError)
+	fs.StringVar(&o.ResultsDir, "results", "results", "folder of the reports whose images are kept")
+	fs.IntVar(&o.Keep, "keep", 1, "newest builds kept per image repository, named by a report or not")
+	fs.StringVar(&o.Scope, "scope", "", "only bench images labelled org.halebench.scope=NAME (toolchains and the build cache are left alone)")
+	fs.Var(&cacheKeep, "cache-keep", "prune the build cache down to this size (e.g. 10g)")
+	fs.BoolVar(&noCache, "no-cache", false, "leave the build cache alone")
+	fs.BoolVar(&o.DryRun, "dry-run", false, "print what would be removed; remove nothing")
+	if err := parse(fs, args, pruneHelp); err != nil {
+		return err
+	}
+	if o.Keep < 1 {
+		return badInput("prune", errors.New("prune: --keep must be at least 1 (the latest build always stays)"))
+	}
+	o.CacheKeep = int64(cacheKeep)
+	if noCache {
+		o.CacheKeep = -1
+	}
+	eng, err := engine.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	p, err := prune.Run(ctx, eng, o)
+	if err != nil {
+		return err
+	}
+	prune.Print(os.Stdout, p, o.DryRun)
+	return nil
+}

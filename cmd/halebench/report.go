@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hale-lang/halebench/orchestrator/htmlreport"
+)
+
+const reportHelp = `Usage: halebench report [flags] REPORT.json [MORE.json …]
+
+Writes one self-contained HTML page (no script, font or network) for the
+newest of the reports given: host, subject version, images and digests, the
+verdict; failures, regressions, inconclusive verdicts and parity mismatches
+first; per category a log-scale ratio chart, per bench a strip plot of every
+sample with its memory peak. With several reports (or --history=DIR), each
+bench also gets the trend of the subject's median, one point per report.
+Needs no engine. Without -o the page goes to stdout.
+
+Flags:
+`
+
+func runReport(_ context.Context, args []string) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	out := fs.String("o", "", "write the page to this file (default stdout)")
+	history := fs.String("history", "", "also read every run-*.json in this folder (e.g. results/) for the trends")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), reportHelp)
+		fs.PrintDefaults()
+	}
+	// Flags may come after the files: parse, take a file, parse again.
+	var files []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return errHelp
+			}
+			return badInput("report", err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(files) == 0 && *history == "" {
+		return badInput("report", errors.New("report: give at least one report (results/run-*.json) or --history=results/"))
+	}
+	runs, err := htmlreport.LoadAll(files, *history, logTo(*quiet))
+	if err != nil {
+		return badInput("report", fmt.Errorf("report: %w", err))
+	}
+	if *out == "" {
+		return htmlreport.Render(os.Stdout, runs)
+	}
+	if err := htmlreport.WriteFile(*out, runs); err != nil {
+		return err
+	}
+	fmt.Fprintf(logTo(*quiet), "report: %s (%d report(s))\n", *out, len(runs))
+	return nil
+}
+
+// writeHTMLNextTo is run --html: the page beside the JSON report. A page
+// that cannot be written is said on log; the run's outcome stands.
+func writeHTMLNextTo(jsonPath string, log io.Writer) {
+	if p, err := htmlreport.NextTo(jsonPath); err != nil {
+		fmt.Fprintf(log, "html report: %v\n", err)
+	} else {
+		fmt.Fprintf(log, "html: %s\n", p)
+	}
+}

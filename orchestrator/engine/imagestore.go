@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/docker/docker/api/types"
+	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/api/types/image"
+)
+
+// StoredImage is one image of the engine's store, with what pruning needs
+// to know about it.
+type StoredImage struct {
+	ID         string
+	Tags       []string
+	Labels     map[string]string
+	Created    time.Time
+	Size       int64 // the image with every layer it uses
+	SharedSize int64 // of Size, the layers other images use too; -1 unknown
+	Containers int64 // containers using it; -1 unknown
+}
+
+// StoredImages lists the image store, sizes included (the engine's disk
+// usage report: it alone gives each image's shared size on API 1.41).
+func (e *Engine) StoredImages(ctx context.Context) ([]StoredImage, error) {
+	du, err := e.cli.DiskUsage(ctx, types.DiskUsageOptions{Types: []types.DiskUsageObject{types.ImageObject}})
+	if err != nil {
+		return nil, fmt.Errorf("listing images at %s: %w", e.host, err)
+	}
+	var out []StoredImage
+	for _, s := range du.Images {
+		if s == nil {
+			continue
+		}
+		img := StoredImage{ID: s.ID, Labels: s.Labels, Created: time.Unix(s.Created, 0), Size: s.Size, SharedSize: s.SharedSize, Containers: s.Containers}
+		for _, t := range s.RepoTags {
+			if t != "<none>:<none>" {
+				img.Tags = append(img.Tags, t)
+			}
+		}
+		out = append(out, img)
+	}
+	return out, nil
+}
+
+// ImageCreated is an image's creation time to the nanosecond (the store's
+// list has seconds only: two builds a second apart would tie).
+func (e *Engine) ImageCreated(ctx context.Context, ref string) (time.Time, error) {
+	ins, err := e.cli.ImageInspect(ctx, ref)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("inspecting image %s: %w", ref, err)
+	}
+	return time.Parse(time.RFC3339Nano, ins.Created)
+}
+
+// RemoveImage removes a tag, or an untagged image by its ID; an image goes
+// with its last tag. It is never forced: an image a container uses stays,
+// with an error that says so.
+func (e *Engine) RemoveImage(ctx context.Context, ref string) error {
+	if _, err := e.cli.ImageRemove(ctx, ref, image.RemoveOptions{PruneChildren: true}); err != nil {
+		return fmt.Errorf("removing image %s: %w", ref, err)
+	}
+	return nil
+}
+
+// BuildCacheUsage is what the engine's BuildKit cache holds: its records'
+// total size and how much of it no build is using now.
+func (e *Engine) BuildCacheUsage(ctx context.Context) (records int, size, reclaimable int64, err error) {
+	du, err := e.cli.DiskUsage(ctx, types.DiskUsageOptions{Types: []types.DiskUsageObject{types.BuildCacheObject}})
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("reading the build cache's size at %s: %w", e.host, err)
+	}
+	for _, c := range du.BuildCache {
+		if c == nil || c.Shared {
+			continue
+		}
+		records++
+		size += c.Size
+		if !c.InUse {
+			reclaimable += c.Size
+		}
+	}
+	return records, size, reclaimable, nil
+}
+
+// PruneBuildCache removes the least recently used build cache records
+// until keep bytes remain, and says how much it freed. The cache is the
+// engine's, shared by every build on it.
+func (e *Engine) PruneBuildCache(ctx context.Context, keep int64) (int64, error) {
+	rep, err := e.cli.BuildCachePrune(ctx, build.CachePruneOptions{KeepStorage: keep})
+	if err != nil {
+		return 0, fmt.Errorf("pruning the build cache at %s: %w", e.host, err)
+	}
+	return int64(rep.SpaceReclaimed), nil
+}

@@ -1,0 +1,136 @@
+package htmlreport
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
+)
+
+// Run is one stored report and the gate's optional verdict fields per
+// bench.
+type Run struct {
+	Path   string
+	Report *report.Report
+	Gate   map[string]Gate // by bench name
+}
+
+// Gate holds the verdict fields a report may carry beyond the bench's
+// status: reports written before the noise-derived gate have none of them,
+// newer ones some. Each is shown only when present.
+type Gate struct {
+	Status    string   // the verdict's own status, when it differs from the bench's
+	Band      string   // as written: a fraction, an interval, …
+	BandFrac  float64  // the band as a fraction of the baseline, when it is one number
+	PValue    *float64 // the significance test's p
+	MemStatus string
+	MemBand   string
+}
+
+// Any says whether the gate has anything to show.
+func (g Gate) Any() bool {
+	return g.Status != "" || g.Band != "" || g.PValue != nil || g.MemStatus != "" || g.MemBand != ""
+}
+
+// Load reads one run report.
+func Load(path string) (*Run, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading report: %w", err)
+	}
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("%s is not a JSON report: %w", path, err)
+	}
+	if head.Schema != report.Schema {
+		return nil, fmt.Errorf("%s has schema %q; the HTML report reads run reports (%s)", path, head.Schema, report.Schema)
+	}
+	var r report.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	run := &Run{Path: path, Report: &r, Gate: map[string]Gate{}}
+	for _, b := range r.Benches {
+		if g := gateOf(b); g.Any() {
+			run.Gate[b.Name] = g
+		}
+	}
+	return run, nil
+}
+
+// gateOf is what the gate's checks say of a bench beyond its status: the
+// time verdict (when it differs from the bench's own), its band and p, and
+// the memory verdict with its band. Reports from before the checks have
+// none of them.
+func gateOf(b *report.Bench) Gate {
+	var g Gate
+	if t := b.TimeVerdict; t != nil {
+		if t.Status != b.Status {
+			g.Status = string(t.Status)
+		}
+		g.Band, g.BandFrac, g.PValue = bandText(t.Band), t.Band, t.P
+	}
+	if m := b.MemVerdict; m != nil {
+		g.MemStatus, g.MemBand = string(m.Status), bandText(m.Band)
+	}
+	return g
+}
+
+// bandText writes a relative band: 0.12 → "±12.0%".
+func bandText(f float64) string {
+	return "±" + strconv.FormatFloat(f*100, 'f', 1, 64) + "%"
+}
+
+// LoadAll reads the files given and every run-*.json under historyDir,
+// each once, oldest first. With more than a few files it says on progress
+// how far it is.
+func LoadAll(paths []string, historyDir string, progress io.Writer) ([]*Run, error) {
+	all := append([]string(nil), paths...)
+	if historyDir != "" {
+		found, err := filepath.Glob(filepath.Join(historyDir, "run-*.json"))
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("no run-*.json under %s: give the results folder a run wrote", historyDir)
+		}
+		all = append(all, found...)
+	}
+	seen := map[string]bool{}
+	var runs []*Run
+	for i, p := range all {
+		abs, _ := filepath.Abs(p)
+		if seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		if progress != nil && len(all) > 3 {
+			fmt.Fprintf(progress, "reading report %d/%d: %s\n", i+1, len(all), p)
+		}
+		run, err := Load(p)
+		if err != nil {
+			if historyDir != "" && i >= len(paths) {
+				// A history folder may hold an xproc or a half-written
+				// file: skip it, say so.
+				if progress != nil {
+					fmt.Fprintf(progress, "skipping %s: %v\n", p, err)
+				}
+				continue
+			}
+			return nil, err
+		}
+		runs = append(runs, run)
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("no run report to render")
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Report.GeneratedAt < runs[j].Report.GeneratedAt })
+	return runs, nil
+}

@@ -1,0 +1,399 @@
+package htmlreport
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+//go:embed page.html.tmpl
+var pageTemplate string
+
+var page = template.Must(template.New("page").Funcs(template.FuncMap{
+	"ns":     report.FormatNs,
+	"kb":     FormatKB,
+	"ratio":  report.FormatRatio,
+	"colour": colour,
+	"short":  shortDigest,
+	"first":  firstLine,
+	"class":  func(s any) string { return statusClass(fmt.Sprint(s)) },
+	"pct":    func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
+	"deref":  func(p *float64) float64 { return *p },
+	"pfmt":   func(p float64) string { return fmt.Sprintf("%.3g", p) },
+}).Parse(pageTemplate))
+
+// view is what the page template reads.
+type view struct {
+	R          *report.Report
+	Path       string
+	Subject    string
+	Version    string
+	Date       string
+	Verdict    string
+	Counts     []count
+	Problems   []problem
+	Images     []imageRow
+	Categories []categoryView
+	History    int
+	Langs      []langKey
+}
+
+type count struct {
+	Status string
+	N      int
+}
+
+type langKey struct{ Name, Title string }
+
+type problem struct {
+	Bench, Lang, Status, Detail string
+	Order                       int
+}
+
+type imageRow struct {
+	Kind, Lang, Ref, Digest, Version string
+}
+
+type categoryView struct {
+	Title   string
+	Chart   template.HTML
+	Benches []benchView
+}
+
+type benchView struct {
+	B        *report.Bench
+	Gate     Gate
+	Strip    template.HTML
+	Trend    template.HTML
+	Baseline string
+}
+
+// Render writes one self-contained HTML page for the newest of runs; the
+// others, when there are any, give each bench a trend of the subject's
+// median across them.
+func Render(w io.Writer, runs []*Run) error {
+	if len(runs) == 0 {
+		return fmt.Errorf("no report to render")
+	}
+	main := runs[len(runs)-1]
+	r := main.Report
+	v := view{R: r, Path: main.Path, Subject: subjectTitle(r), Version: report.SubjectVersion(r),
+		Date: r.GeneratedAt, Verdict: verdict(r), History: len(runs)}
+	for _, l := range report.Langs(r) {
+		v.Langs = append(v.Langs, langKey{l.Name, l.Title})
+	}
+	v.Counts = counts(r)
+	v.Problems = problems(main)
+	v.Images = images(r)
+	byName := map[string]*report.Bench{}
+	for _, b := range r.Benches {
+		byName[b.Name] = b
+	}
+	placed := map[string]bool{}
+	cats := append([]report.Category(nil), r.Categories...)
+	var rest []string
+	for _, b := range r.Benches {
+		found := false
+		for _, c := range cats {
+			for _, n := range c.Benches {
+				found = found || n == b.Name
+			}
+		}
+		if !found {
+			rest = append(rest, b.Name)
+		}
+	}
+	if len(rest) > 0 {
+		cats = append(cats, report.Category{Name: "other", Title: "Other benches", Benches: rest})
+	}
+	for _, c := range cats {
+		var benches []*report.Bench
+		for _, n := range c.Benches {
+			if b := byName[n]; b != nil && !placed[n] {
+				placed[n] = true
+				benches = append(benches, b)
+			}
+		}
+		if len(benches) == 0 {
+			continue
+		}
+		cv := categoryView{Title: c.Title}
+		if hasSubjectData(benches) {
+			cv.Chart = ratioChart(r, c.Title, benches)
+		} else {
+			cv.Chart = medianChart(r, c.Title, benches)
+		}
+		for _, b := range benches {
+			bv := benchView{B: b, Gate: main.Gate[b.Name], Strip: stripPlot(r, b)}
+			if b.BaselineElapsedNs != nil {
+				bv.Baseline = report.FormatNs(*b.BaselineElapsedNs)
+				if b.Tolerance != nil {
+					bv.Baseline += fmt.Sprintf(" (tolerance %.0f%%)", *b.Tolerance*100)
+				}
+			}
+			if len(runs) > 1 {
+				if pts := trend(runs, r.Subject, b.Name); len(pts) > 0 {
+					bv.Trend = trendChart(b.Name, pts)
+				}
+			}
+			cv.Benches = append(cv.Benches, bv)
+		}
+		v.Categories = append(v.Categories, cv)
+	}
+	return page.Execute(w, v)
+}
+
+// WriteFile renders runs to path through a temporary file.
+func WriteFile(path string, runs []*Run) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("writing the HTML report: %w", err)
+	}
+	if err := Render(f, runs); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("rendering the HTML report: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing the HTML report: %w", err)
+	}
+	return os.Rename(tmp, path)
+}
+
+// NextTo writes the HTML page of a report a run just wrote beside its
+// JSON (run-….json → run-….html) and returns its path. It reads the file
+// back, so the page shows exactly what the report holds.
+func NextTo(jsonPath string) (string, error) {
+	run, err := Load(jsonPath)
+	if err != nil {
+		return "", err
+	}
+	path := strings.TrimSuffix(jsonPath, ".json") + ".html"
+	return path, WriteFile(path, []*Run{run})
+}
+
+func hasSubjectData(benches []*report.Bench) bool {
+	for _, b := range benches {
+		if b.SubjectResult != nil && b.SubjectResult.ElapsedNsMedian > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func subjectTitle(r *report.Report) string {
+	for _, l := range report.Langs(r) {
+		if l.Name == r.Subject {
+			return l.Title
+		}
+	}
+	return r.Subject
+}
+
+// verdict is the run's one-line outcome.
+func verdict(r *report.Report) string {
+	switch r.Status {
+	case "ok":
+		if r.SubjectStatus != "" && r.SubjectStatus != "available" {
+			return "ok: nothing gated (subject " + r.SubjectStatus + ")"
+		}
+		return "ok"
+	case "":
+		return "unknown"
+	}
+	return string(r.Status)
+}
+
+func counts(r *report.Report) []count {
+	n := map[string]int{}
+	for _, b := range r.Benches {
+		n[string(b.Status)]++
+	}
+	var out []count
+	for s, c := range n {
+		out = append(out, count{s, c})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if statusRank(out[i].Status) != statusRank(out[j].Status) {
+			return statusRank(out[i].Status) < statusRank(out[j].Status)
+		}
+		return out[i].Status < out[j].Status
+	})
+	return out
+}
+
+// statusRank orders what needs a reader first: failures, then the gate's
+// regressions, then what it could not decide, then parity, then the rest.
+func statusRank(s string) int {
+	st := status.Status(s)
+	switch {
+	case st.Failed(), st == status.Failed, st == status.Interrupted:
+		return 0
+	case st == status.Regression, st == status.MemRegression:
+		return 1
+	case st == status.Inconclusive, st == status.IncomparableMachine:
+		return 2
+	case st == status.NoBaseline, st == status.SubjectUnavailable, st == status.NoSubjectSource, st == status.Unavailable, st == status.Skipped:
+		return 8
+	case st == status.OK, st == status.Improved:
+		return 9
+	}
+	return 5
+}
+
+func statusClass(s string) string {
+	switch statusRank(s) {
+	case 0, 1:
+		return "bad"
+	case 2, 3, 5:
+		return "warn"
+	case 8:
+		return "muted"
+	}
+	return "good"
+}
+
+// quiet statuses are not problems: the subject's own absence is said once
+// in the header, not per bench.
+var quiet = map[string]bool{"ok": true, "improved": true, "": true, "subject_unavailable": true,
+	"unavailable": true, "no_baseline": true, "no_subject_source": true}
+
+func problems(run *Run) []problem {
+	r := run.Report
+	var out []problem
+	for _, b := range r.Benches {
+		if !quiet[string(b.Status)] {
+			out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (gate)", Status: string(b.Status), Order: statusRank(string(b.Status))})
+		}
+		if g, ok := run.Gate[b.Name]; ok {
+			if g.Status != "" && !quiet[g.Status] {
+				out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (verdict)", Status: g.Status, Order: statusRank(g.Status)})
+			}
+			if g.MemStatus != "" && !quiet[g.MemStatus] {
+				out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (memory)", Status: g.MemStatus, Detail: g.MemBand, Order: statusRank(g.MemStatus)})
+			}
+		}
+		for _, l := range report.Langs(r) {
+			res := report.LangResult(r, b, l.Name)
+			if res == nil || quiet[string(res.Status)] {
+				continue
+			}
+			if l.Name == r.Subject && res.Status == b.Status {
+				continue
+			}
+			detail := res.Detail
+			if detail == "" {
+				detail = res.BuildError
+			}
+			out = append(out, problem{Bench: b.Name, Lang: l.Name, Status: string(res.Status), Detail: clip(detail, 300), Order: statusRank(string(res.Status))})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Order < out[j].Order })
+	return out
+}
+
+func images(r *report.Report) []imageRow {
+	var out []imageRow
+	if r.Base.Ref != "" {
+		out = append(out, imageRow{Kind: "base", Ref: r.Base.Ref, Digest: r.Base.ID, Version: r.Base.Origin})
+	}
+	for _, l := range report.Langs(r) {
+		if tc, ok := r.Images[l.Name]; ok {
+			ref := tc.Ref
+			if ref == "" {
+				ref = tc.Status + ": " + clip(tc.Reason, 160)
+			}
+			out = append(out, imageRow{Kind: "toolchain", Lang: l.Name, Ref: ref, Digest: tc.Digest, Version: tc.Version})
+		}
+	}
+	for _, l := range report.Langs(r) {
+		if bi, ok := r.BenchImages[l.Name]; ok {
+			d := bi.Digest
+			if d == "" {
+				d = bi.ID
+			}
+			out = append(out, imageRow{Kind: "benches", Lang: l.Name, Ref: bi.Ref, Digest: d})
+		}
+	}
+	return out
+}
+
+// trend is the subject's median on a bench in each run, in date order.
+func trend(runs []*Run, subject, bench string) []trendPoint {
+	var pts []trendPoint
+	for _, run := range runs {
+		r := run.Report
+		var b *report.Bench
+		for _, x := range r.Benches {
+			if x.Name == bench {
+				b = x
+			}
+		}
+		if b == nil {
+			continue
+		}
+		res := report.LangResult(r, b, subject)
+		if res == nil || res.ElapsedNsMedian <= 0 {
+			continue
+		}
+		p := trendPoint{median: float64(res.ElapsedNsMedian), date: shortDate(r.GeneratedAt), status: string(b.Status)}
+		if tc, ok := r.Images[subject]; ok && tc.Version != "" {
+			p.label = report.SubjectVersion(&report.Report{Subject: subject, Images: r.Images})
+			p.label = strings.TrimSpace(strings.TrimPrefix(p.label, subjectTitle(r)))
+		} else {
+			p.label = "?"
+		}
+		if b.BaselineElapsedNs != nil && r.Subject == subject {
+			band := 0.0
+			if g, ok := run.Gate[bench]; ok && g.BandFrac > 0 {
+				band = g.BandFrac
+			} else if b.Tolerance != nil {
+				band = *b.Tolerance
+			}
+			if band > 0 {
+				base := float64(*b.BaselineElapsedNs)
+				p.lo, p.hi = base*(1-band), base*(1+band)
+			}
+		}
+		pts = append(pts, p)
+	}
+	return pts
+}
+
+func shortDate(s string) string {
+	if len(s) >= 10 {
+		return s[:10]
+	}
+	return s
+}
+
+func shortDigest(d string) string {
+	if i := strings.Index(d, ":"); i >= 0 && len(d) > i+13 {
+		return d[:i+13] + "…"
+	}
+	return d
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,420 @@
+package htmlreport
+
+import (
+	"fmt"
+	"html"
+	"html/template"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
+)
+
+// The charts are SVG written here, in the page: no script, no font, no
+// network. Sizes are in viewBox units; the page scales them to its width.
+
+// palette gives each language one colour on every chart of the page.
+var palette = map[string]string{
+	"hale": "#c2255c", "c": "#1971c2", "go": "#22b8cf", "rust": "#e8590c",
+	"node": "#37b24d", "python": "#7048e8",
+}
+
+func colour(lang string) string {
+	if c, ok := palette[lang]; ok {
+		return c
+	}
+	return "#495057"
+}
+
+// logAxis maps values in [lo, hi] onto [x0, x1] on a log scale.
+type logAxis struct{ lo, hi, x0, x1 float64 }
+
+func newLogAxis(vals []float64, x0, x1 float64, include ...float64) logAxis {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range append(vals, include...) {
+		if v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if math.IsInf(lo, 1) {
+		lo, hi = 1, 10
+	}
+	// A little room either side, and never a zero-width axis.
+	lo, hi = lo/1.25, hi*1.25
+	if hi/lo < 4 {
+		mid := math.Sqrt(lo * hi)
+		lo, hi = mid/2, mid*2
+	}
+	return logAxis{lo, hi, x0, x1}
+}
+
+func (a logAxis) x(v float64) float64 {
+	if v <= 0 {
+		v = a.lo
+	}
+	f := (math.Log10(v) - math.Log10(a.lo)) / (math.Log10(a.hi) - math.Log10(a.lo))
+	return a.x0 + f*(a.x1-a.x0)
+}
+
+// ticks are the 1-2-5 values inside the axis, thinned to at most max.
+func (a logAxis) ticks(max int) []float64 {
+	var all []float64
+	for e := math.Floor(math.Log10(a.lo)); e <= math.Ceil(math.Log10(a.hi)); e++ {
+		for _, m := range []float64{1, 2, 5} {
+			v := m * math.Pow(10, e)
+			if v >= a.lo && v <= a.hi {
+				all = append(all, v)
+			}
+		}
+	}
+	if len(all) <= max {
+		return all
+	}
+	var decades []float64
+	for _, v := range all {
+		if m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9)); math.Abs(m-1) < 1e-6 {
+			decades = append(decades, v)
+		}
+	}
+	for len(decades) > max {
+		var half []float64
+		for i := 0; i < len(decades); i += 2 {
+			half = append(half, decades[i])
+		}
+		decades = half
+	}
+	return decades
+}
+
+func f1(v float64) string { return fmt.Sprintf("%.1f", v) }
+
+func esc(s string) string { return html.EscapeString(s) }
+
+// svgDoc collects the elements of one chart.
+type svgDoc struct {
+	b    strings.Builder
+	w, h float64
+}
+
+func (d *svgDoc) add(format string, args ...any) { fmt.Fprintf(&d.b, format, args...) }
+
+func (d *svgDoc) html(class, label string) template.HTML {
+	return template.HTML(fmt.Sprintf(`<svg class="%s" role="img" aria-label="%s" viewBox="0 0 %s %s" xmlns="http://www.w3.org/2000/svg">%s</svg>`,
+		class, esc(label), f1(d.w), f1(d.h), d.b.String()))
+}
+
+// xAxis draws the ticks and grid lines of a log axis between y0 and y1.
+func (d *svgDoc) xAxis(a logAxis, y0, y1 float64, label func(float64) string) {
+	for _, t := range a.ticks(7) {
+		x := a.x(t)
+		d.add(`<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(x), f1(y0), f1(x), f1(y1))
+		d.add(`<text class="tick" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(x), f1(y1+13), esc(label(t)))
+	}
+}
+
+// ratioRow is one language's ratio on one bench.
+type ratioRow struct {
+	lang             string
+	ratio, low, high float64
+	mark             string
+}
+
+// ratioChart draws a category: a row per bench, a dot per language at its
+// ratio to the subject on a log axis, whiskers from the language's fastest
+// to slowest sample over the subject's median, and a line at 1.
+func ratioChart(r *report.Report, title string, benches []*report.Bench) template.HTML {
+	subj := subjectTitle(r)
+	const left, right, rowGap = 178.0, 590.0, 6.0
+	var langs []string
+	for _, l := range report.Langs(r) {
+		if l.Name != r.Subject {
+			langs = append(langs, l.Name)
+		}
+	}
+	lineH := 11.0
+	rowH := float64(len(langs))*lineH + rowGap
+	rows := map[string][]ratioRow{}
+	var vals []float64
+	for _, b := range benches {
+		subj := b.SubjectResult
+		if subj == nil || subj.ElapsedNsMedian <= 0 {
+			continue
+		}
+		sm := float64(subj.ElapsedNsMedian)
+		for _, lang := range langs {
+			res := b.Comparatives[lang]
+			if res == nil || res.ElapsedNsMedian <= 0 {
+				continue
+			}
+			rr := ratioRow{lang: lang, ratio: float64(res.ElapsedNsMedian) / sm}
+			if res.RatioVsSubject != nil {
+				rr.ratio = *res.RatioVsSubject
+			}
+			lo, hi := sampleRange(res)
+			rr.low, rr.high = lo/sm, hi/sm
+			if res.Status == "parity_mismatch" {
+				rr.mark = "!"
+			}
+			rows[b.Name] = append(rows[b.Name], rr)
+			vals = append(vals, rr.ratio, rr.low, rr.high)
+		}
+	}
+	d := &svgDoc{w: 600, h: 24 + float64(len(benches))*rowH + 22}
+	a := newLogAxis(vals, left, right, 1)
+	top := 16.0
+	d.add(`<text class="axis-title" x="%s" y="11">ratio = language / %s (log scale; &gt; 1: %s is faster)</text>`, f1(left), esc(subj), esc(subj))
+	d.xAxis(a, top, d.h-20, func(v float64) string { return report.FormatRatio(v) + "×" })
+	d.add(`<line class="one" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(a.x(1)), f1(top), f1(a.x(1)), f1(d.h-20))
+	for i, b := range benches {
+		y := top + float64(i)*rowH
+		if i%2 == 1 {
+			d.add(`<rect class="band" x="0" y="%s" width="%s" height="%s"/>`, f1(y), f1(right+8), f1(rowH))
+		}
+		d.add(`<text class="bench" x="%s" y="%s" text-anchor="end">%s</text>`, f1(left-6), f1(y+rowH/2+4), esc(b.Name))
+		if len(rows[b.Name]) == 0 {
+			d.add(`<text class="none" x="%s" y="%s">no ratio (%s)</text>`, f1(left+4), f1(y+rowH/2+4), esc(string(b.Status)))
+			continue
+		}
+		for j, lang := range langs {
+			for _, rr := range rows[b.Name] {
+				if rr.lang != lang {
+					continue
+				}
+				cy := y + rowGap/2 + float64(j)*lineH + lineH/2
+				c := colour(lang)
+				d.add(`<line class="whisker" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>`, f1(a.x(rr.low)), f1(cy), f1(a.x(rr.high)), f1(cy), c)
+				d.add(`<circle cx="%s" cy="%s" r="3.5" fill="%s"><title>%s %s: %s×</title></circle>`, f1(a.x(rr.ratio)), f1(cy), c, esc(b.Name), esc(lang), report.FormatRatio(rr.ratio))
+				if rr.mark != "" {
+					d.add(`<text class="mark" x="%s" y="%s">%s</text>`, f1(a.x(rr.high)+4), f1(cy+3.5), rr.mark)
+				}
+			}
+		}
+	}
+	return d.html("chart ratio-chart", title)
+}
+
+// sampleRange is the fastest and slowest measured sample of a language.
+func sampleRange(res *report.Lang) (float64, float64) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range res.ElapsedNsSamples {
+		if s > 0 {
+			lo, hi = math.Min(lo, float64(s)), math.Max(hi, float64(s))
+		}
+	}
+	if math.IsInf(lo, 1) {
+		m := float64(res.ElapsedNsMedian)
+		return m, m
+	}
+	return lo, hi
+}
+
+// medianChart stands in for the ratio chart when the subject has no data:
+// each language's median elapsed per bench on a log time axis.
+func medianChart(r *report.Report, title string, benches []*report.Bench) template.HTML {
+	const left, right, rowGap = 178.0, 590.0, 6.0
+	langs := report.Langs(r)
+	lineH := 11.0
+	rowH := float64(len(langs))*lineH + rowGap
+	var vals []float64
+	for _, b := range benches {
+		for _, l := range langs {
+			if res := report.LangResult(r, b, l.Name); res != nil && res.ElapsedNsMedian > 0 {
+				lo, hi := sampleRange(res)
+				vals = append(vals, lo, hi)
+			}
+		}
+	}
+	d := &svgDoc{w: 600, h: 24 + float64(len(benches))*rowH + 22}
+	a := newLogAxis(vals, left, right)
+	top := 16.0
+	d.add(`<text class="axis-title" x="%s" y="11">median elapsed (log scale): no %s data, so no ratios</text>`, f1(left), esc(subjectTitle(r)))
+	d.xAxis(a, top, d.h-20, func(v float64) string { return report.FormatNs(int64(math.Round(v))) })
+	for i, b := range benches {
+		y := top + float64(i)*rowH
+		if i%2 == 1 {
+			d.add(`<rect class="band" x="0" y="%s" width="%s" height="%s"/>`, f1(y), f1(right+8), f1(rowH))
+		}
+		d.add(`<text class="bench" x="%s" y="%s" text-anchor="end">%s</text>`, f1(left-6), f1(y+rowH/2+4), esc(b.Name))
+		for j, l := range langs {
+			res := report.LangResult(r, b, l.Name)
+			if res == nil || res.ElapsedNsMedian <= 0 {
+				continue
+			}
+			cy := y + rowGap/2 + float64(j)*lineH + lineH/2
+			c := colour(l.Name)
+			lo, hi := sampleRange(res)
+			d.add(`<line class="whisker" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>`, f1(a.x(lo)), f1(cy), f1(a.x(hi)), f1(cy), c)
+			d.add(`<circle cx="%s" cy="%s" r="3.5" fill="%s"><title>%s %s: %s</title></circle>`, f1(a.x(float64(res.ElapsedNsMedian))), f1(cy), c, esc(b.Name), esc(l.Name), report.FormatNs(res.ElapsedNsMedian))
+		}
+	}
+	return d.html("chart ratio-chart", title)
+}
+
+// stripPlot draws one bench: a row per language with every measured sample
+// as a dot on a log time axis and the median as a bar, and the memory peak
+// (or the language's status) in a column beside it.
+func stripPlot(r *report.Report, b *report.Bench) template.HTML {
+	const left, right, memX = 70.0, 470.0, 488.0
+	langs := report.Langs(r)
+	rowH := 18.0
+	var vals []float64
+	for _, l := range langs {
+		if res := report.LangResult(r, b, l.Name); res != nil {
+			for _, s := range res.ElapsedNsSamples {
+				vals = append(vals, float64(s))
+			}
+		}
+	}
+	top := 18.0
+	d := &svgDoc{w: 600, h: top + float64(len(langs))*rowH + 22}
+	a := newLogAxis(vals, left, right)
+	d.add(`<text class="axis-title" x="%s" y="11">every sample, elapsed (log scale); bar = median</text>`, f1(left))
+	d.add(`<text class="axis-title" x="%s" y="11">memory peak</text>`, f1(memX))
+	d.xAxis(a, top, d.h-20, func(v float64) string { return report.FormatNs(int64(math.Round(v))) })
+	for i, l := range langs {
+		y := top + float64(i)*rowH
+		cy := y + rowH/2
+		c := colour(l.Name)
+		d.add(`<text class="lang" x="%s" y="%s" text-anchor="end" fill="%s">%s</text>`, f1(left-6), f1(cy+4), c, esc(l.Title))
+		res := report.LangResult(r, b, l.Name)
+		if res == nil {
+			d.add(`<text class="none" x="%s" y="%s">—</text>`, f1(left+4), f1(cy+4))
+			continue
+		}
+		samples := append([]int64(nil), res.ElapsedNsSamples...)
+		sort.Slice(samples, func(i, j int) bool { return samples[i] < samples[j] })
+		for k, s := range samples {
+			if s <= 0 {
+				continue
+			}
+			// Equal samples would hide each other: spread them a little.
+			dy := float64(k%3-1) * 3
+			d.add(`<circle class="sample" cx="%s" cy="%s" r="3" fill="%s"><title>%s</title></circle>`, f1(a.x(float64(s))), f1(cy+dy), c, report.FormatNs(s))
+		}
+		if res.ElapsedNsMedian > 0 {
+			x := a.x(float64(res.ElapsedNsMedian))
+			d.add(`<line class="median" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>`, f1(x), f1(cy-7), f1(x), f1(cy+7), c)
+		} else {
+			d.add(`<text class="status-text" x="%s" y="%s">%s</text>`, f1(left+4), f1(cy+4), esc(string(res.Status)))
+		}
+		d.add(`<text class="mem" x="%s" y="%s">%s</text>`, f1(memX), f1(cy+4), esc(memText(res)))
+	}
+	return d.html("chart strip-plot", b.Name+": every sample per language")
+}
+
+// memText is the language's memory peak: the cgroup peak when the host
+// gave one, else maxrss.
+func memText(res *report.Lang) string {
+	if res.MemPeakKBMedian != nil && *res.MemPeakKBMedian > 0 {
+		return FormatKB(*res.MemPeakKBMedian)
+	}
+	if res.MaxRSSKBMedian > 0 {
+		return FormatKB(res.MaxRSSKBMedian) + " rss"
+	}
+	return "—"
+}
+
+// FormatKB writes a size given in KiB in its most readable unit.
+func FormatKB(kb int64) string {
+	v := float64(kb)
+	switch {
+	case v >= 1<<20:
+		return fmt.Sprintf("%.3g GiB", v/(1<<20))
+	case v >= 1<<10:
+		return fmt.Sprintf("%.3g MiB", v/(1<<10))
+	}
+	return fmt.Sprintf("%d KiB", kb)
+}
+
+// trendPoint is one report's subject median on a bench.
+type trendPoint struct {
+	label, date string
+	median      float64
+	lo, hi      float64 // the band, when known
+	status      string
+}
+
+// trendChart draws the subject's median on one bench across reports, one
+// point per report in date order, the band shaded where a report had one.
+func trendChart(bench string, pts []trendPoint) template.HTML {
+	const left, right, top = 64.0, 580.0, 14.0
+	const plotH = 110.0
+	d := &svgDoc{w: 600, h: top + plotH + 34}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range pts {
+		for _, v := range []float64{p.median, p.lo, p.hi} {
+			if v > 0 {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	if hi <= lo {
+		lo, hi = lo*0.9, hi*1.1
+	}
+	pad := (hi - lo) * 0.1
+	lo, hi = math.Max(0, lo-pad), hi+pad
+	y := func(v float64) float64 { return top + plotH - (v-lo)/(hi-lo)*plotH }
+	x := func(i int) float64 {
+		if len(pts) == 1 {
+			return (left + right) / 2
+		}
+		return left + float64(i)*(right-left)/float64(len(pts)-1)
+	}
+	for k := 0; k <= 3; k++ {
+		v := lo + (hi-lo)*float64(k)/3
+		d.add(`<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(left), f1(y(v)), f1(right), f1(y(v)))
+		d.add(`<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, f1(left-4), f1(y(v)+4), report.FormatNs(int64(math.Round(v))))
+	}
+	// The band: an area over the consecutive points that have one.
+	var upper, lower []string
+	flush := func() {
+		if len(upper) > 0 {
+			for i := len(lower) - 1; i >= 0; i-- {
+				upper = append(upper, lower[i])
+			}
+			d.add(`<polygon class="trend-band" points="%s"/>`, strings.Join(upper, " "))
+		}
+		upper, lower = nil, nil
+	}
+	for i, p := range pts {
+		if p.lo > 0 && p.hi > 0 {
+			// A band on one point alone is drawn as a short bar.
+			alone := (i == 0 || pts[i-1].lo <= 0) && (i == len(pts)-1 || pts[i+1].lo <= 0)
+			if alone {
+				upper = append(upper, f1(x(i)-5)+","+f1(y(p.hi)))
+				lower = append(lower, f1(x(i)-5)+","+f1(y(p.lo)))
+			}
+			upper = append(upper, f1(x(i))+","+f1(y(p.hi)))
+			lower = append(lower, f1(x(i))+","+f1(y(p.lo)))
+			if alone {
+				upper = append(upper, f1(x(i)+5)+","+f1(y(p.hi)))
+				lower = append(lower, f1(x(i)+5)+","+f1(y(p.lo)))
+			}
+		} else {
+			flush()
+		}
+	}
+	flush()
+	var line []string
+	for i, p := range pts {
+		line = append(line, f1(x(i))+","+f1(y(p.median)))
+	}
+	d.add(`<polyline class="trend" points="%s"/>`, strings.Join(line, " "))
+	for i, p := range pts {
+		cls := "trend-pt " + statusClass(p.status)
+		d.add(`<circle class="%s" cx="%s" cy="%s" r="3.5"><title>%s %s: %s (%s)</title></circle>`, cls, f1(x(i)), f1(y(p.median)), esc(p.label), esc(p.date), report.FormatNs(int64(p.median)), esc(p.status))
+		anchor := "middle"
+		if len(pts) > 1 && i == 0 {
+			anchor = "start"
+		} else if len(pts) > 1 && i == len(pts)-1 {
+			anchor = "end"
+		}
+		// Labels thin out when there are many reports.
+		if step := (len(pts) + 7) / 8; i%step == 0 || i == len(pts)-1 {
+			d.add(`<text class="tick" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(x(i)), f1(top+plotH+14), anchor, esc(p.label))
+			d.add(`<text class="tick" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(x(i)), f1(top+plotH+26), anchor, esc(p.date))
+		}
+	}
+	return d.html("chart trend-chart", bench+": the subject's median across reports")
+}

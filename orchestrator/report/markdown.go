@@ -1,0 +1,202 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// Markdown writes the snapshot the seed README keeps under "Cross-language
+// comparative grid": the "Latest snapshot" line (subject and version, date,
+// CPU / arch / kernel), how to read a cell, then one table per category with
+// `<elapsed> (<ratio>×)` cells. It replaces the seed's manual copying of
+// numbers at a release, so it formats exactly as the seed did: the most
+// readable unit, three significant figures, `—` where a sibling is missing.
+// What the seed never needed (a failed cell, a parity mismatch) is written
+// as the status or a mark, with the mark's meaning under the tables.
+func Markdown(w io.Writer, r *Report) {
+	langs := gridLangs(r)
+	subj := subjectTitle(r)
+	fmt.Fprintf(w, "Latest snapshot: %s (%s), %s / %s / %s.\n\n",
+		SubjectVersion(r), reportDate(r.GeneratedAt), orUnknown(r.Host.CPUModel), orDash(r.Host.Arch), kernelLine(r.Host.Kernel))
+	if r.SubjectStatus != "" && r.SubjectStatus != "available" {
+		fmt.Fprintf(w, "%s was %s in this run", subj, r.SubjectStatus)
+		if r.SubjectReason != "" {
+			fmt.Fprintf(w, " (%s)", strings.TrimSuffix(r.SubjectReason, "."))
+		}
+		fmt.Fprintf(w, ": no ratios.\n\n")
+	}
+	low := strings.ToLower(subj)
+	fmt.Fprintf(w, "Read each cell as `<elapsed> (<ratio_vs_%s>×)` where ratio = sibling_time / %s_time:\n\n", low, low)
+	fmt.Fprintf(w, "- ratio > 1 → sibling is slower than %s by that factor.\n", subj)
+	fmt.Fprintf(w, "- ratio < 1 → sibling is faster than %s by 1/ratio.\n", subj)
+	fmt.Fprintf(w, "- — → no sibling exists for this bench (%s-only).\n", subj)
+
+	byName := map[string]*Bench{}
+	for _, b := range r.Benches {
+		byName[b.Name] = b
+	}
+	marks := map[string]bool{}
+	for _, c := range r.Categories {
+		var rows []*Bench
+		for _, n := range c.Benches {
+			if b := byName[n]; b != nil {
+				rows = append(rows, b)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n### %s\n\n", c.Title)
+		head := []string{"Bench"}
+		rule := []string{"---"}
+		for _, l := range langs {
+			head = append(head, l.Title)
+			rule = append(rule, "---")
+		}
+		fmt.Fprintf(w, "| %s |\n|%s|\n", strings.Join(head, " | "), strings.Join(rule, "|"))
+		for _, b := range rows {
+			cells := []string{b.Name}
+			for _, l := range langs {
+				cells = append(cells, mdCell(r, b, l.Name, marks))
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
+	}
+	legend := []struct{ key, text string }{
+		{"!", "- `!` parity mismatch: this sibling's check line differs from its peers' (it did other work; not comparable)."},
+		{"*", "- `*` not comparable by construction (see the bench's note)."},
+		{"~", "- `~` CPUs shared with the orchestrator (the host had no CPU to spare)."},
+		{"±", "- `±` noisy: the samples' coefficient of variation is over 10%."},
+	}
+	first := true
+	for _, m := range legend {
+		if marks[m.key] {
+			if first {
+				fmt.Fprintln(w)
+				first = false
+			}
+			fmt.Fprintf(w, "%s\n", m.text)
+		}
+	}
+}
+
+// mdCell is one table cell: the median and the ratio when the language has
+// a number, its status otherwise (unknown statuses are shown as they are),
+// and a status other than ok after the number.
+func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
+	res := LangResult(r, b, lang)
+	if res == nil {
+		return "—"
+	}
+	if res.ElapsedNsMedian <= 0 {
+		return string(res.Status)
+	}
+	s := FormatNs(res.ElapsedNsMedian)
+	if lang != r.Subject && res.RatioVsSubject != nil {
+		s += " (" + FormatRatio(*res.RatioVsSubject) + "×)"
+	}
+	switch res.Status {
+	case "ok", "":
+	case "parity_mismatch":
+		s += " !"
+		marks["!"] = true
+	default:
+		s += " " + string(res.Status)
+	}
+	if lang == r.Subject && !snapshotQuiet[string(b.Status)] && b.Status != res.Status {
+		s += " " + string(b.Status)
+	}
+	if !res.Comparable {
+		s += " *"
+		marks["*"] = true
+	}
+	if res.CPUsShared {
+		s += " ~"
+		marks["~"] = true
+	}
+	if res.ElapsedNs.CV > NoisyCV {
+		s += " ±"
+		marks["±"] = true
+	}
+	return s
+}
+
+// snapshotQuiet are the bench statuses a snapshot does not repeat: they
+// say nothing about the numbers shown.
+var snapshotQuiet = map[string]bool{"": true, "ok": true, "no_baseline": true, "improved": true, "incomparable_machine": true}
+
+// LangResult is a language's result on a bench: the subject's or a
+// comparative's; nil when the language has none.
+func LangResult(r *Report, b *Bench, lang string) *Lang {
+	if lang == r.Subject {
+		return b.SubjectResult
+	}
+	return b.Comparatives[lang]
+}
+
+// Langs are the report's languages in grid order, the subject first.
+func Langs(r *Report) []toolchain.Language { return gridLangs(r) }
+
+func subjectTitle(r *Report) string {
+	if l, ok := toolchain.ByName(r.Subject); ok {
+		return l.Title
+	}
+	return r.Subject
+}
+
+var versionNumber = regexp.MustCompile(`\d+\.\d+(\.\d+)?`)
+
+// SubjectVersion names the subject as the seed's snapshot line does
+// ("Hale v0.9.0"): the first version number in its toolchain's version
+// line, or the subject's status when it had no toolchain.
+func SubjectVersion(r *Report) string {
+	title := subjectTitle(r)
+	tc, ok := r.Images[r.Subject]
+	if !ok || tc.Version == "" {
+		if r.SubjectStatus != "" && r.SubjectStatus != "available" {
+			return title + " " + r.SubjectStatus
+		}
+		return title + " (version unknown)"
+	}
+	if v := versionNumber.FindString(tc.Version); v != "" {
+		return title + " v" + v
+	}
+	return title + " " + tc.Version
+}
+
+func reportDate(generatedAt string) string {
+	t, err := time.Parse(time.RFC3339Nano, generatedAt)
+	if err != nil {
+		return orDash(generatedAt)
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+// kernelLine is "Linux 6.18" from "6.18.3-cloud-amd64", as the seed
+// names a kernel.
+func kernelLine(k string) string {
+	if k == "" {
+		return "unknown kernel"
+	}
+	parts := strings.SplitN(k, ".", 3)
+	if len(parts) >= 2 {
+		minor := parts[1]
+		if i := strings.IndexFunc(minor, func(c rune) bool { return c < '0' || c > '9' }); i >= 0 {
+			minor = minor[:i]
+		}
+		return "Linux " + parts[0] + "." + minor
+	}
+	return "Linux " + k
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
