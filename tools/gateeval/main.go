@@ -1,0 +1,238 @@
+// Command gateeval measures what the gate can resolve on this machine:
+// the false-alarm rate of unchanged sources (A/A) after a multi-run
+// rebaseline, the detection rate of a known slowdown and of a known growth
+// in memory, and the spread of each language's ratio to the subject across
+// reruns (to compare interleaved sampling with an older binary's blocks).
+//
+//	go run ./tools/gateeval -bin=bin/halebench -work=/tmp/gateeval [-passes=5] [-old-bin=PATH]
+//
+// It drives the halebench binary as a user would, in a scratch folder, and
+// reads the reports it writes. It prints one summary on stdout.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+func main() {
+	bin := flag.String("bin", "bin/halebench", "the halebench binary")
+	oldBin := flag.String("old-bin", "", "an older halebench binary (languages sampled in blocks) whose ratio spread to compare")
+	suite := flag.String("suite", ".", "the suite to measure")
+	work := flag.String("work", filepath.Join(os.TempDir(), "gateeval"), "scratch folder (emptied first)")
+	subject := flag.String("subject", "c", "the gated language")
+	passes := flag.Int("passes", 5, "A/A passes and ratio-spread reruns")
+	runs := flag.Int("runs", 5, "independent runs of the rebaseline")
+	iters := flag.Int("iters", 5, "samples per cell")
+	sens := flag.Int("sensitivity", 3, "passes of each known-regression variant")
+	flag.Parse()
+	if err := run(*bin, *oldBin, *suite, *work, *subject, *passes, *runs, *iters, *sens); err != nil {
+		fmt.Fprintln(os.Stderr, "gateeval:", err)
+		os.Exit(2)
+	}
+}
+
+func run(bin, oldBin, suite, work, subject string, passes, runs, iters, sens int) error {
+	bin, _ = filepath.Abs(bin)
+	os.RemoveAll(work)
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	base := filepath.Join(work, "baselines.json")
+	common := []string{"--suite=" + suite, "--subject=" + subject, "--iters=" + fmt.Sprint(iters), "--baselines=" + base}
+
+	start := time.Now()
+	if _, _, err := halebench(bin, filepath.Join(work, "rebaseline"), append(common, "--update-baselines", fmt.Sprintf("--runs=%d", runs))...); err != nil {
+		return fmt.Errorf("rebaseline: %w", err)
+	}
+	fmt.Printf("rebaseline: %d independent runs, %d samples per cell, %s wall\n", runs, iters, time.Since(start).Round(time.Second))
+
+	var aa []*report.Report
+	counts := map[status.Status]int{}
+	exits := map[int]int{}
+	for i := 0; i < passes; i++ {
+		rep, code, err := halebench(bin, filepath.Join(work, fmt.Sprintf("aa-%d", i)), common...)
+		if err != nil {
+			return err
+		}
+		exits[code]++
+		aa = append(aa, rep)
+		for _, b := range rep.Benches {
+			counts[b.Status]++
+		}
+	}
+	gated := 0
+	for _, s := range []status.Status{status.OK, status.Regression, status.MemRegression, status.Inconclusive, status.Improved} {
+		gated += counts[s]
+	}
+	fmt.Printf("\nA/A: %d passes of the unchanged suite against that rebaseline; exits %v\n", passes, exits)
+	fmt.Printf("  gated cells: %d; ok %d, regression %d, mem_regression %d, inconclusive %d, improved %d\n", gated,
+		counts[status.OK], counts[status.Regression], counts[status.MemRegression], counts[status.Inconclusive], counts[status.Improved])
+	if gated > 0 {
+		fmt.Printf("  false-alarm rate: %.1f%% of cells (%d of %d passes exited 1); inconclusive rate: %.1f%%\n",
+			100*float64(counts[status.Regression]+counts[status.MemRegression])/float64(gated), exits[1], passes,
+			100*float64(counts[status.Inconclusive])/float64(gated))
+	}
+
+	if err := sensitivity(bin, suite, work, base, subject, iters, sens); err != nil {
+		return err
+	}
+
+	fmt.Printf("\nratio spread across %d reruns (per bench and language: max/min of the ratio to %s − 1; median over cells):\n", passes, subject)
+	fmt.Printf("  interleaved (this binary): %s\n", spread(aa, subject))
+	if oldBin != "" {
+		var old []*report.Report
+		for i := 0; i < passes; i++ {
+			rep, _, err := halebench(oldBin, filepath.Join(work, fmt.Sprintf("old-%d", i)), "--suite="+suite, "--subject="+subject,
+				"--iters="+fmt.Sprint(iters), "--baselines="+filepath.Join(work, "none.json"))
+			if err != nil {
+				return err
+			}
+			old = append(old, rep)
+		}
+		fmt.Printf("  in blocks (%s):  %s\n", filepath.Base(oldBin), spread(old, subject))
+	}
+	return nil
+}
+
+// variant is a known change to one bench of the subject's, applied to a
+// copy of the suite.
+type variant struct {
+	name, bench, file, after, insert, want string
+}
+
+var variants = []variant{
+	{
+		name: "30% more work in the timed region", bench: "form_vec_push", file: "benches/micro/form_vec_push.c",
+		after:  "    __asm__ volatile(\"\" : : \"r\"(v.data), \"r\"(v.len) : \"memory\");\n",
+		insert: "    { VecI64 w = {NULL, 0, 0}; for (int64_t i = 0; i < ITERS * 3 / 10; i++) vec_push(&w, s + i); __asm__ volatile(\"\" : : \"r\"(w.data), \"r\"(w.len) : \"memory\"); free(w.data); }\n",
+		want:   "regression",
+	},
+	{
+		name: "twice the memory held", bench: "form_vec_push", file: "benches/micro/form_vec_push.c",
+		after:  "    VecI64 v = {NULL, 0, 0};\n",
+		insert: "    VecI64 hold = {NULL, 0, 0}; for (int64_t i = 0; i < ITERS; i++) vec_push(&hold, s - i); __asm__ volatile(\"\" : : \"r\"(hold.data), \"r\"(hold.len) : \"memory\");\n",
+		want:   "mem_regression",
+	},
+}
+
+func sensitivity(bin, suite, work, base, subject string, iters, passes int) error {
+	for vi, v := range variants {
+		dir := filepath.Join(work, fmt.Sprintf("variant-%d", vi))
+		if err := copyTree(filepath.Join(suite, "benches"), filepath.Join(dir, "benches")); err != nil {
+			return err
+		}
+		src := filepath.Join(dir, v.file)
+		data, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(string(data), v.after) {
+			return fmt.Errorf("variant %q: %s no longer has the line it changes", v.name, v.file)
+		}
+		os.WriteFile(src, []byte(strings.Replace(string(data), v.after, v.after+v.insert, 1)), 0o644)
+		caught, got := 0, []string{}
+		for i := 0; i < passes; i++ {
+			rep, code, err := halebench(bin, filepath.Join(dir, fmt.Sprintf("pass-%d", i)), "--suite="+dir, "--subject="+subject,
+				"--lang="+subject, "--bench="+v.bench, "--iters="+fmt.Sprint(iters), "--baselines="+base)
+			if err != nil {
+				return err
+			}
+			st := rep.Benches[0].Status
+			got = append(got, fmt.Sprintf("%s (exit %d)", st, code))
+			if string(st) == v.want && code == 1 {
+				caught++
+			}
+		}
+		fmt.Printf("\nsensitivity, %s of %s: %d of %d passes %s: %s\n", v.name, v.bench, caught, passes, v.want, strings.Join(got, ", "))
+	}
+	return nil
+}
+
+// halebench runs one halebench run writing its report under dir and
+// returns the report and the exit code (0 or 1; anything else is an error).
+func halebench(bin, dir string, args ...string) (*report.Report, int, error) {
+	args = append([]string{"run", "--quiet", "--json", "--results=" + dir}, args...)
+	cmd := exec.Command(bin, args...)
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	cmd.Stdout = nil
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		return nil, 0, err
+	}
+	if code > 1 {
+		return nil, code, fmt.Errorf("halebench %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "run-*.json"))
+	if len(files) != 1 {
+		return nil, code, fmt.Errorf("halebench %s: %d reports in %s", strings.Join(args, " "), len(files), dir)
+	}
+	rep, err := report.ReadFile(files[0])
+	return rep, code, err
+}
+
+// spread is the median, over (bench, language) cells measured in every
+// report, of max/min − 1 of the cell's ratio to the subject.
+func spread(reps []*report.Report, subject string) string {
+	ratios := map[string][]float64{}
+	for _, r := range reps {
+		for _, b := range r.Benches {
+			for lang, l := range b.Comparatives {
+				if l.RatioVsSubject != nil && l.Comparable {
+					ratios[b.Name+"/"+lang] = append(ratios[b.Name+"/"+lang], *l.RatioVsSubject)
+				}
+			}
+		}
+	}
+	var sp []float64
+	for _, rs := range ratios {
+		if len(rs) != len(reps) {
+			continue
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, x := range rs {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		sp = append(sp, hi/lo-1)
+	}
+	if len(sp) == 0 {
+		return "no cell measured in every rerun"
+	}
+	sort.Float64s(sp)
+	q := func(p float64) float64 { return sp[int(p*float64(len(sp)-1))] }
+	return fmt.Sprintf("median %.1f%%, p90 %.1f%%, max %.1f%% over %d cells", 100*q(0.5), 100*q(0.9), 100*sp[len(sp)-1], len(sp))
+}
+
+func copyTree(from, to string) error {
+	return filepath.Walk(from, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if info.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+}
