@@ -57,6 +57,10 @@ type Env struct {
 	MemPeakError  string `json:"mem_peak_error,omitempty"`
 	Kernel        string `json:"kernel,omitempty"`
 	CPUModel      string `json:"cpu_model,omitempty"`
+	// What the container gave the sampler, and what a bench process got.
+	ContainerPrivileges *Privileges `json:"container_privileges,omitempty"`
+	BenchPrivileges     *Privileges `json:"bench_privileges,omitempty"`
+	ConfinementErrors   []string    `json:"confinement_errors,omitempty"`
 }
 
 // Outcome is everything one job produced.
@@ -102,6 +106,8 @@ func fill(o Outcome, res SamplerResult) Outcome {
 // SamplerResult is the sampler's verdict on one job's samples.
 type SamplerResult struct {
 	ID         string   `json:"id"`
+	Nonce      string   `json:"nonce"`
+	Spent      bool     `json:"spent"`
 	Env        Env      `json:"env"`
 	Status     string   `json:"status"`
 	Detail     string   `json:"detail"`
