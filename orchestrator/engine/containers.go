@@ -35,7 +35,7 @@ type Spec struct {
 }
 
 func (s Spec) configs() (*container.Config, *container.HostConfig) {
-	labels := map[string]string{LabelApp: "1", LabelRun: s.RunID, LabelOwner: Owner()}
+	labels := map[string]string{LabelApp: "1", LabelRun: s.RunID, LabelOwner: Owner(), LabelOwnerID: SelfIdentity().String()}
 	for k, v := range s.Labels {
 		labels[k] = v
 	}

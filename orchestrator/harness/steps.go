@@ -6,8 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
@@ -102,7 +102,7 @@ func sourcesDigest(s *catalogue.Suite) (string, error) {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		data, err := catalogue.ReadSource(p)
 		if err != nil {
 			return "", err
 		}
@@ -115,12 +115,20 @@ func sourcesDigest(s *catalogue.Suite) (string, error) {
 // RemoveOrphans removes the containers that a killed halebench run left
 // (their owner is gone) and says so on log.
 func RemoveOrphans(ctx context.Context, eng *engine.Engine, log io.Writer) error {
-	n, err := eng.RemoveOrphans(ctx)
+	sw, err := eng.RemoveOrphans(ctx)
 	if err != nil {
 		return err
 	}
-	if n > 0 {
-		fmt.Fprintf(log, "cleanup: removed %d containers left by a killed halebench run\n", n)
+	if sw.Removed > 0 {
+		fmt.Fprintf(log, "cleanup: removed %d containers left by a killed halebench run\n", sw.Removed)
+	}
+	if len(sw.Left) > 0 {
+		shown := sw.Left
+		if len(shown) > 3 {
+			shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(sw.Left)-3))
+		}
+		fmt.Fprintf(log, "cleanup: left %d halebench containers whose owner cannot be proven gone (remove one with `docker rm -f ID` once no run uses it): %s\n",
+			len(sw.Left), strings.Join(shown, "; "))
 	}
 	return nil
 }

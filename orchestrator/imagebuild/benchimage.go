@@ -3,6 +3,7 @@ package imagebuild
 import (
 	"context"
 	"fmt"
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"os"
 	"sort"
 	"strings"
@@ -97,9 +98,9 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 	}
 	sort.Slice(sources, func(i, j int) bool { return sources[i].Unit < sources[j].Unit })
 	for _, s := range sources {
-		data, err := os.ReadFile(s.Path)
+		data, err := catalogue.ReadSource(s.Path)
 		if err != nil {
-			return bi, fmt.Errorf("reading bench source: %w", err)
+			return bi, err
 		}
 		name := "src/" + s.Unit + "." + lang.Ext
 		if _, dup := files[name]; dup {
