@@ -23,8 +23,14 @@ const testSuite = "../../orchestrator/harness/testdata/suite"
 // mid-run when the test acts on it.
 func start(t *testing.T, dir string, iters string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
-	cmd := exec.Command(bin, "run", "--suite="+testSuite, "--bench=spin", "--lang=c", "--subject=c",
+	return startArgs(t, "run", "--suite="+testSuite, "--bench=spin", "--lang=c", "--subject=c",
 		"--iters="+iters, "--baselines="+filepath.Join(dir, "b.json"), "--results="+filepath.Join(dir, "results"))
+}
+
+// startArgs starts the binary with args, its stderr kept.
+func startArgs(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {

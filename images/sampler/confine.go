@@ -204,47 +204,55 @@ type syscallTable struct {
 	clone     uint32
 	clone3    uint32
 	x32Bit    bool // amd64: numbers with bit 30 set are the x32 ABI
-	deny      []uint32
+	deny      []sysEntry
 }
 
 // The numbers from 424 up are the same on every architecture.
-var commonDeny = []uint32{
-	425, 426, 427, // io_uring_setup, io_uring_enter, io_uring_register
-	428, 429, 430, 431, 432, 433, // open_tree, move_mount, fsopen, fsconfig, fsmount, fspick
-	442, // mount_setattr
+var commonDeny = []sysEntry{
+	{"io_uring_setup", 425}, {"io_uring_enter", 426}, {"io_uring_register", 427},
+	{"open_tree", 428}, {"move_mount", 429}, {"fsopen", 430}, {"fsconfig", 431}, {"fsmount", 432}, {"fspick", 433},
+	{"mount_setattr", 442},
 }
 
-func filter() *syscallTable {
-	switch runtime.GOARCH {
+// sysEntry is one denied syscall.
+type sysEntry struct {
+	name string
+	nr   uint32
+}
+
+func filter() *syscallTable { return tableFor(runtime.GOARCH) }
+
+func tableFor(arch string) *syscallTable {
+	switch arch {
 	case "amd64":
 		return &syscallTable{auditArch: 0xc000003e, seccompNr: 317, clone: 56, clone3: 435, x32Bit: true,
-			deny: append([]uint32{
-				165, 166, 155, // mount, umount2, pivot_root
-				272, 308, // unshare, setns
-				250, 248, 249, // keyctl, add_key, request_key
-				321, 298, // bpf, perf_event_open
-				101, 310, 311, 312, // ptrace, process_vm_readv, process_vm_writev, kcmp
-				175, 313, 176, 174, 177, 178, // init_module, finit_module, delete_module, create_module, get_kernel_syms, query_module
-				246, 320, 169, // kexec_load, kexec_file_load, reboot
-				167, 168, 163, 179, // swapon, swapoff, acct, quotactl
-				304, 303, // open_by_handle_at, name_to_handle_at
-				164, 227, 159, 305, // settimeofday, clock_settime, adjtimex, clock_adjtime
-				103, 153, 172, 173, 134, 156, 180, 212, 323, // syslog, vhangup, iopl, ioperm, uselib, _sysctl, nfsservctl, lookup_dcookie, userfaultfd
+			deny: append([]sysEntry{
+				{"mount", 165}, {"umount2", 166}, {"pivot_root", 155},
+				{"unshare", 272}, {"setns", 308},
+				{"keyctl", 250}, {"add_key", 248}, {"request_key", 249},
+				{"bpf", 321}, {"perf_event_open", 298},
+				{"ptrace", 101}, {"process_vm_readv", 310}, {"process_vm_writev", 311}, {"kcmp", 312},
+				{"init_module", 175}, {"finit_module", 313}, {"delete_module", 176}, {"create_module", 174}, {"get_kernel_syms", 177}, {"query_module", 178},
+				{"kexec_load", 246}, {"kexec_file_load", 320}, {"reboot", 169},
+				{"swapon", 167}, {"swapoff", 168}, {"acct", 163}, {"quotactl", 179},
+				{"open_by_handle_at", 304}, {"name_to_handle_at", 303},
+				{"settimeofday", 164}, {"clock_settime", 227}, {"adjtimex", 159}, {"clock_adjtime", 305},
+				{"syslog", 103}, {"vhangup", 153}, {"iopl", 172}, {"ioperm", 173}, {"uselib", 134}, {"_sysctl", 156}, {"nfsservctl", 180}, {"lookup_dcookie", 212}, {"userfaultfd", 323},
 			}, commonDeny...)}
 	case "arm64":
 		return &syscallTable{auditArch: 0xc00000b7, seccompNr: 277, clone: 220, clone3: 435,
-			deny: append([]uint32{
-				40, 39, 41, // mount, umount2, pivot_root
-				97, 268, // unshare, setns
-				219, 217, 218, // keyctl, add_key, request_key
-				280, 241, // bpf, perf_event_open
-				117, 270, 271, 272, // ptrace, process_vm_readv, process_vm_writev, kcmp
-				105, 273, 106, // init_module, finit_module, delete_module
-				104, 294, 142, // kexec_load, kexec_file_load, reboot
-				224, 225, 89, 60, // swapon, swapoff, acct, quotactl
-				265, 264, // open_by_handle_at, name_to_handle_at
-				170, 112, 171, 266, // settimeofday, clock_settime, adjtimex, clock_adjtime
-				116, 58, 18, 282, // syslog, vhangup, lookup_dcookie, userfaultfd
+			deny: append([]sysEntry{
+				{"mount", 40}, {"umount2", 39}, {"pivot_root", 41},
+				{"unshare", 97}, {"setns", 268},
+				{"keyctl", 219}, {"add_key", 217}, {"request_key", 218},
+				{"bpf", 280}, {"perf_event_open", 241},
+				{"ptrace", 117}, {"process_vm_readv", 270}, {"process_vm_writev", 271}, {"kcmp", 272},
+				{"init_module", 105}, {"finit_module", 273}, {"delete_module", 106},
+				{"kexec_load", 104}, {"kexec_file_load", 294}, {"reboot", 142},
+				{"swapon", 224}, {"swapoff", 225}, {"acct", 89}, {"quotactl", 60},
+				{"open_by_handle_at", 265}, {"name_to_handle_at", 264},
+				{"settimeofday", 170}, {"clock_settime", 112}, {"adjtimex", 171}, {"clock_adjtime", 266},
+				{"syslog", 116}, {"vhangup", 58}, {"lookup_dcookie", 18}, {"userfaultfd", 282},
 			}, commonDeny...)}
 	}
 	return nil
@@ -299,8 +307,8 @@ func (t *syscallTable) program() []sockFilter {
 	if t.x32Bit {
 		add(bpfJgeK, 0x40000000, "nosys", "")
 	}
-	for _, nr := range t.deny {
-		add(bpfJeqK, nr, "eperm", "")
+	for _, e := range t.deny {
+		add(bpfJeqK, e.nr, "eperm", "")
 	}
 	add(bpfJeqK, t.clone3, "nosys", "")
 	add(bpfJeqK, t.clone, "clone", "")

@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -43,5 +44,39 @@ func TestFilterDenies(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// Every number in the tables is the kernel's for that name, as
+// golang.org/x/sys/unix lists them for amd64 and arm64.
+func TestSyscallTablesMatchTheKernel(t *testing.T) {
+	dir, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "golang.org/x/sys").Output()
+	if err != nil {
+		t.Skipf("needs the go command and the golang.org/x/sys module to read the reference tables: %v", err)
+	}
+	for _, arch := range []string{"amd64", "arm64"} {
+		ref := map[string]string{}
+		b, err := os.ReadFile(strings.TrimSpace(string(dir)) + "/unix/zsysnum_linux_" + arch + ".go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Fields(line)
+			if len(f) >= 3 && strings.HasPrefix(f[0], "SYS_") && f[1] == "=" {
+				ref[f[0]] = f[2]
+			}
+		}
+		tab := tableFor(arch)
+		entries := append(tab.deny, sysEntry{"clone", tab.clone}, sysEntry{"clone3", tab.clone3}, sysEntry{"seccomp", uint32(tab.seccompNr)})
+		for _, e := range entries {
+			want, ok := ref["SYS_"+strings.ToUpper(e.name)]
+			if !ok {
+				t.Errorf("%s: %s is not in the reference table", arch, e.name)
+				continue
+			}
+			if want != strconv.Itoa(int(e.nr)) {
+				t.Errorf("%s: %s is %d here, %s in the kernel's table", arch, e.name, e.nr, want)
+			}
+		}
 	}
 }

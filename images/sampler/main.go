@@ -315,7 +315,7 @@ func runOnce(o options, cg cgroups, conf *confinement, stop <-chan struct{}) (s 
 		return failed(statusRunFailed, "stderr pipe: "+err.Error()), false
 	}
 	attr := &syscall.ProcAttr{
-		Env:   append(append(os.Environ(), o.env...), "HOME=/tmp", "HALEBENCH_SEED="+o.seed),
+		Env:   dedupEnv(append(append(os.Environ(), "HOME=/tmp"), append(o.env, "HALEBENCH_SEED="+o.seed)...)),
 		Files: []uintptr{devnull.Fd(), outW.Fd(), errW.Fd()},
 		Sys:   conf.sysProcAttr(),
 	}
@@ -447,6 +447,24 @@ func runOnce(o options, cg cgroups, conf *confinement, stop <-chan struct{}) (s 
 	p := parseOutput(out.buf.Bytes(), out.dropped)
 	s.Status, s.Detail, s.ElapsedNs, s.Check = p.status, p.detail, p.elapsed, p.check
 	return s, spent
+}
+
+// dedupEnv keeps the last of each variable, as os/exec does: the job's
+// variables override the image's.
+func dedupEnv(env []string) []string {
+	last := map[string]int{}
+	for i, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		last[k] = i
+	}
+	out := make([]string, 0, len(last))
+	for i, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if last[k] == i {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // reap waits for every child: the bench (its status and rusage are kept)

@@ -62,9 +62,9 @@ func parseLine(line, nonce string) (SamplerResult, error) {
 	return res, nil
 }
 
-// ParseResultNonce finds, in a container's stdout, the result line that
-// carries nonce; result lines without it are ignored.
-func ParseResultNonce(stdout, nonce string) (SamplerResult, error) {
+// ParseResult finds, in a container's stdout, the result line that carries
+// nonce; result lines without it are ignored: a bench could have written them.
+func ParseResult(stdout, nonce string) (SamplerResult, error) {
 	for _, line := range strings.Split(stdout, "\n") {
 		if !strings.HasPrefix(line, resultPrefix) {
 			continue

@@ -2,9 +2,7 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"strings"
 	"time"
 
@@ -89,8 +87,9 @@ const resultPrefix = "halebench-result "
 
 // fill copies the sampler's verdict into an outcome.
 func fill(o Outcome, res SamplerResult) Outcome {
-	o.Status, o.Detail, o.BuildError, o.Env = res.Status, res.Detail, res.BuildError, res.Env
+	o.Status, o.Detail, o.BuildError, o.Env = res.Status, termtext.Clean(res.Detail), termtext.Clean(res.BuildError), res.Env
 	for _, s := range res.Samples {
+		s.Detail, s.StderrTail, s.Check = termtext.Clean(s.Detail), termtext.Clean(s.StderrTail), termtext.Clean(s.Check)
 		if s.Warmup {
 			o.Warmups = append(o.Warmups, s)
 		} else {
@@ -115,29 +114,8 @@ type SamplerResult struct {
 	BuildError string   `json:"build_error"`
 }
 
-// parseResult finds the sampler's JSON line in its stdout.
-// ParseResult finds the sampler's result line in a container's stdout.
-func ParseResult(stdout string) (SamplerResult, error) {
-	var res SamplerResult
-	i := strings.LastIndex(stdout, resultPrefix)
-	if i < 0 {
-		return res, errors.New("no result line")
-	}
-	line := stdout[i+len(resultPrefix):]
-	if j := strings.IndexByte(line, '\n'); j >= 0 {
-		line = line[:j]
-	}
-	if err := json.Unmarshal([]byte(line), &res); err != nil {
-		return res, fmt.Errorf("result line: %w", err)
-	}
-	if res.Status == "" {
-		return res, errors.New("result without a status")
-	}
-	return res, nil
-}
-
 func fail(o Outcome, status, detail string) Outcome {
-	o.Status, o.Detail = status, detail
+	o.Status, o.Detail = status, termtext.Clean(detail)
 	if o.Samples == nil {
 		o.Samples = []Sample{}
 	}
