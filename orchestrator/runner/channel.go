@@ -21,8 +21,11 @@ type Privileges struct {
 	CapAmb     string `json:"cap_amb"`
 	NoNewPrivs string `json:"no_new_privs"`
 	Seccomp    string `json:"seccomp"`
-	PID1FDs    string `json:"pid1_fds,omitempty"`
-	Filter     string `json:"filter,omitempty"`
+	// "thread force mitigated" would mean a slower bench than without
+	// halebench's filter.
+	SpecStoreBypass string `json:"spec_store_bypass,omitempty"`
+	PID1FDs         string `json:"pid1_fds,omitempty"`
+	Filter          string `json:"filter,omitempty"`
 }
 
 // NewNonce is a job's secret: the sampler puts it in the job's result line,
