@@ -274,6 +274,9 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 	// Memory-peak evidence, from what the first container that ran said.
 	for _, rb := range rep.Benches {
 		for _, res := range allLangs(rb) {
+			if rep.Host.Confinement == nil {
+				rep.Host.Confinement = res.Confinement
+			}
 			if rep.Host.MemPeakSource == "" && res.MemPeakSource != "" {
 				rep.Host.MemPeakSource, rep.Host.MemPeakError = res.MemPeakSource, res.MemPeakError
 				rep.Host.ContainerCgroup = res.CgroupVersion

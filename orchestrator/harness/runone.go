@@ -53,6 +53,7 @@ func runOne(ctx context.Context, servers *pool, o Options, rep *report.Report, b
 	res.Samples = out.Samples
 	res.MemPeakSource, res.MemPeakError = out.Env.MemPeakSource, out.Env.MemPeakError
 	res.CgroupVersion, res.CPUModel = out.Env.CgroupVersion, out.Env.CPUModel
+	res.Confinement = report.ConfinementOf(out.Env)
 	if res.Status == "build_failed" {
 		res.Detail = "compile error: " + firstLines(out.BuildError, 3)
 	}

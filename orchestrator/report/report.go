@@ -62,6 +62,24 @@ type Host struct {
 	MemPeakError      string           `json:"mem_peak_error,omitempty"`
 	ContainerCgroup   string           `json:"container_cgroup_version,omitempty"`
 	OrchestratorCPUs  string           `json:"orchestrator_cpus"`
+	// Confinement is what the first sampler to answer measured.
+	Confinement *Confinement `json:"confinement,omitempty"`
+}
+
+// Confinement is what a sampler container got and what its benches got.
+type Confinement struct {
+	Container *runner.Privileges `json:"container"`
+	Bench     *runner.Privileges `json:"bench"`
+	Errors    []string           `json:"errors,omitempty"`
+}
+
+// ConfinementOf reads it from a sampler's environment (nil when the
+// sampler did not say).
+func ConfinementOf(e runner.Env) *Confinement {
+	if e.ContainerPrivileges == nil && e.BenchPrivileges == nil {
+		return nil
+	}
+	return &Confinement{Container: e.ContainerPrivileges, Bench: e.BenchPrivileges, Errors: e.ConfinementErrors}
 }
 
 // Settings are the knobs the run used.
@@ -124,6 +142,7 @@ type Lang struct {
 	CgroupVersion    string          `json:"cgroup_version,omitempty"`
 	CPUModel         string          `json:"cpu_model,omitempty"`
 	OverheadNs       int64           `json:"overhead_ns_per_sample,omitempty"`
+	Confinement      *Confinement    `json:"confinement,omitempty"`
 	JobNs            int64           `json:"job_ns,omitempty"`
 	Samples          []runner.Sample `json:"samples,omitempty"`
 }
