@@ -126,9 +126,15 @@ type confinement struct {
 // shows what the bench got.
 func confine() *confinement {
 	c := &confinement{}
-	const prSetDumpable, prCapbsetDrop, prSetNoNewPrivs = 4, 24, 38
+	const prSetDumpable, prCapbsetDrop, prSetChildSubreaper, prSetNoNewPrivs = 4, 24, 36, 38
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetDumpable, 0, 0); e != 0 {
 		c.errs = append(c.errs, "PR_SET_DUMPABLE: "+e.Error())
+	}
+	// Not PID 1 (an init in front of it): orphans still come to us.
+	if os.Getpid() != 1 {
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); e != 0 {
+			c.errs = append(c.errs, "PR_SET_CHILD_SUBREAPER: "+e.Error())
+		}
 	}
 	for capNo := 0; capNo <= lastCap(); capNo++ {
 		if _, _, e := syscall.AllThreadsSyscall(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(capNo), 0); e != 0 {

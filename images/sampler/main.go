@@ -385,14 +385,9 @@ func runOnce(o options, cg cgroups, conf *confinement, stop <-chan struct{}) (s 
 	s.WallNs = time.Since(start).Nanoseconds()
 
 	// Nothing the bench started outlives its sample.
-	if !killAll(pid, sc, conf) {
+	reaped := killAll(pid, sc, conf, childless)
+	if !reaped {
 		spent = true
-	}
-	reaped := true
-	select {
-	case <-childless:
-	case <-time.After(5 * time.Second):
-		spent, reaped = true, false
 	}
 	for _, c := range []chan struct{}{outDone, errDone} {
 		select {
@@ -489,31 +484,51 @@ func reap(bench int, ws *syscall.WaitStatus, ru *syscall.Rusage, benchDone, chil
 	}
 }
 
-// killAll kills the bench's process group, every process of the sample's
-// cgroup and every process of the bench's uid, until none is left. It says
-// whether it got there.
-func killAll(pid int, sc sampleCgroup, conf *confinement) bool {
+// killAll kills whatever the bench started, and says whether all of it is
+// dead and reaped within 5 s. The sampler is PID 1 of the container (or, if
+// not, a child subreaper): every orphan becomes its child, so no child left
+// means no process left. As PID 1 it kills with kill(-1), which reaches every
+// other process of the pid namespace in one sweep that fork cannot race;
+// otherwise it kills the bench's group, the sample's cgroup and the bench's
+// uid, over and over.
+func killAll(pid int, sc sampleCgroup, conf *confinement, childless <-chan struct{}) bool {
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	if sc != nil {
 		sc.kill()
 	}
-	for i := 0; i < 500; i++ {
-		var pids []int
-		if sc != nil {
-			pids = sc.procs()
-		}
-		if conf != nil && conf.dropUser {
-			pids = append(pids, procsOfUID(benchUID)...)
-		}
-		if len(pids) == 0 {
+	deadline := time.Now().Add(5 * time.Second)
+	for wait := 100 * time.Microsecond; ; wait *= 2 {
+		select {
+		case <-childless:
 			return true
+		default:
 		}
-		for _, p := range pids {
-			_ = syscall.Kill(p, syscall.SIGKILL)
+		if time.Now().After(deadline) {
+			return false
 		}
-		time.Sleep(time.Millisecond)
+		if os.Getpid() == 1 {
+			_ = syscall.Kill(-1, syscall.SIGKILL)
+		} else {
+			var pids []int
+			if sc != nil {
+				pids = sc.procs()
+			}
+			if conf != nil && conf.dropUser {
+				pids = append(pids, procsOfUID(benchUID)...)
+			}
+			for _, p := range pids {
+				_ = syscall.Kill(p, syscall.SIGKILL)
+			}
+		}
+		if wait > 50*time.Millisecond {
+			wait = 50 * time.Millisecond
+		}
+		select {
+		case <-childless:
+			return true
+		case <-time.After(wait):
+		}
 	}
-	return false
 }
 
 // procsOfUID lists the live (not zombie) processes whose real uid is uid.

@@ -140,3 +140,28 @@ func TestSetsidChildEndsAsTimeout(t *testing.T) {
 		t.Fatalf("after the holder: %+v", o)
 	}
 }
+
+// A fork bomb ends as timeout within --timeout + 5 s, and the next job runs
+// with nothing of it left (in this container or, if it could not be
+// emptied, in a fresh one).
+func TestForkBombEndsAsTimeout(t *testing.T) {
+	srv, j := hostileServer(t, false)
+	ctx := context.Background()
+	j.Unit, j.Timeout = "forkbomb", 3*time.Second
+	o := srv.Run(ctx, j)
+	t.Logf("fork bomb: %s %s in %s", o.Status, o.Detail, time.Duration(o.JobNs))
+	if o.Status != "timeout" {
+		t.Fatalf("fork bomb outcome %+v", o)
+	}
+	if limit := j.Timeout + 5*time.Second; time.Duration(o.JobNs) > limit {
+		t.Fatalf("the fork bomb's job took %s, over %s", time.Duration(o.JobNs), limit)
+	}
+	if err := srv.Dead(); err != nil {
+		t.Fatalf("the container was given up: %v", err)
+	}
+	j.Unit, j.Timeout = "survivors", 20*time.Second
+	o = srv.Run(ctx, j)
+	if o.Status != "ok" || o.Samples[0].Check != "others:0" {
+		t.Fatalf("after the fork bomb: %+v", o)
+	}
+}
