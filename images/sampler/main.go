@@ -343,10 +343,16 @@ func runOnce(o options, cg cgroups, conf *confinement, stop <-chan struct{}) (s 
 	outW.Close()
 	errW.Close()
 	if err != nil {
+		if pid > 0 { // started, but the sampler could not leave its cgroup
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(pid, &ws, 0, nil)
+			spent = true
+		}
 		outR.Close()
 		errR.Close()
-		if sc != nil {
-			spent = sc.remove() != nil
+		if sc != nil && sc.remove() != nil {
+			spent = true
 		}
 		return failed(statusRunFailed, "starting "+o.argv[0]+": "+err.Error()), spent
 	}
