@@ -10,8 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
@@ -38,16 +36,18 @@ Exit codes:
   1    the subject regressed against baselines.json (time or memory), failed
        on a bench, or (with --strict) a bench was inconclusive
   2    the run could not be made (bad input, no engine, no BuildKit, bad baselines)
-  130  interrupted (SIGINT/SIGTERM): containers removed, partial report written
+  130  interrupted (SIGINT, SIGTERM or SIGHUP): containers removed, partial report
+       written, within 20 s; a second signal exits at once
 
 Environment:
   DOCKER_HOST  the engine to use (default unix:///var/run/docker.sock)
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-	os.Exit(exitCode(dispatch(ctx, os.Args[1:])))
+	ctx, stop := signalContext()
+	code := exitCode(dispatch(ctx, os.Args[1:]))
+	stop()
+	os.Exit(code)
 }
 
 func dispatch(ctx context.Context, args []string) error {

@@ -40,7 +40,7 @@ func allSet(t *testing.T, what string, v reflect.Value) {
 
 func TestJobContract(t *testing.T) {
 	c, _ := toolchain.ByName("c")
-	line := runner.EncodeJob("7", runner.Job{Unit: "fn_call", Lang: c, Iters: 5, Warmup: 1, Timeout: 3 * time.Second,
+	line := runner.EncodeJob("7", "n0nce", runner.Job{Unit: "fn_call", Lang: c, Iters: 5, Warmup: 1, Timeout: 3 * time.Second,
 		Seed: 42, MemLimit: 1 << 30, OutCap: 1 << 20, Env: []string{"A=1"}})
 	if !bytes.HasSuffix(line, []byte("\n")) || bytes.Count(line, []byte("\n")) != 1 {
 		t.Fatalf("a job is one line: %q", line)
@@ -59,9 +59,12 @@ func TestJobContract(t *testing.T) {
 
 func TestResultContract(t *testing.T) {
 	peak := int64(2048)
+	priv := &privileges{UID: "65534", GID: "65534", CapEff: "0", CapPrm: "0", CapBnd: "0", CapAmb: "0", NoNewPrivs: "1", Seccomp: "2",
+		SpecStoreBypass: "s", PID1FDs: "denied", Filter: "f"}
 	res := result{
-		ID: "7", Status: statusOK, Detail: "d", BuildError: "e",
-		Env: environment{Affinity: "1", CgroupCpuset: "1", CgroupVersion: "v1", MemPeakSource: "s", MemPeakError: "x", Kernel: "k", CPUModel: "m"},
+		ID: "7", Nonce: "n0nce", Spent: true, Status: statusOK, Detail: "d", BuildError: "e",
+		Env: environment{Affinity: "1", CgroupCpuset: "1", CgroupVersion: "v1", MemPeakSource: "s", MemPeakError: "x", Kernel: "k", CPUModel: "m",
+			ContainerPrivileges: priv, BenchPrivileges: priv, ConfinementErrors: []string{"none"}},
 		Samples: []sample{{Warmup: true, Status: statusOK, Detail: "d", ElapsedNs: 9, Check: "c", MaxRSSKB: 1, MemPeakKB: &peak,
 			WallNs: 10, ExitCode: 1, Signal: "SIGSEGV", StderrTail: "t"}},
 	}
@@ -72,7 +75,7 @@ func TestResultContract(t *testing.T) {
 	if resultPrefix != runner.ResultPrefix {
 		t.Fatalf("prefixes differ: sampler %q, runner %q", resultPrefix, runner.ResultPrefix)
 	}
-	got, err := runner.ParseResult("noise\n" + resultPrefix + string(line) + "\n")
+	got, err := runner.ParseResult("noise\n"+resultPrefix+string(line)+"\n", "n0nce")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +88,7 @@ func TestResultContract(t *testing.T) {
 	allSet(t, "result", reflect.ValueOf(got))
 	allSet(t, "env", reflect.ValueOf(got.Env))
 	allSet(t, "sample", reflect.ValueOf(got.Samples[0]))
+	allSet(t, "bench privileges", reflect.ValueOf(*got.Env.BenchPrivileges))
 	// And the other way: every field the runner reads, the sampler writes.
 	for _, pair := range []struct {
 		what            string
@@ -93,6 +97,7 @@ func TestResultContract(t *testing.T) {
 		{"result", reflect.TypeOf(runner.SamplerResult{}), reflect.TypeOf(result{})},
 		{"env", reflect.TypeOf(runner.Env{}), reflect.TypeOf(environment{})},
 		{"sample", reflect.TypeOf(runner.Sample{}), reflect.TypeOf(sample{})},
+		{"privileges", reflect.TypeOf(runner.Privileges{}), reflect.TypeOf(privileges{})},
 	} {
 		if r, s := jsonKeys(pair.runner), jsonKeys(pair.sampler); !reflect.DeepEqual(r, s) {
 			t.Errorf("%s: runner reads %v, sampler writes %v", pair.what, r, s)

@@ -69,10 +69,18 @@ type environment struct {
 	MemPeakError  string `json:"mem_peak_error,omitempty"`
 	Kernel        string `json:"kernel,omitempty"`
 	CPUModel      string `json:"cpu_model,omitempty"`
+	// What the container gave the sampler, and what a bench gets.
+	ContainerPrivileges *privileges `json:"container_privileges,omitempty"`
+	BenchPrivileges     *privileges `json:"bench_privileges,omitempty"`
+	ConfinementErrors   []string    `json:"confinement_errors,omitempty"`
 }
 
 type result struct {
-	ID         string      `json:"id,omitempty"`
+	ID    string `json:"id,omitempty"`
+	Nonce string `json:"nonce,omitempty"`
+	// Spent: a sample left processes that could not be killed, or a cgroup
+	// that could not be removed; the sampler takes no further job.
+	Spent      bool        `json:"spent,omitempty"`
 	Env        environment `json:"env"`
 	Status     string      `json:"status"`
 	Detail     string      `json:"detail,omitempty"`
@@ -96,6 +104,7 @@ type options struct {
 // job is one (bench, language) sent to `serve` on stdin, one JSON line each.
 type job struct {
 	ID          string   `json:"id"`
+	Nonce       string   `json:"nonce"`
 	Iters       int      `json:"iters"`
 	Warmup      int      `json:"warmup"`
 	TimeoutNs   int64    `json:"timeout_ns"`
@@ -110,6 +119,10 @@ type job struct {
 func main() {
 	if len(os.Args) >= 2 && os.Args[1] == "serve" {
 		serve()
+		return
+	}
+	if len(os.Args) >= 2 && os.Args[1] == "probe" {
+		probe()
 		return
 	}
 	if len(os.Args) < 2 || os.Args[1] != "run" {
@@ -132,15 +145,23 @@ func main() {
 		fmt.Fprintln(os.Stderr, "halebench-sampler: no program after --")
 		os.Exit(2)
 	}
+	// The nonce comes in the environment, which only root can read in
+	// /proc/1/environ; it leaves it before any bench starts.
+	nonce := os.Getenv("HALEBENCH_NONCE")
+	os.Unsetenv("HALEBENCH_NONCE")
 	s := newSession()
 	res := s.run(o)
 	s.close()
+	res.Nonce = nonce
+	fmt.Println()
 	printResult(res)
 }
 
+// printResult writes a result line. In serve mode it is all the sampler
+// writes on stdout.
 func printResult(res result) {
 	line, _ := json.Marshal(res)
-	fmt.Printf("\n%s%s\n", resultPrefix, line)
+	fmt.Printf("%s%s\n", resultPrefix, line)
 }
 
 // serve runs the jobs it reads on stdin, one after another, in this one
@@ -171,9 +192,9 @@ func serve() {
 		} else {
 			res = s.run(o)
 		}
-		res.ID = j.ID
+		res.ID, res.Nonce = j.ID, j.Nonce
 		printResult(res)
-		if s.stopped() {
+		if s.stopped() || res.Spent {
 			return
 		}
 	}
@@ -184,6 +205,7 @@ func serve() {
 type session struct {
 	env  environment
 	cg   cgroups
+	conf *confinement
 	stop chan struct{}
 }
 
@@ -202,6 +224,15 @@ func newSession() *session {
 		s.cg = cg
 		s.env.MemPeakSource = cg.source()
 	}
+	own := ownPrivileges()
+	s.env.ContainerPrivileges = &own
+	s.conf = confine()
+	if bp, err := s.conf.probeBench(); err != nil {
+		s.conf.errs = append(s.conf.errs, "probing the bench's privileges: "+err.Error())
+	} else {
+		s.env.BenchPrivileges = bp
+	}
+	s.env.ConfinementErrors = s.conf.errs
 	// A SIGTERM from the engine (container stop) must not leave a bench
 	// running without us: kill it and stop sampling.
 	sigs := make(chan os.Signal, 1)
@@ -239,9 +270,16 @@ func (s *session) run(o options) result {
 	}
 	total := o.warmup + o.iters
 	for i := 0; i < total; i++ {
-		smp := runOnce(o, s.cg, s.stop)
+		smp, spent := runOnce(o, s.cg, s.conf, s.stop)
 		smp.Warmup = i < o.warmup
 		res.Samples = append(res.Samples, smp)
+		if spent {
+			res.Spent = true
+			if smp.Status == statusOK {
+				smp.Status, smp.Detail = statusRunFailed, "the sample left processes that could not be killed"
+				res.Samples[len(res.Samples)-1] = smp
+			}
+		}
 		if smp.Status != statusOK {
 			res.Status = smp.Status
 			res.Detail = smp.Detail
@@ -251,70 +289,127 @@ func (s *session) run(o options) result {
 	return res
 }
 
-func runOnce(o options, cg cgroups, stop <-chan struct{}) sample {
-	var s sample
-	cmd := exec.Command(o.argv[0], o.argv[1:]...)
-	cmd.Env = append(append(os.Environ(), o.env...), "HALEBENCH_SEED="+o.seed)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, err := cmd.StdoutPipe()
+// runOnce takes one sample. The sample is over when the bench has exited and
+// every holder of its stdout and stderr has closed them, or at the timeout;
+// then every process the bench left is killed and reaped (PID 1 inherits
+// them). spent says that could not be done: the container must not serve
+// another sample.
+func runOnce(o options, cg cgroups, conf *confinement, stop <-chan struct{}) (s sample, spent bool) {
+	path, err := exec.LookPath(o.argv[0])
 	if err != nil {
-		return failed(statusRunFailed, "stdout pipe: "+err.Error())
+		return failed(statusRunFailed, "starting "+o.argv[0]+": "+err.Error()), false
 	}
-	errTail := &tailBuffer{max: 4096}
-	cmd.Stderr = errTail
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		return failed(statusRunFailed, "opening /dev/null: "+err.Error()), false
+	}
+	defer devnull.Close()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return failed(statusRunFailed, "stdout pipe: "+err.Error()), false
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return failed(statusRunFailed, "stderr pipe: "+err.Error()), false
+	}
+	attr := &syscall.ProcAttr{
+		Env:   dedupEnv(append(append(os.Environ(), "HOME=/tmp"), append(o.env, "HALEBENCH_SEED="+o.seed)...)),
+		Files: []uintptr{devnull.Fd(), outW.Fd(), errW.Fd()},
+		Sys:   conf.sysProcAttr(),
+	}
+	fork := func() (int, error) { return syscall.ForkExec(path, o.argv, attr) }
 
 	var sc sampleCgroup
 	if cg != nil {
 		sc, err = cg.newSample(o.memLimit)
 		if err != nil {
-			return failed(statusRunFailed, "making the sample's cgroup: "+err.Error())
+			outR.Close()
+			outW.Close()
+			errR.Close()
+			errW.Close()
+			return failed(statusRunFailed, "making the sample's cgroup: "+err.Error()), false
 		}
-		defer sc.remove()
 	}
 
 	start := time.Now()
+	var pid int
 	if sc != nil {
-		err = sc.start(cmd)
+		pid, err = sc.start(fork)
 	} else {
-		err = cmd.Start()
+		pid, err = fork()
 	}
+	outW.Close()
+	errW.Close()
 	if err != nil {
-		return failed(statusRunFailed, "starting "+o.argv[0]+": "+err.Error())
+		if pid > 0 { // started, but the sampler could not leave its cgroup
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(pid, &ws, 0, nil)
+			spent = true
+		}
+		outR.Close()
+		errR.Close()
+		if sc != nil && sc.remove() != nil {
+			spent = true
+		}
+		return failed(statusRunFailed, "starting "+o.argv[0]+": "+err.Error()), spent
 	}
 
 	var out capture
-	var wg sync.WaitGroup
-	wg.Add(1)
+	errTail := &tailBuffer{max: 4096}
+	outDone, errDone := make(chan struct{}), make(chan struct{})
 	go func() {
-		defer wg.Done()
-		out.read(stdout, o.outCap, o.tee)
+		defer close(outDone)
+		out.read(outR, o.outCap, o.tee)
 	}()
-
-	done := make(chan struct{})
-	var timedOut, stopped atomic.Bool
 	go func() {
+		defer close(errDone)
+		_, _ = io.Copy(errTail, errR)
+	}()
+	benchDone := make(chan struct{})
+	childless := make(chan struct{})
+	var ws syscall.WaitStatus
+	var ru syscall.Rusage
+	go reap(pid, &ws, &ru, benchDone, childless)
+
+	timer := time.NewTimer(o.timeout)
+	defer timer.Stop()
+	timedOut, stopped := false, false
+	waiting := []<-chan struct{}{benchDone, outDone, errDone}
+	for len(waiting) > 0 && !timedOut && !stopped {
 		select {
-		case <-done:
-		case <-time.After(o.timeout):
-			timedOut.Store(true)
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		case <-waiting[0]:
+			waiting = waiting[1:]
+		case <-timer.C:
+			timedOut = true
 		case <-stop:
-			stopped.Store(true)
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			stopped = true
 		}
-	}()
-	wg.Wait()
-	werr := cmd.Wait()
-	close(done)
-	s.WallNs = time.Since(start).Nanoseconds()
-	// Whatever the bench left in its process group dies with it.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-
-	st := cmd.ProcessState
-	if ru, ok := st.SysUsage().(*syscall.Rusage); ok && ru != nil {
-		s.MaxRSSKB = ru.Maxrss
 	}
-	ws, _ := st.Sys().(syscall.WaitStatus)
+	s.WallNs = time.Since(start).Nanoseconds()
+
+	// Nothing the bench started outlives its sample.
+	reaped := killAll(pid, sc, conf, childless)
+	if !reaped {
+		spent = true
+	}
+	for _, c := range []chan struct{}{outDone, errDone} {
+		select {
+		case <-c:
+		case <-time.After(time.Second):
+			// A descriptor kept open where no process of ours holds it.
+			spent = true
+		}
+	}
+	outR.Close()
+	errR.Close()
+	if !reaped {
+		// The reaper still runs; what it has is not ours to read.
+		ws, ru = syscall.WaitStatus(syscall.SIGKILL), syscall.Rusage{}
+	}
+	s.MaxRSSKB = ru.Maxrss
 	s.ExitCode = ws.ExitStatus()
 	if ws.Signaled() {
 		s.Signal = ws.Signal().String()
@@ -326,30 +421,157 @@ func runOnce(o options, cg cgroups, stop <-chan struct{}) sample {
 			s.MemPeakKB = &kb
 		}
 		oom = sc.oomKilled()
+		if err := sc.remove(); err != nil {
+			spent = true
+		}
 	}
 
 	switch {
-	case stopped.Load():
+	case stopped:
 		s.Status, s.Detail = statusRunFailed, "interrupted by a signal to the sampler"
-		return s
-	case timedOut.Load():
+		return s, spent
+	case timedOut:
 		s.Status, s.Detail = statusTimeout, fmt.Sprintf("killed after %s", o.timeout)
-		return s
+		return s, spent
 	case oom:
 		s.Status, s.Detail = statusOOM, fmt.Sprintf("killed by the memory limit of %d MiB", o.memLimit>>20)
-		return s
-	case werr != nil:
+		return s, spent
+	case ws.Signaled() || ws.ExitStatus() != 0:
 		s.Status = statusRunFailed
 		if ws.Signaled() {
 			s.Detail = "killed by signal " + ws.Signal().String()
 		} else {
 			s.Detail = fmt.Sprintf("exit status %d", ws.ExitStatus())
 		}
-		return s
+		return s, spent
 	}
 	p := parseOutput(out.buf.Bytes(), out.dropped)
 	s.Status, s.Detail, s.ElapsedNs, s.Check = p.status, p.detail, p.elapsed, p.check
-	return s
+	return s, spent
+}
+
+// dedupEnv keeps the last of each variable, as os/exec does: the job's
+// variables override the image's.
+func dedupEnv(env []string) []string {
+	last := map[string]int{}
+	for i, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		last[k] = i
+	}
+	out := make([]string, 0, len(last))
+	for i, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if last[k] == i {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// reap waits for every child: the bench (its status and rusage are kept)
+// and whatever it orphaned, which PID 1 inherits. It returns when the
+// sampler has no child left.
+func reap(bench int, ws *syscall.WaitStatus, ru *syscall.Rusage, benchDone, childless chan struct{}) {
+	defer close(childless)
+	for {
+		var st syscall.WaitStatus
+		var u syscall.Rusage
+		pid, err := syscall.Wait4(-1, &st, 0, &u)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return
+		}
+		if pid == bench {
+			*ws, *ru = st, u
+			close(benchDone)
+		}
+	}
+}
+
+// killAll kills whatever the bench started, and says whether all of it is
+// dead and reaped within 5 s. The sampler is PID 1 of the container (or, if
+// not, a child subreaper): every orphan becomes its child, so no child left
+// means no process left. As PID 1 it kills with kill(-1), which reaches every
+// other process of the pid namespace in one sweep that fork cannot race;
+// otherwise it kills the bench's group, the sample's cgroup and the bench's
+// uid, over and over.
+func killAll(pid int, sc sampleCgroup, conf *confinement, childless <-chan struct{}) bool {
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	if sc != nil {
+		sc.kill()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for wait := 100 * time.Microsecond; ; wait *= 2 {
+		select {
+		case <-childless:
+			return true
+		default:
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		if os.Getpid() == 1 {
+			_ = syscall.Kill(-1, syscall.SIGKILL)
+		} else {
+			var pids []int
+			if sc != nil {
+				pids = sc.procs()
+			}
+			if conf != nil && conf.dropUser {
+				pids = append(pids, procsOfUID(benchUID)...)
+			}
+			for _, p := range pids {
+				_ = syscall.Kill(p, syscall.SIGKILL)
+			}
+		}
+		if wait > 50*time.Millisecond {
+			wait = 50 * time.Millisecond
+		}
+		select {
+		case <-childless:
+			return true
+		case <-time.After(wait):
+		}
+	}
+}
+
+// procsOfUID lists the live (not zombie) processes whose real uid is uid.
+func procsOfUID(uid int) []int {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	want := strconv.Itoa(uid)
+	var out []int
+	for _, n := range names {
+		p, err := strconv.Atoi(n)
+		if err != nil || p == os.Getpid() {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + n + "/status")
+		if err != nil {
+			continue
+		}
+		var state, ruid string
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "State:"); ok {
+				state = strings.TrimSpace(v)
+			} else if v, ok := strings.CutPrefix(line, "Uid:"); ok {
+				if f := strings.Fields(v); len(f) > 0 {
+					ruid = f[0]
+				}
+				break
+			}
+		}
+		if ruid == want && !strings.HasPrefix(state, "Z") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func failed(status, detail string) sample { return sample{Status: status, Detail: detail} }
@@ -422,7 +644,9 @@ func (c *capture) read(r io.Reader, max int, tee bool) {
 			} else {
 				c.dropped += int64(len(line))
 			}
-			if tee && c.dropped == 0 {
+			// A bench's line that looks like a result is not teed: only
+			// the sampler speaks that way on its stdout.
+			if tee && c.dropped == 0 && !bytes.HasPrefix(line, []byte(resultPrefix)) {
 				os.Stdout.Write(line)
 			}
 		}
@@ -556,10 +780,15 @@ type cgroups interface {
 }
 
 type sampleCgroup interface {
-	start(cmd *exec.Cmd) error
+	// start runs fork with the new process inside the sample's cgroup.
+	start(fork func() (int, error)) (int, error)
 	peakKB() (int64, error)
 	oomKilled() bool
-	remove()
+	// kill kills every process in the cgroup at once where the kernel can
+	// (v2 cgroup.kill); procs lists those left.
+	kill()
+	procs() []int
+	remove() error
 }
 
 const mountDir = "/run/halebench-cg"
@@ -623,19 +852,29 @@ type v1Sample struct {
 	dir    string
 }
 
-func (s *v1Sample) start(cmd *exec.Cmd) error {
+func (s *v1Sample) start(fork func() (int, error)) (int, error) {
 	s.parent.mu.Lock()
 	defer s.parent.mu.Unlock()
-	self := strconv.Itoa(os.Getpid())
-	if err := writeFile(filepath.Join(s.dir, "cgroup.procs"), self); err != nil {
-		return fmt.Errorf("joining %s: %w", s.dir, err)
-	}
-	err := cmd.Start()
-	if berr := writeFile(filepath.Join(s.parent.root, "cgroup.procs"), self); berr != nil && err == nil {
-		err = fmt.Errorf("leaving %s: %w", s.dir, berr)
-	}
-	return err
+	return joinForkLeave(s.dir, s.parent.root, fork)
 }
+
+// joinForkLeave moves the sampler into dir, forks there and moves back to
+// home: the child starts inside dir.
+func joinForkLeave(dir, home string, fork func() (int, error)) (int, error) {
+	self := strconv.Itoa(os.Getpid())
+	if err := writeFile(filepath.Join(dir, "cgroup.procs"), self); err != nil {
+		return 0, fmt.Errorf("joining %s: %w", dir, err)
+	}
+	pid, err := fork()
+	if berr := writeFile(filepath.Join(home, "cgroup.procs"), self); berr != nil && err == nil {
+		err = fmt.Errorf("leaving %s: %w", dir, berr)
+	}
+	return pid, err
+}
+
+// A v1 memory cgroup has no kill file: killAll loops over procs.
+func (s *v1Sample) kill()        {}
+func (s *v1Sample) procs() []int { return readProcs(s.dir) }
 
 func (s *v1Sample) peakKB() (int64, error) {
 	n, err := readInt(filepath.Join(s.dir, "memory.max_usage_in_bytes"))
@@ -650,11 +889,13 @@ func (s *v1Sample) oomKilled() bool {
 	return fieldValue(string(b), "oom_kill") > 0
 }
 
-func (s *v1Sample) remove() { removeCgroup(s.dir) }
+func (s *v1Sample) remove() error { return removeCgroup(s.dir) }
 
 // v2: the sampler lives in a leaf of its own (no process may sit in a cgroup
-// that delegates controllers) and starts each bench straight into the
-// sample's cgroup with clone3(CLONE_INTO_CGROUP).
+// that delegates controllers) and, as on v1, joins the sample's cgroup to
+// fork the bench there. (clone3(CLONE_INTO_CGROUP) would spare two writes,
+// but the seccomp filter the bench inherits must answer clone3 with ENOSYS:
+// a filter cannot see clone3's flags.)
 type v2 struct {
 	root string
 }
@@ -693,24 +934,20 @@ func (c *v2) newSample(limit int64) (sampleCgroup, error) {
 		}
 		_ = writeFile(filepath.Join(dir, "memory.swap.max"), "0")
 	}
-	return &v2Sample{dir: dir}, nil
+	return &v2Sample{dir: dir, home: filepath.Join(c.root, "sampler")}, nil
 }
 
 type v2Sample struct {
-	dir string
-	fd  *os.File
+	dir  string
+	home string
 }
 
-func (s *v2Sample) start(cmd *exec.Cmd) error {
-	f, err := os.Open(s.dir)
-	if err != nil {
-		return err
-	}
-	s.fd = f
-	cmd.SysProcAttr.UseCgroupFD = true
-	cmd.SysProcAttr.CgroupFD = int(f.Fd())
-	return cmd.Start()
+func (s *v2Sample) start(fork func() (int, error)) (int, error) {
+	return joinForkLeave(s.dir, s.home, fork)
 }
+
+func (s *v2Sample) kill()        { _ = writeFile(filepath.Join(s.dir, "cgroup.kill"), "1") }
+func (s *v2Sample) procs() []int { return readProcs(s.dir) }
 
 func (s *v2Sample) peakKB() (int64, error) {
 	n, err := readInt(filepath.Join(s.dir, "memory.peak"))
@@ -725,22 +962,34 @@ func (s *v2Sample) oomKilled() bool {
 	return fieldValue(string(b), "oom_kill") > 0
 }
 
-func (s *v2Sample) remove() {
-	if s.fd != nil {
-		s.fd.Close()
-	}
-	removeCgroup(s.dir)
-}
+func (s *v2Sample) remove() error { return removeCgroup(s.dir) }
 
 // removeCgroup retries briefly: a cgroup whose last task has just been reaped
 // can refuse rmdir for a moment.
-func removeCgroup(dir string) {
-	for i := 0; i < 50; i++ {
-		if err := os.Remove(dir); err == nil || os.IsNotExist(err) {
-			return
+func removeCgroup(dir string) error {
+	var err error
+	for i := 0; i < 250; i++ {
+		if err = os.Remove(dir); err == nil || os.IsNotExist(err) {
+			return nil
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+	return fmt.Errorf("removing %s: %w", dir, err)
+}
+
+// readProcs lists the pids in a cgroup.
+func readProcs(dir string) []int {
+	b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, f := range strings.Fields(string(b)) {
+		if p, err := strconv.Atoi(f); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func writeFile(path, s string) error {

@@ -61,3 +61,10 @@ func TestFieldValue(t *testing.T) {
 		t.Fatal("fieldValue")
 	}
 }
+
+func TestDedupEnv(t *testing.T) {
+	got := strings.Join(dedupEnv([]string{"HOME=/root", "A=1", "HOME=/tmp", "B=2", "A=3"}), " ")
+	if got != "HOME=/tmp B=2 A=3" {
+		t.Fatalf("dedupEnv = %q", got)
+	}
+}

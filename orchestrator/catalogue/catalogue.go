@@ -63,11 +63,11 @@ func Load(dir string) (*Suite, error) {
 	}
 	var cat file
 	catPath := filepath.Join(root, "catalogue.json")
-	if data, err := os.ReadFile(catPath); err == nil {
+	if data, err := ReadSource(catPath); err == nil {
 		if err := json.Unmarshal(data, &cat); err != nil {
 			return nil, fmt.Errorf("suite catalogue %s: %w (fix the JSON)", catPath, err)
 		}
-	} else if !errors.Is(err, os.ErrNotExist) {
+	} else if _, serr := os.Lstat(catPath); !errors.Is(serr, os.ErrNotExist) {
 		return nil, err
 	}
 	found := map[string]*Bench{}
@@ -88,6 +88,14 @@ func Load(dir string) (*Suite, error) {
 			if !ok {
 				continue
 			}
+			path := filepath.Join(root, k.dir, e.Name())
+			fi, err := e.Info()
+			if err != nil {
+				return nil, err
+			}
+			if err := checkEntry(path, fi); err != nil {
+				return nil, err
+			}
 			name := strings.TrimSuffix(e.Name(), "."+ext)
 			b := found[name]
 			if b == nil {
@@ -96,7 +104,7 @@ func Load(dir string) (*Suite, error) {
 			} else if b.Kind != k.kind {
 				return nil, fmt.Errorf("bench %s has sources in two folders (%s and %s): keep one", name, b.Kind, k.kind)
 			}
-			b.Sources[lang.Name] = filepath.Join(root, k.dir, e.Name())
+			b.Sources[lang.Name] = path
 		}
 	}
 	if err := unknownNames(catPath, cat, found); err != nil {

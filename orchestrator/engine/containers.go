@@ -35,7 +35,7 @@ type Spec struct {
 }
 
 func (s Spec) configs() (*container.Config, *container.HostConfig) {
-	labels := map[string]string{LabelApp: "1", LabelRun: s.RunID, LabelOwner: Owner()}
+	labels := map[string]string{LabelApp: "1", LabelRun: s.RunID, LabelOwner: Owner(), LabelOwnerID: SelfIdentity().String()}
 	for k, v := range s.Labels {
 		labels[k] = v
 	}
@@ -62,8 +62,10 @@ func (s Spec) configs() (*container.Config, *container.HostConfig) {
 			"/run": "rw,nosuid,size=16m",
 		},
 		CgroupnsMode: container.CgroupnsModePrivate,
-		IpcMode:      container.IpcMode(s.IpcMode),
-		ShmSize:      s.ShmSize,
+		// A bench that floods stdout cannot fill the engine's disk.
+		LogConfig: container.LogConfig{Type: "json-file", Config: map[string]string{"max-size": "16m", "max-file": "1"}},
+		IpcMode:   container.IpcMode(s.IpcMode),
+		ShmSize:   s.ShmSize,
 		Resources: container.Resources{
 			CpusetCpus: s.CPUs,
 			Memory:     s.Memory,

@@ -7,14 +7,20 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
+	"sync"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 )
 
-// LabelOwner names the process that made a container: "<hostname>:<pid>".
+// LabelOwner names the process that made a container: "<hostname>:<pid>",
+// for people and for the tests that look for a run's containers.
 const LabelOwner = "org.halebench.owner"
+
+// LabelOwnerID is the owner's identity, which cannot collide:
+// "<boot id>/<pid namespace>/<pid>/<start time in clock ticks>". The orphan
+// sweep judges a container by it alone.
+const LabelOwnerID = "org.halebench.owner-id"
 
 var shortID = regexp.MustCompile(`^[0-9a-f]{12}$`)
 
@@ -24,31 +30,124 @@ func Owner() string {
 	return h + ":" + strconv.Itoa(os.Getpid())
 }
 
-// RemoveOrphans removes halebench containers whose owner process, on this
-// host, is gone: what a run killed with SIGKILL left. Containers of live
-// runs, and of other hosts, are left alone.
-func (e *Engine) RemoveOrphans(ctx context.Context) (int, error) {
+// Identity names one process on one boot of one kernel.
+type Identity struct {
+	Boot  string // /proc/sys/kernel/random/boot_id
+	PIDNS string // the pid namespace, as /proc/self/ns/pid names it
+	PID   int
+	Start string // field 22 of /proc/PID/stat
+}
+
+func (i Identity) String() string {
+	return fmt.Sprintf("%s/%s/%d/%s", i.Boot, i.PIDNS, i.PID, i.Start)
+}
+
+// ParseIdentity reads an owner-id label.
+func ParseIdentity(s string) (Identity, bool) {
+	f := strings.Split(s, "/")
+	if len(f) != 4 || f[0] == "" || f[1] == "" || f[3] == "" {
+		return Identity{}, false
+	}
+	pid, err := strconv.Atoi(f[2])
+	if err != nil || pid <= 0 {
+		return Identity{}, false
+	}
+	return Identity{Boot: f[0], PIDNS: f[1], PID: pid, Start: f[3]}, true
+}
+
+var self struct {
+	once sync.Once
+	id   Identity
+}
+
+// SelfIdentity is this process's identity.
+func SelfIdentity() Identity {
+	self.once.Do(func() {
+		b, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
+		ns, _ := os.Readlink("/proc/self/ns/pid")
+		self.id = Identity{Boot: strings.TrimSpace(string(b)), PIDNS: ns, PID: os.Getpid(), Start: startTime(os.Getpid())}
+	})
+	return self.id
+}
+
+// startTime is when a process started, in clock ticks after boot ("" when
+// there is no such process in this pid namespace).
+func startTime(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	// The command name, in parentheses, may hold spaces: count fields
+	// after its closing one. starttime is field 22, the 20th after it.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
+}
+
+// Sweep is what an orphan sweep did.
+type Sweep struct {
+	Removed int
+	// Left are halebench containers whose owner cannot be proven gone
+	// (no owner identity, another machine or boot, another pid namespace):
+	// "<short id>: <why>". They are left alone.
+	Left []string
+}
+
+// RemoveOrphans removes the halebench containers whose owner is provably
+// gone: what a run killed with SIGKILL left. Containers of live runs are
+// never removed, nor those whose owner cannot be judged from here; those
+// are listed in Sweep.Left for the caller to say.
+func (e *Engine) RemoveOrphans(ctx context.Context) (Sweep, error) {
+	var sw Sweep
 	f := filters.NewArgs(filters.Arg("label", LabelApp))
 	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
 	if err != nil {
-		return 0, fmt.Errorf("listing halebench containers: %w", err)
+		return sw, fmt.Errorf("listing halebench containers: %w", err)
 	}
-	host, _ := os.Hostname()
 	running := map[string]bool{}
 	all, err := e.cli.ContainerList(ctx, container.ListOptions{})
 	if err != nil {
-		return 0, fmt.Errorf("listing running containers: %w", err)
+		return sw, fmt.Errorf("listing running containers: %w", err)
 	}
 	for _, c := range all {
 		if len(c.ID) >= 12 {
 			running[c.ID[:12]] = true
 		}
 	}
-	n := 0
+	me := SelfIdentity()
 	for _, c := range list {
-		if !orphaned(c.Labels[LabelOwner], host, running) {
+		gone, why := judgeOwner(c.Labels, me, running, startTime)
+		if !gone {
+			if why != "" {
+				sw.Left = append(sw.Left, short(c.ID)+": "+why)
+			}
 			continue
 		}
+		if err := (&Container{ID: c.ID, e: e}).Remove(); err != nil {
+			return sw, err
+		}
+		sw.Removed++
+	}
+	return sw, nil
+}
+
+// RemoveOwned removes every container this process made (the last resort
+// of a run that must exit now).
+func (e *Engine) RemoveOwned(ctx context.Context) (int, error) {
+	f := filters.NewArgs(filters.Arg("label", LabelOwnerID+"="+SelfIdentity().String()))
+	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+	if err != nil {
+		return 0, fmt.Errorf("listing this run's containers: %w", err)
+	}
+	n := 0
+	for _, c := range list {
 		if err := (&Container{ID: c.ID, e: e}).Remove(); err != nil {
 			return n, err
 		}
@@ -57,25 +156,34 @@ func (e *Engine) RemoveOrphans(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// orphaned says whether the run that made a container is gone. A run on
-// this host is gone when its pid is; a run inside a container (halebench's
-// own image: its hostname is the container's short id) is gone when that
-// container no longer runs. Runs on other hosts are never judged.
-func orphaned(owner, host string, running map[string]bool) bool {
-	h, pidText, ok := strings.Cut(owner, ":")
-	if !ok {
-		return true // made by no known run
+// judgeOwner says whether the run that made a container is provably gone;
+// when it is not, why names what stops the judgement ("" for a live owner).
+// A run in this pid namespace is gone when its pid is, or is now another
+// process (another start time); a run inside a container (halebench's own
+// image: its hostname is the container's short id) is gone when that
+// container no longer runs. Anything else is not judged.
+func judgeOwner(labels map[string]string, me Identity, running map[string]bool, start func(int) string) (gone bool, why string) {
+	host, _, _ := strings.Cut(labels[LabelOwner], ":")
+	inContainer := shortID.MatchString(host)
+	id, ok := ParseIdentity(labels[LabelOwnerID])
+	switch {
+	case !ok && inContainer && !running[host]:
+		return true, ""
+	case !ok:
+		return false, fmt.Sprintf("no owner identity (owner label %q)", labels[LabelOwner])
+	case id.Boot != me.Boot:
+		return false, "made on another machine or before a reboot (boot " + id.Boot + ")"
+	case id.PIDNS != me.PIDNS:
+		if inContainer && !running[host] {
+			return true, ""
+		}
+		if inContainer {
+			return false, ""
+		}
+		return false, "made from another pid namespace (" + id.PIDNS + ")"
 	}
-	if h != host {
-		return shortID.MatchString(h) && !running[h]
+	if id.PID == me.PID && id.Start == me.Start {
+		return false, ""
 	}
-	pid, err := strconv.Atoi(pidText)
-	if err != nil || pid <= 0 {
-		return true
-	}
-	if pid == os.Getpid() {
-		return false
-	}
-	err = syscall.Kill(pid, 0)
-	return err == syscall.ESRCH
+	return start(id.PID) != id.Start, ""
 }

@@ -3,44 +3,97 @@ package engine_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 )
 
-// What a SIGKILLed run left (its owner pid is gone) is removed by the next
-// run; a live run's containers are not.
+// What a SIGKILLed run left (its owner is gone) is removed by the next run;
+// a live run's containers are not, nor one without a provable owner, which
+// the sweep names instead.
 func TestRemoveOrphans(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx := context.Background()
 	img, _ := enginetest.BenchImage(t, eng, "c", "../runner/testdata/small.c")
 	host, _ := os.Hostname()
+	me := engine.SelfIdentity()
+	deadID := engine.Identity{Boot: me.Boot, PIDNS: me.PIDNS, PID: 999999999, Start: "1"}
 	dead, err := eng.Create(ctx, engine.Spec{Image: img, Cmd: []string{"sleep", "60"}, RunID: "test-orphans",
-		Labels: map[string]string{engine.LabelOwner: host + ":999999999"}})
+		Labels: map[string]string{engine.LabelOwner: host + ":999999999", engine.LabelOwnerID: deadID.String()}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	ownerless, err := eng.Create(ctx, engine.Spec{Image: img, Cmd: []string{"sleep", "60"}, RunID: "test-orphans",
+		Labels: map[string]string{engine.LabelOwner: host + ":999999999", engine.LabelOwnerID: ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ownerless.Remove()
 	live, err := eng.Create(ctx, engine.Spec{Image: img, Cmd: []string{"sleep", "60"}, RunID: "test-orphans"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer live.Remove()
-	if _, err := eng.RemoveOrphans(ctx); err != nil {
+	sw, err := eng.RemoveOrphans(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
 	ids, _ := eng.Leftovers(ctx, "test-orphans")
-	if len(ids) != 1 || ids[0] != live.ID {
-		t.Fatalf("left %v, want only the live run's %s (dead one %s)", ids, live.ID, dead.ID)
+	if len(ids) != 2 || !contains(ids, live.ID) || !contains(ids, ownerless.ID) {
+		t.Fatalf("left %v, want the live run's %s and the owner-less %s (dead one %s)", ids, live.ID, ownerless.ID, dead.ID)
+	}
+	said := false
+	for _, l := range sw.Left {
+		said = said || l[:12] == ownerless.ID[:12]
+	}
+	if !said {
+		t.Fatalf("the owner-less container was left silently: %v", sw.Left)
 	}
 }
 
-func TestMissingCaps(t *testing.T) {
-	got := engine.MissingCaps("000001fffeffffff")
-	if len(got) != 1 || got[0] != "SYS_RESOURCE" {
-		t.Fatalf("MissingCaps = %v", got)
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
 	}
-	if len(engine.MissingCaps("000001ffffffffff")) != 0 {
-		t.Fatal("a full set misses nothing")
+	return false
+}
+
+// A live run's containers survive a sweep made from another pid namespace,
+// where the owner's pid means nothing (or another process).
+func TestLiveRunSurvivesSweepFromAnotherPIDNamespace(t *testing.T) {
+	if os.Getenv("HALEBENCH_SWEEP_CHILD") == "1" {
+		eng := enginetest.Connect(t)
+		if _, err := eng.RemoveOrphans(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true and no unshare(1)")
+		}
+		t.Skip("needs unshare(1) (util-linux) to make a pid namespace")
+	}
+	eng := enginetest.Connect(t)
+	ctx := context.Background()
+	img, _ := enginetest.BenchImage(t, eng, "c", "../runner/testdata/small.c")
+	live, err := eng.Create(ctx, engine.Spec{Image: img, Cmd: []string{"sleep", "60"}, RunID: "test-orphans-pidns"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Remove()
+	cmd := exec.Command("unshare", "--pid", "--fork", "--mount-proc", os.Args[0], "-test.run=^TestLiveRunSurvivesSweepFromAnotherPIDNamespace$", "-test.v")
+	cmd.Env = append(os.Environ(), "HALEBENCH_SWEEP_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("sweep in a new pid namespace: %v\n%s", err, out)
+	}
+	ids, _ := eng.Leftovers(ctx, "test-orphans-pidns")
+	if len(ids) != 1 || ids[0] != live.ID {
+		t.Fatalf("the sweep from another pid namespace removed a live run's container: left %v\n%s", ids, out)
 	}
 }

@@ -104,6 +104,12 @@ func TestUnprivileged(t *testing.T) {
 	if c.Status != "ok" || c.MemPeakKBMedian != nil || c.MaxRSSKBMedian <= 0 {
 		t.Fatalf("count = %+v", c)
 	}
+	// The report says what the container and the bench got; the bench
+	// runs as nobody with nothing even here.
+	if cf := r.Host.Confinement; cf == nil || cf.Bench == nil || cf.Container == nil ||
+		!strings.HasPrefix(cf.Bench.UID, "65534") || cf.Bench.CapEff != "0000000000000000" || cf.Bench.NoNewPrivs != "1" {
+		t.Fatalf("confinement %+v", r.Host.Confinement)
+	}
 }
 
 // --no-build uses the images a build made for the same sources — also for a

@@ -130,7 +130,7 @@ func langResult(out runner.Outcome, at placement, comparable bool) *report.Lang 
 		CPUs: at.cpus, CPUsShared: at.shared, Image: at.image, CPUsEffective: out.Env.Affinity, CgroupCpuset: out.Env.CgroupCpuset,
 		ContainerID: out.ContainerID, JobNs: out.JobNs, Samples: out.Samples,
 		MemPeakSource: out.Env.MemPeakSource, MemPeakError: out.Env.MemPeakError,
-		CgroupVersion: out.Env.CgroupVersion, CPUModel: out.Env.CPUModel,
+		CgroupVersion: out.Env.CgroupVersion, CPUModel: out.Env.CPUModel, Confinement: report.ConfinementOf(out.Env),
 	}
 	if res.Status == status.BuildFailed {
 		res.Detail = "compile error: " + firstLines(out.BuildError, 3)

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -181,7 +180,7 @@ func sourcesDigest(s *catalogue.Suite) (string, error) {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		data, err := catalogue.ReadSource(p)
 		if err != nil {
 			return "", err
 		}

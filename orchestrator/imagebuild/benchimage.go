@@ -3,6 +3,7 @@ package imagebuild
 import (
 	"context"
 	"fmt"
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"os"
 	"sort"
 	"strings"
@@ -81,22 +82,25 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 	if err != nil {
 		return bi, err
 	}
-	sampler, err := images.FS.ReadFile("sampler/main.go")
-	if err != nil {
-		return bi, err
-	}
 	files := map[string][]byte{
-		"Dockerfile":      []byte(benchDockerfile),
-		"build.sh":        []byte(buildScript(lang)),
-		"sampler/main.go": sampler,
-		"sampler/go.mod":  []byte("module halebench-sampler\n\ngo 1.22\n"),
+		"Dockerfile":     []byte(benchDockerfile),
+		"build.sh":       []byte(buildScript(lang)),
+		"sampler/go.mod": []byte("module halebench-sampler\n\ngo 1.22\n"),
+	}
+	parts := []string{tc.ID, goTC.ID, benchDockerfile, string(files["build.sh"])}
+	for _, name := range images.SamplerFiles {
+		data, err := images.FS.ReadFile(name)
+		if err != nil {
+			return bi, err
+		}
+		files[name] = data
+		parts = append(parts, name, string(data))
 	}
 	sort.Slice(sources, func(i, j int) bool { return sources[i].Unit < sources[j].Unit })
-	parts := []string{tc.ID, goTC.ID, benchDockerfile, string(files["build.sh"]), string(sampler)}
 	for _, s := range sources {
-		data, err := os.ReadFile(s.Path)
+		data, err := catalogue.ReadSource(s.Path)
 		if err != nil {
-			return bi, fmt.Errorf("reading bench source: %w", err)
+			return bi, err
 		}
 		name := "src/" + s.Unit + "." + lang.Ext
 		if _, dup := files[name]; dup {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
@@ -46,12 +47,20 @@ func Open(ctx context.Context, eng *engine.Engine, o Options) (*Session, error) 
 	}
 	s := &Session{Eng: eng, opts: o, RunID: newRunID(o.Kind)}
 	s.opts.Images.RunID = s.RunID
-	n, err := eng.RemoveOrphans(ctx)
+	sw, err := eng.RemoveOrphans(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if n > 0 {
-		fmt.Fprintf(o.Log, "cleanup: removed %d containers left by a killed halebench run\n", n)
+	if sw.Removed > 0 {
+		fmt.Fprintf(o.Log, "cleanup: removed %d containers left by a killed halebench run\n", sw.Removed)
+	}
+	if len(sw.Left) > 0 {
+		shown := sw.Left
+		if len(shown) > 3 {
+			shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(sw.Left)-3))
+		}
+		fmt.Fprintf(o.Log, "cleanup: left %d halebench containers whose owner cannot be proven gone (remove one with `docker rm -f ID` once no run uses it): %s\n",
+			len(sw.Left), strings.Join(shown, "; "))
 	}
 	if s.Host, err = eng.Info(ctx); err != nil {
 		return nil, err

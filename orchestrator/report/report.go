@@ -88,13 +88,34 @@ type Host struct {
 	MemPeakError      string           `json:"mem_peak_error,omitempty"`
 	ContainerCgroup   string           `json:"container_cgroup_version,omitempty"`
 	OrchestratorCPUs  string           `json:"orchestrator_cpus"`
+	// Confinement is what the first sampler to answer measured.
+	Confinement *Confinement `json:"confinement,omitempty"`
 }
 
-// NoteSampler keeps the memory-peak evidence of the first sampler that
-// said what it saw of its container: where its peaks come from (or why
-// there are none), its cgroup version and, if the engine did not say, the
-// CPU model.
+// Confinement is what a sampler container got and what its benches got.
+type Confinement struct {
+	Container *runner.Privileges `json:"container"`
+	Bench     *runner.Privileges `json:"bench"`
+	Errors    []string           `json:"errors,omitempty"`
+}
+
+// ConfinementOf reads it from a sampler's environment (nil when the
+// sampler did not say).
+func ConfinementOf(e runner.Env) *Confinement {
+	if e.ContainerPrivileges == nil && e.BenchPrivileges == nil {
+		return nil
+	}
+	return &Confinement{Container: e.ContainerPrivileges, Bench: e.BenchPrivileges, Errors: e.ConfinementErrors}
+}
+
+// NoteSampler keeps the evidence of the first sampler that said what it
+// saw of its container: what the container and the bench were granted,
+// where memory peaks come from (or why there are none), its cgroup version
+// and, if the engine did not say, the CPU model.
 func (h *Host) NoteSampler(env runner.Env) {
+	if h.Confinement == nil {
+		h.Confinement = ConfinementOf(env)
+	}
 	if h.MemPeakSource != "" || env.MemPeakSource == "" {
 		return
 	}
@@ -169,6 +190,7 @@ type Lang struct {
 	CgroupVersion    string          `json:"cgroup_version,omitempty"`
 	CPUModel         string          `json:"cpu_model,omitempty"`
 	OverheadNs       int64           `json:"overhead_ns_per_sample,omitempty"`
+	Confinement      *Confinement    `json:"confinement,omitempty"`
 	JobNs            int64           `json:"job_ns,omitempty"`
 	Samples          []runner.Sample `json:"samples,omitempty"`
 }

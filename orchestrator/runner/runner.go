@@ -2,15 +2,13 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -84,6 +82,10 @@ type Env struct {
 	MemPeakError  string `json:"mem_peak_error,omitempty"`
 	Kernel        string `json:"kernel,omitempty"`
 	CPUModel      string `json:"cpu_model,omitempty"`
+	// What the container gave the sampler, and what a bench process got.
+	ContainerPrivileges *Privileges `json:"container_privileges,omitempty"`
+	BenchPrivileges     *Privileges `json:"bench_privileges,omitempty"`
+	ConfinementErrors   []string    `json:"confinement_errors,omitempty"`
 }
 
 // Outcome is everything one job produced.
@@ -105,8 +107,9 @@ const ResultPrefix = "halebench-result "
 
 // fill copies the sampler's verdict into an outcome.
 func fill(o Outcome, res SamplerResult) Outcome {
-	o.Status, o.Detail, o.BuildError, o.Env = res.Status, res.Detail, res.BuildError, res.Env
+	o.Status, o.Detail, o.BuildError, o.Env = res.Status, termtext.Clean(res.Detail), termtext.Clean(res.BuildError), res.Env
 	for _, s := range res.Samples {
+		s.Detail, s.StderrTail, s.Check = termtext.Clean(s.Detail), termtext.Clean(s.StderrTail), termtext.Clean(s.Check)
 		if s.Warmup {
 			o.Warmups = append(o.Warmups, s)
 		} else {
@@ -122,6 +125,8 @@ func fill(o Outcome, res SamplerResult) Outcome {
 // SamplerResult is the sampler's verdict on one job's samples.
 type SamplerResult struct {
 	ID         string        `json:"id"`
+	Nonce      string        `json:"nonce"`
+	Spent      bool          `json:"spent"`
 	Env        Env           `json:"env"`
 	Status     status.Status `json:"status"`
 	Detail     string        `json:"detail"`
@@ -129,28 +134,8 @@ type SamplerResult struct {
 	BuildError string        `json:"build_error"`
 }
 
-// ParseResult finds the sampler's result line in a container's stdout.
-func ParseResult(stdout string) (SamplerResult, error) {
-	var res SamplerResult
-	i := strings.LastIndex(stdout, ResultPrefix)
-	if i < 0 {
-		return res, errors.New("no result line")
-	}
-	line := stdout[i+len(ResultPrefix):]
-	if j := strings.IndexByte(line, '\n'); j >= 0 {
-		line = line[:j]
-	}
-	if err := json.Unmarshal([]byte(line), &res); err != nil {
-		return res, fmt.Errorf("result line: %w", err)
-	}
-	if res.Status == "" {
-		return res, errors.New("result without a status")
-	}
-	return res, nil
-}
-
 func fail(o Outcome, st status.Status, detail string) Outcome {
-	o.Status, o.Detail = st, detail
+	o.Status, o.Detail = st, termtext.Clean(detail)
 	if o.Samples == nil {
 		o.Samples = []Sample{}
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -90,7 +89,9 @@ func (s *Server) read(r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
-		if line := sc.Text(); strings.HasPrefix(line, ResultPrefix) {
+		// Every line goes to Run: the sampler writes nothing but result
+		// lines, so anything else is a protocol error.
+		if line := sc.Text(); line != "" {
 			s.results <- line
 		}
 	}
@@ -105,6 +106,7 @@ func (s *Server) read(r io.Reader) {
 
 type jobLine struct {
 	ID          string   `json:"id"`
+	Nonce       string   `json:"nonce"`
 	Iters       int      `json:"iters"`
 	Warmup      int      `json:"warmup"`
 	TimeoutNs   int64    `json:"timeout_ns"`
@@ -116,12 +118,12 @@ type jobLine struct {
 	Argv        []string `json:"argv"`
 }
 
-// EncodeJob is the line that asks the sampler for job j under id: the wire
-// format the sampler's `serve` reads (images/sampler), one JSON object and
-// a newline.
-func EncodeJob(id string, j Job) []byte {
+// EncodeJob is the line that asks the sampler for job j under id and
+// nonce: the wire format the sampler's `serve` reads (images/sampler), one
+// JSON object and a newline. Only an answer carrying the nonce counts.
+func EncodeJob(id, nonce string, j Job) []byte {
 	line, _ := json.Marshal(jobLine{
-		ID: id, Iters: j.Iters, Warmup: j.Warmup, TimeoutNs: j.Timeout.Nanoseconds(),
+		ID: id, Nonce: nonce, Iters: j.Iters, Warmup: j.Warmup, TimeoutNs: j.Timeout.Nanoseconds(),
 		Seed: strconv.FormatInt(j.Seed, 10), MemLimit: j.MemLimit, OutCap: j.OutCap,
 		BuildFailed: imagebuild.FailedPath(j.Unit), Env: j.Env,
 		Argv: j.Lang.Argv(imagebuild.BinPath(j.Unit), imagebuild.SrcPath(j.Unit, j.Lang.Ext)),
@@ -141,11 +143,15 @@ func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
 	}
 	s.seq++
 	id := strconv.Itoa(s.seq)
-	if _, err := s.stdin.Write(EncodeJob(id, j)); err != nil {
+	nonce, err := NewNonce()
+	if err != nil {
+		return fail(o, status.RunFailed, err.Error())
+	}
+	if _, err := s.stdin.Write(EncodeJob(id, nonce, j)); err != nil {
 		s.kill(err)
 		return fail(o, status.RunFailed, "sending the job to the sampler: "+err.Error())
 	}
-	deadline := time.Duration(j.Iters+j.Warmup)*j.Timeout + 2*time.Minute
+	deadline := JobDeadline(j)
 	timer := time.NewTimer(deadline)
 	defer timer.Stop()
 	for {
@@ -164,13 +170,18 @@ func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
 				s.kill(err)
 				return fail(o, status.RunFailed, fmt.Sprintf("the sampler container ended (%v); stderr: %s", err, tailString(s.c.Stderr(), 500)))
 			}
-			res, err := ParseResult(l)
-			if err != nil {
+			res, err := parseLine(l, nonce)
+			if err != nil || res.ID != id {
+				// Only the sampler writes on this channel, and it answers
+				// the job in hand: the container is not to be trusted.
+				if err == nil {
+					err = fmt.Errorf("a result for job %q while job %s ran", res.ID, id)
+				}
 				s.kill(err)
-				return fail(o, status.RunFailed, err.Error())
+				return fail(o, status.RunFailed, "protocol error on the sampler's channel: "+err.Error()+"; the container is discarded")
 			}
-			if res.ID != id {
-				continue // an answer to a job abandoned earlier
+			if res.Spent {
+				s.kill(errors.New("a sample left processes that could not be killed"))
 			}
 			return fill(o, res)
 		}

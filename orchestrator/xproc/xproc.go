@@ -3,6 +3,7 @@ package xproc
 import (
 	"context"
 	"fmt"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"io"
 	"os"
 	"path/filepath"
@@ -133,6 +134,9 @@ type Pair struct {
 	Log       io.Writer
 	// Env is what the first sampler to answer saw of its container.
 	Env runner.Env
+	// MemLimit bounds each side's container (0: 4 GiB), beyond the ring.
+	MemLimit int64
+	nonce    string
 }
 
 const shmSize = 256 << 20 // the large ring is ~82 MB; Docker's default /dev/shm is 64 MiB
@@ -226,8 +230,19 @@ func (p *Pair) samplerCmd(row Row, unit, role, variant string) []string {
 }
 
 func (p *Pair) spec(row Row, cmd []string, cpus, role string, env []string) engine.Spec {
+	if p.nonce == "" {
+		p.nonce, _ = runner.NewNonce()
+	}
+	mem := p.MemLimit
+	if mem <= 0 {
+		mem = 4 << 30
+	}
+	// The sampler reads the nonce and removes it from what benches inherit;
+	// only result lines carrying it are believed.
+	env = append(append([]string{}, env...), "HALEBENCH_NONCE="+p.nonce)
 	return engine.Spec{
 		Image: p.Image, Cmd: cmd, Env: env, RunID: p.RunID, CPUs: cpus, Privilege: p.Privilege,
+		Memory: mem + shmSize + 256<<20,
 		Labels: map[string]string{"org.halebench.xproc": row.Name, "org.halebench.role": role},
 	}
 }
@@ -339,12 +354,12 @@ func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) stri
 		side.Status, side.Detail = status.RunFailed, err.Error()
 		return ""
 	}
-	res, err := runner.ParseResult(out)
+	res, err := runner.ParseResult(out, p.nonce)
 	if err != nil {
 		side.Status, side.Detail = status.RunFailed, "no sampler result: "+tail(errOut, 300)
 		return out
 	}
-	side.Status, side.Detail, side.CPUsEffective = res.Status, res.Detail, res.Env.Affinity
+	side.Status, side.Detail, side.CPUsEffective = res.Status, termtext.Clean(res.Detail), res.Env.Affinity
 	if p.Env.MemPeakSource == "" {
 		p.Env = res.Env
 	}
@@ -377,16 +392,17 @@ func parseLines(out string) (int64, string) {
 }
 
 func fail(r Run, st status.Status, detail string) Run {
-	r.Status, r.Detail = st, detail
+	r.Status, r.Detail = st, termtext.Clean(detail)
 	return r
 }
 
+// tail is the end of a bench's text, safe for a terminal.
 func tail(s string, n int) string {
 	s = strings.TrimSpace(s)
 	if len(s) > n {
-		return "…" + s[len(s)-n:]
+		s = "…" + s[len(s)-n:]
 	}
-	return s
+	return termtext.Clean(s)
 }
 
 func short(id string) string {

@@ -1,0 +1,32 @@
+// Hostile bench: reports what it may do. Its check line carries its uid,
+// its effective capabilities and the errno of each escape it tried (0: it
+// worked), so the test can read them.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int try(int r) { return r == 0 ? 0 : errno; }
+
+int main(void) {
+    char capeff[32] = "?", line[256];
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "CapEff: %31s", capeff) == 1) break;
+    if (f) fclose(f);
+    int remount = try(mount(NULL, "/", NULL, MS_REMOUNT, NULL));
+    mkdir("/tmp/hostile-proc", 0700);
+    int mountproc = try(mount("proc", "/tmp/hostile-proc", "proc", 0, NULL));
+    int fd = open("/proc/1/fd/1", O_WRONLY);
+    int pid1fd = fd >= 0 ? 0 : errno;
+    int userns = try(unshare(CLONE_NEWUSER));
+    printf("elapsed_ns=1\n");
+    printf("check=uid:%d,capeff:%s,remount:%d,mountproc:%d,pid1fd:%d,userns:%d\n",
+           (int)getuid(), capeff, remount, mountproc, pid1fd, userns);
+    return 0;
+}
