@@ -116,10 +116,11 @@ func resolves(noise, band float64) bool { return 1.96*noise <= band }
 // Time judges the subject's elapsed samples against the entry: a
 // regression needs both a median over the band and a significant shift
 // (one-sided Mann–Whitney against the baseline's samples, p < alpha); a
-// median over the band that is not significant, or a run too noisy to
-// resolve the band, is inconclusive; faster than the band, significantly,
-// is improved. An entry without samples (the seed's) is judged on the
-// band alone, when the run resolves it.
+// median over the band that is not significant, or within the band in a
+// run too noisy to resolve it, is inconclusive; faster than the band,
+// significantly, is improved. An entry without samples (the seed's) is
+// judged on the band and this run's own 95% interval of its median: over
+// the band only when the whole interval is.
 func Time(c Cell, e *baseline.Entry, alpha float64) Check {
 	v := Check{Median: c.Median, Baseline: e.ElapsedNs, Band: e.Tol(), BandFrom: e.TolSource(), Noise: stats.RelSEMedian(c.Samples)}
 	v.Ratio = float64(c.Median) / float64(e.ElapsedNs)
@@ -128,6 +129,8 @@ func Time(c Cell, e *baseline.Entry, alpha float64) Check {
 		ps, pf := stats.MannWhitneyGreater(c.Samples, e.Samples), stats.MannWhitneyGreater(e.Samples, c.Samples)
 		pSlow, pFast = &ps, &pf
 	}
+	// The run's own 95% interval of the ratio, from its noise.
+	lo, hi := v.Ratio*(1-1.96*v.Noise), v.Ratio*(1+1.96*v.Noise)
 	switch {
 	case v.Ratio > 1+v.Band && pSlow != nil:
 		v.P = pSlow
@@ -136,12 +139,16 @@ func Time(c Cell, e *baseline.Entry, alpha float64) Check {
 		} else {
 			v.Status, v.Why = status.Inconclusive, fmt.Sprintf("median %s the baseline, over its %s band, but not significant (p = %.2g ≥ %.2g)", pct(v.Ratio), pctBand(v.Band), *pSlow, alpha)
 		}
+	case v.Ratio > 1+v.Band && lo > 1+v.Band:
+		v.Status, v.Why = status.Regression, fmt.Sprintf("median %s the baseline, over its %s band by more than this run's ±%.1f%% (no baseline samples to test)", pct(v.Ratio), pctBand(v.Band), 196*v.Noise)
+	case v.Ratio > 1+v.Band:
+		v.Status, v.Why = status.Inconclusive, fmt.Sprintf("median %s the baseline, over its %s band, but this run's ±%.1f%% reaches back inside it (no baseline samples to test)", pct(v.Ratio), pctBand(v.Band), 196*v.Noise)
+	case v.Ratio < 1-v.Band && ((pFast != nil && *pFast < alpha) || (pFast == nil && hi < 1-v.Band)):
+		v.Status, v.P, v.Why = status.Improved, pFast, fmt.Sprintf("median %s the baseline, past its %s band", pct(v.Ratio), pctBand(v.Band))
+	case v.Ratio < 1-v.Band:
+		v.Status = status.OK
 	case !resolves(v.Noise, v.Band):
 		v.Status, v.Why = status.Inconclusive, fmt.Sprintf("this run's median is known to ±%.1f%%, wider than the %s band", 196*v.Noise, pctBand(v.Band))
-	case v.Ratio > 1+v.Band:
-		v.Status, v.Why = status.Regression, fmt.Sprintf("median %s the baseline, over its %s band (no baseline samples to test)", pct(v.Ratio), pctBand(v.Band))
-	case v.Ratio < 1-v.Band && (pFast == nil || *pFast < alpha):
-		v.Status, v.P, v.Why = status.Improved, pFast, fmt.Sprintf("median %s the baseline, past its %s band", pct(v.Ratio), pctBand(v.Band))
 	default:
 		v.Status = status.OK
 	}

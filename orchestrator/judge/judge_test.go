@@ -216,3 +216,19 @@ func TestRun(t *testing.T) {
 		}
 	}
 }
+
+// Against an entry without samples (the seed's), the run's own interval
+// decides: far over the band is a regression however noisy; just over it
+// with a wide interval cannot be told.
+func TestTimeWithoutBaselineSamples(t *testing.T) {
+	tol := 0.3
+	e := &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol}
+	noisy := []int64{600_000, 1_000_000, 1_400_000, 800_000, 1_200_000}
+	if v := Time(cellOf(noisy), e, 0.01); v.Status != status.Regression {
+		t.Fatalf("a thousand times the baseline: %s (%s)", v.Status, v.Why)
+	}
+	justOver := []int64{900, 1350, 1800, 1100, 1600}
+	if v := Time(cellOf(justOver), e, 0.01); v.Status != status.Inconclusive {
+		t.Fatalf("just over, noisy: %s (%s)", v.Status, v.Why)
+	}
+}
