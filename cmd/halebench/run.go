@@ -50,7 +50,7 @@ func runRun(ctx context.Context, args []string) error {
 	o.addFlags(fs)
 	fs.IntVar(&o.iters, "iters", 5, "measured samples per bench and language")
 	fs.IntVar(&o.warmup, "warmup", 1, "discarded warm-up runs before the samples")
-	fs.StringVar(&o.bench, "bench", "", "run one bench only")
+	fs.StringVar(&o.bench, "bench", "", "run only these benches (a comma-separated list)")
 	fs.BoolVar(&o.noComparative, "no-comparative", false, "the subject only, no sibling languages")
 	fs.BoolVar(&o.updateBaselines, "update-baselines", false, "rewrite the subject's medians into baselines.json (keeps tolerances and notes)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print only the JSON report on stdout")

@@ -169,6 +169,12 @@ func Run(ctx context.Context, eng *engine.Engine, o Options) (*Result, error) {
 			return nil, &UsageError{msg + " and --require-subject was given"}
 		}
 	}
+	for _, w := range subjTC.Warnings { // hale's release rule
+		rep.Warnings = append(rep.Warnings, subject.Name+": "+w)
+		if o.RequireSubject {
+			return nil, &UsageError{subject.Name + ": " + w + " and --require-subject was given"}
+		}
+	}
 
 	// Privilege: the most the host grants, probed once.
 	var probeImg string
