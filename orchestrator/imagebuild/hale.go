@@ -424,3 +424,21 @@ func copyFile(from, to string, mode fs.FileMode) error {
 	}
 	return out.Close()
 }
+
+// Notes are the lines `halebench images` prints under its table for a
+// toolchain: how hale was built and what its release rule found.
+func (tc Toolchain) Notes() []string {
+	var out []string
+	if hb := tc.Hale; hb != nil && hb.Way != "" {
+		from := hb.Src
+		if from == "" {
+			from = fmt.Sprintf("%s at %s (commit %s)", hb.Git, hb.Ref, hb.Commit)
+		}
+		out = append(out, fmt.Sprintf("%s: built from %s, way %s, Cargo.lock sha256 %s, %s; vendored: %s; release rule: %s",
+			tc.Lang, from, hb.Way, hb.CargoLockSHA256, hb.Rustc, strings.Join(hb.VendorCrates, " "), hb.ReleaseCheck))
+	}
+	for _, w := range tc.Warnings {
+		out = append(out, tc.Lang+": warning: "+w)
+	}
+	return out
+}
