@@ -22,9 +22,11 @@ func TestHaleSubjectEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	baselines := filepath.Join(dir, "baselines.json")
 	benches := []string{"fn_call", "stream_aggregator"}
+	// A wide tolerance: the rerun after --update-baselines checks the
+	// mechanism, not that two runs on a busy 2-CPU host land within 30%.
 	forged := `{"updated_at": "2026-01-01T00:00:00Z", "subject": "hale", "benches": {` +
-		`"fn_call": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 0.3, "note": "forged"},` +
-		`"stream_aggregator": {"kind": "app", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 0.3, "note": "forged"}}}`
+		`"fn_call": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 5, "note": "forged"},` +
+		`"stream_aggregator": {"kind": "app", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 5, "note": "forged"}}}`
 	if err := os.WriteFile(baselines, []byte(forged), 0o644); err != nil {
 		t.Fatal(err)
 	}
