@@ -20,7 +20,7 @@ RUN go build -trimpath -o /out/halebench ./cmd/halebench
 
 FROM ${BASE}
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends mmdebstrap ca-certificates \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends mmdebstrap ca-certificates git \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/halebench /usr/local/bin/halebench
 COPY benches /suite/benches

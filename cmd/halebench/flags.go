@@ -44,6 +44,7 @@ type common struct {
 	mirror    string
 	haleSrc   string
 	haleImage string
+	hale      haleFlags
 	quiet     bool
 }
 
@@ -56,15 +57,18 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.mirror, "mirror", imagebuild.DefaultMirror, "Debian mirror for mmdebstrap")
 	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite)")
 	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
+	c.hale.addFlags(fs)
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress on stderr")
 }
 
 func (c *common) imageOptions() imagebuild.Options {
 	src := c.haleSrc
-	if src == "" && c.haleImage == "" {
+	if src == "" && c.haleImage == "" && c.hale.git == "" {
 		src = filepath.Join(c.suite, "..", "hale")
 	}
-	return imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleImage: c.haleImage, NoBuild: c.noBuild}
+	o := imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleImage: c.haleImage, NoBuild: c.noBuild}
+	c.hale.apply(&o)
+	return o
 }
 
 func parse(fs *flag.FlagSet, args []string, help string) error {

@@ -77,6 +77,7 @@ func runImages(ctx context.Context, args []string) error {
 			return err
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s@%s\t%s\t%s@%s\t%d\t%d\n", l.Name, tc.Status, tc.Ref, tc.Digest, tc.Version, bi.Ref, bi.Digest, tc.Executed+bi.Executed, tc.Cached+bi.Cached)
+		notes = append(notes, tc.Notes()...)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -65,7 +65,7 @@ func runRun(ctx context.Context, args []string) error {
 	o.addFlags(fs)
 	fs.IntVar(&o.iters, "iters", 5, "measured samples per bench and language")
 	fs.IntVar(&o.warmup, "warmup", 1, "discarded warm-up runs before the samples")
-	fs.StringVar(&o.bench, "bench", "", "run one bench only")
+	fs.StringVar(&o.bench, "bench", "", "run only these benches (a comma-separated list)")
 	fs.BoolVar(&o.noComparative, "no-comparative", false, "the subject only, no sibling languages")
 	fs.BoolVar(&o.updateBaselines, "update-baselines", false, "record the subject's figures into baselines.json from --runs independent runs (keeps overrides, notes and every unknown key)")
 	fs.IntVar(&o.runs, "runs", 0, "independent runs --update-baselines records, each in fresh containers (default 5; 1 makes the band a guess)")

@@ -585,7 +585,7 @@ type parsed struct {
 }
 
 // parseOutput reads a bench's stdout: exactly one elapsed_ns=N line with N a
-// positive integer, at most one check= line. Output cut at the cap is bad
+// positive integer (an "ns" unit may follow it), at most one check= line. Output cut at the cap is bad
 // output even when the line is there: the bench did not do what it says.
 func parseOutput(out []byte, dropped int64) parsed {
 	if dropped > 0 {
@@ -608,9 +608,9 @@ func parseOutput(out []byte, dropped int64) parsed {
 	if len(elapsed) > 1 {
 		return parsed{status: statusBadOutput, detail: fmt.Sprintf("%d elapsed_ns lines, want one", len(elapsed))}
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(elapsed[0]), 10, 64)
-	if err != nil || n <= 0 {
-		return parsed{status: statusBadOutput, detail: fmt.Sprintf("elapsed_ns=%q is not a positive integer", tail(elapsed[0], 40))}
+	n, ok := parseElapsed(elapsed[0])
+	if !ok {
+		return parsed{status: statusBadOutput, detail: fmt.Sprintf("elapsed_ns=%q is not a positive integer of nanoseconds", tail(elapsed[0], 40))}
 	}
 	if len(checks) > 1 {
 		return parsed{status: statusBadOutput, detail: fmt.Sprintf("%d check lines, want at most one", len(checks))}
@@ -1014,4 +1014,26 @@ func fieldValue(text, key string) int64 {
 		}
 	}
 	return 0
+}
+
+// parseElapsed reads the value of an elapsed_ns= line: digits, then
+// optionally the unit "ns". Hale prints a Duration with its unit
+// (`elapsed_ns=9373585ns`) and the seed's harness took the digits in front of
+// it; any other unit (1.5ms, 2s) is not nanoseconds and is refused rather
+// than converted.
+func parseElapsed(v string) (int64, bool) {
+	v = strings.TrimSuffix(strings.TrimSpace(v), "ns")
+	if v == "" {
+		return 0, false
+	}
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return n, true
 }

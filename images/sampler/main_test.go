@@ -27,6 +27,15 @@ func TestParseOutput(t *testing.T) {
 		{"negative", "elapsed_ns=-5\n", 0, statusBadOutput, 0, ""},
 		{"two checks", "elapsed_ns=5\ncheck=a\ncheck=b\n", 0, statusBadOutput, 0, ""},
 		{"over the cap", "elapsed_ns=5\n", 10, statusBadOutput, 0, ""},
+		{"ns unit (hale's Duration)", "elapsed_ns=123ns\ncheck=x:1\n", 0, statusOK, 123, "x:1"},
+		{"ns unit, trailing space", "elapsed_ns=9373585ns \n", 0, statusOK, 9373585, ""},
+		{"milliseconds", "elapsed_ns=1.5ms\n", 0, statusBadOutput, 0, ""},
+		{"whole milliseconds", "elapsed_ns=15ms\n", 0, statusBadOutput, 0, ""},
+		{"seconds", "elapsed_ns=2s\n", 0, statusBadOutput, 0, ""},
+		{"unit alone", "elapsed_ns=ns\n", 0, statusBadOutput, 0, ""},
+		{"unit twice", "elapsed_ns=5nsns\n", 0, statusBadOutput, 0, ""},
+		{"plus sign", "elapsed_ns=+5\n", 0, statusBadOutput, 0, ""},
+		{"zero ns", "elapsed_ns=0ns\n", 0, statusBadOutput, 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
@@ -178,21 +179,33 @@ func unknownNames(path string, cat file, found map[string]*Bench) error {
 	return nil
 }
 
-// Select keeps only the named bench ("" keeps all).
-func (s *Suite) Select(name string) error {
-	if name == "" {
+// Select keeps only the named benches, a comma-separated list ("" keeps all).
+func (s *Suite) Select(list string) error {
+	if strings.TrimSpace(list) == "" {
 		return nil
+	}
+	want := map[string]bool{}
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			want[n] = true
+		}
 	}
 	var keep []*Bench
 	var names []string
 	for _, b := range s.Benches {
 		names = append(names, b.Name)
-		if b.Name == name {
+		if want[b.Name] {
 			keep = append(keep, b)
+			delete(want, b.Name)
 		}
 	}
-	if len(keep) == 0 {
-		return fmt.Errorf("no bench named %q in %s (benches: %s)", name, s.Dir, strings.Join(names, ", "))
+	if len(want) > 0 {
+		var unknown []string
+		for n := range want {
+			unknown = append(unknown, strconv.Quote(n))
+		}
+		sort.Strings(unknown)
+		return fmt.Errorf("no bench named %s in %s (benches: %s)", strings.Join(unknown, ", "), s.Dir, strings.Join(names, ", "))
 	}
 	s.Benches = keep
 	return nil

@@ -53,6 +53,12 @@ func TestLoadOrdersByCatalogue(t *testing.T) {
 	if err := s.Select("nope"); err == nil {
 		t.Fatal("selecting a missing bench succeeded")
 	}
+	if err := s.Select("a, nope2"); err == nil || !strings.Contains(err.Error(), `"nope2"`) {
+		t.Fatalf("selecting a list with a missing bench: %v", err)
+	}
+	if err := s.Select("b,a"); err != nil || len(s.Benches) != 2 {
+		t.Fatalf("a list of two: %v, %d benches", err, len(s.Benches))
+	}
 	if err := s.Select("a"); err != nil || len(s.Benches) != 1 {
 		t.Fatal(err)
 	}

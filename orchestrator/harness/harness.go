@@ -165,6 +165,14 @@ func orchestratorCPUs(n int) string {
 func checkSubject(p *Plan, rep *report.Report) error {
 	tc := rep.Images[p.Subject.Name]
 	rep.SubjectStatus, rep.SubjectReason = tc.Status, tc.Reason
+	for _, w := range tc.Warnings { // hale's release rule
+		msg := p.Subject.Name + ": " + w
+		if p.RequireSubject {
+			return errors.New(msg + " and --require-subject was given")
+		}
+		rep.Warnings = append(rep.Warnings, msg)
+		fmt.Fprintf(p.Log, "warning: %s\n", msg)
+	}
 	if tc.Status == imagebuild.Available {
 		return nil
 	}

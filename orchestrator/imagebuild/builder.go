@@ -30,13 +30,16 @@ var _ Engine = (*engine.Engine)(nil)
 
 // Options choose where images come from.
 type Options struct {
-	BaseImage string // a local image to build FROM instead of making one
-	Mirror    string // Debian mirror for mmdebstrap
-	HaleSrc   string // a hale source tree to build hale-cli from
-	HaleImage string // a local image that already has `hale` on PATH
-	NoBuild   bool   // use existing images only
-	RunID     string
-	Scope     string // labels the bench images (org.halebench.scope), so `prune --scope` can be kept to them
+	BaseImage  string // a local image to build FROM instead of making one
+	Mirror     string // Debian mirror for mmdebstrap
+	HaleSrc    string // a hale source tree to build hale-cli from
+	HaleGit    string // a hale git repository (URL or directory) to clone HaleRef of, when no HaleSrc
+	HaleRef    string // the tag of HaleGit (default DefaultHaleRef)
+	HaleVendor string // crates cargo takes from here instead of a registry
+	HaleImage  string // a local image that already has `hale` on PATH
+	NoBuild    bool   // use existing images only
+	RunID      string
+	Scope      string // labels the bench images (org.halebench.scope), so `prune --scope` can be kept to them
 }
 
 // Builder makes images.
@@ -70,6 +73,11 @@ type Toolchain struct {
 	BuildFlags string `json:"build_flags,omitempty"`
 	Executed   int    `json:"steps_executed"`
 	Cached     int    `json:"steps_cached"`
+	// Hale is how hale-cli was built (only for hale built here).
+	Hale *HaleBuild `json:"hale_build,omitempty"`
+	// Warnings are what the toolchain got wrong without being unusable
+	// (hale's release rule); a run requiring its subject refuses them.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Toolchain statuses.
@@ -146,59 +154,6 @@ func (b *Builder) makeToolchain(ctx context.Context, lang toolchain.Language) (T
 	tc.Base = base.Ref + "@" + base.ID
 	if err := b.buildOrFind(ctx, &tc, ref, dir, dir, map[string]string{"BASE": base.Ref}, "toolchain "+lang.Name); err != nil {
 		return tc, err
-	}
-	return b.finish(ctx, tc, lang)
-}
-
-func (b *Builder) hale(ctx context.Context, tc Toolchain, lang toolchain.Language) (Toolchain, error) {
-	if b.opts.HaleImage != "" {
-		img, ok, err := b.eng.Image(ctx, b.opts.HaleImage)
-		if err != nil {
-			return tc, err
-		}
-		if !ok {
-			tc.Status = Unavailable
-			tc.Reason = fmt.Sprintf("image %s given with --hale-image is not in the engine's image store; load it (docker load) or build it from a hale tree with --hale-src=DIR", b.opts.HaleImage)
-			return tc, nil
-		}
-		tc.Ref, tc.ID, tc.Base = b.opts.HaleImage, img.ID, "given with --hale-image"
-		return b.finish(ctx, tc, lang)
-	}
-	src := b.opts.HaleSrc
-	if src == "" {
-		tc.Status = Unavailable
-		tc.Reason = "no hale source tree and no hale image; give --hale-src=DIR (a hale-lang/hale checkout) or --hale-image=REF (a local image with `hale` on PATH)"
-		return tc, nil
-	}
-	if _, err := os.Stat(filepath.Join(src, "crates", "hale-cli")); err != nil {
-		tc.Status = Unavailable
-		tc.Reason = fmt.Sprintf("no hale source tree at %s (crates/hale-cli missing); give --hale-src=DIR (a hale-lang/hale checkout) or --hale-image=REF (a local image with `hale` on PATH)", src)
-		return tc, nil
-	}
-	base, err := b.Base(ctx)
-	if err != nil {
-		return tc, err
-	}
-	df, _ := images.FS.ReadFile("hale/Dockerfile")
-	dfDir, err := b.materialize(map[string][]byte{"Dockerfile": df})
-	if err != nil {
-		return tc, err
-	}
-	defer os.RemoveAll(dfDir)
-	treeHash, err := hashTree(src)
-	if err != nil {
-		return tc, fmt.Errorf("reading hale source tree %s: %w", src, err)
-	}
-	ref := "halebench/toolchain-hale:" + hashOf(base.ID, string(df), treeHash)
-	tc.Base = base.Ref + "@" + base.ID
-	if err := b.buildOrFind(ctx, &tc, ref, src, dfDir, map[string]string{"BASE": base.Ref}, "toolchain hale"); err != nil {
-		if ctx.Err() != nil {
-			return tc, err
-		}
-		fmt.Fprintf(b.log, "toolchain hale: build failed:\n%s\n", err)
-		tc.Status = BuildFailed
-		tc.Reason = fmt.Sprintf("building hale-cli from %s failed: %s; the build log's tail is on stderr (cargo fetches hale's crates from crates.io: the build needs that registry, or a vendored tree in the source); or give --hale-image=REF", src, lastLine(err.Error()))
-		return tc, nil
 	}
 	return b.finish(ctx, tc, lang)
 }

@@ -1,0 +1,444 @@
+package imagebuild
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/images"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// DefaultHaleRef is the hale release this suite's programs are written for.
+const DefaultHaleRef = "v0.17.0"
+
+// haleBuildInfo is where images/hale/build.sh leaves its record in the image.
+const haleBuildInfo = "/usr/local/share/halebench/hale-build.txt"
+
+// HaleBuild is how the hale toolchain image was made, as the report records it.
+type HaleBuild struct {
+	Src              string   `json:"src,omitempty"`    // --hale-src tree
+	Git              string   `json:"git,omitempty"`    // --hale-git URL or directory
+	Ref              string   `json:"ref,omitempty"`    // the tag cloned from Git
+	Commit           string   `json:"commit,omitempty"` // the commit that tag names
+	Vendor           string   `json:"vendor,omitempty"` // --hale-vendor directory
+	VendorCrates     []string `json:"vendor_crates,omitempty"`
+	WorkspaceVersion string   `json:"workspace_version,omitempty"` // [workspace.package] version of the tree
+	Way              string   `json:"way,omitempty"`               // crates-io or debian (offline, Debian's crates + vendor)
+	CargoLockSHA256  string   `json:"cargo_lock_sha256,omitempty"` // the Cargo.lock the build resolved
+	Rustc            string   `json:"rustc,omitempty"`
+	Cargo            string   `json:"cargo,omitempty"`
+	ReleaseCheck     string   `json:"release_check,omitempty"` // "agrees", or what disagrees
+}
+
+// vendorCrate is one crate found in a --hale-vendor directory.
+type vendorCrate struct {
+	Name, Version string
+	Rel           string // its folder, relative to the vendor directory, with /
+}
+
+func (b *Builder) hale(ctx context.Context, tc Toolchain, lang toolchain.Language) (Toolchain, error) {
+	if b.opts.HaleImage != "" {
+		img, ok, err := b.eng.Image(ctx, b.opts.HaleImage)
+		if err != nil {
+			return tc, err
+		}
+		if !ok {
+			tc.Status = Unavailable
+			tc.Reason = fmt.Sprintf("image %s given with --hale-image is not in the engine's image store; load it (docker load) or build it from a hale tree with --hale-src=DIR or --hale-git=URL", b.opts.HaleImage)
+			return tc, nil
+		}
+		tc.Ref, tc.ID, tc.Base = b.opts.HaleImage, img.ID, "given with --hale-image"
+		return b.finish(ctx, tc, lang)
+	}
+	const howTo = "give --hale-git=URL|DIR (hale's repository; --hale-ref=TAG, default " + DefaultHaleRef + "), --hale-src=DIR (a hale-lang/hale checkout) or --hale-image=REF (a local image with `hale` on PATH); where crates.io does not answer add --hale-vendor=DIR"
+	hb := &HaleBuild{Vendor: b.opts.HaleVendor}
+	tc.Hale = hb
+	if b.opts.HaleSrc == "" && b.opts.HaleGit == "" {
+		tc.Status, tc.Reason = Unavailable, "no hale source and no hale image; "+howTo
+		return tc, nil
+	}
+	var crates []vendorCrate
+	if b.opts.HaleVendor != "" {
+		var err error
+		if crates, err = scanVendor(b.opts.HaleVendor); err != nil {
+			return tc, err
+		}
+		for _, c := range crates {
+			hb.VendorCrates = append(hb.VendorCrates, c.Name+"@"+c.Version)
+		}
+	}
+	ctxDir, err := os.MkdirTemp("", "halebench-hale-")
+	if err != nil {
+		return tc, err
+	}
+	defer os.RemoveAll(ctxDir)
+	srcDir := filepath.Join(ctxDir, "src")
+	var srcKey string
+	if b.opts.HaleSrc != "" {
+		hb.Src = b.opts.HaleSrc
+		if _, err := os.Stat(filepath.Join(b.opts.HaleSrc, "crates", "hale-cli")); err != nil {
+			tc.Status, tc.Reason = Unavailable, fmt.Sprintf("no hale source tree at %s (crates/hale-cli missing); %s", b.opts.HaleSrc, howTo)
+			return tc, nil
+		}
+		if srcKey, err = hashTree(b.opts.HaleSrc); err != nil {
+			return tc, fmt.Errorf("reading hale source tree %s: %w", b.opts.HaleSrc, err)
+		}
+		if err := copyTree(b.opts.HaleSrc, srcDir); err != nil {
+			return tc, fmt.Errorf("copying hale source tree %s into the build context: %w", b.opts.HaleSrc, err)
+		}
+	} else {
+		hb.Git, hb.Ref = b.opts.HaleGit, b.opts.HaleRef
+		if hb.Ref == "" {
+			hb.Ref = DefaultHaleRef
+		}
+		fmt.Fprintf(b.log, "toolchain hale: cloning %s at %s\n", hb.Git, hb.Ref)
+		commit, err := cloneTag(ctx, hb.Git, hb.Ref, srcDir)
+		if err != nil {
+			tc.Status, tc.Reason = Unavailable, err.Error()
+			return tc, nil
+		}
+		hb.Commit, srcKey = commit, commit
+	}
+	if hb.WorkspaceVersion, err = workspaceVersion(filepath.Join(srcDir, "Cargo.toml")); err != nil {
+		return tc, err
+	}
+	vendorKey := ""
+	vendorDir := filepath.Join(ctxDir, "vendor")
+	if b.opts.HaleVendor != "" {
+		if vendorKey, err = hashTree(b.opts.HaleVendor); err != nil {
+			return tc, fmt.Errorf("reading --hale-vendor %s: %w", b.opts.HaleVendor, err)
+		}
+		if err := copyTree(b.opts.HaleVendor, vendorDir); err != nil {
+			return tc, fmt.Errorf("copying --hale-vendor %s into the build context: %w", b.opts.HaleVendor, err)
+		}
+	} else if err := os.Mkdir(vendorDir, 0o755); err != nil {
+		return tc, err
+	}
+	script, _ := images.FS.ReadFile("hale/build.sh")
+	patch := patchConfig(crates, "/halebench/vendor")
+	if err := os.WriteFile(filepath.Join(ctxDir, "build.sh"), script, 0o644); err != nil {
+		return tc, err
+	}
+	if err := os.WriteFile(filepath.Join(ctxDir, "patch.toml"), []byte(patch), 0o644); err != nil {
+		return tc, err
+	}
+
+	base, err := b.Base(ctx)
+	if err != nil {
+		return tc, err
+	}
+	df, _ := images.FS.ReadFile("hale/Dockerfile")
+	dfDir, err := b.materialize(map[string][]byte{"Dockerfile": df})
+	if err != nil {
+		return tc, err
+	}
+	defer os.RemoveAll(dfDir)
+	ref := "halebench/toolchain-hale:" + hashOf(base.ID, string(df), string(script), patch, srcKey, vendorKey)
+	tc.Base = base.Ref + "@" + base.ID
+	if err := b.buildOrFind(ctx, &tc, ref, ctxDir, dfDir, map[string]string{"BASE": base.Ref}, "toolchain hale"); err != nil {
+		if ctx.Err() != nil {
+			return tc, err
+		}
+		fmt.Fprintf(b.log, "toolchain hale: build failed:\n%s\n", err)
+		tc.Status = BuildFailed
+		hint := "cargo needs crates.io, or Debian's packaged crates plus --hale-vendor=DIR holding the crates Debian lacks (inkwell 0.5.0 with inkwell_internals 0.10.0, llvm-sys 180.0.0, tree-sitter-go 0.21.2 for hale v0.17.0)"
+		tc.Reason = fmt.Sprintf("building hale-cli from %s failed: %s; the build log's tail is on stderr (%s); or give --hale-image=REF", hb.source(), lastLine(err.Error()), hint)
+		return tc, nil
+	}
+	tc, err = b.finish(ctx, tc, lang)
+	if err != nil || tc.Status != Available {
+		return tc, err
+	}
+	out, err := b.eng.Command(ctx, tc.Ref, b.opts.RunID, []string{"cat", haleBuildInfo})
+	if err != nil {
+		return tc, fmt.Errorf("reading the hale build record %s in %s: %w", haleBuildInfo, tc.Ref, err)
+	}
+	hb.readRecord(out)
+	if msg, ok := releaseCheck(hb.Ref, hb.WorkspaceVersion, tc.Version); ok {
+		hb.ReleaseCheck = "agrees"
+	} else {
+		hb.ReleaseCheck = msg
+		tc.Warnings = append(tc.Warnings, "hale release rule: "+msg)
+		fmt.Fprintf(b.log, "warning: hale release rule: %s\n", msg)
+	}
+	fmt.Fprintf(b.log, "toolchain hale: %s, built the %s way, Cargo.lock sha256 %s, %s\n", tc.Version, hb.Way, hb.CargoLockSHA256, hb.Rustc)
+	return tc, nil
+}
+
+func (hb *HaleBuild) source() string {
+	if hb.Src != "" {
+		return hb.Src
+	}
+	return hb.Git + " at " + hb.Ref
+}
+
+// readRecord takes build.sh's key=value lines.
+func (hb *HaleBuild) readRecord(s string) {
+	for _, line := range strings.Split(s, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if !ok {
+			continue
+		}
+		switch k {
+		case "way":
+			hb.Way = v
+		case "cargo_lock_sha256":
+			hb.CargoLockSHA256 = v
+		case "rustc":
+			hb.Rustc = v
+		case "cargo":
+			hb.Cargo = v
+		}
+	}
+}
+
+// releaseCheck applies the seed's release rule: the tag, the tree's
+// [workspace.package] version and `hale --version` name one version. An
+// empty tag (a --hale-src tree) leaves the other two to agree.
+func releaseCheck(tag, wsVersion, haleVersion string) (string, bool) {
+	got := ""
+	if f := strings.Fields(haleVersion); len(f) > 0 {
+		got = f[len(f)-1]
+	}
+	want := wsVersion
+	ok := want != "" && got == want
+	if tag != "" && strings.TrimPrefix(tag, "v") != want {
+		ok = false
+	}
+	if ok {
+		return "", true
+	}
+	tagPart := "tag " + tag
+	if tag == "" {
+		tagPart = "no tag (a --hale-src tree)"
+	}
+	return fmt.Sprintf("%s, [workspace.package] version %q and `hale --version` %q do not agree", tagPart, wsVersion, haleVersion), false
+}
+
+// workspaceVersion reads [workspace.package] version from a Cargo.toml.
+func workspaceVersion(manifest string) (string, error) {
+	f, err := os.Open(manifest)
+	if err != nil {
+		return "", fmt.Errorf("the hale tree has no Cargo.toml: %w", err)
+	}
+	defer f.Close()
+	v := tomlValue(f, "workspace.package", "version")
+	if v == "" {
+		return "", fmt.Errorf("%s has no [workspace.package] version: is it a hale-lang/hale tree?", manifest)
+	}
+	return v, nil
+}
+
+// tomlValue finds `key = "value"` in [section] of a TOML file: enough for
+// the few manifest fields read here, not a TOML parser.
+func tomlValue(r io.Reader, section, key string) string {
+	sc := bufio.NewScanner(r)
+	in := false
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			in = line == "["+section+"]"
+			continue
+		}
+		if !in {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || strings.TrimSpace(k) != key {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if i := strings.Index(v, "#"); i > 0 && strings.Count(v[:i], `"`) != 1 {
+			v = strings.TrimSpace(v[:i])
+		}
+		return strings.Trim(v, `"'`)
+	}
+	return ""
+}
+
+// scanVendor finds the crates of a vendor directory: each folder holding a
+// Cargo.toml with a [package] (as `cargo vendor` lays them out), and the
+// folders one level below (a plain source tree that is a workspace, such as
+// inkwell with its internal_macros).
+func scanVendor(dir string) ([]vendorCrate, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--hale-vendor: %w", err)
+	}
+	var out []vendorCrate
+	add := func(rel, wsVersion string) bool {
+		f, err := os.Open(filepath.Join(dir, rel, "Cargo.toml"))
+		if err != nil {
+			return false
+		}
+		data, _ := io.ReadAll(f)
+		f.Close()
+		name := tomlValue(strings.NewReader(string(data)), "package", "name")
+		if name == "" {
+			return false
+		}
+		ver := tomlValue(strings.NewReader(string(data)), "package", "version")
+		if ver == "" || ver == "true" { // version.workspace = true
+			ver = wsVersion
+		}
+		out = append(out, vendorCrate{Name: name, Version: ver, Rel: filepath.ToSlash(rel)})
+		return true
+	}
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		wsVersion := ""
+		if f, err := os.Open(filepath.Join(dir, e.Name(), "Cargo.toml")); err == nil {
+			wsVersion = tomlValue(f, "workspace.package", "version")
+			f.Close()
+		}
+		add(e.Name(), wsVersion)
+		subs, _ := os.ReadDir(filepath.Join(dir, e.Name()))
+		for _, s := range subs {
+			if s.IsDir() && !strings.HasPrefix(s.Name(), ".") && s.Name() != "target" {
+				add(filepath.Join(e.Name(), s.Name()), wsVersion)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--hale-vendor %s holds no crate: want one folder per crate, each with a Cargo.toml that has a [package] (as `cargo vendor` lays them out, or plain source trees)", dir)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Rel < out[j].Rel })
+	return out, nil
+}
+
+// patchConfig is the cargo [patch.crates-io] table that puts the vendored
+// crates in place of the registry's: one entry per crate, renamed when one
+// name comes in several versions. A [patch] works for a normalized
+// `cargo vendor` folder and for a plain source tree with path dependencies
+// alike, so no checksum files are needed.
+func patchConfig(crates []vendorCrate, root string) string {
+	var sb strings.Builder
+	sb.WriteString("# written by halebench from --hale-vendor\n")
+	if len(crates) == 0 {
+		return sb.String()
+	}
+	sb.WriteString("[patch.crates-io]\n")
+	seen := map[string]int{}
+	for _, c := range crates {
+		seen[c.Name]++
+	}
+	for _, c := range crates {
+		p := path.Join(root, c.Rel)
+		if seen[c.Name] > 1 {
+			key := c.Name + "-" + strings.NewReplacer(".", "_", "+", "_").Replace(c.Version)
+			fmt.Fprintf(&sb, "%s = { package = %q, path = %q }\n", key, c.Name, p)
+			continue
+		}
+		fmt.Fprintf(&sb, "%s = { path = %q }\n", c.Name, p)
+	}
+	return sb.String()
+}
+
+// cloneTag makes a shallow clone of one tag of a git repository (a URL, or
+// a local directory, bare or not) and returns the commit it names.
+func cloneTag(ctx context.Context, repo, tag, dir string) (string, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return "", fmt.Errorf("--hale-git needs git on this host (apt-get install git), or give a checkout with --hale-src=DIR")
+	}
+	url := repo
+	if st, err := os.Stat(repo); err == nil && st.IsDir() {
+		abs, err := filepath.Abs(repo)
+		if err != nil {
+			return "", err
+		}
+		url = "file://" + abs
+	}
+	cmd := exec.CommandContext(ctx, "git", "-c", "advice.detachedHead=false", "clone", "--quiet", "--depth=1", "--branch="+tag, "--", url, dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("cloning %s at %s: %v: %s; check the URL and that the tag exists (--hale-ref)", repo, tag, err, strings.TrimSpace(string(out)))
+	}
+	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return "", fmt.Errorf("reading the commit of %s at %s: %w", repo, tag, err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, ".git")); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// copyTree copies a source tree (files, folders, symlinks, modes) without
+// its .git and target folders.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && rel != "." && (d.Name() == ".git" || d.Name() == "target") {
+			return filepath.SkipDir
+		}
+		to := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(to, info.Mode().Perm()|0o700)
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, to)
+		case info.Mode().IsRegular():
+			return copyFile(p, to, info.Mode().Perm())
+		}
+		return nil // sockets, devices: not source
+	})
+}
+
+func copyFile(from, to string, mode fs.FileMode) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// Notes are the lines `halebench images` prints under its table for a
+// toolchain: how hale was built and what its release rule found.
+func (tc Toolchain) Notes() []string {
+	var out []string
+	if hb := tc.Hale; hb != nil && hb.Way != "" {
+		from := hb.Src
+		if from == "" {
+			from = fmt.Sprintf("%s at %s (commit %s)", hb.Git, hb.Ref, hb.Commit)
+		}
+		out = append(out, fmt.Sprintf("%s: built from %s, way %s, Cargo.lock sha256 %s, %s; vendored: %s; release rule: %s",
+			tc.Lang, from, hb.Way, hb.CargoLockSHA256, hb.Rustc, strings.Join(hb.VendorCrates, " "), hb.ReleaseCheck))
+	}
+	for _, w := range tc.Warnings {
+		out = append(out, tc.Lang+": warning: "+w)
+	}
+	return out
+}
