@@ -141,10 +141,21 @@ func (e *Engine) RemoveOrphans(ctx context.Context) (Sweep, error) {
 // RemoveOwned removes every container this process made (the last resort
 // of a run that must exit now).
 func (e *Engine) RemoveOwned(ctx context.Context) (int, error) {
-	f := filters.NewArgs(filters.Arg("label", LabelOwnerID+"="+SelfIdentity().String()))
+	return e.removeLabelled(ctx, LabelOwnerID+"="+SelfIdentity().String())
+}
+
+// RemoveRun removes every container of one run, whatever state it is in:
+// what a run does last, so that a container the engine made while the run
+// was being interrupted (its create answered after the cancel) is not left.
+func (e *Engine) RemoveRun(ctx context.Context, runID string) (int, error) {
+	return e.removeLabelled(ctx, LabelRun+"="+runID)
+}
+
+func (e *Engine) removeLabelled(ctx context.Context, label string) (int, error) {
+	f := filters.NewArgs(filters.Arg("label", label))
 	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
 	if err != nil {
-		return 0, fmt.Errorf("listing this run's containers: %w", err)
+		return 0, fmt.Errorf("listing halebench containers (%s): %w", label, err)
 	}
 	n := 0
 	for _, c := range list {

@@ -144,9 +144,17 @@ func (s *Session) CloseSamplers() []runner.Started {
 	return s.pool.Started()
 }
 
-// Close ends the samplers, releases the CPU lock and hangs up BuildKit.
+// Close ends the samplers, removes whatever container of the run is still
+// there, releases the CPU lock and hangs up BuildKit.
 func (s *Session) Close() {
 	s.CloseSamplers()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if n, err := s.Eng.RemoveRun(ctx, s.RunID); err != nil {
+		fmt.Fprintf(s.opts.Log, "warning: removing the run's containers: %v (docker ps -a --filter label=%s=%s)\n", err, engine.LabelRun, s.RunID)
+	} else if n > 0 {
+		fmt.Fprintf(s.opts.Log, "cleanup: removed %d containers of this run still there at its end\n", n)
+	}
 	if s.release != nil {
 		s.release()
 		s.release = nil
