@@ -372,13 +372,25 @@ func runOnce(o options, cg cgroups, conf *confinement, stop <-chan struct{}) (s 
 	childless := make(chan struct{})
 	var ws syscall.WaitStatus
 	var ru syscall.Rusage
-	go reap(pid, &ws, &ru, benchDone, childless)
+	reaping := false
+	startReaper := func() {
+		if !reaping {
+			reaping = true
+			go reap(pid, &ws, &ru, benchDone, childless)
+		}
+	}
 
 	timer := time.NewTimer(o.timeout)
 	defer timer.Stop()
 	timedOut, stopped := false, false
-	waiting := []<-chan struct{}{benchDone, outDone, errDone}
+	// The reaper, blocked in wait4, starts once the output is closed, as
+	// a bench usually exits right then: with one CPU (GOMAXPROCS 1) a
+	// goroutine parked in wait4 all along delays the readers' wake-ups.
+	waiting := []<-chan struct{}{outDone, errDone, benchDone}
 	for len(waiting) > 0 && !timedOut && !stopped {
+		if len(waiting) == 1 {
+			startReaper()
+		}
 		select {
 		case <-waiting[0]:
 			waiting = waiting[1:]
@@ -388,6 +400,7 @@ func runOnce(o options, cg cgroups, conf *confinement, stop <-chan struct{}) (s 
 			stopped = true
 		}
 	}
+	startReaper()
 	s.WallNs = time.Since(start).Nanoseconds()
 
 	// Nothing the bench started outlives its sample.
