@@ -27,6 +27,7 @@ type common struct {
 	haleSrc   string
 	haleImage string
 	quiet     bool
+	noCache   bool
 }
 
 func (c *common) addFlags(fs *flag.FlagSet) {
@@ -39,14 +40,20 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite)")
 	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVar(&c.noCache, "no-cache", false, "rebuild every image and step without BuildKit's cache (the shared cache is not pruned)")
 }
 
-func (c *common) imageOptions() imagebuild.Options {
+func (c *common) imageOptions() (imagebuild.Options, error) {
 	src := c.haleSrc
 	if src == "" && c.haleImage == "" {
 		src = filepath.Join(c.suite, "..", "hale")
 	}
-	return imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleImage: c.haleImage, NoBuild: c.noBuild}
+	epoch, _, err := imagebuild.SourceDateEpoch(c.suite)
+	if err != nil {
+		return imagebuild.Options{}, &harness.UsageError{Msg: err.Error()}
+	}
+	return imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleImage: c.haleImage, NoBuild: c.noBuild,
+		NoCache: c.noCache, SourceDateEpoch: epoch}, nil
 }
 
 func parse(fs *flag.FlagSet, args []string, help string) error {

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 )
 
@@ -23,6 +24,7 @@ Usage:
   halebench images  [flags]   build the toolchain and bench images only
   halebench xproc   [flags]   the cross-process shared-memory pair, in two containers
   halebench show    FILE      the grid (or xproc tables) of a stored report
+  halebench verify  REPORT    rebuild a report's images without cache; are the digests equal?
   halebench help    [verb]    this text, or a verb's flags
 
 Results go to stdout (the grid, or the JSON report with --json); progress and
@@ -30,7 +32,7 @@ warnings go to stderr.
 
 Exit codes:
   0    fine (also when the subject's toolchain is unavailable: a warning says so)
-  1    the subject regressed against baselines.json
+  1    the subject regressed against baselines.json (verify: an image differs)
   2    the run could not be made (bad input, no engine, no BuildKit, bad baselines)
   130  interrupted (SIGINT/SIGTERM): containers removed, partial report written
 
@@ -58,6 +60,8 @@ func dispatch(ctx context.Context, args []string) error {
 		return runXproc(ctx, args[1:])
 	case "show":
 		return runShow(ctx, args[1:])
+	case "verify":
+		return runVerify(ctx, args[1:])
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch(ctx, []string{args[1], "--help"})
@@ -80,6 +84,9 @@ func exitCode(err error) int {
 		return 0
 	case errors.Is(err, harness.ErrRegression):
 		fmt.Fprintln(os.Stderr, "halebench: the subject regressed against its baseline (see the report)")
+		return 1
+	case errors.Is(err, evidence.ErrDiffer):
+		fmt.Fprintln(os.Stderr, "halebench: a rebuilt image differs from the report (see the lines above)")
 		return 1
 	case errors.Is(err, harness.ErrInterrupted), errors.Is(err, context.Canceled):
 		fmt.Fprintln(os.Stderr, "halebench: interrupted; containers removed")

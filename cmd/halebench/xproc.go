@@ -77,7 +77,10 @@ func runXproc(ctx context.Context, args []string) error {
 	}
 	defer bk.Close()
 	runID := fmt.Sprintf("xproc-%s-%d", time.Now().UTC().Format("20060102T150405"), os.Getpid())
-	opts := o.imageOptions()
+	opts, err := o.imageOptions()
+	if err != nil {
+		return err
+	}
 	opts.RunID = runID
 	b := imagebuild.New(eng, bk, log, opts)
 	rep := &xproc.Report{
