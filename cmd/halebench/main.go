@@ -25,6 +25,8 @@ Usage:
   halebench xproc   [flags]   the cross-process shared-memory pair, in two containers
   halebench show    FILE      the grid (or xproc tables) of a stored report
   halebench verify  REPORT    rebuild a report's images without cache; are the digests equal?
+  halebench bundle  REPORT -o evidence.tar   the report, its images, sources, baselines in one file
+  halebench replay  evidence.tar             load a bundle, check digests, rerun, compare
   halebench help    [verb]    this text, or a verb's flags
 
 Results go to stdout (the grid, or the JSON report with --json); progress and
@@ -62,6 +64,10 @@ func dispatch(ctx context.Context, args []string) error {
 		return runShow(ctx, args[1:])
 	case "verify":
 		return runVerify(ctx, args[1:])
+	case "bundle":
+		return runBundle(ctx, args[1:])
+	case "replay":
+		return runReplay(ctx, args[1:])
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch(ctx, []string{args[1], "--help"})
