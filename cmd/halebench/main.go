@@ -27,6 +27,7 @@ Usage:
   halebench verify  REPORT    rebuild a report's images without cache; are the digests equal?
   halebench bundle  REPORT -o evidence.tar   the report, its images, sources, baselines in one file
   halebench replay  evidence.tar             load a bundle, check digests, rerun, compare
+  halebench own-image [flags] halebench's own image, through BuildKit, reproducibly
   halebench help    [verb]    this text, or a verb's flags
 
 Results go to stdout (the grid, or the JSON report with --json); progress and
@@ -64,6 +65,8 @@ func dispatch(ctx context.Context, args []string) error {
 		return runShow(ctx, args[1:])
 	case "verify":
 		return runVerify(ctx, args[1:])
+	case "own-image":
+		return runOwnImage(ctx, args[1:])
 	case "bundle":
 		return runBundle(ctx, args[1:])
 	case "replay":

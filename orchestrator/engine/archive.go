@@ -37,3 +37,11 @@ func (e *Engine) RemoveImage(ctx context.Context, ref string) error {
 	}
 	return nil
 }
+
+// Tag gives the image src the further reference dst.
+func (e *Engine) Tag(ctx context.Context, src, dst string) error {
+	if err := e.cli.ImageTag(ctx, src, dst); err != nil {
+		return fmt.Errorf("tagging %s as %s: %w", src, dst, err)
+	}
+	return nil
+}

@@ -29,6 +29,7 @@ type Engine interface {
 	Save(ctx context.Context, refs ...string) (io.ReadCloser, error)
 	Load(ctx context.Context, archive io.Reader) error
 	RemoveImage(ctx context.Context, ref string) error
+	Tag(ctx context.Context, src, dst string) error
 }
 
 var _ Engine = (*engine.Engine)(nil)

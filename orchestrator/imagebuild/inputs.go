@@ -33,8 +33,11 @@ type Inputs struct {
 }
 
 // SourceDateEpoch is the epoch for a suite: $SOURCE_DATE_EPOCH when set, else
-// the time of the last git commit in dir, else DefaultEpoch. The string says
-// where it came from.
+// the time of the last git commit in dir that touched images/ (what defines
+// the base and toolchain images), else DefaultEpoch. The string says where it
+// came from. Not the last commit of all: the epoch is part of every image's
+// inputs, and one that moved with each commit would rebuild the base and
+// every toolchain after any commit.
 func SourceDateEpoch(dir string) (int64, string, error) {
 	if v := os.Getenv("SOURCE_DATE_EPOCH"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -43,10 +46,10 @@ func SourceDateEpoch(dir string) (int64, string, error) {
 		}
 		return n, "SOURCE_DATE_EPOCH", nil
 	}
-	out, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%ct").Output()
+	out, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%ct", "--", "images").Output()
 	if err == nil {
 		if n, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64); err == nil {
-			return n, "last git commit", nil
+			return n, "last git commit touching images/", nil
 		}
 	}
 	return DefaultEpoch, "fixed default (not in git)", nil
