@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -31,6 +32,7 @@ func runVerify(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	suite := fs.String("suite", ".", "the suite folder whose bench sources the bench images were built from")
 	haleSrc := fs.String("hale-src", "", "hale source tree, when the report's hale toolchain was built from one")
+	langs := fs.String("lang", "", "comma-separated languages whose images to rebuild (default all the report has); the base and go's toolchain (it builds the sampler) always are")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	path, err := parseWithArg(fs, args, verifyHelp, "REPORT.json")
 	if err != nil {
@@ -52,7 +54,7 @@ func runVerify(ctx context.Context, args []string) error {
 	defer bk.Close()
 	start := time.Now()
 	rows, err := evidence.Verify(ctx, eng, bk, rep, evidence.VerifyOptions{
-		Suite: *suite, HaleSrc: *haleSrc, Log: logTo(*quiet),
+		Suite: *suite, HaleSrc: *haleSrc, Log: logTo(*quiet), Langs: splitList(*langs),
 		RunID: fmt.Sprintf("verify-%s-%d", start.UTC().Format("20060102T150405"), os.Getpid()),
 	})
 	if err != nil {
@@ -114,4 +116,14 @@ func parseWithArg(fs *flag.FlagSet, args []string, help, argName string) (string
 		return "", &harness.UsageError{Msg: fmt.Sprintf("give one %s (got %d)", argName, len(pos))}
 	}
 	return pos[0], nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

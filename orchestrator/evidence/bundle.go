@@ -103,8 +103,10 @@ func Bundle(ctx context.Context, eng imagebuild.Engine, rep *report.Report, repo
 	if err := addFile("images.tar", tmp.Name()); err != nil {
 		return nil, err
 	}
-	if err := addFile("suite/baselines.json", filepath.Join(suite, "baselines.json")); err != nil {
-		return nil, err
+	if bl := filepath.Join(suite, "baselines.json"); fileExists(bl) {
+		if err := addFile("suite/baselines.json", bl); err != nil {
+			return nil, err
+		}
 	}
 	err = filepath.WalkDir(filepath.Join(suite, "benches"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -201,4 +203,9 @@ func Unpack(ctx context.Context, eng imagebuild.Engine, bundle, dir string) (*Ma
 		}
 	}
 	return &m, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

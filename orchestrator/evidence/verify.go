@@ -54,8 +54,30 @@ func ReadReport(path string) (*report.Report, error) {
 type VerifyOptions struct {
 	Suite   string // the suite folder whose benches built the bench images
 	HaleSrc string
+	Langs   []string // only these languages' toolchain and bench images (and the base, and go's toolchain, which builds the sampler); nil: all
 	RunID   string
 	Log     io.Writer
+}
+
+func (o VerifyOptions) wantsExactly(lang string) bool {
+	for _, l := range o.Langs {
+		if l == lang {
+			return true
+		}
+	}
+	return false
+}
+
+func (o VerifyOptions) wants(lang string) bool {
+	if len(o.Langs) == 0 || lang == "go" {
+		return true
+	}
+	for _, l := range o.Langs {
+		if l == lang {
+			return true
+		}
+	}
+	return false
 }
 
 // Verify rebuilds the base, every available toolchain and every bench image
@@ -100,7 +122,7 @@ func Verify(ctx context.Context, eng imagebuild.Engine, bk *bkclient.Client, rep
 	for _, name := range langs {
 		rec := rep.Images[name]
 		lang, ok := toolchain.ByName(name)
-		if !ok || rec.Status != imagebuild.Available || rec.Inputs == nil {
+		if !ok || rec.Status != imagebuild.Available || rec.Inputs == nil || !o.wants(name) {
 			continue
 		}
 		tc, err := b.Toolchain(ctx, lang)
@@ -117,7 +139,7 @@ func Verify(ctx context.Context, eng imagebuild.Engine, bk *bkclient.Client, rep
 	for _, name := range sortedKeys(rep.BenchImages) {
 		rec := rep.BenchImages[name]
 		lang, ok := toolchain.ByName(name)
-		if !ok || rec.Inputs == nil {
+		if !ok || rec.Inputs == nil || !o.wants(name) || (len(o.Langs) > 0 && name == "go" && !o.wantsExactly("go")) {
 			continue
 		}
 		srcs, why, err := benchSources(suite, lang, rec.Inputs.Files)
