@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	bkclient "github.com/moby/buildkit/client"
 )
@@ -132,7 +133,7 @@ func Verify(ctx context.Context, eng imagebuild.Engine, bk *bkclient.Client, rep
 		made = append(made, tc.Ref)
 		row := Row{Image: rec.Ref, Recorded: rec.Digest, Rebuilt: tc.Digest, Equal: rec.Digest == tc.Digest}
 		if !row.Equal {
-			row.Why = toolchainDiff(name, rec, tc)
+			row.Why = append(toolchainDiff(name, rec, tc), filesDiffer(ctx, eng, rec.Ref, tc.Ref)...)
 		}
 		rows = append(rows, row)
 	}
@@ -160,6 +161,7 @@ func Verify(ctx context.Context, eng imagebuild.Engine, bk *bkclient.Client, rep
 			if len(row.Why) == 0 {
 				row.Why = []string{"same sources and toolchain: a compiler output or build step is not deterministic"}
 			}
+			row.Why = append(row.Why, filesDiffer(ctx, eng, rec.Ref, bi.Ref)...)
 		}
 		rows = append(rows, row)
 	}
@@ -295,4 +297,29 @@ func Abs(p string) string {
 		return a
 	}
 	return p
+}
+
+// filesDiffer names the files that differ between the recorded image (when
+// the engine still has it) and the rebuilt one.
+func filesDiffer(ctx context.Context, eng imagebuild.Engine, recorded, rebuilt string) []string {
+	if _, ok, err := eng.Image(ctx, recorded); err != nil || !ok {
+		return []string{fmt.Sprintf("%s is not in the engine: no file comparison", recorded)}
+	}
+	a, err := repro.Files(ctx, eng, recorded)
+	if err != nil {
+		return []string{fmt.Sprintf("listing the files of %s: %v", recorded, err)}
+	}
+	b, err := repro.Files(ctx, eng, rebuilt)
+	if err != nil {
+		return []string{fmt.Sprintf("listing the files of %s: %v", rebuilt, err)}
+	}
+	paths, n := repro.DiffFiles(a, b, 10)
+	if n == 0 {
+		return []string{"every file is the same: only the image metadata differs"}
+	}
+	out := []string{fmt.Sprintf("%d files differ", n)}
+	for _, p := range paths {
+		out = append(out, "file "+p)
+	}
+	return out
 }

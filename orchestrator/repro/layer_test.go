@@ -88,3 +88,10 @@ func TestRewriteConfig(t *testing.T) {
 		t.Fatalf("config\n got %s\nwant %s", out, want)
 	}
 }
+
+func TestDiffFiles(t *testing.T) {
+	got, n := DiffFiles(map[string]string{"/a": "1", "/b": "2", "/c": "3"}, map[string]string{"/a": "1", "/b": "9", "/d": "4"}, 2)
+	if n != 3 || len(got) != 2 || got[0] != "/b" || got[1] != "/c (only in the recorded image)" {
+		t.Fatalf("got %q, %d", got, n)
+	}
+}
