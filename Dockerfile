@@ -1,7 +1,8 @@
 # halebench's own image: the orchestrator with the suite, run against the
 # host's engine through its socket:
 #   docker run --rm -v /var/run/docker.sock:/var/run/docker.sock halebench run
-# With no registry, BASE is the Debian base halebench makes (`make image`).
+# With no registry, BASE is the Debian base halebench makes: `make image` runs
+# `halebench own-image`, which builds this through the engine's BuildKit.
 ARG BASE=halebench/base:trixie
 FROM ${BASE} AS build
 RUN apt-get update \
@@ -19,9 +20,11 @@ COPY . .
 RUN go build -trimpath -o /out/halebench ./cmd/halebench
 
 FROM ${BASE}
+# halebench passes these pinned (name=version) and records them.
+ARG PACKAGES="mmdebstrap ca-certificates git"
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends mmdebstrap ca-certificates git \
- && rm -rf /var/lib/apt/lists/*
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${PACKAGES} \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/ldconfig/aux-cache /var/log/apt /var/log/dpkg.log /var/log/alternatives.log
 COPY --from=build /out/halebench /usr/local/bin/halebench
 COPY benches /suite/benches
 COPY xproc /suite/xproc

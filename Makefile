@@ -38,13 +38,13 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test -p 1 -count=1 -timeout 80m ./...
 
-# halebench's own image, built FROM the locally made base.
+# halebench's own image, built by halebench through the engine's BuildKit
+# FROM the locally made base, reproducibly (see `halebench help own-image`).
 # The host's CA bundle goes along: where the host reaches the module proxy
 # through an intercepting proxy, the build container must trust it too.
 image: deps-build build
-	./$(BIN) images --lang=go --quiet >/dev/null
 	mkdir -p build/hostca && cp /etc/ssl/certs/ca-certificates.crt build/hostca/host.crt
-	docker build --build-arg BASE=halebench/base:trixie -t halebench:latest .
+	./$(BIN) own-image -t halebench:latest
 
 # Parse + type-check the .hl programs with a hale tree's own crates (offline).
 check-hl:

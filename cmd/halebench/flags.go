@@ -46,6 +46,7 @@ type common struct {
 	haleImage string
 	hale      haleFlags
 	quiet     bool
+	noCache   bool
 }
 
 func (c *common) addFlags(fs *flag.FlagSet) {
@@ -59,16 +60,22 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
 	c.hale.addFlags(fs)
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVar(&c.noCache, "no-cache", false, "rebuild every image and step without BuildKit's cache (the shared cache is not pruned)")
 }
 
-func (c *common) imageOptions() imagebuild.Options {
+func (c *common) imageOptions() (imagebuild.Options, error) {
 	src := c.haleSrc
 	if src == "" && c.haleImage == "" && c.hale.git == "" {
 		src = filepath.Join(c.suite, "..", "hale")
 	}
-	o := imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleImage: c.haleImage, NoBuild: c.noBuild}
+	epoch, _, err := imagebuild.SourceDateEpoch(c.suite)
+	if err != nil {
+		return imagebuild.Options{}, badInput("", err)
+	}
+	o := imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleImage: c.haleImage, NoBuild: c.noBuild,
+		NoCache: c.noCache, SourceDateEpoch: epoch}
 	c.hale.apply(&o)
-	return o
+	return o, nil
 }
 
 func parse(fs *flag.FlagSet, args []string, help string) error {

@@ -49,7 +49,11 @@ func runImages(ctx context.Context, args []string) error {
 		return err
 	}
 	defer bk.Close()
-	b := imagebuild.New(eng, bk, log, o.imageOptions())
+	opts, err := o.imageOptions()
+	if err != nil {
+		return err
+	}
+	b := imagebuild.New(eng, bk, log, opts)
 	if _, err := b.SamplerToolchain(ctx); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
@@ -26,6 +27,10 @@ Usage:
   halebench compare OLD NEW   two stored reports bench by bench (benchstat-style)
   halebench report  FILE…     one self-contained HTML page (charts, trends) of stored reports
   halebench prune   [flags]   remove bench/toolchain images no report names, and old build cache
+  halebench verify  REPORT    rebuild a report's images without cache; are the digests equal?
+  halebench bundle  REPORT -o evidence.tar   the report, its images, sources, baselines in one file
+  halebench replay  evidence.tar             load a bundle, check digests, rerun, compare
+  halebench own-image [flags] halebench's own image, through BuildKit, reproducibly
   halebench help    [verb]    this text, or a verb's flags
 
 Results go to stdout (the grid, or the JSON report with --json); progress and
@@ -34,7 +39,8 @@ warnings go to stderr.
 Exit codes:
   0    fine (also when the subject's toolchain is unavailable: a warning says so)
   1    the subject regressed against baselines.json (time or memory), failed
-       on a bench, or (with --strict) a bench was inconclusive
+       on a bench, or (with --strict) a bench was inconclusive; verify: an
+       image differs
   2    the run could not be made (bad input, no engine, no BuildKit, bad baselines)
   130  interrupted (SIGINT, SIGTERM or SIGHUP): containers removed, partial report
        written, within 20 s; a second signal exits at once
@@ -70,6 +76,14 @@ func dispatch(ctx context.Context, args []string) error {
 		return runReport(ctx, args[1:])
 	case "prune":
 		return runPrune(ctx, args[1:])
+	case "verify":
+		return runVerify(ctx, args[1:])
+	case "own-image":
+		return runOwnImage(ctx, args[1:])
+	case "bundle":
+		return runBundle(ctx, args[1:])
+	case "replay":
+		return runReplay(ctx, args[1:])
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch(ctx, []string{args[1], "--help"})
@@ -93,6 +107,9 @@ func exitCode(err error) int {
 		return 1
 	case errors.Is(err, harness.ErrFailed), errors.Is(err, harness.ErrInconclusive):
 		fmt.Fprintf(os.Stderr, "halebench: %v (see the list under the grid)\n", err)
+		return 1
+	case errors.Is(err, evidence.ErrDiffer):
+		fmt.Fprintln(os.Stderr, "halebench: a rebuilt image differs from the report (see the lines above)")
 		return 1
 	case errors.Is(err, harness.ErrInterrupted), errors.Is(err, xproc.ErrInterrupted), errors.Is(err, context.Canceled):
 		fmt.Fprintln(os.Stderr, "halebench: interrupted; containers removed")

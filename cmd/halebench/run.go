@@ -88,12 +88,16 @@ func runRun(ctx context.Context, args []string) error {
 		o.baselines = filepath.Join(o.suite, "baselines.json")
 	}
 	log := logTo(o.quiet)
+	imgOpts, err := o.imageOptions()
+	if err != nil {
+		return err
+	}
 	plan, err := harness.Prepare(harness.Options{
 		Suite: o.suite, Bench: o.bench, Langs: o.langs, Subject: o.subject, NoComparative: o.noComparative,
 		Iters: o.iters, Warmup: o.warmup, Timeout: o.timeout, MemLimit: int64(o.memory), OutCap: 1 << 20,
 		Baselines: o.baselines, ResultsDir: o.results, UpdateBaselines: o.updateBaselines,
 		Runs: o.runs, Confirm: o.confirm, Alpha: o.alpha, Strict: o.strict, GateAnyMachine: o.anyMachine,
-		RequireSubject: o.requireSubject, Unprivileged: o.unprivileged, Images: o.imageOptions(), Log: log,
+		RequireSubject: o.requireSubject, Unprivileged: o.unprivileged, Images: imgOpts, Log: log,
 		Live: !o.quiet && isTerminal(os.Stderr),
 	})
 	if err != nil {

@@ -48,7 +48,10 @@ func runXproc(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("xproc", err)
 	}
-	o.Suite, o.Langs, o.Subject, o.Images, o.Log = c.suite, langs, c.subject, c.imageOptions(), logTo(c.quiet)
+	if o.Images, err = c.imageOptions(); err != nil {
+		return err
+	}
+	o.Suite, o.Langs, o.Subject, o.Log = c.suite, langs, c.subject, logTo(c.quiet)
 	if err := xproc.CheckOptions(o); err != nil {
 		return badInput("xproc", err)
 	}

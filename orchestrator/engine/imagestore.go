@@ -7,7 +7,6 @@ import (
 
 	"github.com/docker/docker/api/types"
 	"github.com/docker/docker/api/types/build"
-	"github.com/docker/docker/api/types/image"
 )
 
 // StoredImage is one image of the engine's store, with what pruning needs
@@ -53,16 +52,6 @@ func (e *Engine) ImageCreated(ctx context.Context, ref string) (time.Time, error
 		return time.Time{}, fmt.Errorf("inspecting image %s: %w", ref, err)
 	}
 	return time.Parse(time.RFC3339Nano, ins.Created)
-}
-
-// RemoveImage removes a tag, or an untagged image by its ID; an image goes
-// with its last tag. It is never forced: an image a container uses stays,
-// with an error that says so.
-func (e *Engine) RemoveImage(ctx context.Context, ref string) error {
-	if _, err := e.cli.ImageRemove(ctx, ref, image.RemoveOptions{PruneChildren: true}); err != nil {
-		return fmt.Errorf("removing image %s: %w", ref, err)
-	}
-	return nil
 }
 
 // BuildCacheUsage is what the engine's BuildKit cache holds: its records'

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/repro"
 )
 
 // BaseSuite is the Debian release every toolchain image starts from.
@@ -22,10 +24,11 @@ const labelRootfs = "org.halebench.base.rootfs-sha256"
 
 // Base is the image every toolchain image is built FROM.
 type Base struct {
-	Ref          string `json:"reference"`
-	ID           string `json:"id"`
-	Origin       string `json:"origin"` // how it was made: mmdebstrap, or given by the user
-	RootfsSHA256 string `json:"rootfs_sha256,omitempty"`
+	Ref          string  `json:"reference"`
+	ID           string  `json:"id"`
+	Origin       string  `json:"origin"` // how it was made: mmdebstrap, or given by the user
+	RootfsSHA256 string  `json:"rootfs_sha256,omitempty"`
+	Inputs       *Inputs `json:"inputs,omitempty"`
 }
 
 // base returns the base image, making it when it is missing.
@@ -48,11 +51,16 @@ func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 		}
 		return Base{Ref: b.opts.BaseImage, ID: img.ID, Origin: origin}, nil
 	}
-	ref := "halebench/base:" + BaseSuite
+	ref := b.opts.Prefix + "/base:" + BaseSuite + "-" + b.epochString()
+	in := &Inputs{Builder: "mmdebstrap --variant=minbase --include=ca-certificates " + BaseSuite + " " + b.opts.Mirror + "; " + builderName(), SourceDateEpoch: b.opts.SourceDateEpoch}
 	if img, ok, err := b.eng.Image(ctx, ref); err != nil {
 		return Base{}, err
-	} else if ok {
-		return Base{Ref: ref, ID: img.ID, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: img.Labels[labelRootfs]}, nil
+	} else if ok && !b.opts.NoCache {
+		in.Packages, err = b.packages(ctx, ref)
+		return Base{Ref: ref, ID: img.ID, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: img.Labels[labelRootfs], Inputs: in}, err
+	}
+	if b.opts.NoBuild {
+		return Base{}, fmt.Errorf("base image %s does not exist and --no-build was given; run without --no-build (or `halebench images`) once", ref)
 	}
 	mm, err := exec.LookPath("mmdebstrap")
 	if err != nil {
@@ -64,11 +72,11 @@ func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 	}
 	defer os.RemoveAll(dir)
 	tarPath := filepath.Join(dir, "rootfs.tar")
-	fmt.Fprintf(b.log, "base: making a Debian %s rootfs with mmdebstrap from %s\n", BaseSuite, b.opts.Mirror)
+	fmt.Fprintf(b.log, "base: making a Debian %s rootfs with mmdebstrap from %s (SOURCE_DATE_EPOCH=%d)\n", BaseSuite, b.opts.Mirror, b.opts.SourceDateEpoch)
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, mm, "--variant=minbase", "--include=ca-certificates", "--quiet", BaseSuite, tarPath, b.opts.Mirror)
-	// A fixed epoch keeps the tarball's timestamps stable between makings.
-	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=1735689600")
+	// mmdebstrap makes the same tarball from the same packages given the epoch.
+	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+b.epochString())
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return Base{}, fmt.Errorf("making the Debian base image: mmdebstrap %s: %w\n%s", BaseSuite, err, indent(string(out)))
@@ -82,21 +90,24 @@ func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 		return Base{}, err
 	}
 	defer f.Close()
-	changes := []string{
-		"ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-		"LABEL " + labelRootfs + "=" + sum,
-		"LABEL org.halebench.base.mirror=" + b.opts.Mirror,
-		`CMD ["bash"]`,
+	cfg := repro.Config{
+		Env: []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+		Cmd: []string{"bash"},
+		Labels: map[string]string{
+			labelRootfs:                 sum,
+			"org.halebench.base.mirror": b.opts.Mirror,
+			repro.LabelEpoch:            b.epochString(),
+		},
 	}
-	if err := b.eng.Import(ctx, f, ref, changes); err != nil {
+	id, err := repro.FromRootfs(ctx, b.eng, f, ref, b.opts.SourceDateEpoch, cfg)
+	if err != nil {
 		return Base{}, fmt.Errorf("making the Debian base image: %w", err)
 	}
-	img, ok, err := b.eng.Image(ctx, ref)
-	if err != nil || !ok {
-		return Base{}, fmt.Errorf("making the Debian base image: %s missing after import: %v", ref, err)
+	if in.Packages, err = b.packages(ctx, ref); err != nil {
+		return Base{}, err
 	}
 	fmt.Fprintf(b.log, "base: %s made in %.1fs\n", ref, time.Since(start).Seconds())
-	return Base{Ref: ref, ID: img.ID, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: sum}, nil
+	return Base{Ref: ref, ID: id, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: sum, Inputs: in}, nil
 }
 
 func fileSHA256(path string) (string, error) {

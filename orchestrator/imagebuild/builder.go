@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	bkclient "github.com/moby/buildkit/client"
 )
@@ -24,6 +26,10 @@ type Engine interface {
 	Import(ctx context.Context, rootfs io.Reader, ref string, changes []string) error
 	Command(ctx context.Context, img, runID string, argv []string) (string, error)
 	Pull(ctx context.Context, ref string) error
+	Save(ctx context.Context, refs ...string) (io.ReadCloser, error)
+	Load(ctx context.Context, archive io.Reader) error
+	RemoveImage(ctx context.Context, ref string) error
+	Tag(ctx context.Context, src, dst string) error
 }
 
 var _ Engine = (*engine.Engine)(nil)
@@ -40,6 +46,17 @@ type Options struct {
 	NoBuild    bool   // use existing images only
 	RunID      string
 	Scope      string // labels the bench images (org.halebench.scope), so `prune --scope` can be kept to them
+	// SourceDateEpoch is every time stamped into an image (0: DefaultEpoch).
+	SourceDateEpoch int64
+	// NoCache rebuilds every image and every step (no-cache solves; the
+	// shared build cache is not pruned), as verify does.
+	NoCache bool
+	// Prefix names the images' repositories (default "halebench"); verify
+	// builds under its own so the images it checks stay as they are.
+	Prefix string
+	// Pins are, per toolchain, the name=version packages to install instead
+	// of resolving them anew (verify passes the recorded ones).
+	Pins map[string][]string
 }
 
 // Builder makes images.
@@ -57,22 +74,29 @@ func New(eng Engine, bk *bkclient.Client, log io.Writer, opts Options) *Builder 
 	if opts.Mirror == "" {
 		opts.Mirror = DefaultMirror
 	}
+	if opts.SourceDateEpoch == 0 {
+		opts.SourceDateEpoch = DefaultEpoch
+	}
+	if opts.Prefix == "" {
+		opts.Prefix = "halebench"
+	}
 	return &Builder{eng: eng, sv: &solver{bk: bk, log: log}, log: log, opts: opts}
 }
 
 // Toolchain is one language's toolchain image, as the report records it.
 type Toolchain struct {
-	Lang       string `json:"-"`
-	Status     string `json:"status"` // available, unavailable, build_failed
-	Reason     string `json:"reason,omitempty"`
-	Ref        string `json:"reference,omitempty"`
-	ID         string `json:"id,omitempty"`
-	Digest     string `json:"digest,omitempty"`
-	Base       string `json:"base,omitempty"`
-	Version    string `json:"version,omitempty"`
-	BuildFlags string `json:"build_flags,omitempty"`
-	Executed   int    `json:"steps_executed"`
-	Cached     int    `json:"steps_cached"`
+	Lang       string  `json:"-"`
+	Status     string  `json:"status"` // available, unavailable, build_failed
+	Reason     string  `json:"reason,omitempty"`
+	Ref        string  `json:"reference,omitempty"`
+	ID         string  `json:"id,omitempty"`
+	Digest     string  `json:"digest,omitempty"`
+	Base       string  `json:"base,omitempty"`
+	Version    string  `json:"version,omitempty"`
+	BuildFlags string  `json:"build_flags,omitempty"`
+	Executed   int     `json:"steps_executed"`
+	Cached     int     `json:"steps_cached"`
+	Inputs     *Inputs `json:"inputs,omitempty"`
 	// Hale is how hale-cli was built (only for hale built here).
 	Hale *HaleBuild `json:"hale_build,omitempty"`
 	// Warnings are what the toolchain got wrong without being unusable
@@ -145,42 +169,106 @@ func (b *Builder) makeToolchain(ctx context.Context, lang toolchain.Language) (T
 	if err != nil {
 		return tc, fmt.Errorf("no toolchain definition images/%s/Dockerfile: %w", lang.Name, err)
 	}
-	ref := "halebench/toolchain-" + lang.Name + ":" + hashOf(base.ID, string(df))
+	ref := b.opts.Prefix + "/toolchain-" + lang.Name + ":" + hashOf(base.ID, string(df), b.epochString())
 	dir, err := b.materialize(map[string][]byte{"Dockerfile": df})
 	if err != nil {
 		return tc, err
 	}
 	defer os.RemoveAll(dir)
 	tc.Base = base.Ref + "@" + base.ID
-	if err := b.buildOrFind(ctx, &tc, ref, dir, dir, map[string]string{"BASE": base.Ref}, "toolchain "+lang.Name); err != nil {
+	in := &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID}
+	args := map[string]string{"BASE": base.Ref}
+	what := "toolchain " + lang.Name
+	pin := func() error {
+		names := dockerfilePackages(df)
+		if len(names) == 0 {
+			return nil
+		}
+		pins, ok := b.opts.Pins[lang.Name]
+		if !ok {
+			if pins, err = b.resolvePins(ctx, base, names, what); err != nil {
+				return err
+			}
+		}
+		args["PACKAGES"] = strings.Join(pins, " ")
+		return nil
+	}
+	if err := b.buildOrFind(ctx, &tc, ref, dir, dir, args, pin, in, what); err != nil {
 		return tc, err
 	}
 	return b.finish(ctx, tc, lang)
 }
 
-// buildOrFind builds ref, or with NoBuild requires it to exist already.
-func (b *Builder) buildOrFind(ctx context.Context, tc *Toolchain, ref, contextDir, dfDir string, args map[string]string, what string) error {
-	if b.opts.NoBuild {
-		img, ok, err := b.eng.Image(ctx, ref)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return fmt.Errorf("%s: image %s does not exist and --no-build was given; run without --no-build (or `halebench images`) once", what, ref)
-		}
-		tc.Ref, tc.ID = ref, img.ID
-		return nil
-	}
-	res, err := b.sv.build(ctx, contextDir, dfDir, args, ref, what)
+// labelArgs holds the build arguments an image was made with that are not
+// image references (those differ between builders; their digests are in the
+// inputs): with it a found image's inputs can be told without a rebuild.
+const labelArgs = "org.halebench.build-args"
+
+// buildOrFind builds ref, or finds it already made for these inputs, or
+// with NoBuild requires it to exist. A built image is normalised (package
+// repro) so that its digest depends on its inputs alone. prepare, when not
+// nil, runs only when a build is needed (resolving package pins).
+func (b *Builder) buildOrFind(ctx context.Context, tc *Toolchain, ref, contextDir, dfDir string, args map[string]string, prepare func() error, in *Inputs, what string) error {
+	in.Builder, in.SourceDateEpoch = builderName(), b.opts.SourceDateEpoch
+	in.BuildArgs = args
+	tc.Inputs = in
+	img, ok, err := b.eng.Image(ctx, ref)
 	if err != nil {
 		return err
 	}
-	img, ok, err := b.eng.Image(ctx, ref)
-	if err != nil || !ok {
-		return fmt.Errorf("%s: %s missing after the build: %v", what, ref, err)
+	if b.opts.NoBuild && !ok {
+		return fmt.Errorf("%s: image %s does not exist and --no-build was given; run without --no-build (or `halebench images`) once", what, ref)
 	}
-	tc.Ref, tc.ID, tc.Digest, tc.Executed, tc.Cached = ref, img.ID, res.Digest, res.Executed, res.Cached
+	if ok && (b.opts.NoBuild || (!b.opts.NoCache && img.Labels[repro.LabelEpoch] == b.epochString())) {
+		restoreArgs(args, img.Labels[labelArgs])
+		tc.Ref, tc.ID, tc.Digest = ref, img.ID, img.ID
+		return nil
+	}
+	if prepare != nil {
+		if err := prepare(); err != nil {
+			return err
+		}
+	}
+	args["SOURCE_DATE_EPOCH"] = b.epochString()
+	raw := ref + "-unnormalised"
+	res, err := b.sv.solve(ctx, contextDir, dfDir, args, b.opts.NoCache, exportImage(raw), what)
+	if err != nil {
+		return err
+	}
+	labels := map[string]string{repro.LabelEpoch: b.epochString(), labelArgs: plainArgs(args)}
+	id, err := repro.Normalise(ctx, b.eng, raw, ref, b.opts.SourceDateEpoch, labels)
+	if rerr := b.eng.RemoveImage(ctx, raw); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: normalising the image: %w", what, err)
+	}
+	tc.Ref, tc.ID, tc.Digest, tc.Executed, tc.Cached = ref, id, id, res.Executed, res.Cached
 	return nil
+}
+
+func (b *Builder) epochString() string { return strconv.FormatInt(b.opts.SourceDateEpoch, 10) }
+
+// plainArgs are the build arguments that are not image references, as
+// sorted KEY=VALUE lines.
+func plainArgs(args map[string]string) string {
+	var lines []string
+	for k, v := range args {
+		if k == "BASE" || k == "TOOLCHAIN" || k == "GO_TOOLCHAIN" {
+			continue
+		}
+		lines = append(lines, k+"="+v)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+func restoreArgs(args map[string]string, label string) {
+	for _, l := range strings.Split(label, "\n") {
+		if k, v, ok := strings.Cut(l, "="); ok {
+			args[k] = v
+		}
+	}
 }
 
 // finish asks the image for its toolchain's version.
@@ -191,6 +279,11 @@ func (b *Builder) finish(ctx context.Context, tc Toolchain, lang toolchain.Langu
 		return tc, nil
 	}
 	tc.Version = firstLine(out)
+	if tc.Inputs != nil {
+		if tc.Inputs.Packages, err = b.packages(ctx, tc.Ref); err != nil {
+			return tc, err
+		}
+	}
 	if tc.Digest == "" {
 		tc.Digest = tc.ID
 	}

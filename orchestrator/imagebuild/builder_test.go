@@ -45,7 +45,8 @@ func TestToolchainAndBenchImages(t *testing.T) {
 		t.Fatalf("bench image = %+v", bi)
 	}
 
-	// Nothing changed: a second round executes no step.
+	// Nothing changed: a second round finds the images made for these inputs
+	// and executes no step.
 	log.Reset()
 	b2 := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-images"})
 	ctc2, err := b2.Toolchain(ctx, c)
@@ -59,9 +60,6 @@ func TestToolchainAndBenchImages(t *testing.T) {
 	if ctc2.Executed != 0 || bi2.Executed != 0 || ctc2.ID != ctc.ID || bi2.ID != bi.ID {
 		t.Fatalf("second build executed toolchain %d, bench %d steps (ids %s/%s, %s/%s); want all cached\n%s",
 			ctc2.Executed, bi2.Executed, ctc.ID, ctc2.ID, bi.ID, bi2.ID, log.String())
-	}
-	if bi2.Cached == 0 {
-		t.Fatalf("second build reported no cached step: %+v", bi2)
 	}
 
 	// The broken sibling left its compiler message, the good one a binary.

@@ -142,9 +142,11 @@ func (b *Builder) hale(ctx context.Context, tc Toolchain, lang toolchain.Languag
 		return tc, err
 	}
 	defer os.RemoveAll(dfDir)
-	ref := "halebench/toolchain-hale:" + hashOf(base.ID, string(df), string(script), patch, srcKey, vendorKey)
+	ref := b.opts.Prefix + "/toolchain-hale:" + hashOf(base.ID, string(df), string(script), patch, srcKey, vendorKey, b.epochString())
 	tc.Base = base.Ref + "@" + base.ID
-	if err := b.buildOrFind(ctx, &tc, ref, ctxDir, dfDir, map[string]string{"BASE": base.Ref}, "toolchain hale"); err != nil {
+	in := &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID, Files: map[string]string{
+		"build.sh": sha256Hex(script), "patch.toml": sha256Hex([]byte(patch)), "hale source (commit or tree)": srcKey, "vendor tree": vendorKey}}
+	if err := b.buildOrFind(ctx, &tc, ref, ctxDir, dfDir, map[string]string{"BASE": base.Ref}, nil, in, "toolchain hale"); err != nil {
 		if ctx.Err() != nil {
 			return tc, err
 		}

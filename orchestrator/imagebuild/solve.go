@@ -31,7 +31,20 @@ type built struct {
 // "[stage-1 3/5] RUN …", "[2/4] COPY …".
 var stepName = regexp.MustCompile(`^\[[^\]]*\d+/\d+\] (RUN|COPY|ADD) `)
 
-func (s *solver) build(ctx context.Context, contextDir, dockerfileDir string, buildArgs map[string]string, ref, what string) (built, error) {
+// exportImage exports the result into the engine's image store as ref.
+func exportImage(ref string) bkclient.ExportEntry {
+	return bkclient.ExportEntry{Type: "moby", Attrs: map[string]string{"name": ref}}
+}
+
+// exportLocal writes the result's files into dir on this host.
+func exportLocal(dir string) bkclient.ExportEntry {
+	return bkclient.ExportEntry{Type: "local", OutputDir: dir}
+}
+
+// solve runs one Dockerfile build. noCache asks BuildKit to run every step
+// again (the dockerfile frontend's no-cache attribute), for this solve only:
+// the shared build cache is left as it is.
+func (s *solver) solve(ctx context.Context, contextDir, dockerfileDir string, buildArgs map[string]string, noCache bool, export bkclient.ExportEntry, what string) (built, error) {
 	ctxFS, err := fsutil.NewFS(contextDir)
 	if err != nil {
 		return built{}, fmt.Errorf("building %s: build context %s: %w", what, contextDir, err)
@@ -48,14 +61,14 @@ func (s *solver) build(ctx context.Context, contextDir, dockerfileDir string, bu
 		}
 		attrs["build-arg:"+k] = v
 	}
+	if noCache {
+		attrs["no-cache"] = ""
+	}
 	opt := bkclient.SolveOpt{
 		Frontend:      "dockerfile.v0",
 		FrontendAttrs: attrs,
 		LocalMounts:   map[string]fsutil.FS{"context": ctxFS, "dockerfile": dfFS},
-		Exports: []bkclient.ExportEntry{{
-			Type:  "moby",
-			Attrs: map[string]string{"name": ref},
-		}},
+		Exports:       []bkclient.ExportEntry{export},
 	}
 	ch := make(chan *bkclient.SolveStatus)
 	var b built
@@ -73,7 +86,7 @@ func (s *solver) build(ctx context.Context, contextDir, dockerfileDir string, bu
 	if err != nil {
 		return b, fmt.Errorf("building %s: %w\n%s", what, err, indent(b.Log))
 	}
-	b.Ref = ref
+	b.Ref = export.Attrs["name"]
 	b.Digest = res.ExporterResponse["containerimage.digest"]
 	return b, nil
 }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/evidence"
+)
+
+const bundleHelp = `Usage: halebench bundle [flags] REPORT.json -o evidence.tar
+
+Packs one file that another Docker host can replay: the report, every image
+it names (base, toolchains, bench images) as a docker archive, the bench
+sources and baselines of --suite, and manifest.json with the digest of each
+image and file. Every image must be in the engine with its recorded digest.
+
+Flags:
+`
+
+func runBundle(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("bundle", flag.ContinueOnError)
+	out := fs.String("o", "evidence.tar", "the bundle to write")
+	suite := fs.String("suite", ".", "the suite folder holding benches/ and baselines.json")
+	path, err := parseWithArg(fs, args, bundleHelp, "REPORT.json")
+	if err != nil {
+		return err
+	}
+	rep, err := evidence.ReadReport(path)
+	if err != nil {
+		return badInput("bundle", err)
+	}
+	eng, err := engine.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	tmp := *out + ".partial"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	m, err := evidence.Bundle(ctx, eng, rep, path, *suite, w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, *out)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("bundling %s: %w", path, err)
+	}
+	st, _ := os.Stat(*out)
+	fmt.Printf("%s\t%d bytes\t%d images\t%d files\n", *out, st.Size(), len(m.Images), len(m.Files))
+	return nil
+}
+
+const replayHelp = `Usage: halebench replay [flags] evidence.tar
+
+Loads a bundle made by ` + "`halebench bundle`" + ` into this engine, checks every
+file and image digest against its manifest, runs the same benches on those
+images with nothing built (as --no-build), writes its own report and prints
+its medians next to the recorded ones, with both hosts named.
+
+Flags:
+`
+
+func runReplay(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	results := fs.String("results", "results", "where the replay's report goes")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	path, err := parseWithArg(fs, args, replayHelp, "evidence.tar")
+	if err != nil {
+		return err
+	}
+	eng, err := engine.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	rec, now, err := evidence.Replay(ctx, eng, path, evidence.ReplayOptions{ResultsDir: *results, Log: logTo(*quiet)})
+	if now != nil {
+		if werr := evidence.WriteComparison(os.Stdout, rec, now); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	// The bundle's baselines gate the replay as they gated the run.
+	return err
+}

@@ -1,0 +1,11 @@
+// Package evidence turns a stored report into release evidence: verify
+// rebuilds every image the report names from the inputs it recorded, with no
+// cache, and says which digests came out equal and, for the rest, what
+// differed; bundle packs the report, its images, the bench sources and the
+// baselines into one file with a manifest of digests; replay loads such a
+// file on another engine, checks every digest, runs the same benches on those
+// images and compares its numbers with the recorded ones.
+//
+// It reads reports and drives the builder and the harness; it measures
+// nothing itself.
+package evidence

@@ -1,0 +1,325 @@
+package evidence
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/repro"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+	bkclient "github.com/moby/buildkit/client"
+)
+
+// ErrDiffer says a rebuilt image's digest is not the recorded one.
+var ErrDiffer = errors.New("rebuilt images differ from the report")
+
+// VerifyPrefix names the repositories verify builds into, so the images the
+// report names stay as they are while they are compared.
+const VerifyPrefix = "halebench-verify"
+
+// Row is one image: its recorded digest, the rebuilt one, and what differed.
+type Row struct {
+	Image    string   `json:"image"`
+	Recorded string   `json:"recorded"`
+	Rebuilt  string   `json:"rebuilt"`
+	Equal    bool     `json:"equal"`
+	Why      []string `json:"why,omitempty"`
+}
+
+// ReadReport reads a run report.
+func ReadReport(path string) (*report.Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading report: %w", err)
+	}
+	var rep report.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, fmt.Errorf("report %s is not a halebench run report: %w", path, err)
+	}
+	if rep.Base.Inputs == nil {
+		return nil, fmt.Errorf("report %s records no build inputs (it predates reproducible images, or its base was given with --base-image): rerun `halebench run` to make one that can be verified", path)
+	}
+	return &rep, nil
+}
+
+// VerifyOptions are where the sources of the images are.
+type VerifyOptions struct {
+	Suite   string // the suite folder whose benches built the bench images
+	HaleSrc string
+	Langs   []string // only these languages' toolchain and bench images (and the base, and go's toolchain, which builds the sampler); nil: all
+	RunID   string
+	Log     io.Writer
+}
+
+func (o VerifyOptions) wantsExactly(lang string) bool {
+	for _, l := range o.Langs {
+		if l == lang {
+			return true
+		}
+	}
+	return false
+}
+
+func (o VerifyOptions) wants(lang string) bool {
+	if len(o.Langs) == 0 || lang == "go" {
+		return true
+	}
+	for _, l := range o.Langs {
+		if l == lang {
+			return true
+		}
+	}
+	return false
+}
+
+// Verify rebuilds the base, every available toolchain and every bench image
+// of rep from its recorded inputs (epoch, pinned packages, bench sources)
+// with no cache, and compares the digests. The images it built are removed
+// at the end; the ones the report names are not touched.
+func Verify(ctx context.Context, eng imagebuild.Engine, bk *bkclient.Client, rep *report.Report, o VerifyOptions) ([]Row, error) {
+	suite, err := catalogue.Load(o.Suite)
+	if err != nil {
+		return nil, err
+	}
+	opts := imagebuild.Options{
+		RunID: o.RunID, NoCache: true, Prefix: VerifyPrefix, HaleSrc: o.HaleSrc,
+		SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Mirror: mirrorOf(rep.Base),
+		Pins: map[string][]string{},
+	}
+	for lang, tc := range rep.Images {
+		if tc.Inputs != nil && tc.Inputs.BuildArgs["PACKAGES"] != "" {
+			opts.Pins[lang] = strings.Fields(tc.Inputs.BuildArgs["PACKAGES"])
+		}
+	}
+	b := imagebuild.New(eng, bk, o.Log, opts)
+	var made []string
+	defer func() {
+		for _, r := range made {
+			_ = eng.RemoveImage(context.WithoutCancel(ctx), r)
+		}
+	}()
+	var rows []Row
+	base, err := b.Base(ctx)
+	if err != nil {
+		return nil, err
+	}
+	made = append(made, base.Ref)
+	row := Row{Image: rep.Base.Ref, Recorded: rep.Base.ID, Rebuilt: base.ID, Equal: rep.Base.ID == base.ID}
+	if !row.Equal {
+		row.Why = packageDiff(rep.Base.Inputs.Packages, base.Inputs.Packages)
+	}
+	rows = append(rows, row)
+
+	langs := sortedKeys(rep.Images)
+	for _, name := range langs {
+		rec := rep.Images[name]
+		lang, ok := toolchain.ByName(name)
+		if !ok || rec.Status != imagebuild.Available || rec.Inputs == nil || !o.wants(name) {
+			continue
+		}
+		tc, err := b.Toolchain(ctx, lang)
+		if err != nil {
+			return rows, err
+		}
+		made = append(made, tc.Ref)
+		row := Row{Image: rec.Ref, Recorded: rec.Digest, Rebuilt: tc.Digest, Equal: rec.Digest == tc.Digest}
+		if !row.Equal {
+			row.Why = append(toolchainDiff(name, rec, tc), filesDiffer(ctx, eng, rec.Ref, tc.Ref)...)
+		}
+		rows = append(rows, row)
+	}
+	for _, name := range sortedKeys(rep.BenchImages) {
+		rec := rep.BenchImages[name]
+		lang, ok := toolchain.ByName(name)
+		if !ok || rec.Inputs == nil || !o.wants(name) || (len(o.Langs) > 0 && name == "go" && !o.wantsExactly("go")) {
+			continue
+		}
+		srcs, why, err := benchSources(suite, lang, rec.Inputs.Files)
+		if err != nil {
+			return rows, err
+		}
+		bi, err := b.BenchImage(ctx, lang, srcs)
+		if err != nil {
+			return rows, err
+		}
+		made = append(made, bi.Ref)
+		row := Row{Image: rec.Ref, Recorded: rec.Digest, Rebuilt: bi.Digest, Equal: rec.Digest == bi.Digest}
+		if !row.Equal {
+			row.Why = append(why, fileDiff(rec.Inputs.Files, bi.Inputs.Files)...)
+			if tc := rep.Images[name]; tc.Inputs != nil && bi.Inputs.BaseDigest != tc.Digest {
+				row.Why = append(row.Why, fmt.Sprintf("its toolchain image rebuilt to %s, not the recorded %s", short(bi.Inputs.BaseDigest), short(tc.Digest)))
+			}
+			if len(row.Why) == 0 {
+				row.Why = []string{"same sources and toolchain: a compiler output or build step is not deterministic"}
+			}
+			row.Why = append(row.Why, filesDiffer(ctx, eng, rec.Ref, bi.Ref)...)
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// benchSources finds, in the suite, the sources a bench image was built
+// from (recorded as src/<unit>.<ext>); a recorded source the suite no longer
+// has is said so, not silently dropped.
+func benchSources(suite *catalogue.Suite, lang toolchain.Language, files map[string]string) ([]imagebuild.Source, []string, error) {
+	byUnit := map[string]string{}
+	for _, bench := range suite.All {
+		if p := bench.Sources[lang.Name]; p != "" {
+			byUnit[bench.Name] = p
+		}
+	}
+	var srcs []imagebuild.Source
+	var why []string
+	for name := range files {
+		if !strings.HasPrefix(name, "src/") || name == "src/.keep" {
+			continue
+		}
+		unit := strings.TrimSuffix(strings.TrimPrefix(name, "src/"), "."+lang.Ext)
+		p, ok := byUnit[unit]
+		if !ok {
+			why = append(why, fmt.Sprintf("bench source %s (%s) is no longer in the suite at %s", unit, lang.Name, suite.Dir))
+			continue
+		}
+		srcs = append(srcs, imagebuild.Source{Unit: unit, Path: p})
+	}
+	sort.Slice(srcs, func(i, j int) bool { return srcs[i].Unit < srcs[j].Unit })
+	return srcs, why, nil
+}
+
+func toolchainDiff(lang string, rec, now imagebuild.Toolchain) []string {
+	var why []string
+	if rec.Inputs.DockerfileSHA256 != now.Inputs.DockerfileSHA256 {
+		why = append(why, fmt.Sprintf("images/%s/Dockerfile changed since the report (sha256 %s, now %s)", lang, short(rec.Inputs.DockerfileSHA256), short(now.Inputs.DockerfileSHA256)))
+	}
+	if rec.Inputs.BaseDigest != now.Inputs.BaseDigest {
+		why = append(why, fmt.Sprintf("its base rebuilt to %s, not the recorded %s", short(now.Inputs.BaseDigest), short(rec.Inputs.BaseDigest)))
+	}
+	why = append(why, packageDiff(rec.Inputs.Packages, now.Inputs.Packages)...)
+	if len(why) == 0 {
+		why = []string{"same Dockerfile, base and packages: a build step is not deterministic"}
+	}
+	return why
+}
+
+// fileDiff names the build-context files (bench sources, build script,
+// sampler) whose digest changed, appeared or went.
+func fileDiff(rec, now map[string]string) []string {
+	var why []string
+	for _, name := range sortedKeys(rec) {
+		switch n, ok := now[name]; {
+		case !ok:
+			why = append(why, fmt.Sprintf("%s is gone", name))
+		case n != rec[name]:
+			what := "build file"
+			if strings.HasPrefix(name, "src/") {
+				what = "bench source"
+			}
+			why = append(why, fmt.Sprintf("%s %s changed (sha256 %s, now %s)", what, name, short(rec[name]), short(n)))
+		}
+	}
+	for _, name := range sortedKeys(now) {
+		if _, ok := rec[name]; !ok {
+			why = append(why, fmt.Sprintf("%s is new", name))
+		}
+	}
+	return why
+}
+
+// packageDiff names the packages whose version differs, or that only one
+// side has.
+func packageDiff(rec, now []string) []string {
+	split := func(list []string) map[string]string {
+		m := map[string]string{}
+		for _, p := range list {
+			if n, v, ok := strings.Cut(p, "="); ok {
+				m[n] = v
+			}
+		}
+		return m
+	}
+	a, b := split(rec), split(now)
+	var why []string
+	for _, n := range sortedKeys(a) {
+		switch v, ok := b[n]; {
+		case !ok:
+			why = append(why, fmt.Sprintf("package %s %s is not installed now", n, a[n]))
+		case v != a[n]:
+			why = append(why, fmt.Sprintf("package %s: %s recorded, %s now", n, a[n], v))
+		}
+	}
+	for _, n := range sortedKeys(b) {
+		if _, ok := a[n]; !ok {
+			why = append(why, fmt.Sprintf("package %s %s is installed now, not recorded", n, b[n]))
+		}
+	}
+	return why
+}
+
+func mirrorOf(b imagebuild.Base) string {
+	// The builder string records the mirror as mmdebstrap's last argument.
+	f := strings.Fields(strings.SplitN(b.Inputs.Builder, ";", 2)[0])
+	if len(f) > 0 && strings.Contains(f[len(f)-1], "://") {
+		return f[len(f)-1]
+	}
+	return ""
+}
+
+func short(d string) string {
+	d = strings.TrimPrefix(d, "sha256:")
+	if len(d) > 12 {
+		return d[:12]
+	}
+	return d
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Abs makes a path absolute for messages and for the builder.
+func Abs(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// filesDiffer names the files that differ between the recorded image (when
+// the engine still has it) and the rebuilt one.
+func filesDiffer(ctx context.Context, eng imagebuild.Engine, recorded, rebuilt string) []string {
+	if _, ok, err := eng.Image(ctx, recorded); err != nil || !ok {
+		return []string{fmt.Sprintf("%s is not in the engine: no file comparison", recorded)}
+	}
+	a, err := repro.Files(ctx, eng, recorded)
+	if err != nil {
+		return []string{fmt.Sprintf("listing the files of %s: %v", recorded, err)}
+	}
+	b, err := repro.Files(ctx, eng, rebuilt)
+	if err != nil {
+		return []string{fmt.Sprintf("listing the files of %s: %v", rebuilt, err)}
+	}
+	paths, n := repro.DiffFiles(a, b, 10)
+	if n == 0 {
+		return []string{"every file is the same: only the image metadata differs"}
+	}
+	out := []string{fmt.Sprintf("%d files differ", n)}
+	for _, p := range paths {
+		out = append(out, "file "+p)
+	}
+	return out
+}

@@ -1,0 +1,110 @@
+package imagebuild
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Own builds halebench's own image from a checkout (its root Dockerfile and
+// the checkout as the context, less what .dockerignore leaves out), FROM the
+// base, pinned and normalised like every other image, and tags it tag.
+func (b *Builder) Own(ctx context.Context, dir, tag string) (Toolchain, error) {
+	tc := Toolchain{Lang: "halebench"}
+	base, err := b.Base(ctx)
+	if err != nil {
+		return tc, err
+	}
+	df, err := os.ReadFile(filepath.Join(dir, "Dockerfile"))
+	if err != nil {
+		return tc, fmt.Errorf("halebench's own image: %w (run it from a halebench checkout)", err)
+	}
+	sum, err := contextDigest(dir)
+	if err != nil {
+		return tc, fmt.Errorf("halebench's own image: reading %s: %w", dir, err)
+	}
+	ref := b.opts.Prefix + "/self:" + hashOf(base.ID, string(df), sum, b.epochString())
+	tc.Base = base.Ref + "@" + base.ID
+	in := &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID, Files: map[string]string{"build context": sum}}
+	args := map[string]string{"BASE": base.Ref}
+	pin := func() error {
+		names := dockerfilePackages(df)
+		if len(names) == 0 {
+			return nil
+		}
+		pins, ok := b.opts.Pins["halebench"]
+		if !ok {
+			if pins, err = b.resolvePins(ctx, base, names, "halebench image"); err != nil {
+				return err
+			}
+		}
+		args["PACKAGES"] = strings.Join(pins, " ")
+		return nil
+	}
+	if err := b.buildOrFind(ctx, &tc, ref, dir, dir, args, pin, in, "halebench image"); err != nil {
+		return tc, err
+	}
+	if tag != "" {
+		if err := b.eng.Tag(ctx, ref, tag); err != nil {
+			return tc, err
+		}
+	}
+	return tc, nil
+}
+
+// contextDigest hashes the content of every file a build of dir sees: all
+// but the top-level entries .dockerignore names (one name a line, the form
+// this repository's file uses).
+func contextDigest(dir string) (string, error) {
+	skip := map[string]bool{".git": true}
+	if data, err := os.ReadFile(filepath.Join(dir, ".dockerignore")); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if l = strings.Trim(strings.TrimSpace(l), "/"); l != "" && !strings.HasPrefix(l, "#") {
+				skip[l] = true
+			}
+		}
+	}
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if skip[filepath.ToSlash(rel)] {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() {
+			paths = append(paths, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(paths)
+	h := sha256.New()
+	for _, rel := range paths {
+		f, err := os.Open(filepath.Join(dir, rel))
+		if err != nil {
+			return "", err
+		}
+		fh := sha256.New()
+		_, err = io.Copy(fh, f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %x\n", filepath.ToSlash(rel), fh.Sum(nil))
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
