@@ -36,12 +36,20 @@ func main() {
 	runs := flag.Int("runs", 5, "independent runs of the rebaseline")
 	iters := flag.Int("iters", 5, "samples per cell")
 	sens := flag.Int("sensitivity", 3, "passes of each known-regression variant")
+	langs := flag.String("lang", "", "languages to run (default all)")
 	flag.Parse()
+	langArgs = nil
+	if *langs != "" {
+		langArgs = []string{"--lang=" + *langs}
+	}
 	if err := run(*bin, *oldBin, *suite, *work, *subject, *passes, *runs, *iters, *sens); err != nil {
 		fmt.Fprintln(os.Stderr, "gateeval:", err)
 		os.Exit(2)
 	}
 }
+
+// langArgs are the --lang flag every run of the whole suite gets.
+var langArgs []string
 
 func run(bin, oldBin, suite, work, subject string, passes, runs, iters, sens int) error {
 	bin, _ = filepath.Abs(bin)
@@ -50,7 +58,7 @@ func run(bin, oldBin, suite, work, subject string, passes, runs, iters, sens int
 		return err
 	}
 	base := filepath.Join(work, "baselines.json")
-	common := []string{"--suite=" + suite, "--subject=" + subject, "--iters=" + fmt.Sprint(iters), "--baselines=" + base}
+	common := append([]string{"--suite=" + suite, "--subject=" + subject, "--iters=" + fmt.Sprint(iters), "--baselines=" + base}, langArgs...)
 
 	start := time.Now()
 	if _, _, err := halebench(bin, filepath.Join(work, "rebaseline"), append(common, "--update-baselines", fmt.Sprintf("--runs=%d", runs))...); err != nil {
@@ -94,8 +102,8 @@ func run(bin, oldBin, suite, work, subject string, passes, runs, iters, sens int
 	if oldBin != "" {
 		var old []*report.Report
 		for i := 0; i < passes; i++ {
-			rep, _, err := halebench(oldBin, filepath.Join(work, fmt.Sprintf("old-%d", i)), "--suite="+suite, "--subject="+subject,
-				"--iters="+fmt.Sprint(iters), "--baselines="+filepath.Join(work, "none.json"))
+			rep, _, err := halebench(oldBin, filepath.Join(work, fmt.Sprintf("old-%d", i)), append([]string{"--suite=" + suite, "--subject=" + subject,
+				"--iters=" + fmt.Sprint(iters), "--baselines=" + filepath.Join(work, "none.json")}, langArgs...)...)
 			if err != nil {
 				return err
 			}
