@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -115,7 +116,9 @@ func resolves(noise, band float64) bool { return 1.96*noise <= band }
 
 // Time judges the subject's elapsed samples against the entry: a
 // regression needs both a median over the band and a significant shift
-// (one-sided Mann–Whitney against the baseline's samples, p < alpha); a
+// (one-sided Mann–Whitney against the baseline's samples, p < alpha, and,
+// where the baseline measured between-run drift, a shift beyond it: the
+// log ratio over √(drift_sigma² + both runs' noise²) as a normal z); a
 // median over the band that is not significant, or within the band in a
 // run too noisy to resolve it, is inconclusive; faster than the band,
 // significantly, is improved. An entry without samples (the seed's) is
@@ -127,6 +130,16 @@ func Time(c Cell, e *baseline.Entry, alpha float64) Check {
 	var pSlow, pFast *float64
 	if len(e.Samples) > 0 && len(c.Samples) > 0 {
 		ps, pf := stats.MannWhitneyGreater(c.Samples, e.Samples), stats.MannWhitneyGreater(e.Samples, c.Samples)
+		// Samples within one run are not independent of the run: a host
+		// whose medians move between runs (drift_sigma) moves all of a
+		// run's samples together. A shift must also stand out from that
+		// between-run movement: the larger p of the two tests counts.
+		if e.DriftSigma != nil && *e.DriftSigma > 0 {
+			sd := math.Sqrt(sq(*e.DriftSigma) + sq(v.Noise) + sq(deref(e.Noise)))
+			z := math.Log(v.Ratio) / sd
+			ps = math.Max(ps, 0.5*math.Erfc(z/math.Sqrt2))
+			pf = math.Max(pf, 0.5*math.Erfc(-z/math.Sqrt2))
+		}
 		pSlow, pFast = &ps, &pf
 	}
 	// The run's own 95% interval of the ratio, from its noise.
@@ -194,6 +207,15 @@ func Suspect(c Cell, g Gate) bool {
 		return true
 	}
 	return false
+}
+
+func sq(x float64) float64 { return x * x }
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 func pct(ratio float64) string {

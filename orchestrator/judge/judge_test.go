@@ -232,3 +232,19 @@ func TestTimeWithoutBaselineSamples(t *testing.T) {
 		t.Fatalf("just over, noisy: %s (%s)", v.Status, v.Why)
 	}
 }
+
+// A shift must stand out from how far medians move between runs on this
+// host: the same 40% over a measured band is a regression where runs
+// agree within 1%, inconclusive where they wander by 24%.
+func TestTimeAccountsForBetweenRunDrift(t *testing.T) {
+	base := around(1_000_000, 0.02, 25, 0)
+	steady := measuredEntry(1_000_000, base, 0.004, 0.01)
+	wandering := measuredEntry(1_000_000, base, 0.004, 0.24)
+	slow := cellOf(around(1_400_000, 0.02, 10, 1))
+	if v := Time(slow, steady, 0.01); v.Status != status.Regression {
+		t.Fatalf("steady host: %s (%s)", v.Status, v.Why)
+	}
+	if v := Time(slow, wandering, 0.01); v.Status != status.Inconclusive || v.P == nil || *v.P < 0.01 {
+		t.Fatalf("wandering host: %s p %v (%s)", v.Status, v.P, v.Why)
+	}
+}
