@@ -168,8 +168,14 @@ func Time(c Cell, e *baseline.Entry, alpha float64) Check {
 	return v
 }
 
+// MemMinDeltaKB is the least growth of memory that can regress: below it
+// the peak of a small bench moves with the page cache it happens to touch
+// first (256 KiB benches measured 256 to 470 KiB, sample to sample).
+const MemMinDeltaKB = 512
+
 // Memory judges the subject's memory against the entry's memory baseline;
-// nil where the entry has none halebench recorded.
+// nil where the entry has none halebench recorded. Growth must pass the
+// band and MemMinDeltaKB.
 func Memory(c Cell, e *baseline.Entry, alpha float64) *Check {
 	band := e.MemTol()
 	if band == nil || c.MemKB <= 0 {
@@ -177,7 +183,7 @@ func Memory(c Cell, e *baseline.Entry, alpha float64) *Check {
 	}
 	v := &Check{Median: c.MemKB, Baseline: e.MemKB, Band: *band, BandFrom: "mem_tolerance", Noise: stats.RelSEMedian(c.MemSamples)}
 	v.Ratio = float64(c.MemKB) / float64(e.MemKB)
-	if v.Ratio <= 1+v.Band {
+	if v.Ratio <= 1+v.Band || c.MemKB-e.MemKB < MemMinDeltaKB {
 		v.Status = status.OK
 		return v
 	}

@@ -248,3 +248,14 @@ func TestTimeAccountsForBetweenRunDrift(t *testing.T) {
 		t.Fatalf("wandering host: %s p %v (%s)", v.Status, v.P, v.Why)
 	}
 }
+
+// A small bench's peak wanders with the page cache it touches first: a
+// growth under MemMinDeltaKB does not regress, however significant.
+func TestSmallMemoryGrowthIsNoise(t *testing.T) {
+	band := 0.05
+	e := &baseline.Entry{ElapsedNs: 1000, MemKB: 256, MemTolerance: &band, MemSamples: []int64{256, 256, 256, 256, 256, 256}}
+	c := Cell{Status: status.OK, Median: 1000, MemKB: 300, MemSamples: []int64{300, 310, 300, 290, 300, 305}}
+	if m := Memory(c, e, 0.01); m == nil || m.Status != status.OK {
+		t.Fatalf("256 → 300 KiB: %+v", m)
+	}
+}
