@@ -44,12 +44,18 @@ func (e *Engine) StoredImages(ctx context.Context) ([]StoredImage, error) {
 	return out, nil
 }
 
-// ImageCreated is an image's creation time to the nanosecond (the store's
-// list has seconds only: two builds a second apart would tie).
-func (e *Engine) ImageCreated(ctx context.Context, ref string) (time.Time, error) {
+// ImageMadeAt is when an image was made on this engine, to the
+// nanosecond: the time it was last tagged here where the engine kept one
+// (a build loads and tags its result), else its creation time. A
+// reproducible image's creation time is its SOURCE_DATE_EPOCH, the same
+// for every build of one epoch, so it cannot tell builds apart.
+func (e *Engine) ImageMadeAt(ctx context.Context, ref string) (time.Time, error) {
 	ins, err := e.cli.ImageInspect(ctx, ref)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("inspecting image %s: %w", ref, err)
+	}
+	if !ins.Metadata.LastTagTime.IsZero() {
+		return ins.Metadata.LastTagTime, nil
 	}
 	return time.Parse(time.RFC3339Nano, ins.Created)
 }

@@ -222,6 +222,9 @@ func (b *Builder) buildOrFind(ctx context.Context, tc *Toolchain, ref, contextDi
 	if ok && (b.opts.NoBuild || (!b.opts.NoCache && img.Labels[repro.LabelEpoch] == b.epochString())) {
 		restoreArgs(args, img.Labels[labelArgs])
 		tc.Ref, tc.ID, tc.Digest = ref, img.ID, img.ID
+		if !b.opts.NoBuild {
+			return b.stamp(ctx, ref)
+		}
 		return nil
 	}
 	if prepare != nil {
@@ -244,7 +247,16 @@ func (b *Builder) buildOrFind(ctx context.Context, tc *Toolchain, ref, contextDi
 		return fmt.Errorf("%s: normalising the image: %w", what, err)
 	}
 	tc.Ref, tc.ID, tc.Digest, tc.Executed, tc.Cached = ref, id, id, res.Executed, res.Cached
-	return nil
+	return b.stamp(ctx, ref)
+}
+
+// stamp tags ref again, which sets the engine's own record of when the
+// image was last tagged here. A reproducible image's creation time is its
+// SOURCE_DATE_EPOCH, the same for every build of one epoch; this local
+// time (outside the image and its digest) is what tells the latest build
+// for `prune`.
+func (b *Builder) stamp(ctx context.Context, ref string) error {
+	return b.eng.Tag(ctx, ref, ref)
 }
 
 func (b *Builder) epochString() string { return strconv.FormatInt(b.opts.SourceDateEpoch, 10) }

@@ -18,7 +18,7 @@ import (
 // Engine is what pruning needs of the engine.
 type Engine interface {
 	StoredImages(ctx context.Context) ([]engine.StoredImage, error)
-	ImageCreated(ctx context.Context, ref string) (time.Time, error)
+	ImageMadeAt(ctx context.Context, ref string) (time.Time, error)
 	RemoveImage(ctx context.Context, ref string) error
 	BuildCacheUsage(ctx context.Context) (records int, size, reclaimable int64, err error)
 	PruneBuildCache(ctx context.Context, keep int64) (int64, error)
@@ -248,7 +248,7 @@ func Run(ctx context.Context, eng Engine, opts Options) (*Plan, error) {
 			continue
 		}
 		ref := img.ID
-		if t, err := eng.ImageCreated(ctx, ref); err == nil {
+		if t, err := eng.ImageMadeAt(ctx, ref); err == nil {
 			created[img.ID] = t
 		}
 	}

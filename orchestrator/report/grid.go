@@ -21,10 +21,7 @@ func Grid(w io.Writer, r *Report) {
 	for _, b := range r.Benches {
 		byName[b.Name] = b
 	}
-	subjectTitle := r.Subject
-	if l, ok := toolchain.ByName(r.Subject); ok {
-		subjectTitle = l.Title
-	}
+	subjectTitle := subjectTitle(r)
 	fmt.Fprintf(w, "halebench %s — subject %s (%s)", r.GeneratedAt, subjectTitle, r.SubjectStatus)
 	if r.SubjectReason != "" {
 		fmt.Fprintf(w, ": %s", r.SubjectReason)
