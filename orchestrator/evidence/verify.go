@@ -2,11 +2,9 @@ package evidence
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -37,18 +35,14 @@ type Row struct {
 
 // ReadReport reads a run report.
 func ReadReport(path string) (*report.Report, error) {
-	data, err := os.ReadFile(path)
+	rep, err := report.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading report: %w", err)
-	}
-	var rep report.Report
-	if err := json.Unmarshal(data, &rep); err != nil {
-		return nil, fmt.Errorf("report %s is not a halebench run report: %w", path, err)
+		return nil, err
 	}
 	if rep.Base.Inputs == nil {
 		return nil, fmt.Errorf("report %s records no build inputs (it predates reproducible images, or its base was given with --base-image): rerun `halebench run` to make one that can be verified", path)
 	}
-	return &rep, nil
+	return rep, nil
 }
 
 // VerifyOptions are where the sources of the images are.

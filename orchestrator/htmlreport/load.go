@@ -1,10 +1,8 @@
 package htmlreport
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -39,24 +37,11 @@ func (g Gate) Any() bool {
 
 // Load reads one run report.
 func Load(path string) (*Run, error) {
-	data, err := os.ReadFile(path)
+	r, err := report.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading report: %w", err)
+		return nil, err
 	}
-	var head struct {
-		Schema string `json:"schema"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("%s is not a JSON report: %w", path, err)
-	}
-	if head.Schema != report.Schema {
-		return nil, fmt.Errorf("%s has schema %q; the HTML report reads run reports (%s)", path, head.Schema, report.Schema)
-	}
-	var r report.Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	run := &Run{Path: path, Report: &r, Gate: map[string]Gate{}}
+	run := &Run{Path: path, Report: r, Gate: map[string]Gate{}}
 	for _, b := range r.Benches {
 		if g := gateOf(b); g.Any() {
 			run.Gate[b.Name] = g
