@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
+
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	bkclient "github.com/moby/buildkit/client"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -129,4 +133,19 @@ func logTo(quiet bool) *os.File {
 		return f
 	}
 	return os.Stderr
+}
+
+// connectBuildKit dials the engine and its BuildKit, for the verbs that
+// build images without a whole run around them; done hangs up both.
+func connectBuildKit(ctx context.Context) (*engine.Engine, *bkclient.Client, func(), error) {
+	eng, err := engine.Connect(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bk, err := eng.BuildKit(ctx)
+	if err != nil {
+		eng.Close()
+		return nil, nil, nil, err
+	}
+	return eng, bk, func() { bk.Close(); eng.Close() }, nil
 }

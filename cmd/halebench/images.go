@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -39,20 +38,15 @@ func runImages(ctx context.Context, args []string) error {
 		return badInput("images", err)
 	}
 	log := logTo(o.quiet)
-	eng, err := engine.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	bk, err := eng.BuildKit(ctx)
-	if err != nil {
-		return err
-	}
-	defer bk.Close()
 	opts, err := o.imageOptions()
 	if err != nil {
 		return err
 	}
+	eng, bk, done, err := connectBuildKit(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
 	b := imagebuild.New(eng, bk, log, opts)
 	if _, err := b.SamplerToolchain(ctx); err != nil {
 		return err

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
@@ -34,16 +33,11 @@ func runOwnImage(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("own-image", err)
 	}
-	eng, err := engine.Connect(ctx)
+	eng, bk, done, err := connectBuildKit(ctx)
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
-	bk, err := eng.BuildKit(ctx)
-	if err != nil {
-		return err
-	}
-	defer bk.Close()
+	defer done()
 	b := imagebuild.New(eng, bk, logTo(*quiet), imagebuild.Options{Mirror: *mirror, NoCache: *noCache, SourceDateEpoch: epoch, RunID: "own-image"})
 	img, err := b.Own(ctx, *dir, *tag)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 )
 
@@ -41,16 +40,11 @@ func runVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("verify", err)
 	}
-	eng, err := engine.Connect(ctx)
+	eng, bk, done, err := connectBuildKit(ctx)
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
-	bk, err := eng.BuildKit(ctx)
-	if err != nil {
-		return err
-	}
-	defer bk.Close()
+	defer done()
 	start := time.Now()
 	rows, err := evidence.Verify(ctx, eng, bk, rep, evidence.VerifyOptions{
 		Suite: *suite, HaleSrc: *haleSrc, Log: logTo(*quiet), Langs: splitList(*langs),
