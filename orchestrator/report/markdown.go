@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -101,14 +102,14 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		s += " (" + FormatRatio(*res.RatioVsSubject) + "×)"
 	}
 	switch res.Status {
-	case "ok", "":
-	case "parity_mismatch":
+	case status.OK, "":
+	case status.ParityMismatch:
 		s += " !"
 		marks["!"] = true
 	default:
 		s += " " + string(res.Status)
 	}
-	if lang == r.Subject && !snapshotQuiet[string(b.Status)] && b.Status != res.Status {
+	if lang == r.Subject && !snapshotQuiet[b.Status] && b.Status != res.Status {
 		s += " " + string(b.Status)
 	}
 	if !res.Comparable {
@@ -128,7 +129,7 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 
 // snapshotQuiet are the bench statuses a snapshot does not repeat: they
 // say nothing about the numbers shown.
-var snapshotQuiet = map[string]bool{"": true, "ok": true, "no_baseline": true, "improved": true, "incomparable_machine": true}
+var snapshotQuiet = map[status.Status]bool{"": true, status.OK: true, status.NoBaseline: true, status.Improved: true, status.IncomparableMachine: true}
 
 // LangResult is a language's result on a bench: the subject's or a
 // comparative's; nil when the language has none.
