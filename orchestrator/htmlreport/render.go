@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -202,8 +203,8 @@ func subjectTitle(r *report.Report) string {
 // verdict is the run's one-line outcome.
 func verdict(r *report.Report) string {
 	switch r.Status {
-	case "ok":
-		if r.SubjectStatus != "" && r.SubjectStatus != "available" {
+	case status.OK:
+		if r.SubjectStatus != "" && r.SubjectStatus != imagebuild.Available {
 			return "ok: nothing gated (subject " + r.SubjectStatus + ")"
 		}
 		return "ok"
