@@ -107,7 +107,7 @@ func TestProblemsFirstAndOrdered(t *testing.T) {
 	ps := problems(run)
 	var got []string
 	for _, p := range ps {
-		got = append(got, p.Bench+"/"+p.Status)
+		got = append(got, p.Bench+"/"+string(p.Status))
 	}
 	want := []string{"json_parse/build_failed", "loop_overhead/regression", "json_parse/mem_regression", "fn_call/inconclusive", "json_parse/suspicious_new_status"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {

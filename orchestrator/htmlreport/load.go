@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Run is one stored report and the gate's optional verdict fields per
@@ -22,11 +23,11 @@ type Run struct {
 // status: reports written before the noise-derived gate have none of them,
 // newer ones some. Each is shown only when present.
 type Gate struct {
-	Status    string   // the verdict's own status, when it differs from the bench's
+	Status    status.Status // the verdict's own status, when it differs from the bench's
 	Band      string   // as written: a fraction, an interval, …
 	BandFrac  float64  // the band as a fraction of the baseline, when it is one number
 	PValue    *float64 // the significance test's p
-	MemStatus string
+	MemStatus status.Status
 	MemBand   string
 }
 
@@ -58,12 +59,12 @@ func gateOf(b *report.Bench) Gate {
 	var g Gate
 	if t := b.TimeVerdict; t != nil {
 		if t.Status != b.Status {
-			g.Status = string(t.Status)
+			g.Status = t.Status
 		}
 		g.Band, g.BandFrac, g.PValue = bandText(t.Band), t.Band, t.P
 	}
 	if m := b.MemVerdict; m != nil {
-		g.MemStatus, g.MemBand = string(m.Status), bandText(m.Band)
+		g.MemStatus, g.MemBand = m.Status, bandText(m.Band)
 	}
 	return g
 }

@@ -24,7 +24,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"colour": colour,
 	"short":  shortDigest,
 	"first":  firstLine,
-	"class":  func(s any) string { return statusClass(fmt.Sprint(s)) },
+	"class":  func(s any) string { return statusClass(status.Status(fmt.Sprint(s))) },
 	"pct":    func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
 	"deref":  func(p *float64) float64 { return *p },
 	"pfmt":   func(p float64) string { return fmt.Sprintf("%.3g", p) },
@@ -47,15 +47,16 @@ type view struct {
 }
 
 type count struct {
-	Status string
+	Status status.Status
 	N      int
 }
 
 type langKey struct{ Name, Title string }
 
 type problem struct {
-	Bench, Lang, Status, Detail string
-	Order                       int
+	Bench, Lang, Detail string
+	Status              status.Status
+	Order               int
 }
 
 type imageRow struct {
@@ -215,9 +216,9 @@ func verdict(r *report.Report) string {
 }
 
 func counts(r *report.Report) []count {
-	n := map[string]int{}
+	n := map[status.Status]int{}
 	for _, b := range r.Benches {
-		n[string(b.Status)]++
+		n[b.Status]++
 	}
 	var out []count
 	for s, c := range n {
@@ -234,8 +235,7 @@ func counts(r *report.Report) []count {
 
 // statusRank orders what needs a reader first: failures, then the gate's
 // regressions, then what it could not decide, then parity, then the rest.
-func statusRank(s string) int {
-	st := status.Status(s)
+func statusRank(st status.Status) int {
 	switch {
 	case st.Failed(), st == status.Failed, st == status.Interrupted:
 		return 0
@@ -251,7 +251,7 @@ func statusRank(s string) int {
 	return 5
 }
 
-func statusClass(s string) string {
+func statusClass(s status.Status) string {
 	switch statusRank(s) {
 	case 0, 1:
 		return "bad"
@@ -265,15 +265,15 @@ func statusClass(s string) string {
 
 // quiet statuses are not problems: the subject's own absence is said once
 // in the header, not per bench.
-var quiet = map[string]bool{"ok": true, "improved": true, "": true, "subject_unavailable": true,
-	"unavailable": true, "no_baseline": true, "no_subject_source": true}
+var quiet = map[status.Status]bool{status.OK: true, status.Improved: true, "": true, status.SubjectUnavailable: true,
+	status.Unavailable: true, status.NoBaseline: true, status.NoSubjectSource: true}
 
 func problems(run *Run) []problem {
 	r := run.Report
 	var out []problem
 	for _, b := range r.Benches {
-		if !quiet[string(b.Status)] {
-			out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (gate)", Status: string(b.Status), Order: statusRank(string(b.Status))})
+		if !quiet[b.Status] {
+			out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (gate)", Status: b.Status, Order: statusRank(b.Status)})
 		}
 		if g, ok := run.Gate[b.Name]; ok {
 			if g.Status != "" && !quiet[g.Status] {
@@ -285,7 +285,7 @@ func problems(run *Run) []problem {
 		}
 		for _, l := range report.Langs(r) {
 			res := report.LangResult(r, b, l.Name)
-			if res == nil || quiet[string(res.Status)] {
+			if res == nil || quiet[res.Status] {
 				continue
 			}
 			if l.Name == r.Subject && res.Status == b.Status {
@@ -295,7 +295,7 @@ func problems(run *Run) []problem {
 			if detail == "" {
 				detail = res.BuildError
 			}
-			out = append(out, problem{Bench: b.Name, Lang: l.Name, Status: string(res.Status), Detail: clip(detail, 300), Order: statusRank(string(res.Status))})
+			out = append(out, problem{Bench: b.Name, Lang: l.Name, Status: res.Status, Detail: clip(detail, 300), Order: statusRank(res.Status)})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Order < out[j].Order })
@@ -346,7 +346,7 @@ func trend(runs []*Run, subject, bench string) []trendPoint {
 		if res == nil || res.ElapsedNsMedian <= 0 {
 			continue
 		}
-		p := trendPoint{median: float64(res.ElapsedNsMedian), date: shortDate(r.GeneratedAt), status: string(b.Status)}
+		p := trendPoint{median: float64(res.ElapsedNsMedian), date: shortDate(r.GeneratedAt), status: b.Status}
 		if tc, ok := r.Images[subject]; ok && tc.Version != "" {
 			p.label = report.SubjectVersion(&report.Report{Subject: subject, Images: r.Images})
 			p.label = strings.TrimSpace(strings.TrimPrefix(p.label, subjectTitle(r)))

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // The charts are SVG written here, in the page: no script, no font, no
@@ -332,7 +333,7 @@ type trendPoint struct {
 	label, date string
 	median      float64
 	lo, hi      float64 // the band, when known
-	status      string
+	status      status.Status
 }
 
 // trendChart draws the subject's median on one bench across reports, one
@@ -403,7 +404,7 @@ func trendChart(bench string, pts []trendPoint) template.HTML {
 	d.add(`<polyline class="trend" points="%s"/>`, strings.Join(line, " "))
 	for i, p := range pts {
 		cls := "trend-pt " + statusClass(p.status)
-		d.add(`<circle class="%s" cx="%s" cy="%s" r="3.5"><title>%s %s: %s (%s)</title></circle>`, cls, f1(x(i)), f1(y(p.median)), esc(p.label), esc(p.date), report.FormatNs(int64(p.median)), esc(p.status))
+		d.add(`<circle class="%s" cx="%s" cy="%s" r="3.5"><title>%s %s: %s (%s)</title></circle>`, cls, f1(x(i)), f1(y(p.median)), esc(p.label), esc(p.date), report.FormatNs(int64(p.median)), esc(string(p.status)))
 		anchor := "middle"
 		if len(pts) > 1 && i == 0 {
 			anchor = "start"

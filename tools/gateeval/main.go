@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -65,6 +66,11 @@ func run(bin, oldBin, suite, work, subject string, passes, runs, iters, sens int
 		return fmt.Errorf("rebaseline: %w", err)
 	}
 	fmt.Printf("rebaseline: %d independent runs, %d samples per cell, %s wall\n", runs, iters, time.Since(start).Round(time.Second))
+	bs, err := bands(base, 0.30)
+	if err != nil {
+		return err
+	}
+	fmt.Println("  " + bs)
 
 	var aa []*report.Report
 	counts := map[status.Status]int{}
@@ -122,9 +128,11 @@ type variant struct {
 
 var variants = []variant{
 	{
-		name: "30% more work in the timed region", bench: "form_vec_push", file: "benches/micro/form_vec_push.c",
-		after:  "    __asm__ volatile(\"\" : : \"r\"(v.data), \"r\"(v.len) : \"memory\");\n",
-		insert: "    { VecI64 w = {NULL, 0, 0}; for (int64_t i = 0; i < ITERS * 3 / 10; i++) vec_push(&w, s + i); __asm__ volatile(\"\" : : \"r\"(w.data), \"r\"(w.len) : \"memory\"); free(w.data); }\n",
+		// fn_modular's timed region is a call loop and nothing else: 30% more
+		// calls is 30% more time and not one byte more memory.
+		name: "30% more work in the timed region", bench: "fn_modular", file: "benches/micro/fn_modular.c",
+		after:  "    __asm__ volatile(\"\" : \"+r\"(acc) : : \"memory\");\n",
+		insert: "    { int64_t more = 0; for (int64_t i = 0; i < ITERS * 3 / 10; i++) more = outer(i + s); __asm__ volatile(\"\" : \"+r\"(more) : : \"memory\"); }\n",
 		want:   "regression",
 	},
 	{
@@ -157,8 +165,9 @@ func sensitivity(bin, suite, work, base, subject string, iters, passes int) erro
 			if err != nil {
 				return err
 			}
-			st := rep.Benches[0].Status
-			got = append(got, fmt.Sprintf("%s (exit %d)", st, code))
+			b := rep.Benches[0]
+			got = append(got, fmt.Sprintf("%s (exit %d%s)", b.Status, code, change(b)))
+			st := b.Status
 			if string(st) == v.want && code == 1 {
 				caught++
 			}
@@ -166,6 +175,50 @@ func sensitivity(bin, suite, work, base, subject string, iters, passes int) erro
 		fmt.Printf("\nsensitivity, %s of %s: %d of %d passes %s: %s\n", v.name, v.bench, caught, passes, v.want, strings.Join(got, ", "))
 	}
 	return nil
+}
+
+// change says how far a variant's subject cell moved from its baseline:
+// time against the band it was held to, and memory.
+func change(b *report.Bench) string {
+	var parts []string
+	if c := b.TimeVerdict; c != nil && c.Baseline > 0 {
+		parts = append(parts, fmt.Sprintf("time ×%.2f vs band %.0f%%", c.Ratio, 100*c.Band))
+	}
+	if c := b.MemVerdict; c != nil && c.Baseline > 0 {
+		parts = append(parts, fmt.Sprintf("memory ×%.2f vs band %.0f%%", c.Ratio, 100*c.Band))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, ", ")
+}
+
+// bands summarises the time bands a rebaseline recorded: how many of the
+// subject's benches could flag a slowdown of the given size at all.
+func bands(path string, slowdown float64) (string, error) {
+	f, err := baseline.Load(path)
+	if err != nil {
+		return "", err
+	}
+	var bs []float64
+	var wide []string
+	for name, e := range f.Benches {
+		bs = append(bs, e.Tol())
+		if e.Tol() >= slowdown {
+			wide = append(wide, name)
+		}
+	}
+	if len(bs) == 0 {
+		return "no bench recorded", nil
+	}
+	sort.Float64s(bs)
+	sort.Strings(wide)
+	s := fmt.Sprintf("bands min %.0f%%, median %.0f%%, max %.0f%% over %d benches; %d of %d under %.0f%% (a %.0f%% slowdown can be flagged there)",
+		100*bs[0], 100*bs[len(bs)/2], 100*bs[len(bs)-1], len(bs), len(bs)-len(wide), len(bs), 100*slowdown, 100*slowdown)
+	if len(wide) > 0 {
+		s += "; too noisy for it: " + strings.Join(wide, ", ")
+	}
+	return s, nil
 }
 
 // halebench runs one halebench run writing its report under dir and
