@@ -29,14 +29,53 @@ const (
 // File is baselines.json. Every key halebench does not know (upstream's
 // recorded_with, or anything newer) is kept as it was through a rewrite.
 type File struct {
-	UpdatedAt   string            `json:"updated_at"`
-	Subject     string            `json:"subject,omitempty"`
-	Toolchain   string            `json:"toolchain,omitempty"`
-	HaleVersion string            `json:"hale_version,omitempty"`
-	Host        string            `json:"host,omitempty"`
-	Machine     *Machine          `json:"machine,omitempty"`
-	Benches     map[string]*Entry `json:"benches"`
-	extra       map[string]json.RawMessage
+	UpdatedAt   string   `json:"updated_at"`
+	Subject     string   `json:"subject,omitempty"`
+	Toolchain   string   `json:"toolchain,omitempty"`
+	HaleVersion string   `json:"hale_version,omitempty"`
+	Host        string   `json:"host,omitempty"`
+	Machine     *Machine `json:"machine,omitempty"`
+	// HostDriftSigma is the median of the benches' drift_sigma: the
+	// movement between runs that the host gives every bench. It floors each
+	// bench's own drift (see Entry.Drift).
+	HostDriftSigma *float64          `json:"host_drift_sigma,omitempty"`
+	Benches        map[string]*Entry `json:"benches"`
+	extra          map[string]json.RawMessage
+}
+
+// MinHostDriftBenches is how many benches with a measured drift a file
+// needs before their median floors the others'.
+const MinHostDriftBenches = 3
+
+// hostDrift is the median drift_sigma over the file's benches that
+// recorded one; 0 with fewer than MinHostDriftBenches of them.
+func (f *File) hostDrift() float64 {
+	var ds []float64
+	for _, e := range f.Benches {
+		if e.DriftSigma != nil {
+			ds = append(ds, *e.DriftSigma)
+		}
+	}
+	if len(ds) < MinHostDriftBenches {
+		return 0
+	}
+	sort.Float64s(ds)
+	if n := len(ds); n%2 == 1 {
+		return ds[n/2]
+	} else {
+		return (ds[n/2-1] + ds[n/2]) / 2
+	}
+}
+
+// floorDrift gives every entry the file's host drift as its floor.
+func (f *File) floorDrift() {
+	h := f.hostDrift()
+	if f.HostDriftSigma != nil && *f.HostDriftSigma > h {
+		h = *f.HostDriftSigma
+	}
+	for _, e := range f.Benches {
+		e.driftFloor = h
+	}
 }
 
 // Machine is where a file's medians were measured: what must match for
@@ -98,7 +137,17 @@ type Entry struct {
 	MemTolerance *float64 `json:"mem_tolerance,omitempty"`
 	MemSamples   []int64  `json:"mem_samples,omitempty"`
 
-	extra map[string]json.RawMessage
+	// driftFloor is the host's drift (File.HostDriftSigma), set when the
+	// file is read: five runs of one bench give a rough σ, and one that
+	// happened to move little must not claim the host is quieter for it.
+	driftFloor float64
+	extra      map[string]json.RawMessage
+}
+
+// Drift is the between-run σ the entry is judged with: its own, floored by
+// its file's host drift; 0 where neither was measured.
+func (e *Entry) Drift() float64 {
+	return math.Max(deref(e.DriftSigma), e.driftFloor)
 }
 
 // SubjectOf names the language a file's medians belong to: its subject
@@ -122,9 +171,9 @@ func (e *Entry) Tol() float64 {
 	case e.ToleranceOverride != nil:
 		return *e.ToleranceOverride
 	case e.Band != nil:
-		return *e.Band
+		return math.Max(*e.Band, e.floorBand())
 	case e.Noise != nil || e.DriftSigma != nil:
-		return stats.Band(deref(e.Noise), deref(e.DriftSigma), BandFloor, BandCeil)
+		return stats.Band(deref(e.Noise), e.Drift(), BandFloor, BandCeil)
 	case e.Tolerance != nil:
 		return *e.Tolerance
 	}
@@ -152,6 +201,14 @@ func (e *Entry) MemTol() *float64 {
 	}
 	t := math.Max(*e.MemTolerance, MemBandFloor)
 	return &t
+}
+
+// floorBand is the least band the host's drift allows; 0 without one.
+func (e *Entry) floorBand() float64 {
+	if e.driftFloor <= 0 {
+		return 0
+	}
+	return stats.Band(0, e.driftFloor, BandFloor, BandCeil)
 }
 
 func deref(p *float64) float64 {
@@ -226,6 +283,7 @@ func Parse(path string, data []byte) (*File, error) {
 			return nil, &InvalidError{path, fmt.Sprintf("bench %s: tolerance %v out of range 0..100", name, *e.Tolerance)}
 		}
 	}
+	f.floorDrift()
 	return &f, nil
 }
 
@@ -294,9 +352,8 @@ func Update(path string, m map[string]Measured, p Provenance, now time.Time) ([]
 		}
 		e.ElapsedNs, e.MaxRSSKB, e.MemPeakKB = v.ElapsedNs, v.MaxRSSKB, v.MemPeakKB
 		if v.Runs > 0 {
-			band := stats.Band(v.Noise, v.DriftSigma, BandFloor, BandCeil)
 			noise, sigma, rng := v.Noise, v.DriftSigma, v.DriftRange
-			e.Noise, e.DriftSigma, e.DriftRange, e.Band = &noise, &sigma, &rng, &band
+			e.Noise, e.DriftSigma, e.DriftRange = &noise, &sigma, &rng
 			e.Runs, e.RunMedians, e.Samples = v.Runs, v.RunMedians, v.Samples
 		}
 		if v.MemKB > 0 {
@@ -306,6 +363,19 @@ func Update(path string, m map[string]Measured, p Provenance, now time.Time) ([]
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	// The host's drift over every bench now in the file floors each new
+	// band; a band from a single run (no drift measured) is left a guess.
+	if h := f.hostDrift(); h > 0 {
+		f.HostDriftSigma = &h
+	}
+	f.floorDrift()
+	for _, name := range names {
+		if v := m[name]; v.Runs > 0 {
+			e := f.Benches[name]
+			band := stats.Band(v.Noise, e.Drift(), BandFloor, BandCeil)
+			e.Band = &band
+		}
+	}
 	f.UpdatedAt = now.UTC().Format(time.RFC3339)
 	f.Subject, f.Toolchain, f.Host = p.Subject, p.Toolchain, p.Host
 	if p.Machine != nil {

@@ -238,3 +238,69 @@ func TestMachineDifferences(t *testing.T) {
 		t.Fatalf("differences %v", d)
 	}
 }
+
+// Five runs of one bench can happen to move little: the median drift of
+// the file's benches floors each one's drift and band, read or written.
+func TestHostDriftFloorsEachBench(t *testing.T) {
+	doc := `{"updated_at": "x", "benches": {
+	  "quiet":  {"kind": "micro", "elapsed_ns": 100, "maxrss_kb": 1, "noise": 0.01, "drift_sigma": 0.01, "band": 0.05},
+	  "middle": {"kind": "micro", "elapsed_ns": 100, "maxrss_kb": 1, "noise": 0.01, "drift_sigma": 0.05, "band": 0.20},
+	  "loud":   {"kind": "micro", "elapsed_ns": 100, "maxrss_kb": 1, "noise": 0.01, "drift_sigma": 0.08, "band": 0.32},
+	  "pinned": {"kind": "micro", "elapsed_ns": 100, "maxrss_kb": 1, "drift_sigma": 0.01, "tolerance_override": 0.03},
+	  "seed":   {"kind": "micro", "elapsed_ns": 100, "maxrss_kb": 1, "tolerance": 0.3}}}`
+	f, err := Parse("b.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(a, b float64) bool { return a > b-1e-12 && a < b+1e-12 }
+	// Four benches recorded a drift: .01 .01 .05 .08, median .03.
+	if d := f.Benches["quiet"].Drift(); !near(d, 0.03) {
+		t.Errorf("quiet bench's drift %v, want the host's 0.03", d)
+	}
+	if d := f.Benches["loud"].Drift(); !near(d, 0.08) {
+		t.Errorf("loud bench's drift %v, want its own 0.08", d)
+	}
+	if b := f.Benches["quiet"].Tol(); !near(b, 0.12) {
+		t.Errorf("quiet bench's band %v, want 4 × 0.03", b)
+	}
+	if b := f.Benches["middle"].Tol(); !near(b, 0.20) {
+		t.Errorf("middle bench's band %v, want its recorded 0.20", b)
+	}
+	if b := f.Benches["pinned"].Tol(); !near(b, 0.03) {
+		t.Errorf("a tolerance_override is the maintainer's: %v, want 0.03", b)
+	}
+	if b := f.Benches["seed"].Tol(); !near(b, 0.3) {
+		t.Errorf("seed entry's band %v, want its tolerance", b)
+	}
+
+	// Too few benches with a drift: no floor.
+	g, err := Parse("c.json", []byte(`{"updated_at": "x", "benches": {
+	  "a": {"kind": "micro", "elapsed_ns": 100, "maxrss_kb": 1, "drift_sigma": 0.01},
+	  "b": {"kind": "micro", "elapsed_ns": 100, "maxrss_kb": 1, "drift_sigma": 0.30}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := g.Benches["a"].Drift(); !near(d, 0.01) {
+		t.Errorf("two benches floored each other: %v", d)
+	}
+
+	// Written: the file records the host drift and each new band honours it.
+	path := filepath.Join(t.TempDir(), "baselines.json")
+	m := map[string]Measured{}
+	for i, d := range []float64{0.002, 0.04, 0.05, 0.06, 0.07} {
+		m[fmt.Sprintf("b%d", i)] = Measured{Kind: "micro", ElapsedNs: 1000, Noise: 0.001, DriftSigma: d, Runs: 5, RunMedians: []int64{1000, 1000, 1000, 1000, 1000}}
+	}
+	if _, err := Update(path, m, Provenance{Subject: "c"}, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.HostDriftSigma == nil || !near(*w.HostDriftSigma, 0.05) {
+		t.Fatalf("host_drift_sigma %v, want 0.05", w.HostDriftSigma)
+	}
+	if e := w.Benches["b0"]; e.Band == nil || !near(*e.Band, 0.20) || !near(*e.DriftSigma, 0.002) {
+		t.Errorf("b0: band %v drift_sigma %v, want the band 4 × 0.05 and its own drift kept", e.Band, e.DriftSigma)
+	}
+}

@@ -124,6 +124,19 @@ func updateBaselines(p *Plan, rep *report.Report, passes []map[string]*report.La
 	if err != nil {
 		return err
 	}
+	// The file floors each band by the host's drift over all its benches:
+	// the report shows the bands as written.
+	f, err := baseline.Load(p.Baselines)
+	if err != nil {
+		return err
+	}
+	rep.Rebaseline.HostDriftSigma = f.HostDriftSigma
+	for name, rb := range rep.Rebaseline.Benches {
+		if e := f.Benches[name]; e != nil {
+			rb.Band = e.Tol()
+			rep.Rebaseline.Benches[name] = rb
+		}
+	}
 	fmt.Fprintf(p.Log, "baselines: %d benches of %s rewritten in %s from %d independent runs\n", len(names), rep.Subject, p.Baselines, len(passes))
 	return nil
 }

@@ -24,9 +24,9 @@ type Run struct {
 // newer ones some. Each is shown only when present.
 type Gate struct {
 	Status    status.Status // the verdict's own status, when it differs from the bench's
-	Band      string   // as written: a fraction, an interval, …
-	BandFrac  float64  // the band as a fraction of the baseline, when it is one number
-	PValue    *float64 // the significance test's p
+	Band      string        // as written: a fraction, an interval, …
+	BandFrac  float64       // the band as a fraction of the baseline, when it is one number
+	PValue    *float64      // the significance test's p
 	MemStatus status.Status
 	MemBand   string
 }

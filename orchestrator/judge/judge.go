@@ -118,7 +118,8 @@ func resolves(noise, band float64) bool { return 1.96*noise <= band }
 // regression needs both a median over the band and a significant shift
 // (one-sided Mann–Whitney against the baseline's samples, p < alpha, and,
 // where the baseline measured between-run drift, a shift beyond it: the
-// log ratio over √(drift_sigma² + both runs' noise²) as a normal z); a
+// log ratio over √(drift² + both runs' noise²) as a normal z, drift being
+// the entry's drift_sigma floored by its file's host drift); a
 // median over the band that is not significant, or within the band in a
 // run too noisy to resolve it, is inconclusive; faster than the band,
 // significantly, is improved. An entry without samples (the seed's) is
@@ -134,8 +135,8 @@ func Time(c Cell, e *baseline.Entry, alpha float64) Check {
 		// whose medians move between runs (drift_sigma) moves all of a
 		// run's samples together. A shift must also stand out from that
 		// between-run movement: the larger p of the two tests counts.
-		if e.DriftSigma != nil && *e.DriftSigma > 0 {
-			sd := math.Sqrt(sq(*e.DriftSigma) + sq(v.Noise) + sq(deref(e.Noise)))
+		if d := e.Drift(); d > 0 {
+			sd := math.Sqrt(sq(d) + sq(v.Noise) + sq(deref(e.Noise)))
 			z := math.Log(v.Ratio) / sd
 			ps = math.Max(ps, 0.5*math.Erfc(z/math.Sqrt2))
 			pf = math.Max(pf, 0.5*math.Erfc(-z/math.Sqrt2))

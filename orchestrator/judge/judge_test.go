@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -258,4 +260,32 @@ func TestSmallMemoryGrowthIsNoise(t *testing.T) {
 	if m := Memory(c, e, 0.01); m == nil || m.Status != status.OK {
 		t.Fatalf("256 → 300 KiB: %+v", m)
 	}
+}
+
+// A bench whose own five runs happened to agree is still judged with the
+// drift the host gave the file's other benches: what moved them can move it.
+func TestQuietBenchOnADriftingHost(t *testing.T) {
+	base := around(1_000_000, 0.01, 25, 0)
+	doc := fmt.Sprintf(`{"updated_at": "x", "benches": {
+	  "quiet": {"kind": "micro", "elapsed_ns": 1000000, "maxrss_kb": 1, "noise": 0.004, "drift_sigma": 0.01, "band": 0.05, "samples": %s},
+	  "b": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "drift_sigma": 0.12},
+	  "c": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "drift_sigma": 0.15},
+	  "d": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "drift_sigma": 0.20}}}`, jsonInts(base))
+	f, err := baseline.Parse("b.json", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slower := cellOf(around(1_180_000, 0.01, 10, 1))
+	if v := Time(slower, f.Benches["quiet"], 0.01); v.Status != status.OK || v.Band < 0.35-1e-9 {
+		t.Fatalf("+18%% on a host whose runs drift 13.5%%: %s, band %v (%s)", v.Status, v.Band, v.Why)
+	}
+	own, _ := baseline.Parse("q.json", []byte(fmt.Sprintf(`{"updated_at": "x", "benches": {"quiet": {"kind": "micro", "elapsed_ns": 1000000, "maxrss_kb": 1, "noise": 0.004, "drift_sigma": 0.01, "band": 0.05, "samples": %s}}}`, jsonInts(base))))
+	if v := Time(slower, own.Benches["quiet"], 0.01); v.Status != status.Regression {
+		t.Fatalf("the same shift against the bench's own drift alone: %s (%s)", v.Status, v.Why)
+	}
+}
+
+func jsonInts(xs []int64) string {
+	b, _ := json.Marshal(xs)
+	return string(b)
 }

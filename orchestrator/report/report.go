@@ -55,9 +55,12 @@ type Gate struct {
 
 // Rebaseline is what --update-baselines measured: N independent runs.
 type Rebaseline struct {
-	Runs    int                        `json:"runs"`
-	Benches map[string]RebaselineBench `json:"benches"`
-	Note    string                     `json:"note,omitempty"`
+	Runs int `json:"runs"`
+	// HostDriftSigma is the median between-run drift over the file's
+	// benches, which floors each bench's band.
+	HostDriftSigma *float64                   `json:"host_drift_sigma,omitempty"`
+	Benches        map[string]RebaselineBench `json:"benches"`
+	Note           string                     `json:"note,omitempty"`
 }
 
 // RebaselineBench is one bench's figures over the runs.
