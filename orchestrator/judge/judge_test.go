@@ -246,6 +246,10 @@ func TestTimeAccountsForBetweenRunDrift(t *testing.T) {
 	if v := Time(slow, steady, 0.01); v.Status != status.Regression {
 		t.Fatalf("steady host: %s (%s)", v.Status, v.Why)
 	}
+	// The 30% slowdown, on a host quiet enough to resolve it.
+	if v := Time(cellOf(around(1_300_000, 0.02, 10, 1)), steady, 0.01); v.Status != status.Regression {
+		t.Fatalf("+30%% on a steady host: %s (%s)", v.Status, v.Why)
+	}
 	if v := Time(slow, wandering, 0.01); v.Status != status.Inconclusive || v.P == nil || *v.P < 0.01 {
 		t.Fatalf("wandering host: %s p %v (%s)", v.Status, v.P, v.Why)
 	}
