@@ -40,10 +40,12 @@ func main() {
 	sens := flag.Int("sensitivity", 3, "passes of each known-regression variant")
 	langs := flag.String("lang", "", "languages to run (default all)")
 	only := flag.String("baselines", "", "an existing rebaseline's file: skip the rebaseline, A/A and spread, run only the known changes against it")
+	extra := flag.String("run-flags", "", "more flags for every halebench run, space-separated (--hale-git=DIR --hale-vendor=DIR, say)")
 	flag.Parse()
-	langArgs = nil
+	runFlags = strings.Fields(*extra)
+	langArgs = append([]string(nil), runFlags...)
 	if *langs != "" {
-		langArgs = []string{"--lang=" + *langs}
+		langArgs = append(langArgs, "--lang="+*langs)
 	}
 	var err error
 	if *only != "" {
@@ -57,8 +59,9 @@ func main() {
 	}
 }
 
-// langArgs are the --lang flag every run of the whole suite gets.
-var langArgs []string
+// langArgs are the --lang flag and runFlags every run of the whole suite
+// gets; runFlags (-run-flags) go to every run.
+var langArgs, runFlags []string
 
 func run(bin, oldBin, suite, work, subject string, passes, runs, iters, sens int) error {
 	bin, _ = filepath.Abs(bin)
@@ -200,8 +203,8 @@ func sensitivity(bin, suite, work, base, subject string, iters, passes int) erro
 		}
 		caught, got := 0, []string{}
 		for i := 0; i < passes; i++ {
-			rep, code, err := halebench(bin, filepath.Join(dir, fmt.Sprintf("pass-%d", i)), "--suite="+dir, "--subject="+subject,
-				"--lang="+subject, "--bench="+v.bench, "--iters="+fmt.Sprint(iters), "--baselines="+base)
+			rep, code, err := halebench(bin, filepath.Join(dir, fmt.Sprintf("pass-%d", i)), append([]string{"--suite=" + dir, "--subject=" + subject,
+				"--lang=" + subject, "--bench=" + v.bench, "--iters=" + fmt.Sprint(iters), "--baselines=" + base}, runFlags...)...)
 			if err != nil {
 				return err
 			}
