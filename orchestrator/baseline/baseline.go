@@ -59,12 +59,7 @@ func (f *File) hostDrift() float64 {
 	if len(ds) < MinHostDriftBenches {
 		return 0
 	}
-	sort.Float64s(ds)
-	if n := len(ds); n%2 == 1 {
-		return ds[n/2]
-	} else {
-		return (ds[n/2-1] + ds[n/2]) / 2
-	}
+	return stats.MedianFloat(ds)
 }
 
 // floorDrift gives every entry the file's host drift as its floor.

@@ -158,28 +158,15 @@ func measuredOf(kind string, runs []*report.Lang) baseline.Measured {
 		memNoises = append(memNoises, stats.RelSEMedian(samples))
 	}
 	v.ElapsedNs, v.MaxRSSKB, v.Samples = stats.Median(all), stats.Median(rss), all
-	v.Noise = medianF(noises)
+	v.Noise = stats.MedianFloat(noises)
 	v.DriftSigma, v.DriftRange = stats.Drift(v.RunMedians)
 	if source == "mem_peak_kb" {
 		v.MemPeakKB = stats.Median(mem)
 	}
 	v.MemSource, v.MemKB, v.MemSamples = source, stats.Median(mem), mem
 	memSigma, _ := stats.Drift(memMedians)
-	v.MemBand = stats.Band(medianF(memNoises), memSigma, baseline.MemBandFloor, baseline.BandCeil)
+	v.MemBand = stats.Band(stats.MedianFloat(memNoises), memSigma, baseline.MemBandFloor, baseline.BandCeil)
 	return v
-}
-
-func medianF(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if n := len(s); n%2 == 1 {
-		return s[n/2]
-	} else {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
 }
 
 // sourcesDigest names the bench sources a run measured.

@@ -30,6 +30,20 @@ func Median(xs []int64) int64 {
 	return s[m-1] + (s[m]-s[m-1])/2
 }
 
+// MedianFloat is the middle of xs; for an even count, the mean of the two
+// middle values. Zero for none.
+func MedianFloat(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
 // Summarize computes the summary of xs.
 func Summarize(xs []int64) Summary {
 	if len(xs) == 0 {
