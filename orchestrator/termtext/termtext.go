@@ -7,9 +7,10 @@ import (
 
 // Clean keeps printable text, newlines and tabs. ANSI escape sequences (CSI,
 // OSC and the rest) are dropped whole, other control characters (C0, DEL,
-// C1) and invalid UTF-8 become U+FFFD, and a line that starts with "::"
-// (a GitHub Actions workflow command) or "##[" / "##vso[" (Azure's) gets a
-// space in front so that no CI runner obeys it.
+// C1) and invalid UTF-8 become U+FFFD. A line that starts with "::" after
+// any blanks, Unicode ones included (a GitHub Actions workflow command),
+// gets a "· " in front, and every "##[" or "##vso[" (Azure's, matched
+// anywhere in a line) a "·" inside, so that no CI runner obeys either.
 func Clean(s string) string {
 	if isPlain(s) {
 		return s
@@ -88,29 +89,13 @@ func csiBodyLen(s string) int {
 	return len(s)
 }
 
-func commandLine(line string) bool {
-	t := strings.TrimLeft(line, " \t")
-	return strings.HasPrefix(t, "::") || strings.HasPrefix(t, "##[") || strings.HasPrefix(t, "##vso[")
-}
-
-func hasCommand(s string) bool {
-	for _, line := range strings.Split(s, "\n") {
-		if commandLine(line) {
-			return true
+// Line is Clean for text that must stay on one line (a table cell, a bench
+// or host name): line breaks and tabs become spaces.
+func Line(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || lineBreak(r) {
+			return ' '
 		}
-	}
-	return false
-}
-
-func neutraliseCommands(s string) string {
-	if !hasCommand(s) {
-		return s
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if commandLine(l) {
-			lines[i] = "\u00b7 " + strings.TrimLeft(l, " \t")
-		}
-	}
-	return strings.Join(lines, "\n")
+		return r
+	}, Clean(s))
 }
