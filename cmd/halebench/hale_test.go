@@ -26,8 +26,8 @@ func TestHaleSubjectEndToEnd(t *testing.T) {
 	// --update-baselines checks the mechanism, not that two runs on a busy
 	// 2-CPU host land within a measured band.
 	forged := `{"updated_at": "2026-01-01T00:00:00Z", "subject": "hale", "benches": {` +
-		`"fn_call": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance_override": 5, "note": "forged"},` +
-		`"stream_aggregator": {"kind": "app", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance_override": 5, "note": "forged"}}}`
+		`"fn_call": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance_override": 1, "note": "forged"},` +
+		`"stream_aggregator": {"kind": "app", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance_override": 1, "note": "forged"}}}`
 	if err := os.WriteFile(baselines, []byte(forged), 0o644); err != nil {
 		t.Fatal(err)
 	}

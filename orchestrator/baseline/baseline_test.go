@@ -2,6 +2,7 @@ package baseline
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestSeedFileLoadsUnchanged(t *testing.T) {
@@ -29,43 +32,127 @@ func TestSeedFileLoadsUnchanged(t *testing.T) {
 	}
 }
 
-func TestRegressed(t *testing.T) {
-	tol := 0.3
-	e := &Entry{ElapsedNs: 1000, Tolerance: &tol}
-	cases := []struct {
-		median int64
-		want   bool
-	}{{500, false}, {1000, false}, {1300, false}, {1301, true}, {5000, true}}
-	for _, c := range cases {
-		if got := e.Regressed(c.median); got != c.want {
-			t.Errorf("Regressed(%d) = %v, want %v", c.median, got, c.want)
-		}
-	}
-	if (&Entry{ElapsedNs: 100}).Limit() != 130 {
-		t.Fatal("default tolerance is not 0.30")
-	}
-}
-
+// Each broken or out-of-range figure is refused with an error naming the
+// file and the field (the CLI exits 2 on it).
 func TestInvalidFiles(t *testing.T) {
-	cases := map[string]string{
-		"syntax":      "{\n  \"benches\": {,}\n}",
-		"no benches":  `{"updated_at": "x"}`,
-		"bad type":    `{"benches": {"a": {"elapsed_ns": "fast"}}}`,
-		"nonpositive": `{"benches": {"a": {"elapsed_ns": 0}}}`,
-		"tolerance":   `{"benches": {"a": {"elapsed_ns": 5, "tolerance": -1}}}`,
-		"null":        `{"benches": {"a": null}}`,
+	entry := func(fields string) string {
+		return `{"updated_at": "x", "benches": {"a": {"kind": "micro", "elapsed_ns": 100, "maxrss_kb": 1` + fields + `}}}`
 	}
-	for name, doc := range cases {
-		t.Run(name, func(t *testing.T) {
-			_, err := Parse("b.json", []byte(doc))
-			if err == nil || !strings.Contains(err.Error(), "baselines b.json") {
-				t.Fatalf("err = %v", err)
+	cases := []struct{ name, doc, field string }{
+		{"syntax", "{\n  \"benches\": {,}\n}", "line 2"},
+		{"no benches", `{"updated_at": "x"}`, "benches"},
+		{"bad type", `{"benches": {"a": {"elapsed_ns": "fast"}}}`, "elapsed_ns"},
+		{"nonpositive", `{"benches": {"a": {"elapsed_ns": 0}}}`, "elapsed_ns"},
+		{"null", `{"benches": {"a": null}}`, "null entry"},
+		{"trailing garbage", entry("") + ` {"benches": {}}`, "text after the JSON object at line 1"},
+		{"trailing word", entry("") + "\nx", "line 2"},
+		{"host drift 1e9", `{"host_drift_sigma": 1e9, "benches": {}}`, "field host_drift_sigma is 1e+09"},
+		{"negative host drift", `{"host_drift_sigma": -0.1, "benches": {}}`, "field host_drift_sigma"},
+		{"negative tolerance", entry(`, "tolerance": -1`), "field tolerance is -1"},
+		{"tolerance over 1", entry(`, "tolerance": 2`), "field tolerance is 2"},
+		{"zero band", entry(`, "band": 0`), "field band is 0"},
+		{"negative band", entry(`, "band": -0.2`), "field band"},
+		{"override over 1", entry(`, "tolerance_override": 5`), "field tolerance_override"},
+		{"memory band", entry(`, "mem_kb": 5, "mem_tolerance": -0.01`), "field mem_tolerance"},
+		{"drift sigma 1e9", entry(`, "drift_sigma": 1e9`), "field drift_sigma"},
+		{"negative noise", entry(`, "noise": -0.01`), "field noise"},
+		{"drift range", entry(`, "drift_range": 1000`), "field drift_range"},
+		{"negative rss", entry(`, "mem_peak_kb": -3`), "field mem_peak_kb is -3"},
+		{"negative runs", entry(`, "runs": -1`), "field runs is -1"},
+		{"negative sample", entry(`, "samples": [100, -5, 100]`), "field samples[1] is -5"},
+		{"zero run median", entry(`, "runs": 2, "run_medians": [100, 0]`), "field run_medians[1]"},
+		{"runs and medians disagree", entry(`, "runs": 3, "run_medians": [100, 100]`), "field run_medians holds 2"},
+		{"median and samples disagree", entry(`, "samples": [150, 160, 170]`), "field elapsed_ns is 100, but the median of its own samples is 160"},
+		{"memory and its samples disagree", entry(`, "mem_kb": 10, "mem_samples": [20, 20, 20]`), "field mem_kb is 10"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("b.json", []byte(c.doc))
+			var ie *InvalidError
+			if !errors.As(err, &ie) || !strings.Contains(err.Error(), "baselines b.json") || !strings.Contains(err.Error(), c.field) {
+				t.Fatalf("err = %v, want an InvalidError naming b.json and %q", err, c.field)
 			}
 		})
 	}
-	_, err := Parse("b.json", []byte("{\n  \"benches\": {,}\n}"))
-	if !strings.Contains(err.Error(), "line 2") {
-		t.Fatalf("syntax error does not name the line: %v", err)
+	// Within MedianSlack of the samples' median, or with no samples: accepted.
+	for _, doc := range []string{entry(`, "samples": [99, 100, 101]`), entry(`, "samples": [100, 101, 100, 101]`), entry(`, "tolerance": 1, "drift_sigma": 1, "noise": 0`)} {
+		if _, err := Parse("b.json", []byte(doc)); err != nil {
+			t.Errorf("%s: %v", doc, err)
+		}
+	}
+}
+
+// The file is read as a suite file: a symlink in its place (to a host file)
+// and a FIFO (which would block the run) are refused, by name, promptly.
+func TestLoadRefusesLinksAndFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret.json")
+	os.WriteFile(secret, []byte(`{"benches": {}}`), 0o600)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := unix.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{link: "symlink", fifo: "not a regular file"} {
+		done := make(chan error, 1)
+		go func() { _, err := Load(path); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "baselines "+path) || !strings.Contains(err.Error(), want) {
+				t.Errorf("Load(%s) = %v, want an error naming it, %q", path, err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Load(%s) still blocked after 10s", path)
+		}
+	}
+	if _, err := Load("../../baselines.json"); err != nil {
+		t.Fatalf("the suite's own baselines.json: %v", err)
+	}
+}
+
+// A committed symlink where the lock file goes is refused: the update does
+// not create or touch what it points at.
+func TestLockRefusesASymlink(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "baselines.json")
+	target := filepath.Join(dir, "elsewhere")
+	if err := os.Symlink(target, path+".lock"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Update(path, map[string]Measured{"a": {ElapsedNs: 1}}, Provenance{}, time.Now())
+	if err == nil || !strings.Contains(err.Error(), "is a symlink") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Lstat(target); !os.IsNotExist(err) {
+		t.Fatalf("the lock's symlink target was made: %v", err)
+	}
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Fatalf("baselines written despite the refused lock: %v", err)
+	}
+}
+
+// An update keeps the file's mode: a 0664 file stays 0664 (not 0600, the
+// temporary file's), and a new file is 0644.
+func TestUpdateKeepsTheMode(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "baselines.json")
+	if _, err := Update(path, map[string]Measured{"a": {ElapsedNs: 1}}, Provenance{}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
+		t.Fatalf("new file mode %v, want 0644", st.Mode().Perm())
+	}
+	if err := os.Chmod(path, 0o664); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Update(path, map[string]Measured{"b": {ElapsedNs: 2}}, Provenance{}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o664 {
+		t.Fatalf("mode after the update %v, want 0664 kept", st.Mode().Perm())
 	}
 }
 
@@ -158,7 +245,7 @@ func TestUpdateKeepsEveryUnknownField(t *testing.T) {
 	os.WriteFile(path, []byte(doc), 0o644)
 	before := parsed(t, []byte(doc))
 	m := map[string]Measured{"fn_modular": {Kind: "micro", ElapsedNs: 1100, MaxRSSKB: 7, Noise: 0.01, DriftSigma: 0.02, DriftRange: 0.04, Runs: 5,
-		RunMedians: []int64{1090, 1100, 1110, 1100, 1095}, Samples: []int64{1, 2}, MemSource: "mem_peak_kb", MemKB: 900, MemBand: 0.01}}
+		RunMedians: []int64{1090, 1100, 1110, 1100, 1095}, Samples: []int64{1090, 1100, 1110}, MemSource: "mem_peak_kb", MemKB: 900, MemBand: 0.01}}
 	mach := &Machine{CPUModel: "Test CPU", LogicalCPUs: 2, CgroupVersion: "v1", Privilege: "all-caps"}
 	if _, err := Update(path, m, Provenance{Subject: "c", Toolchain: "clang 19", Machine: mach}, time.Unix(0, 0)); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,12 @@
 // subject language's accepted medians, each with a tolerance band. Only the
 // subject gates; this package knows nothing of the other languages.
 //
-// The seed suite's published file loads unchanged. Writes are atomic (a
-// temporary file renamed over the old one) and serialised by a lock file, so
+// The file is read as a suite file is (no symlink, no FIFO or device, a size
+// cap) and trusted in nothing: one JSON object, bands within (0, 1], σs
+// within [0, 1], no negative count or sample, and each median agreeing with
+// its own samples, or an InvalidError naming the file and the field. The
+// seed suite's published file loads unchanged. Writes are atomic (a
+// temporary file with the old file's mode, synced and renamed over it, the
+// folder synced) and serialised by a lock file that is never a symlink, so
 // two runs updating at once lose nothing and a crash leaves the old file.
 package baseline

@@ -1,0 +1,138 @@
+package baseline
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/hale-lang/halebench/orchestrator/stats"
+)
+
+// Ranges a baselines file's figures must lie in. Bands and relative
+// figures are fractions of the median (0.05 = 5 %): a band of 0 or below
+// gates nothing sensibly, and a σ over 100 % of the median (a hand-written
+// 1e9) would make every change inconclusive.
+const (
+	MaxRelSigma = 1.0  // noise, drift_sigma, host_drift_sigma
+	MaxRelRange = 10.0 // drift_range: the spread of the run medians
+	MaxRuns     = 1000 // runs
+	// MedianSlack is how far elapsed_ns (and mem_kb) may sit from the
+	// median of the entry's own samples: halebench writes them equal; a
+	// hand edit that moves one and not the other is refused.
+	MedianSlack = 0.01
+)
+
+// check names the first figure of f out of its range, "" when all are in.
+func check(f *File) string {
+	if msg := relative("", "host_drift_sigma", f.HostDriftSigma, MaxRelSigma); msg != "" {
+		return msg
+	}
+	if f.Machine != nil && f.Machine.LogicalCPUs < 0 {
+		return fmt.Sprintf("field machine.logical_cpus is %d, want 0 or more", f.Machine.LogicalCPUs)
+	}
+	names := make([]string, 0, len(f.Benches))
+	for name := range f.Benches {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if msg := checkEntry(name, f.Benches[name]); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// checkEntry names the first figure of bench name's entry out of range.
+func checkEntry(name string, e *Entry) string {
+	where := "bench " + name + ": "
+	if e == nil {
+		return where + "null entry"
+	}
+	if e.ElapsedNs <= 0 {
+		return where + "field elapsed_ns must be a positive integer"
+	}
+	for _, c := range []struct {
+		field string
+		v     int64
+	}{{"maxrss_kb", e.MaxRSSKB}, {"mem_peak_kb", e.MemPeakKB}, {"mem_kb", e.MemKB}, {"runs", int64(e.Runs)}} {
+		if c.v < 0 {
+			return fmt.Sprintf("%sfield %s is %d, want 0 or more", where, c.field, c.v)
+		}
+	}
+	if e.Runs > MaxRuns {
+		return fmt.Sprintf("%sfield runs is %d, want at most %d", where, e.Runs, MaxRuns)
+	}
+	for _, c := range []struct {
+		field string
+		p     *float64
+	}{{"tolerance", e.Tolerance}, {"band", e.Band}, {"tolerance_override", e.ToleranceOverride}, {"mem_tolerance", e.MemTolerance}} {
+		if msg := band(where, c.field, c.p); msg != "" {
+			return msg
+		}
+	}
+	for _, c := range []struct {
+		field string
+		p     *float64
+		max   float64
+	}{{"noise", e.Noise, MaxRelSigma}, {"drift_sigma", e.DriftSigma, MaxRelSigma}, {"drift_range", e.DriftRange, MaxRelRange}} {
+		if msg := relative(where, c.field, c.p, c.max); msg != "" {
+			return msg
+		}
+	}
+	return checkSamples(where, e)
+}
+
+// checkSamples holds an entry's sample lists against its medians.
+func checkSamples(where string, e *Entry) string {
+	for _, c := range []struct {
+		field string
+		xs    []int64
+		min   int64
+	}{{"samples", e.Samples, 0}, {"mem_samples", e.MemSamples, 0}, {"run_medians", e.RunMedians, 1}} {
+		for i, x := range c.xs {
+			if x < c.min {
+				return fmt.Sprintf("%sfield %s[%d] is %d, want %d or more", where, c.field, i, x, c.min)
+			}
+		}
+	}
+	if len(e.RunMedians) > 0 && len(e.RunMedians) != e.Runs {
+		return fmt.Sprintf("%sfield run_medians holds %d medians, field runs says %d", where, len(e.RunMedians), e.Runs)
+	}
+	if msg := agrees(where, "elapsed_ns", e.ElapsedNs, "samples", e.Samples); msg != "" {
+		return msg
+	}
+	if e.MemKB > 0 {
+		return agrees(where, "mem_kb", e.MemKB, "mem_samples", e.MemSamples)
+	}
+	return ""
+}
+
+// agrees says whether a recorded median is, within MedianSlack, the median
+// of the samples recorded beside it (none: nothing to hold it to).
+func agrees(where, field string, median int64, samplesField string, xs []int64) string {
+	if len(xs) == 0 {
+		return ""
+	}
+	m := stats.Median(xs)
+	if math.Abs(float64(median-m)) > MedianSlack*float64(m) {
+		return fmt.Sprintf("%sfield %s is %d, but the median of its own %s is %d: one of them was edited (record both anew with --update-baselines)", where, field, median, samplesField, m)
+	}
+	return ""
+}
+
+// band checks a band: above 0, at most 1 (100 % of the median).
+func band(where, field string, p *float64) string {
+	if p != nil && !(*p > 0 && *p <= 1) {
+		return fmt.Sprintf("%sfield %s is %v, want a band above 0 and at most 1 (100 %%)", where, field, *p)
+	}
+	return ""
+}
+
+// relative checks a relative figure: 0 to max.
+func relative(where, field string, p *float64, max float64) string {
+	if p != nil && !(*p >= 0 && *p <= max) {
+		return fmt.Sprintf("%sfield %s is %v, want 0 to %v", where, field, *p, max)
+	}
+	return ""
+}
