@@ -6,15 +6,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"golang.org/x/sys/unix"
 )
 
 // Manifest is the table of contents of an evidence bundle.
@@ -48,7 +49,9 @@ func Images(rep *report.Report) map[string]string {
 // Bundle writes to out: report.json, images.tar (a docker archive of every
 // image the report names), suite/ (benches/, baselines.json) and
 // manifest.json. Images not in the engine with their recorded digest are an
-// error: a bundle holds what was measured or nothing.
+// error: a bundle holds what was measured or nothing. So is a symlink, FIFO
+// or device under benches/ (or as baselines.json): a bundle is published,
+// and a planted link would carry a host file into it.
 func Bundle(ctx context.Context, eng imagebuild.Engine, rep *report.Report, reportPath, suite string, out io.Writer) (*Manifest, error) {
 	m := &Manifest{Schema: ManifestSchema, RunID: rep.RunID, SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Images: Images(rep), Files: map[string]string{}}
 	refs := sortedKeys(m.Images)
@@ -61,54 +64,72 @@ func Bundle(ctx context.Context, eng imagebuild.Engine, rep *report.Report, repo
 			return nil, fmt.Errorf("image %s of the report is not in the engine with its recorded digest %s (found: %v %s): rebuild it (`halebench verify` shows whether it can be) before bundling", ref, m.Images[ref], ok, img.ID)
 		}
 	}
+	images, err := saveImages(ctx, eng, refs)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(images)
+	w := &bundleWriter{tw: tar.NewWriter(out), m: m}
+	if err := w.add("report.json", reportPath); err != nil {
+		return nil, err
+	}
+	if err := w.add("images.tar", images); err != nil {
+		return nil, err
+	}
+	if err := w.addSuite(suite); err != nil {
+		return nil, err
+	}
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := w.tw.WriteHeader(&tar.Header{Name: "manifest.json", Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+		return nil, err
+	}
+	if _, err := w.tw.Write(data); err != nil {
+		return nil, err
+	}
+	return m, w.tw.Close()
+}
+
+// saveImages writes the engine's archive of refs to a temporary file and
+// returns its path.
+func saveImages(ctx context.Context, eng imagebuild.Engine, refs []string) (string, error) {
 	tmp, err := os.CreateTemp("", "halebench-images-*.tar")
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
 	rc, err := eng.Save(ctx, refs...)
+	if err == nil {
+		_, err = io.Copy(tmp, rc)
+		rc.Close()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
 	if err != nil {
-		return nil, err
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("saving the report's images: %w", err)
 	}
-	_, err = io.Copy(tmp, rc)
-	rc.Close()
-	if err != nil {
-		return nil, fmt.Errorf("saving the report's images: %w", err)
-	}
-	tw := tar.NewWriter(out)
-	addFile := func(name, path string) error {
-		f, err := os.Open(path)
-		if err != nil {
+	return tmp.Name(), nil
+}
+
+// bundleWriter adds files to a bundle and records their sums.
+type bundleWriter struct {
+	tw *tar.Writer
+	m  *Manifest
+}
+
+// addSuite adds the suite's baselines.json, when it has one, and every file
+// under its benches/, refusing any that is not a regular file.
+func (w *bundleWriter) addSuite(suite string) error {
+	bl := filepath.Join(suite, "baselines.json")
+	if _, err := os.Lstat(bl); err == nil {
+		if err := w.add("suite/baselines.json", bl); err != nil {
 			return err
 		}
-		defer f.Close()
-		st, err := f.Stat()
-		if err != nil {
-			return err
-		}
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: st.Size(), Typeflag: tar.TypeReg, ModTime: st.ModTime()}); err != nil {
-			return err
-		}
-		h := sha256.New()
-		if _, err := io.Copy(io.MultiWriter(tw, h), f); err != nil {
-			return err
-		}
-		m.Files[name] = hex.EncodeToString(h.Sum(nil))
-		return nil
 	}
-	if err := addFile("report.json", reportPath); err != nil {
-		return nil, err
-	}
-	if err := addFile("images.tar", tmp.Name()); err != nil {
-		return nil, err
-	}
-	if bl := filepath.Join(suite, "baselines.json"); fileExists(bl) {
-		if err := addFile("suite/baselines.json", bl); err != nil {
-			return nil, err
-		}
-	}
-	err = filepath.WalkDir(filepath.Join(suite, "benches"), func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(suite, "benches"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -116,96 +137,51 @@ func Bundle(ctx context.Context, eng imagebuild.Engine, rep *report.Report, repo
 		if err != nil {
 			return err
 		}
-		return addFile("suite/"+filepath.ToSlash(rel), p)
+		return w.add("suite/"+filepath.ToSlash(rel), p)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("adding the bench sources: %w", err)
+		return fmt.Errorf("adding the bench sources: %w", err)
 	}
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := tw.WriteHeader(&tar.Header{Name: "manifest.json", Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
-		return nil, err
-	}
-	if _, err := tw.Write(data); err != nil {
-		return nil, err
-	}
-	return m, tw.Close()
+	return nil
 }
 
-// Unpack extracts a bundle into dir, checks every file against the
-// manifest, loads its images into the engine and checks every digest.
-func Unpack(ctx context.Context, eng imagebuild.Engine, bundle, dir string) (*Manifest, error) {
-	f, err := os.Open(bundle)
+// add copies the regular file at path into the bundle as name.
+func (w *bundleWriter) add(name, path string) error {
+	f, st, err := openRegular(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	sums := map[string]string{}
-	tr := tar.NewReader(f)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading bundle %s: %w", bundle, err)
-		}
-		name := filepath.Clean(filepath.FromSlash(h.Name))
-		if h.Typeflag != tar.TypeReg || strings.HasPrefix(name, "..") || filepath.IsAbs(name) {
-			continue
-		}
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, err
-		}
-		out, err := os.Create(p)
-		if err != nil {
-			return nil, err
-		}
-		hs := sha256.New()
-		_, err = io.Copy(io.MultiWriter(out, hs), tr)
-		out.Close()
-		if err != nil {
-			return nil, err
-		}
-		sums[h.Name] = hex.EncodeToString(hs.Sum(nil))
+	if err := w.tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: st.Size(), Typeflag: tar.TypeReg, ModTime: st.ModTime()}); err != nil {
+		return err
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		return nil, fmt.Errorf("bundle %s has no manifest.json: %w", bundle, err)
+	h := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(w.tw, h), io.LimitReader(f, st.Size())); err != nil {
+		return fmt.Errorf("adding %s to the bundle: %w", path, err)
 	}
-	var m Manifest
-	if err := json.Unmarshal(data, &m); err != nil || m.Schema != ManifestSchema {
-		return nil, fmt.Errorf("bundle %s: manifest.json is not a %s manifest (%v)", bundle, ManifestSchema, err)
-	}
-	for name, want := range m.Files {
-		if sums[name] != want {
-			return nil, fmt.Errorf("bundle %s: %s has sha256 %s, the manifest says %s: the bundle is damaged", bundle, name, sums[name], want)
-		}
-	}
-	img, err := os.Open(filepath.Join(dir, "images.tar"))
-	if err != nil {
-		return nil, err
-	}
-	defer img.Close()
-	if err := eng.Load(ctx, img); err != nil {
-		return nil, err
-	}
-	for _, ref := range sortedKeys(m.Images) {
-		got, ok, err := eng.Image(ctx, ref)
-		if err != nil {
-			return nil, err
-		}
-		if !ok || got.ID != m.Images[ref] {
-			return nil, fmt.Errorf("image %s loaded from the bundle has digest %s, the manifest says %s", ref, got.ID, m.Images[ref])
-		}
-	}
-	return &m, nil
+	w.m.Files[name] = hex.EncodeToString(h.Sum(nil))
+	return nil
 }
 
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+// openRegular opens path for reading without following a symlink in its
+// last component, and only when it is a regular file (checked on the open
+// file, so one swapped in between is refused too; a FIFO does not block).
+func openRegular(path string) (*os.File, fs.FileInfo, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ELOOP) {
+		return nil, nil, fmt.Errorf("%s is a symlink: a bundle holds only regular files (a link would carry what it points at into a published bundle); put the file itself there", path)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	f := os.NewFile(uintptr(fd), path)
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file (%s): a bundle holds only regular files; remove it", path, st.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, st, nil
 }

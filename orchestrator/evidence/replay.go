@@ -14,50 +14,48 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // ReplayOptions say where the replay's own report goes.
 type ReplayOptions struct {
 	ResultsDir string
 	Log        io.Writer
+	// RunID names the replay's namespace, ReplayPrefix/<RunID> (lowercase
+	// letters, digits, . _ -); "" picks one from the time and the process.
+	RunID string
 }
 
-// Replay unpacks a bundle (checking every digest), runs the same benches on
-// its images with nothing built, and returns the recorded report and the new
-// one.
+// Replay unpacks a bundle (checking every file against its manifest),
+// loads its images under a namespace of its own (see LoadImages), runs the
+// same benches on them unprivileged with nothing built, and returns the
+// recorded report and the new one. Nothing in the bundle is trusted: its
+// images are foreign code, so they get no privilege and no existing tag.
 func Replay(ctx context.Context, eng *engine.Engine, bundle string, o ReplayOptions) (rec, now *report.Report, err error) {
 	dir, err := os.MkdirTemp("", "halebench-replay-")
 	if err != nil {
 		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
-	m, err := Unpack(ctx, eng, bundle, dir)
+	m, err := Extract(bundle, dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	fmt.Fprintf(o.Log, "replay: %d images loaded, every digest as the manifest says\n", len(m.Images))
+	if o.RunID == "" {
+		o.RunID = fmt.Sprintf("%d-%d", time.Now().Unix(), os.Getpid())
+	}
+	ns := ReplayPrefix + "/" + o.RunID
+	if _, err := LoadImages(ctx, eng, m, filepath.Join(dir, "images.tar"), ns); err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(o.Log, "replay: %d images loaded as %s/…, every digest as the manifest says\n", len(m.Images), ns)
 	rec, err = ReadReport(filepath.Join(dir, "report.json"))
 	if err != nil {
 		return nil, nil, err
 	}
-	langs := rec.Settings.Languages
-	bench := ""
-	if len(rec.Benches) == 1 {
-		bench = rec.Benches[0].Name
-	}
-	suite := filepath.Join(dir, "suite")
-	timeout, err := time.ParseDuration(rec.Settings.TimeoutPerSample)
+	plan, err := replayPlan(rec, m, dir, ns, o)
 	if err != nil {
-		return nil, nil, fmt.Errorf("the report's timeout_per_sample %q: %w", rec.Settings.TimeoutPerSample, err)
-	}
-	plan, err := harness.Prepare(harness.Options{
-		Suite: suite, Bench: bench, Langs: strings.Join(langs, ","), Subject: rec.Subject,
-		Timeout: timeout, Iters: rec.Iters, Warmup: rec.Warmup, OutCap: rec.Settings.OutputCapBytes, MemLimit: rec.Settings.MemLimitBytes,
-		Baselines: filepath.Join(suite, "baselines.json"), ResultsDir: o.ResultsDir, Log: o.Log,
-		Images: imagebuild.Options{NoBuild: true, SourceDateEpoch: m.SourceDateEpoch, HaleSrc: filepath.Join(dir, "no-hale")},
-	})
-	if err != nil {
-		return rec, nil, fmt.Errorf("the bundle's suite: %w", err)
+		return rec, nil, err
 	}
 	res, err := harness.OnEngine(ctx, eng, plan)
 	if res == nil || res.Report == nil {
@@ -66,39 +64,67 @@ func Replay(ctx context.Context, eng *engine.Engine, bundle string, o ReplayOpti
 	return rec, res.Report, err
 }
 
+// replayPlan is the run the recorded report describes, on the images
+// loaded under ns, unprivileged, building nothing.
+func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions) (*harness.Plan, error) {
+	bench := ""
+	if len(rec.Benches) == 1 {
+		bench = rec.Benches[0].Name
+	}
+	suite := filepath.Join(dir, "suite")
+	timeout, err := time.ParseDuration(rec.Settings.TimeoutPerSample)
+	if err != nil {
+		return nil, fmt.Errorf("the report's timeout_per_sample %q: %w", termtext.Line(rec.Settings.TimeoutPerSample), err)
+	}
+	plan, err := harness.Prepare(harness.Options{
+		Suite: suite, Bench: bench, Langs: strings.Join(rec.Settings.Languages, ","), Subject: rec.Subject,
+		Timeout: timeout, Iters: rec.Iters, Warmup: rec.Warmup, OutCap: rec.Settings.OutputCapBytes, MemLimit: rec.Settings.MemLimitBytes,
+		Baselines: filepath.Join(suite, "baselines.json"), ResultsDir: o.ResultsDir, Log: o.Log, Unprivileged: true,
+		Images: imagebuild.Options{NoBuild: true, Prefix: ns, SourceDateEpoch: m.SourceDateEpoch, HaleSrc: filepath.Join(dir, "no-hale")},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the bundle's suite: %w", err)
+	}
+	return plan, nil
+}
+
 // WriteComparison prints, per bench and language, the recorded median next
 // to the replayed one, with both hosts named.
 func WriteComparison(w io.Writer, rec, now *report.Report) error {
-	fmt.Fprintf(w, "recorded: %s (%s, %d CPUs, engine %s), run %s\n", rec.Host.Hostname, rec.Host.CPUModel, rec.Host.LogicalCPUs, rec.Host.EngineVersion, rec.RunID)
-	fmt.Fprintf(w, "replayed: %s (%s, %d CPUs, engine %s), run %s\n", now.Host.Hostname, now.Host.CPUModel, now.Host.LogicalCPUs, now.Host.EngineVersion, now.RunID)
+	// Every name here comes out of a report, the recorded one from a bundle
+	// made elsewhere: each is cleaned to one inert line.
+	host := func(r *report.Report) string {
+		return termtext.Line(fmt.Sprintf("%s (%s, %d CPUs, engine %s), run %s", r.Host.Hostname, r.Host.CPUModel, r.Host.LogicalCPUs, r.Host.EngineVersion, r.RunID))
+	}
+	fmt.Fprintf(w, "recorded: %s\n", host(rec))
+	fmt.Fprintf(w, "replayed: %s\n", host(now))
 	nowBy := map[string]*report.Bench{}
 	for _, b := range now.Benches {
 		nowBy[b.Name] = b
 	}
+	cell := func(l *report.Lang) string {
+		if l == nil {
+			return "—"
+		}
+		if l.Status != "ok" || l.ElapsedNsMedian == 0 {
+			return termtext.Line(string(l.Status))
+		}
+		return fmt.Sprintf("%.3fms", float64(l.ElapsedNsMedian)/1e6)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "bench\tlang\trecorded\treplayed\treplayed/recorded\timage digest")
 	for _, b := range rec.Benches {
-		nb := nowBy[b.Name]
-		for _, lang := range sortedKeys(langsOf(b, rec.Subject)) {
-			r := langsOf(b, rec.Subject)[lang]
-			var n *report.Lang
-			if nb != nil {
-				n = langsOf(nb, now.Subject)[lang]
-			}
-			cell := func(l *report.Lang) string {
-				if l == nil {
-					return "—"
-				}
-				if l.Status != "ok" || l.ElapsedNsMedian == 0 {
-					return string(l.Status)
-				}
-				return fmt.Sprintf("%.3fms", float64(l.ElapsedNsMedian)/1e6)
-			}
+		recLangs, nowLangs := langsOf(b, rec.Subject), map[string]*report.Lang{}
+		if nb := nowBy[b.Name]; nb != nil {
+			nowLangs = langsOf(nb, now.Subject)
+		}
+		for _, lang := range sortedKeys(recLangs) {
+			r, n := recLangs[lang], nowLangs[lang]
 			ratio := "—"
 			if r != nil && n != nil && r.ElapsedNsMedian > 0 && n.ElapsedNsMedian > 0 {
 				ratio = fmt.Sprintf("%.2f", float64(n.ElapsedNsMedian)/float64(r.ElapsedNsMedian))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, lang, cell(r), cell(n), ratio, short(rec.BenchImages[lang].Digest))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(b.Name), termtext.Line(lang), cell(r), cell(n), ratio, termtext.Line(short(rec.BenchImages[lang].Digest)))
 		}
 	}
 	return tw.Flush()

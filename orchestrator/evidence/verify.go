@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/repro"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	bkclient "github.com/moby/buildkit/client"
 )
@@ -33,7 +33,8 @@ type Row struct {
 	Why      []string `json:"why,omitempty"`
 }
 
-// ReadReport reads a run report.
+// ReadReport reads a run report and checks the build inputs it records
+// (packages, mirror) before anything can use them.
 func ReadReport(path string) (*report.Report, error) {
 	rep, err := report.ReadFile(path)
 	if err != nil {
@@ -41,6 +42,9 @@ func ReadReport(path string) (*report.Report, error) {
 	}
 	if rep.Base.Inputs == nil {
 		return nil, fmt.Errorf("report %s records no build inputs (it predates reproducible images, or its base was given with --base-image): rerun `halebench run` to make one that can be verified", path)
+	}
+	if err := checkInputs(path, rep); err != nil {
+		return nil, err
 	}
 	return rep, nil
 }
@@ -80,6 +84,9 @@ func (o VerifyOptions) wants(lang string) bool {
 // with no cache, and compares the digests. The images it built are removed
 // at the end; the ones the report names are not touched.
 func Verify(ctx context.Context, eng imagebuild.Engine, bk *bkclient.Client, rep *report.Report, o VerifyOptions) ([]Row, error) {
+	if err := checkInputs("given to verify", rep); err != nil {
+		return nil, err
+	}
 	suite, err := catalogue.Load(o.Suite)
 	if err != nil {
 		return nil, err
@@ -94,72 +101,106 @@ func Verify(ctx context.Context, eng imagebuild.Engine, bk *bkclient.Client, rep
 			opts.Pins[lang] = strings.Fields(tc.Inputs.BuildArgs["PACKAGES"])
 		}
 	}
-	b := imagebuild.New(eng, bk, o.Log, opts)
-	var made []string
+	v := &verifier{eng: eng, b: imagebuild.New(eng, bk, o.Log, opts), rep: rep, o: o}
 	defer func() {
-		for _, r := range made {
+		for _, r := range v.made {
 			_ = eng.RemoveImage(context.WithoutCancel(ctx), r)
 		}
 	}()
-	var rows []Row
-	base, err := b.Base(ctx)
+	base, err := v.b.Base(ctx)
 	if err != nil {
 		return nil, err
 	}
-	made = append(made, base.Ref)
+	v.made = append(v.made, base.Ref)
 	row := Row{Image: rep.Base.Ref, Recorded: rep.Base.ID, Rebuilt: base.ID, Equal: rep.Base.ID == base.ID}
 	if !row.Equal {
 		row.Why = packageDiff(rep.Base.Inputs.Packages, base.Inputs.Packages)
 	}
-	rows = append(rows, row)
+	v.rows = append(v.rows, row)
+	if err := v.toolchains(ctx); err != nil {
+		return v.cleaned(), err
+	}
+	err = v.benchImages(ctx, suite)
+	return v.cleaned(), err
+}
 
-	langs := sortedKeys(rep.Images)
-	for _, name := range langs {
-		rec := rep.Images[name]
+// verifier is one verify's builder and what it has made and found so far.
+type verifier struct {
+	eng  imagebuild.Engine
+	b    *imagebuild.Builder
+	rep  *report.Report
+	o    VerifyOptions
+	made []string
+	rows []Row
+}
+
+// cleaned is the rows made safe to print: a reference, a digest or a
+// reason can carry text out of the report.
+func (v *verifier) cleaned() []Row {
+	for i := range v.rows {
+		r := &v.rows[i]
+		r.Image, r.Recorded, r.Rebuilt = termtext.Line(r.Image), termtext.Line(r.Recorded), termtext.Line(r.Rebuilt)
+		for j, w := range v.rows[i].Why {
+			v.rows[i].Why[j] = termtext.Line(w)
+		}
+	}
+	return v.rows
+}
+
+// toolchains rebuilds every available toolchain the report records.
+func (v *verifier) toolchains(ctx context.Context) error {
+	for _, name := range sortedKeys(v.rep.Images) {
+		rec := v.rep.Images[name]
 		lang, ok := toolchain.ByName(name)
-		if !ok || rec.Status != imagebuild.Available || rec.Inputs == nil || !o.wants(name) {
+		if !ok || rec.Status != imagebuild.Available || rec.Inputs == nil || !v.o.wants(name) {
 			continue
 		}
-		tc, err := b.Toolchain(ctx, lang)
+		tc, err := v.b.Toolchain(ctx, lang)
 		if err != nil {
-			return rows, err
+			return err
 		}
-		made = append(made, tc.Ref)
+		v.made = append(v.made, tc.Ref)
 		row := Row{Image: rec.Ref, Recorded: rec.Digest, Rebuilt: tc.Digest, Equal: rec.Digest == tc.Digest}
 		if !row.Equal {
-			row.Why = append(toolchainDiff(name, rec, tc), filesDiffer(ctx, eng, rec.Ref, tc.Ref)...)
+			row.Why = append(toolchainDiff(name, rec, tc), filesDiffer(ctx, v.eng, rec.Ref, tc.Ref)...)
 		}
-		rows = append(rows, row)
+		v.rows = append(v.rows, row)
 	}
-	for _, name := range sortedKeys(rep.BenchImages) {
-		rec := rep.BenchImages[name]
+	return nil
+}
+
+// benchImages rebuilds every bench image the report records from the
+// suite's sources.
+func (v *verifier) benchImages(ctx context.Context, suite *catalogue.Suite) error {
+	for _, name := range sortedKeys(v.rep.BenchImages) {
+		rec := v.rep.BenchImages[name]
 		lang, ok := toolchain.ByName(name)
-		if !ok || rec.Inputs == nil || !o.wants(name) || (len(o.Langs) > 0 && name == "go" && !o.wantsExactly("go")) {
+		if !ok || rec.Inputs == nil || !v.o.wants(name) || (len(v.o.Langs) > 0 && name == "go" && !v.o.wantsExactly("go")) {
 			continue
 		}
 		srcs, why, err := benchSources(suite, lang, rec.Inputs.Files)
 		if err != nil {
-			return rows, err
+			return err
 		}
-		bi, err := b.BenchImage(ctx, lang, srcs)
+		bi, err := v.b.BenchImage(ctx, lang, srcs)
 		if err != nil {
-			return rows, err
+			return err
 		}
-		made = append(made, bi.Ref)
+		v.made = append(v.made, bi.Ref)
 		row := Row{Image: rec.Ref, Recorded: rec.Digest, Rebuilt: bi.Digest, Equal: rec.Digest == bi.Digest}
 		if !row.Equal {
 			row.Why = append(why, fileDiff(rec.Inputs.Files, bi.Inputs.Files)...)
-			if tc := rep.Images[name]; tc.Inputs != nil && bi.Inputs.BaseDigest != tc.Digest {
+			if tc := v.rep.Images[name]; tc.Inputs != nil && bi.Inputs.BaseDigest != tc.Digest {
 				row.Why = append(row.Why, fmt.Sprintf("its toolchain image rebuilt to %s, not the recorded %s", short(bi.Inputs.BaseDigest), short(tc.Digest)))
 			}
 			if len(row.Why) == 0 {
 				row.Why = []string{"same sources and toolchain: a compiler output or build step is not deterministic"}
 			}
-			row.Why = append(row.Why, filesDiffer(ctx, eng, rec.Ref, bi.Ref)...)
+			row.Why = append(row.Why, filesDiffer(ctx, v.eng, rec.Ref, bi.Ref)...)
 		}
-		rows = append(rows, row)
+		v.rows = append(v.rows, row)
 	}
-	return rows, nil
+	return nil
 }
 
 // benchSources finds, in the suite, the sources a bench image was built
@@ -283,14 +324,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// Abs makes a path absolute for messages and for the builder.
-func Abs(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
 }
 
 // filesDiffer names the files that differ between the recorded image (when
