@@ -6,6 +6,13 @@
 // file on another engine, checks every digest, runs the same benches on those
 // images and compares its numbers with the recorded ones.
 //
+// A report and a bundle come from elsewhere, so nothing in them is trusted:
+// recorded packages and mirror are held to their grammar before a build,
+// a bundle is unpacked within caps and against its manifest (Extract), its
+// image archive is read before loading and loaded only under a namespace of
+// the replay's own (LoadImages), replayed images run unprivileged, and every
+// name from a report is cleaned before it is printed.
+//
 // It reads reports and drives the builder and the harness; it measures
 // nothing itself.
 package evidence
