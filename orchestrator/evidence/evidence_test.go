@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
@@ -24,8 +26,9 @@ func (l testLog) Write(p []byte) (int, error) {
 }
 
 // A run's report is bundled; the bundle's images are removed from the engine
-// (only those); replay loads them back, every digest checks, the bench runs
-// again on them and the comparison names both runs.
+// (only those); replay loads them back under its own namespace (never under
+// their halebench/ tags), every digest checks, the bench runs again on them
+// unprivileged and the comparison names both runs.
 func TestBundleRemoveReplay(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
@@ -75,14 +78,34 @@ func TestBundleRemoveReplay(t *testing.T) {
 			t.Fatalf("%s still in the engine after removal", ref)
 		}
 	}
-	rec, now, err := evidence.Replay(ctx, eng, bundle, evidence.ReplayOptions{ResultsDir: filepath.Join(dir, "replay"), Log: testLog{t}})
+	runID := fmt.Sprintf("t%d", time.Now().UnixNano())
+	ns := evidence.ReplayPrefix + "/" + runID
+	rec, now, err := evidence.Replay(ctx, eng, bundle, evidence.ReplayOptions{ResultsDir: filepath.Join(dir, "replay"), Log: testLog{t}, RunID: runID})
+	// Put the engine back as it was (the images under their own tags) and
+	// drop the replay's, whatever happened.
+	defer func() {
+		for ref := range m.Images {
+			moved := ns + "/" + strings.TrimPrefix(ref, "halebench/")
+			if _, ok, _ := eng.Image(ctx, moved); ok {
+				eng.Tag(ctx, moved, ref)
+				eng.RemoveImage(ctx, moved)
+			}
+		}
+	}()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for ref, id := range m.Images {
-		if img, ok, _ := eng.Image(ctx, ref); !ok || img.ID != id {
-			t.Fatalf("%s not back with digest %s", ref, id)
+		moved := ns + "/" + strings.TrimPrefix(ref, "halebench/")
+		if img, ok, _ := eng.Image(ctx, moved); !ok || img.ID != id {
+			t.Fatalf("%s not loaded as %s with digest %s", ref, moved, id)
 		}
+		if _, ok, _ := eng.Image(ctx, ref); ok {
+			t.Fatalf("%s was made again: a replay loads only under %s", ref, ns)
+		}
+	}
+	if !strings.HasPrefix(now.BenchImages["c"].Ref, ns+"/") || now.Host.Privilege.Mode != engine.ModeUnprivileged {
+		t.Fatalf("the replay ran %s with privilege %+v, want an image under %s, unprivileged", now.BenchImages["c"].Ref, now.Host.Privilege, ns)
 	}
 	var out bytes.Buffer
 	if err := evidence.WriteComparison(&out, rec, now); err != nil {

@@ -69,16 +69,28 @@ func LoadImages(ctx context.Context, eng imagebuild.Engine, m *Manifest, archive
 	if lerr != nil {
 		return nil, lerr
 	}
+	if err := checkLoaded(ctx, eng, m.Images, renamed); err != nil {
+		for _, ref := range renamed {
+			_ = eng.RemoveImage(context.WithoutCancel(ctx), ref)
+		}
+		return nil, err
+	}
+	return renamed, nil
+}
+
+// checkLoaded says whether each image was loaded under its new reference
+// with the digest the bundle's manifest records.
+func checkLoaded(ctx context.Context, eng imagebuild.Engine, images, renamed map[string]string) error {
 	for _, ref := range sortedKeys(renamed) {
 		got, ok, err := eng.Image(ctx, renamed[ref])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if !ok || got.ID != m.Images[ref] {
-			return nil, fmt.Errorf("image %s (loaded as %s) has digest %q, the bundle's manifest says %s", ref, renamed[ref], got.ID, m.Images[ref])
+		if !ok || got.ID != images[ref] {
+			return fmt.Errorf("image %s (loaded as %s) has digest %q, the bundle's manifest says %s", ref, renamed[ref], got.ID, images[ref])
 		}
 	}
-	return renamed, nil
+	return nil
 }
 
 // replayRefs maps each reference of a bundle's manifest into ns, refusing a
