@@ -45,10 +45,8 @@ func Replay(ctx context.Context, eng *engine.Engine, bundle string, o ReplayOpti
 		o.RunID = fmt.Sprintf("%d-%d", time.Now().Unix(), os.Getpid())
 	}
 	ns := ReplayPrefix + "/" + o.RunID
-	if _, err := LoadImages(ctx, eng, m, filepath.Join(dir, "images.tar"), ns); err != nil {
-		return nil, nil, err
-	}
-	fmt.Fprintf(o.Log, "replay: %d images loaded as %s/…, every digest as the manifest says\n", len(m.Images), ns)
+	// The report, the suite and its baselines are checked before the
+	// engine is touched; then the images are loaded.
 	rec, err = ReadReport(filepath.Join(dir, "report.json"))
 	if err != nil {
 		return nil, nil, err
@@ -57,6 +55,10 @@ func Replay(ctx context.Context, eng *engine.Engine, bundle string, o ReplayOpti
 	if err != nil {
 		return rec, nil, err
 	}
+	if _, err := LoadImages(ctx, eng, m, filepath.Join(dir, "images.tar"), ns); err != nil {
+		return rec, nil, err
+	}
+	fmt.Fprintf(o.Log, "replay: %d images loaded as %s/…, every digest as the manifest says\n", len(m.Images), ns)
 	res, err := harness.OnEngine(ctx, eng, plan)
 	if res == nil || res.Report == nil {
 		return rec, nil, err
