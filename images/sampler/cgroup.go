@@ -18,8 +18,15 @@ import (
 type cgroups interface {
 	source() string
 	newSample(limit int64) (sampleCgroup, error)
+	// pidsErr says why samples get no pids limit of their own (nil: they do).
+	pidsErr() error
 	close()
 }
+
+// samplePidsMax is how many tasks (processes and threads) one sample may
+// have at once: far more than any bench's runtime starts, far fewer than a
+// fork bomb wants.
+const samplePidsMax = 1024
 
 type sampleCgroup interface {
 	// start runs fork with the new process inside the sample's cgroup.
@@ -33,7 +40,12 @@ type sampleCgroup interface {
 	remove() error
 }
 
-const mountDir = "/run/halebench-cg"
+// Where the sampler mounts the container's cgroups: the memory hierarchy
+// (or the whole v2 tree), and on v1 the pids hierarchy.
+const (
+	mountDir     = "/run/halebench-cg"
+	pidsMountDir = "/run/halebench-pids"
+)
 
 func openCgroups() (cgroups, error) {
 	if err := os.MkdirAll(mountDir, 0o755); err != nil {
@@ -48,7 +60,15 @@ func openCgroups() (cgroups, error) {
 	if err := syscall.Mount("cgroup", mountDir, "cgroup", 0, "memory"); err != nil {
 		return nil, fmt.Errorf("mount the v1 memory cgroup (needs CAP_SYS_ADMIN and a private cgroup namespace): %w", err)
 	}
-	return &v1{root: mountDir}, nil
+	c := &v1{root: mountDir}
+	if err := os.MkdirAll(pidsMountDir, 0o755); err != nil {
+		c.pidsMountErr = err
+	} else if err := syscall.Mount("cgroup", pidsMountDir, "cgroup", 0, "pids"); err != nil {
+		c.pidsMountErr = fmt.Errorf("mount the v1 pids cgroup: %w", err)
+	} else {
+		c.pidsRoot = pidsMountDir
+	}
+	return c, nil
 }
 
 // removeCgroup retries briefly: a cgroup whose last task has just been reaped
@@ -110,16 +130,27 @@ func sampleDir(root string) string {
 	return filepath.Join(root, fmt.Sprintf("sample-%d-%d", os.Getpid(), sampleSeq.Add(1)))
 }
 
-// joinForkLeave moves the sampler into dir, forks there and moves back to
-// home: the child starts inside dir.
-func joinForkLeave(dir, home string, fork func() (int, error)) (int, error) {
+// joinForkLeave moves the sampler into each of dirs, forks there and moves
+// back to homes (one per dir): the child starts inside dirs.
+func joinForkLeave(dirs, homes []string, fork func() (int, error)) (int, error) {
 	self := strconv.Itoa(os.Getpid())
-	if err := writeFile(filepath.Join(dir, "cgroup.procs"), self); err != nil {
-		return 0, fmt.Errorf("joining %s: %w", dir, err)
+	var err error
+	joined := 0
+	for _, dir := range dirs {
+		if err = writeFile(filepath.Join(dir, "cgroup.procs"), self); err != nil {
+			err = fmt.Errorf("joining %s: %w", dir, err)
+			break
+		}
+		joined++
 	}
-	pid, err := fork()
-	if berr := writeFile(filepath.Join(home, "cgroup.procs"), self); berr != nil && err == nil {
-		err = fmt.Errorf("leaving %s: %w", dir, berr)
+	pid := 0
+	if err == nil {
+		pid, err = fork()
+	}
+	for i := 0; i < joined; i++ {
+		if berr := writeFile(filepath.Join(homes[i], "cgroup.procs"), self); berr != nil && err == nil {
+			err = fmt.Errorf("leaving %s: %w", dirs[i], berr)
+		}
 	}
 	return pid, err
 }

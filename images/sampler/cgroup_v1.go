@@ -17,10 +17,21 @@ import (
 type v1 struct {
 	root string
 	mu   sync.Mutex
+	// pidsRoot is the pids hierarchy ("" when it could not be mounted, for
+	// pidsMountErr).
+	pidsRoot     string
+	pidsMountErr error
 }
 
+func (c *v1) pidsErr() error { return c.pidsMountErr }
+
 func (c *v1) source() string { return "cgroup v1 memory.max_usage_in_bytes of a per-sample cgroup" }
-func (c *v1) close()         { _ = syscall.Unmount(c.root, syscall.MNT_DETACH) }
+func (c *v1) close() {
+	_ = syscall.Unmount(c.root, syscall.MNT_DETACH)
+	if c.pidsRoot != "" {
+		_ = syscall.Unmount(c.pidsRoot, syscall.MNT_DETACH)
+	}
+}
 
 func (c *v1) newSample(limit int64) (sampleCgroup, error) {
 	dir := sampleDir(c.root)
@@ -38,18 +49,37 @@ func (c *v1) newSample(limit int64) (sampleCgroup, error) {
 		_ = writeFile(filepath.Join(dir, "memory.swappiness"), "0")
 		_ = writeFile(filepath.Join(dir, "memory.memsw.limit_in_bytes"), strconv.FormatInt(limit, 10))
 	}
-	return &v1Sample{parent: c, dir: dir}, nil
+	s := &v1Sample{parent: c, dir: dir}
+	if c.pidsRoot != "" {
+		s.pids = filepath.Join(c.pidsRoot, filepath.Base(dir))
+		_ = os.Remove(s.pids)
+		if err := os.Mkdir(s.pids, 0o755); err != nil {
+			_ = os.Remove(dir)
+			return nil, err
+		}
+		if err := writeFile(filepath.Join(s.pids, "pids.max"), strconv.Itoa(samplePidsMax)); err != nil {
+			_ = s.remove()
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
+// v1Sample is a sample's memory cgroup and, when the pids hierarchy is
+// mounted, its pids cgroup of the same name.
 type v1Sample struct {
 	parent *v1
 	dir    string
+	pids   string
 }
 
 func (s *v1Sample) start(fork func() (int, error)) (int, error) {
 	s.parent.mu.Lock()
 	defer s.parent.mu.Unlock()
-	return joinForkLeave(s.dir, s.parent.root, fork)
+	if s.pids == "" {
+		return joinForkLeave([]string{s.dir}, []string{s.parent.root}, fork)
+	}
+	return joinForkLeave([]string{s.dir, s.pids}, []string{s.parent.root, s.parent.pidsRoot}, fork)
 }
 
 // A v1 memory cgroup has no kill file: killAll loops over procs.
@@ -69,4 +99,12 @@ func (s *v1Sample) oomKilled() bool {
 	return fieldValue(string(b), "oom_kill") > 0
 }
 
-func (s *v1Sample) remove() error { return removeCgroup(s.dir) }
+func (s *v1Sample) remove() error {
+	err := removeCgroup(s.dir)
+	if s.pids != "" {
+		if perr := removeCgroup(s.pids); err == nil {
+			err = perr
+		}
+	}
+	return err
+}

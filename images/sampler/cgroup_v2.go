@@ -16,8 +16,11 @@ import (
 // but the seccomp filter the bench inherits must answer clone3 with ENOSYS:
 // a filter cannot see clone3's flags.)
 type v2 struct {
-	root string
+	root    string
+	pidsOff error // why the pids controller is not enabled (nil: it is)
 }
+
+func (c *v2) pidsErr() error { return c.pidsOff }
 
 func openV2() (cgroups, error) {
 	c := &v2{root: mountDir}
@@ -30,6 +33,9 @@ func openV2() (cgroups, error) {
 	}
 	if err := writeFile(filepath.Join(c.root, "cgroup.subtree_control"), "+memory"); err != nil {
 		return nil, fmt.Errorf("enabling the memory controller: %w", err)
+	}
+	if err := writeFile(filepath.Join(c.root, "cgroup.subtree_control"), "+pids"); err != nil {
+		c.pidsOff = fmt.Errorf("enabling the pids controller: %w", err)
 	}
 	if _, err := os.Stat(filepath.Join(self, "memory.peak")); err != nil {
 		return nil, errors.New("memory.peak missing (kernel older than 5.19)")
@@ -53,6 +59,12 @@ func (c *v2) newSample(limit int64) (sampleCgroup, error) {
 		}
 		_ = writeFile(filepath.Join(dir, "memory.swap.max"), "0")
 	}
+	if c.pidsOff == nil {
+		if err := writeFile(filepath.Join(dir, "pids.max"), strconv.Itoa(samplePidsMax)); err != nil {
+			_ = os.Remove(dir)
+			return nil, err
+		}
+	}
 	return &v2Sample{dir: dir, home: filepath.Join(c.root, "sampler")}, nil
 }
 
@@ -62,7 +74,7 @@ type v2Sample struct {
 }
 
 func (s *v2Sample) start(fork func() (int, error)) (int, error) {
-	return joinForkLeave(s.dir, s.home, fork)
+	return joinForkLeave([]string{s.dir}, []string{s.home}, fork)
 }
 
 func (s *v2Sample) kill()        { _ = writeFile(filepath.Join(s.dir, "cgroup.kill"), "1") }

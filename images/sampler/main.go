@@ -45,7 +45,7 @@ type options struct {
 
 func main() {
 	if len(os.Args) >= 2 && os.Args[1] == "serve" {
-		serve()
+		serve(os.Args[2:])
 		return
 	}
 	if len(os.Args) >= 2 && os.Args[1] == "probe" {
@@ -82,7 +82,7 @@ func runOne(args []string) {
 	// /proc/1/environ; it leaves it before any bench starts.
 	nonce := os.Getenv("HALEBENCH_NONCE")
 	os.Unsetenv("HALEBENCH_NONCE")
-	s := newSession()
+	s := newSession(benchUID, benchGID)
 	res := s.run(o)
 	s.close()
 	res.Nonce = nonce
@@ -99,8 +99,18 @@ func printResult(res wire.Result) {
 // serve runs the jobs it reads on stdin, one after another, in this one
 // container, and answers each with a result line; it ends at EOF. The
 // container's start is then paid once for many (bench, language) pairs.
-func serve() {
-	s := newSession()
+func serve(args []string) {
+	fs := flag.NewFlagSet("serve", flag.ExitOnError)
+	// For tests only: an impossible uid (4294967295, which setuid refuses)
+	// shows that a failed uid switch stops every bench.
+	uid := fs.Uint64("test-bench-uid", benchUID, "test only: the uid benches are started as")
+	_ = fs.Parse(args)
+	if *uid > 1<<32-1 {
+		fmt.Fprintln(os.Stderr, "halebench-sampler: -test-bench-uid must fit in 32 bits")
+		os.Exit(2)
+	}
+	s := newSession(uint32(*uid), benchGID)
+	s.lastRoom = true
 	defer s.close()
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)

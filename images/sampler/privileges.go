@@ -8,13 +8,16 @@ package main
 //
 //   - makes itself non-dumpable, so /proc/1/{fd,environ,mem,…} belong to root
 //     and a process of another uid cannot open them;
+//   - turns core dumps off (RLIMIT_CORE 0, soft and hard);
 //   - empties its capability bounding set on every thread (what a later
 //     execve could regain) and sets no_new_privs;
 //   - installs, on every thread, a seccomp filter that the bench inherits
-//     (see deniedSyscalls: mount and the new mount API, namespaces, keyrings,
-//     bpf, ptrace and cross-process memory, modules, kexec, reboot, swap,
-//     clocks, perf, io_uring; clone with a namespace flag; clone3, which a
-//     filter cannot inspect, answers ENOSYS so libcs fall back to clone);
+//     (seccomp.go: mount and the new mount API, namespaces, keyrings, bpf,
+//     ptrace and cross-process memory, modules, kexec, reboot, swap, clocks,
+//     perf, io_uring; clone with a namespace flag; clone3, which a filter
+//     cannot inspect, answers ENOSYS so libcs fall back to clone; sockets of
+//     any family but unix, inet and inet6; personality beyond the query and
+//     ADDR_NO_RANDOMIZE);
 //
 // and starts every bench as benchUID:benchGID with no supplementary groups:
 // the switch away from uid 0 clears the permitted, effective and ambient
@@ -24,6 +27,10 @@ package main
 //
 // What the container gave and what the bench got are measured (the bench's
 // by a probe run exactly as a bench is run) and reported in the environment.
+// It fails closed: what leaves a bench holding more than that (no filter, a
+// failed uid switch or capability drop, core dumps on, or a probe that
+// finds any right left) stops every bench of the session (status
+// unconfined).
 
 import (
 	"bufio"
@@ -31,6 +38,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -98,15 +106,19 @@ func probe() {
 
 // confinement is how the sampler starts benches.
 type confinement struct {
-	dropUser bool // start benches as benchUID (false: the sampler cannot setuid)
-	errs     []string
+	uid, gid uint32 // the bench's identity
+	// errs: what could not be done, said in the report. unsafe: what could
+	// not be done and leaves a bench unconfined: then no bench runs.
+	errs   []string
+	unsafe []string
 }
 
 // confine drops what the sampler no longer needs and returns how benches
-// are to be started. What could not be done is said, not fatal: the report
-// shows what the bench got.
-func confine() *confinement {
-	c := &confinement{}
+// are to be started as uid:gid. It fails closed: no seccomp filter, no
+// no_new_privs, a bounding set that could not be emptied or core dumps
+// left on put the failure in unsafe, and the session runs no bench.
+func confine(uid, gid uint32) *confinement {
+	c := &confinement{uid: uid, gid: gid}
 	const prSetDumpable, prCapbsetDrop, prSetChildSubreaper, prSetNoNewPrivs = 4, 24, 36, 38
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetDumpable, 0, 0); e != 0 {
 		c.errs = append(c.errs, "PR_SET_DUMPABLE: "+e.Error())
@@ -117,64 +129,83 @@ func confine() *confinement {
 			c.errs = append(c.errs, "PR_SET_CHILD_SUBREAPER: "+e.Error())
 		}
 	}
+	// No core file: a crashing bench writes nothing a later one could read.
+	if err := syscall.Setrlimit(syscall.RLIMIT_CORE, &syscall.Rlimit{}); err != nil {
+		c.unsafe = append(c.unsafe, "turning core dumps off (RLIMIT_CORE 0): "+err.Error())
+	}
 	for capNo := 0; capNo <= lastCap(); capNo++ {
 		if _, _, e := syscall.AllThreadsSyscall(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(capNo), 0); e != 0 {
 			if e != syscall.EINVAL {
-				c.errs = append(c.errs, fmt.Sprintf("dropping capability %d from the bounding set: %v", capNo, e))
+				c.unsafe = append(c.unsafe, fmt.Sprintf("dropping capability %d from the bounding set: %v", capNo, e))
 			}
 			break
 		}
 	}
 	if _, _, e := syscall.AllThreadsSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
-		c.errs = append(c.errs, "PR_SET_NO_NEW_PRIVS: "+e.Error())
+		c.unsafe = append(c.unsafe, "PR_SET_NO_NEW_PRIVS: "+e.Error())
 	}
 	if err := installFilter(); err != nil {
-		c.errs = append(c.errs, "seccomp: "+err.Error())
+		c.unsafe = append(c.unsafe, "seccomp: "+err.Error())
 	}
-	c.dropUser = true
 	return c
 }
 
-// sysProcAttr is how every bench process is started.
+// sysProcAttr is how every bench process is started: in a process group of
+// its own, as the bench's uid and gid with no supplementary group.
 func (c *confinement) sysProcAttr() *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Setpgid: true}
-	if c != nil && c.dropUser {
-		a.Credential = &syscall.Credential{Uid: benchUID, Gid: benchGID, Groups: []uint32{}}
-	}
-	return a
+	return &syscall.SysProcAttr{Setpgid: true,
+		Credential: &syscall.Credential{Uid: c.uid, Gid: c.gid, Groups: []uint32{}}}
 }
 
 // probeBench runs the probe as a bench would run and reads what it says.
-// A sampler that cannot start a process as benchUID starts benches as
-// itself, and says so.
-func (c *confinement) probeBench() (*wire.Privileges, error) {
+// A probe that cannot start (the uid switch failed) or that finds any
+// right left puts the reason in unsafe: benches do not run.
+func (c *confinement) probeBench() *wire.Privileges {
 	self, err := os.Executable()
 	if err != nil {
-		return nil, err
+		c.unsafe = append(c.unsafe, "finding the sampler's own binary for the probe: "+err.Error())
+		return nil
 	}
-	run := func() ([]byte, error) {
-		cmd := exec.Command(self, "probe")
-		cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
-		cmd.SysProcAttr = c.sysProcAttr()
-		return cmd.Output()
-	}
-	out, err := run()
-	if err != nil && c.dropUser {
-		c.errs = append(c.errs, fmt.Sprintf("starting a process as %d:%d: %v (benches run as the sampler's user)", benchUID, benchGID, err))
-		c.dropUser = false
-		out, err = run()
-	}
+	cmd := exec.Command(self, "probe")
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
+	cmd.SysProcAttr = c.sysProcAttr()
+	out, err := cmd.Output()
 	if err != nil {
-		return nil, err
+		c.unsafe = append(c.unsafe, fmt.Sprintf("starting a process as %d:%d: %v", c.uid, c.gid, err))
+		return nil
 	}
 	var p wire.Privileges
 	if err := json.Unmarshal(out, &p); err != nil {
-		return nil, fmt.Errorf("probe said %q: %w", out, err)
+		c.unsafe = append(c.unsafe, fmt.Sprintf("probe said %q: %v", out, err))
+		return nil
 	}
-	if filter() != nil {
-		p.Filter = fmt.Sprintf("halebench seccomp filter: %d syscalls denied, clone with namespace flags denied, clone3 ENOSYS", len(filter().deny))
+	if t := filter(); t != nil {
+		p.Filter = fmt.Sprintf("halebench seccomp filter: %d syscalls denied, clone with namespace flags denied, clone3 ENOSYS, "+
+			"socket families but unix/inet/inet6 EAFNOSUPPORT, personality limited to query and ADDR_NO_RANDOMIZE", len(t.deny))
 	}
-	return &p, nil
+	c.unsafe = append(c.unsafe, c.check(p)...)
+	return &p
+}
+
+// check lists what the probe found a bench still holds.
+func (c *confinement) check(p wire.Privileges) []string {
+	var bad []string
+	if uid := strings.Fields(strings.ReplaceAll(p.UID, ",", " ")); len(uid) == 0 || uid[0] != strconv.FormatUint(uint64(c.uid), 10) {
+		bad = append(bad, fmt.Sprintf("a bench runs as uid %q, not %d", p.UID, c.uid))
+	}
+	for name, v := range map[string]string{"CapEff": p.CapEff, "CapPrm": p.CapPrm, "CapBnd": p.CapBnd, "CapAmb": p.CapAmb} {
+		if strings.Trim(v, "0") != "" {
+			bad = append(bad, fmt.Sprintf("a bench holds capabilities (%s %s)", name, v))
+		}
+	}
+	if p.NoNewPrivs != "1" || p.Seccomp != "2" {
+		bad = append(bad, fmt.Sprintf("a bench runs with no_new_privs %q and seccomp mode %q, want 1 and 2 (filter)", p.NoNewPrivs, p.Seccomp))
+	}
+	if !strings.HasPrefix(p.PID1FDs, "denied") {
+		bad = append(bad, "a bench can open the sampler's descriptors (/proc/1/fd)")
+	}
+	sort.Strings(bad)
+	return bad
 }
 
 func lastCap() int {

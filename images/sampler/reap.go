@@ -61,8 +61,8 @@ func killAll(pid int, sc sampleCgroup, conf *confinement, childless <-chan struc
 			if sc != nil {
 				pids = sc.procs()
 			}
-			if conf != nil && conf.dropUser {
-				pids = append(pids, procsOfUID(benchUID)...)
+			if conf != nil {
+				pids = append(pids, procsOfUID(int(conf.uid))...)
 			}
 			for _, p := range pids {
 				_ = syscall.Kill(p, syscall.SIGKILL)

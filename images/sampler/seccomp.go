@@ -16,8 +16,11 @@ type syscallTable struct {
 	seccompNr uintptr
 	clone     uint32
 	clone3    uint32
-	x32Bit    bool // amd64: numbers with bit 30 set are the x32 ABI
-	deny      []sysEntry
+	// Checked on their first argument: the address family, and the
+	// execution domain.
+	socket, socketpair, personality uint32
+	x32Bit                          bool // amd64: numbers with bit 30 set are the x32 ABI
+	deny                            []sysEntry
 }
 
 // The numbers from 424 up are the same on every architecture.
@@ -39,6 +42,7 @@ func tableFor(arch string) *syscallTable {
 	switch arch {
 	case "amd64":
 		return &syscallTable{auditArch: 0xc000003e, seccompNr: 317, clone: 56, clone3: 435, x32Bit: true,
+			socket: 41, socketpair: 53, personality: 135,
 			deny: append([]sysEntry{
 				{"mount", 165}, {"umount2", 166}, {"pivot_root", 155},
 				{"unshare", 272}, {"setns", 308},
@@ -54,6 +58,7 @@ func tableFor(arch string) *syscallTable {
 			}, commonDeny...)}
 	case "arm64":
 		return &syscallTable{auditArch: 0xc00000b7, seccompNr: 277, clone: 220, clone3: 435,
+			socket: 198, socketpair: 199, personality: 92,
 			deny: append([]sysEntry{
 				{"mount", 40}, {"umount2", 39}, {"pivot_root", 41},
 				{"unshare", 97}, {"setns", 268},
@@ -93,6 +98,7 @@ const (
 	bpfJeqK    = 0x15 // BPF_JMP|BPF_JEQ|BPF_K
 	bpfJgeK    = 0x35 // BPF_JMP|BPF_JGE|BPF_K
 	bpfJsetK   = 0x45 // BPF_JMP|BPF_JSET|BPF_K
+	bpfJaK     = 0x05 // BPF_JMP|BPF_JA: k is the offset
 	bpfRetK    = 0x06 // BPF_RET|BPF_K
 	retAllow   = 0x7fff0000
 	retErrno   = 0x00050000
@@ -101,51 +107,102 @@ const (
 	offArg0Low = 16 // little-endian: the low half of args[0]
 )
 
-// program assembles the filter. Jumps are to labels resolved at the end.
-func (t *syscallTable) program() []sockFilter {
-	type ins struct {
-		f      sockFilter
-		jt, jf string
-	}
-	var p []ins
-	add := func(code uint16, k uint32, jt, jf string) {
-		p = append(p, ins{f: sockFilter{code: code, k: k}, jt: jt, jf: jf})
-	}
-	labels := map[string]int{}
-	label := func(name string) { labels[name] = len(p) }
+// Address families a bench may open a socket of: local ones, and the
+// internet ones, which reach only loopback in a container without a
+// network. Every other (AF_VSOCK above all: the container's network mode
+// does not cover it) answers EAFNOSUPPORT.
+var allowedFamilies = []uint32{1 /* AF_UNIX */, 2 /* AF_INET */, 10 /* AF_INET6 */}
 
-	add(bpfLdWAbs, offArch, "", "")
-	add(bpfJeqK, t.auditArch, "", "nosys") // another ABI (i386 on amd64): its numbers differ
-	add(bpfLdWAbs, offNr, "", "")
+// Execution domains a bench may set with personality(2): the default,
+// ADDR_NO_RANDOMIZE (what Valgrind's count lane asks for), and the query
+// 0xffffffff, which changes nothing.
+var allowedPersonalities = []uint32{0, 0x0040000, 0xffffffff}
+
+// program assembles the filter: the architecture, then the denied calls,
+// then the calls judged on their first argument.
+func (t *syscallTable) program() []sockFilter {
+	var a bpfAsm
+	a.add(bpfLdWAbs, offArch, "", "")
+	a.add(bpfJeqK, t.auditArch, "", "nosys") // another ABI (i386 on amd64): its numbers differ
+	a.add(bpfLdWAbs, offNr, "", "")
 	if t.x32Bit {
-		add(bpfJgeK, 0x40000000, "nosys", "")
+		a.add(bpfJgeK, 0x40000000, "nosys", "")
 	}
 	for _, e := range t.deny {
-		add(bpfJeqK, e.nr, "eperm", "")
+		a.add(bpfJeqK, e.nr, "eperm", "")
 	}
-	add(bpfJeqK, t.clone3, "nosys", "")
-	add(bpfJeqK, t.clone, "clone", "")
-	add(bpfRetK, retAllow, "", "")
-	label("clone")
-	add(bpfLdWAbs, offArg0Low, "", "")
-	add(bpfJsetK, cloneNSFlags, "eperm", "allow")
-	label("allow") // classic BPF jumps forward only
-	add(bpfRetK, retAllow, "", "")
-	label("eperm")
-	add(bpfRetK, retErrno|uint32(syscall.EPERM), "", "")
-	label("nosys")
-	add(bpfRetK, retErrno|uint32(syscall.ENOSYS), "", "")
+	a.add(bpfJeqK, t.clone3, "nosys", "")
+	a.add(bpfJeqK, t.clone, "clone", "")
+	a.add(bpfJeqK, t.socket, "family", "")
+	a.add(bpfJeqK, t.socketpair, "family", "")
+	a.add(bpfJeqK, t.personality, "persona", "")
+	a.add(bpfRetK, retAllow, "", "")
+	a.label("clone")
+	a.add(bpfLdWAbs, offArg0Low, "", "")
+	a.add(bpfJsetK, cloneNSFlags, "eperm", "allow")
+	a.oneOf("family", allowedFamilies, "eafnosupport")
+	a.oneOf("persona", allowedPersonalities, "eperm")
+	a.label("allow") // classic BPF jumps forward only
+	a.add(bpfRetK, retAllow, "", "")
+	a.label("eperm")
+	a.add(bpfRetK, retErrno|uint32(syscall.EPERM), "", "")
+	a.label("eafnosupport")
+	a.add(bpfRetK, retErrno|uint32(syscall.EAFNOSUPPORT), "", "")
+	a.label("nosys")
+	a.add(bpfRetK, retErrno|uint32(syscall.ENOSYS), "", "")
+	return a.resolve()
+}
 
-	out := make([]sockFilter, len(p))
-	for i, in := range p {
+// bpfAsm is a classic BPF program whose jumps name labels, resolved at the
+// end.
+type bpfAsm struct {
+	ins    []bpfIns
+	labels map[string]int
+}
+
+type bpfIns struct {
+	f      sockFilter
+	jt, jf string
+}
+
+func (a *bpfAsm) add(code uint16, k uint32, jt, jf string) {
+	a.ins = append(a.ins, bpfIns{f: sockFilter{code: code, k: k}, jt: jt, jf: jf})
+}
+
+func (a *bpfAsm) label(name string) {
+	if a.labels == nil {
+		a.labels = map[string]int{}
+	}
+	a.labels[name] = len(a.ins)
+}
+
+// oneOf, at label name, allows the call when the low half of its first
+// argument is one of values, and jumps to otherwise when not.
+func (a *bpfAsm) oneOf(name string, values []uint32, otherwise string) {
+	a.label(name)
+	a.add(bpfLdWAbs, offArg0Low, "", "")
+	for _, v := range values {
+		a.add(bpfJeqK, v, "allow", "")
+	}
+	a.add(bpfJaK, 0, "", "")
+	a.ins[len(a.ins)-1].jt = otherwise
+}
+
+func (a *bpfAsm) resolve() []sockFilter {
+	out := make([]sockFilter, len(a.ins))
+	for i, in := range a.ins {
 		f := in.f
-		rel := func(l string) uint8 {
+		rel := func(l string) uint32 {
 			if l == "" {
 				return 0
 			}
-			return uint8(labels[l] - i - 1)
+			return uint32(a.labels[l] - i - 1)
 		}
-		f.jt, f.jf = rel(in.jt), rel(in.jf)
+		if f.code == bpfJaK {
+			f.k = rel(in.jt)
+		} else {
+			f.jt, f.jf = uint8(rel(in.jt)), uint8(rel(in.jf))
+		}
 		out[i] = f
 	}
 	return out

@@ -39,6 +39,20 @@ func TestFilterDenies(t *testing.T) {
 		if _, _, e := syscall.RawSyscall(435, 0, 0, 0); e != syscall.ENOSYS {
 			t.Fatalf("clone3 = %v, want ENOSYS", e)
 		}
+		if _, err := syscall.Socket(40 /* AF_VSOCK */, syscall.SOCK_STREAM, 0); err != syscall.EAFNOSUPPORT {
+			t.Fatalf("socket(AF_VSOCK) = %v, want EAFNOSUPPORT", err)
+		}
+		if fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0); err != nil {
+			t.Fatalf("socket(AF_INET) = %v, want a socket", err)
+		} else {
+			syscall.Close(fd)
+		}
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PERSONALITY, 0x0008 /* PER_LINUX32 */, 0, 0); e != syscall.EPERM {
+			t.Fatalf("personality(PER_LINUX32) = %v, want EPERM", e)
+		}
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PERSONALITY, 0xffffffff, 0, 0); e != 0 {
+			t.Fatalf("personality(0xffffffff), the query, = %v", e)
+		}
 		// An ordinary fork and exec still work.
 		if out, err := exec.Command("/bin/sh", "-c", "echo fine").Output(); err != nil || strings.TrimSpace(string(out)) != "fine" {
 			t.Fatalf("fork+exec under the filter: %q %v", out, err)
@@ -76,7 +90,8 @@ func TestSyscallTablesMatchTheKernel(t *testing.T) {
 			}
 		}
 		tab := tableFor(arch)
-		entries := append(tab.deny, sysEntry{"clone", tab.clone}, sysEntry{"clone3", tab.clone3}, sysEntry{"seccomp", uint32(tab.seccompNr)})
+		entries := append(tab.deny, sysEntry{"clone", tab.clone}, sysEntry{"clone3", tab.clone3}, sysEntry{"seccomp", uint32(tab.seccompNr)},
+			sysEntry{"socket", tab.socket}, sysEntry{"socketpair", tab.socketpair}, sysEntry{"personality", tab.personality})
 		for _, e := range entries {
 			want, ok := ref["SYS_"+strings.ToUpper(e.name)]
 			if !ok {

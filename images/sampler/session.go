@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
@@ -18,9 +19,16 @@ type session struct {
 	cg   cgroups
 	conf *confinement
 	stop chan struct{}
+	// unconfined says why no bench may run here ("": they may).
+	unconfined string
+	// lastRoom: clean the room after a job's last sample too. A `run`
+	// container ends with its job, and in an xproc pair the other side may
+	// still be using the shared /dev/shm and IPC namespace.
+	lastRoom bool
 }
 
-func newSession() *session {
+// newSession sets the sampler up to start benches as uid:gid.
+func newSession(uid, gid uint32) *session {
 	s := &session{stop: make(chan struct{})}
 	s.env.Affinity = affinity()
 	s.env.Kernel = kernel()
@@ -35,15 +43,24 @@ func newSession() *session {
 		s.cg = cg
 		s.env.MemPeakSource = cg.source()
 	}
+	var notes []string
+	if s.cg == nil {
+		notes = append(notes, "no per-sample pids limit: no cgroup of its own")
+	} else if err := s.cg.pidsErr(); err != nil {
+		notes = append(notes, "no per-sample pids limit: "+err.Error())
+	}
 	own := ownPrivileges()
 	s.env.ContainerPrivileges = &own
-	s.conf = confine()
-	if bp, err := s.conf.probeBench(); err != nil {
-		s.conf.errs = append(s.conf.errs, "probing the bench's privileges: "+err.Error())
+	if err := makeHome(); err != nil {
+		s.conf = &confinement{uid: uid, gid: gid, unsafe: []string{err.Error()}}
 	} else {
-		s.env.BenchPrivileges = bp
+		s.conf = confine(uid, gid)
+		s.env.BenchPrivileges = s.conf.probeBench()
 	}
-	s.env.ConfinementErrors = s.conf.errs
+	s.env.ConfinementErrors = append(append(notes, s.conf.errs...), s.conf.unsafe...)
+	if len(s.conf.unsafe) > 0 {
+		s.unconfined = "benches cannot be confined here, so none runs: " + strings.Join(s.conf.unsafe, "; ")
+	}
 	// A SIGTERM from the engine (container stop) must not leave a bench
 	// running without us: kill it and stop sampling.
 	sigs := make(chan os.Signal, 1)
@@ -74,6 +91,10 @@ func (s *session) close() {
 // not ok.
 func (s *session) run(o options) wire.Result {
 	res := wire.Result{Status: wire.StatusOK, Samples: []wire.Sample{}, Env: s.env}
+	if s.unconfined != "" {
+		res.Status, res.Detail = wire.StatusUnconfined, s.unconfined
+		return res
+	}
 	if o.buildFailed != "" {
 		if msg, err := os.ReadFile(o.buildFailed); err == nil {
 			res.Status = wire.StatusBuildFailed
@@ -85,10 +106,16 @@ func (s *session) run(o options) wire.Result {
 	for i := 0; i < total; i++ {
 		smp, spent := runOnce(o, s.cg, s.conf, s.stop)
 		smp.Warmup = i < o.warmup
+		why := "the sample left processes that could not be killed"
+		if !spent && (i < total-1 || s.lastRoom) {
+			if err := cleanRoom(); err != nil {
+				spent, why = true, "the sample left what could not be cleaned: "+err.Error()
+			}
+		}
 		if spent {
 			res.Spent = true
 			if smp.Status == wire.StatusOK {
-				smp.Status, smp.Detail = wire.StatusRunFailed, "the sample left processes that could not be killed"
+				smp.Status, smp.Detail = wire.StatusRunFailed, why
 			}
 		}
 		res.Samples = append(res.Samples, smp)

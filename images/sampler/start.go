@@ -93,10 +93,10 @@ func closeAll(fs ...*os.File) {
 	}
 }
 
-// benchEnv is the bench's environment: the image's, then the job's
-// variables and the seed.
+// benchEnv is the bench's environment: the image's, the empty read-only
+// HOME, then the job's variables and the seed.
 func benchEnv(o options) []string {
-	return dedupEnv(append(append(os.Environ(), "HOME=/tmp"), append(o.env, "HALEBENCH_SEED="+o.seed)...))
+	return dedupEnv(append(append(os.Environ(), "HOME="+homeDir), append(o.env, "HALEBENCH_SEED="+o.seed)...))
 }
 
 // dedupEnv keeps the last of each variable, as os/exec does: the job's

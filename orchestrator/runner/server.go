@@ -43,13 +43,17 @@ type ServerSpec struct {
 	RunID     string
 	MemLimit  int64 // per sample; the container gets room for the sampler
 	Lang      string
+	// SamplerArgs are added to the sampler's `serve` command line. Tests
+	// only: -test-bench-uid asks for an impossible bench uid to show that
+	// a failed uid switch stops every bench.
+	SamplerArgs []string
 }
 
 // StartServer creates, attaches to and starts a server container.
 func StartServer(ctx context.Context, eng Engine, sp ServerSpec) (*Server, error) {
 	start := time.Now()
 	spec := engine.Spec{
-		Image: sp.Image, Cmd: []string{imagebuild.SamplerPath, "serve"}, RunID: sp.RunID, CPUs: sp.CPUs,
+		Image: sp.Image, Cmd: append([]string{imagebuild.SamplerPath, "serve"}, sp.SamplerArgs...), RunID: sp.RunID, CPUs: sp.CPUs,
 		Privilege: sp.Privilege, Stdin: true,
 		Labels: map[string]string{"org.halebench.lang": sp.Lang, "org.halebench.role": "sampler"},
 	}
