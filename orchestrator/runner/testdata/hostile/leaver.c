@@ -1,7 +1,8 @@
 // Hostile bench: leaves what it can for the samples after it — a 256 MiB
 // file in /tmp, a file in /run, a POSIX shared memory file in /dev/shm, a
 // System V shared memory segment — after saying what it found left by the
-// sample before it. Its check line: seen:<what it found>,left:<what it left>.
+// sample before it. Its check line: seen:<what it found>,left:<what it left>,
+// one letter per place: t /tmp, r /run, d /dev/shm, s System V.
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #define SHM_KEY 0x48424c56
 
 static const char *files[] = {"/tmp/halebench-leftover", "/run/halebench-leftover", "/dev/shm/halebench-leftover"};
+static const char *letters[] = {"t", "r", "d"};
 static const long sizes[] = {256L << 20, 1L << 20, 16L << 20};
 
 // fill writes n bytes of ones to path, so tmpfs holds real pages.
@@ -32,10 +34,10 @@ int main(void) {
     char seen[128] = "", left[128] = "";
     struct stat st;
     for (int i = 0; i < 3; i++)
-        if (stat(files[i], &st) == 0) { strcat(seen, "f"); }
+        if (stat(files[i], &st) == 0) strcat(seen, letters[i]);
     if (shmget(SHM_KEY, 0, 0) >= 0) strcat(seen, "s");
     for (int i = 0; i < 3; i++)
-        if (fill(files[i], sizes[i])) strcat(left, "f");
+        if (fill(files[i], sizes[i])) strcat(left, letters[i]);
     int id = shmget(SHM_KEY, 16 << 20, IPC_CREAT | 0666);
     if (id >= 0) {
         char *p = shmat(id, NULL, 0);
