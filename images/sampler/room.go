@@ -19,11 +19,13 @@ import (
 // tmpfs per sample would need mount, which the seccomp filter denies the
 // sampler once it is installed.)
 
-// roomDirs are the places a bench can write: the container's tmpfs /tmp
-// and /run (the engine makes them world-writable), the world-writable
-// directories of a Debian image (read-only unless the container's root is
-// writable), the engine's /dev/shm and the POSIX message queues'
-// /dev/mqueue. Each maps to what of it is the sampler's own and stays.
+// roomDirs are the places a bench could write: the container's tmpfs
+// /tmp (world-writable), its tmpfs /run (not writable by the bench on the
+// engine measured, emptied in case another makes it so), the
+// world-writable directories of a Debian image (read-only unless the
+// container's root is writable), the engine's /dev/shm and the POSIX
+// message queues' /dev/mqueue. Each maps to what of it is the sampler's
+// own and stays.
 var roomDirs = map[string]map[string]bool{
 	"/tmp":        nil,
 	"/run":        {"halebench-cg": true, "halebench-pids": true, "halebench-home": true},
