@@ -5,13 +5,3 @@
 //
 // It is data, not logic: orchestrator/imagebuild decides what to build.
 package images
-
-import "embed"
-
-// FS holds <lang>/Dockerfile for each language and the sampler's SamplerFiles.
-//
-//go:embed go node python c rust hale sampler/main.go sampler/confine.go
-var FS embed.FS
-
-// SamplerFiles are the sampler's sources, built together in the bench image.
-var SamplerFiles = []string{"sampler/main.go", "sampler/confine.go"}

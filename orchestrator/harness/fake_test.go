@@ -69,7 +69,7 @@ func (f *fakeEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) r
 	el, ok := f.elapsed[w.Lang]
 	if !ok {
 		return runner.Outcome{Status: status.RunFailed, Detail: "signal SIGSEGV",
-			Samples: []runner.Sample{{Status: status.RunFailed, Signal: "SIGSEGV", StderrTail: "boom"}}}
+			Samples: []runner.Sample{{Status: string(status.RunFailed), Signal: "SIGSEGV", StderrTail: "boom"}}}
 	}
 	peak := int64(2048)
 	if f.peakKB > 0 {
@@ -82,7 +82,7 @@ func (f *fakeEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) r
 			e = f.timeOf(w.Lang, f.samples[w.Lang])
 		}
 		f.samples[w.Lang]++
-		o.Samples = append(o.Samples, runner.Sample{Status: status.OK, ElapsedNs: e, Check: f.check[w.Lang], MaxRSSKB: 1000, MemPeakKB: &peak, WallNs: e + 1000})
+		o.Samples = append(o.Samples, runner.Sample{Status: string(status.OK), ElapsedNs: e, Check: f.check[w.Lang], MaxRSSKB: 1000, MemPeakKB: &peak, WallNs: e + 1000})
 	}
 	return o
 }

@@ -86,7 +86,7 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 	files := map[string][]byte{
 		"Dockerfile":     []byte(benchDockerfile),
 		"build.sh":       []byte(buildScript(lang)),
-		"sampler/go.mod": []byte("module halebench-sampler\n\ngo 1.22\n"),
+		"sampler/go.mod": []byte("module " + images.SamplerModule + "\n\ngo 1.22\n"),
 	}
 	parts := []string{tc.ID, goTC.ID, benchDockerfile, string(files["build.sh"])}
 	for _, name := range images.SamplerFiles {

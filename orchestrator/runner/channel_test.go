@@ -1,8 +1,15 @@
 package runner
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // Only a result line carrying the job's nonce is believed; anything else on
@@ -37,5 +44,25 @@ func TestParseLineNeedsTheNonce(t *testing.T) {
 	b, _ := NewNonce()
 	if len(a) != 32 || a == b {
 		t.Fatalf("nonces %q %q", a, b)
+	}
+}
+
+// The runner's job line reads back, as the sampler reads it, to the job
+// asked for: the program's argv in the image, the timeout in ns, the seed.
+func TestEncodeJobReadsBack(t *testing.T) {
+	c, _ := toolchain.ByName("python")
+	line := EncodeJob("7", "n0nce", Job{Unit: "fn_call", Lang: c, Iters: 5, Warmup: 1, Timeout: 3 * time.Second,
+		Seed: 42, MemLimit: 1 << 30, OutCap: 1 << 20, Env: []string{"A=1"}})
+	var j wire.Job
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		t.Fatalf("%v\n%s", err, line)
+	}
+	want := wire.Job{ID: "7", Nonce: "n0nce", Iters: 5, Warmup: 1, TimeoutNs: int64(3 * time.Second), Seed: "42",
+		MemLimit: 1 << 30, OutCap: 1 << 20, BuildFailed: "/bench/bin/fn_call.build_failed", Env: []string{"A=1"},
+		Argv: c.Argv("/bench/bin/fn_call", "/bench/src/fn_call.py")}
+	if !reflect.DeepEqual(j, want) {
+		t.Fatalf("job %+v, want %+v", j, want)
 	}
 }

@@ -18,9 +18,16 @@ import (
 // privilege the engine grants (or none).
 func hostileServer(t *testing.T, unprivileged bool) (*runner.Server, runner.Job) {
 	t.Helper()
-	eng := enginetest.Connect(t)
 	progs, _ := filepath.Glob("testdata/hostile/*.c")
-	img, priv := enginetest.BenchImage(t, eng, "c", append(progs, "testdata/small.c")...)
+	return startServer(t, "c", append(progs, "testdata/small.c"), unprivileged)
+}
+
+// startServer starts a sampler container of a lang bench image holding
+// srcs; samplerArgs go to its `serve`.
+func startServer(t *testing.T, lang string, srcs []string, unprivileged bool, samplerArgs ...string) (*runner.Server, runner.Job) {
+	t.Helper()
+	eng := enginetest.Connect(t)
+	img, priv := enginetest.BenchImage(t, eng, lang, srcs...)
 	if unprivileged {
 		priv = engine.Privilege{Mode: engine.ModeUnprivileged}
 	}
@@ -33,7 +40,8 @@ func hostileServer(t *testing.T, unprivileged bool) (*runner.Server, runner.Job)
 		t.Fatal(err)
 	}
 	runID := "test-hostile-" + time.Now().Format("150405.000")
-	srv, err := runner.StartServer(context.Background(), runner.OnEngine(eng), runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
+	srv, err := runner.StartServer(context.Background(), runner.OnEngine(eng), runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv,
+		RunID: runID, MemLimit: 1 << 30, Lang: lang, SamplerArgs: samplerArgs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +49,8 @@ func hostileServer(t *testing.T, unprivileged bool) (*runner.Server, runner.Job)
 		srv.Close()
 		enginetest.NoLeftovers(t, eng, runID)
 	})
-	c, _ := toolchain.ByName("c")
-	return srv, runner.Job{Lang: c, Iters: 1, Warmup: 0, Timeout: 20 * time.Second, Seed: 1, MemLimit: 1 << 30, OutCap: 1 << 20}
+	l, _ := toolchain.ByName(lang)
+	return srv, runner.Job{Lang: l, Iters: 1, Warmup: 0, Timeout: 20 * time.Second, Seed: 1, MemLimit: 1 << 30, OutCap: 1 << 20}
 }
 
 func checkFields(check string) map[string]string {
@@ -78,10 +86,30 @@ func TestHostileBenchIsUnprivileged(t *testing.T) {
 			if got["capeff"] != "0000000000000000" {
 				t.Errorf("bench CapEff %q, want 0", got["capeff"])
 			}
-			for _, k := range []string{"remount", "mountproc", "pid1fd", "userns"} {
+			// vsock and packet sockets, and a personality other than the
+			// query and ADDR_NO_RANDOMIZE, are refused.
+			for _, k := range []string{"remount", "mountproc", "pid1fd", "userns", "vsock", "packet", "persona"} {
 				if got[k] == "0" || got[k] == "" {
 					t.Errorf("%s: the bench got through (errno %q)", k, got[k])
 				}
+			}
+			// What a bench may still do: an inet socket (loopback only),
+			// the personality query and ADDR_NO_RANDOMIZE (which the
+			// engine's own profile, on an unprivileged container, denies).
+			allowed := []string{"inet", "pquery", "noaslr"}
+			if unpriv {
+				allowed = allowed[:2]
+			}
+			for _, k := range allowed {
+				if got[k] != "0" {
+					t.Errorf("%s: refused (errno %q), want allowed", k, got[k])
+				}
+			}
+			if got["core"] != "0/0" {
+				t.Errorf("RLIMIT_CORE %q, want 0/0: core dumps must be off", got["core"])
+			}
+			if got["home"] != "/run/halebench-home" {
+				t.Errorf("HOME %q, want the empty read-only /run/halebench-home", got["home"])
 			}
 			bp := o.Env.BenchPrivileges
 			if bp == nil || o.Env.ContainerPrivileges == nil {

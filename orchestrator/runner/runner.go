@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -58,35 +59,17 @@ type Job struct {
 	Env      []string
 }
 
-// Sample is one run of a bench program, as the sampler measured it.
-type Sample struct {
-	Warmup     bool          `json:"warmup,omitempty"`
-	Status     status.Status `json:"status"`
-	Detail     string        `json:"detail,omitempty"`
-	ElapsedNs  int64         `json:"elapsed_ns,omitempty"`
-	Check      string        `json:"check,omitempty"`
-	MaxRSSKB   int64         `json:"maxrss_kb,omitempty"`
-	MemPeakKB  *int64        `json:"mem_peak_kb,omitempty"`
-	WallNs     int64         `json:"wall_ns"`
-	ExitCode   int           `json:"exit_code"`
-	Signal     string        `json:"signal,omitempty"`
-	StderrTail string        `json:"stderr_tail,omitempty"`
-}
-
-// Env is what the sampler saw of its container.
-type Env struct {
-	Affinity      string `json:"affinity"`
-	CgroupCpuset  string `json:"cgroup_cpuset,omitempty"`
-	CgroupVersion string `json:"cgroup_version"`
-	MemPeakSource string `json:"mem_peak_source"`
-	MemPeakError  string `json:"mem_peak_error,omitempty"`
-	Kernel        string `json:"kernel,omitempty"`
-	CPUModel      string `json:"cpu_model,omitempty"`
-	// What the container gave the sampler, and what a bench process got.
-	ContainerPrivileges *Privileges `json:"container_privileges,omitempty"`
-	BenchPrivileges     *Privileges `json:"bench_privileges,omitempty"`
-	ConfinementErrors   []string    `json:"confinement_errors,omitempty"`
-}
+// The sampler's wire types, as the runner's callers know them.
+type (
+	// Sample is one run of a bench program, as the sampler measured it.
+	Sample = wire.Sample
+	// Env is what the sampler saw of its container.
+	Env = wire.Env
+	// Privileges is one process's rights (the sampler's, and a bench's).
+	Privileges = wire.Privileges
+	// SamplerResult is the sampler's verdict on one job's samples.
+	SamplerResult = wire.Result
+)
 
 // Outcome is everything one job produced.
 type Outcome struct {
@@ -103,11 +86,11 @@ type Outcome struct {
 }
 
 // ResultPrefix starts each line on which the sampler answers a job.
-const ResultPrefix = "halebench-result "
+const ResultPrefix = wire.ResultPrefix
 
 // fill copies the sampler's verdict into an outcome.
 func fill(o Outcome, res SamplerResult) Outcome {
-	o.Status, o.Detail, o.BuildError, o.Env = res.Status, termtext.Clean(res.Detail), termtext.Clean(res.BuildError), res.Env
+	o.Status, o.Detail, o.BuildError, o.Env = status.Status(res.Status), termtext.Clean(res.Detail), termtext.Clean(res.BuildError), res.Env
 	for _, s := range res.Samples {
 		s.Detail, s.StderrTail, s.Check = termtext.Clean(s.Detail), termtext.Clean(s.StderrTail), termtext.Clean(s.Check)
 		if s.Warmup {
@@ -120,18 +103,6 @@ func fill(o Outcome, res SamplerResult) Outcome {
 		o.Samples = []Sample{}
 	}
 	return o
-}
-
-// SamplerResult is the sampler's verdict on one job's samples.
-type SamplerResult struct {
-	ID         string        `json:"id"`
-	Nonce      string        `json:"nonce"`
-	Spent      bool          `json:"spent"`
-	Env        Env           `json:"env"`
-	Status     status.Status `json:"status"`
-	Detail     string        `json:"detail"`
-	Samples    []Sample      `json:"samples"`
-	BuildError string        `json:"build_error"`
 }
 
 func fail(o Outcome, st status.Status, detail string) Outcome {

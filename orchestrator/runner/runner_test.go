@@ -2,7 +2,7 @@ package runner_test
 
 import (
 	"context"
-	"github.com/hale-lang/halebench/orchestrator/status"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +11,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -44,7 +45,7 @@ func TestRunOutcomes(t *testing.T) {
 
 	t.Run("memory peak per sample", func(t *testing.T) {
 		if priv.Mode == engine.ModeUnprivileged {
-			t.Skip("the engine grants no privilege: no per-sample cgroup")
+			skipUnlessCI(t, "the engine grants no privilege: no per-sample cgroup")
 		}
 		big := srv.Run(ctx, job("touch256"))
 		small := srv.Run(ctx, job("small"))
@@ -109,7 +110,7 @@ func TestRunOutcomes(t *testing.T) {
 
 	t.Run("oom", func(t *testing.T) {
 		if priv.Mode == engine.ModeUnprivileged {
-			t.Skip("the engine grants no privilege: no per-sample memory limit")
+			skipUnlessCI(t, "the engine grants no privilege: no per-sample memory limit")
 		}
 		j := job("hog")
 		j.MemLimit = 128 << 20
@@ -125,4 +126,14 @@ func deref(p *int64) any {
 		return "none"
 	}
 	return *p
+}
+
+// skipUnlessCI skips for a stated reason, and fails instead under CI=true,
+// where every test must run.
+func skipUnlessCI(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("CI=true: %s", why)
+	}
+	t.Skip(why)
 }

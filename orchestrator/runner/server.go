@@ -3,7 +3,6 @@ package runner
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -43,13 +43,17 @@ type ServerSpec struct {
 	RunID     string
 	MemLimit  int64 // per sample; the container gets room for the sampler
 	Lang      string
+	// SamplerArgs are added to the sampler's `serve` command line. Tests
+	// only: -test-bench-uid asks for an impossible bench uid to show that
+	// a failed uid switch stops every bench.
+	SamplerArgs []string
 }
 
 // StartServer creates, attaches to and starts a server container.
 func StartServer(ctx context.Context, eng Engine, sp ServerSpec) (*Server, error) {
 	start := time.Now()
 	spec := engine.Spec{
-		Image: sp.Image, Cmd: []string{imagebuild.SamplerPath, "serve"}, RunID: sp.RunID, CPUs: sp.CPUs,
+		Image: sp.Image, Cmd: append([]string{imagebuild.SamplerPath, "serve"}, sp.SamplerArgs...), RunID: sp.RunID, CPUs: sp.CPUs,
 		Privilege: sp.Privilege, Stdin: true,
 		Labels: map[string]string{"org.halebench.lang": sp.Lang, "org.halebench.role": "sampler"},
 	}
@@ -104,31 +108,16 @@ func (s *Server) read(r io.Reader) {
 	close(s.results)
 }
 
-type jobLine struct {
-	ID          string   `json:"id"`
-	Nonce       string   `json:"nonce"`
-	Iters       int      `json:"iters"`
-	Warmup      int      `json:"warmup"`
-	TimeoutNs   int64    `json:"timeout_ns"`
-	Seed        string   `json:"seed"`
-	MemLimit    int64    `json:"mem_limit"`
-	OutCap      int      `json:"out_cap"`
-	BuildFailed string   `json:"build_failed"`
-	Env         []string `json:"env"`
-	Argv        []string `json:"argv"`
-}
-
 // EncodeJob is the line that asks the sampler for job j under id and
 // nonce: the wire format the sampler's `serve` reads (images/sampler), one
 // JSON object and a newline. Only an answer carrying the nonce counts.
 func EncodeJob(id, nonce string, j Job) []byte {
-	line, _ := json.Marshal(jobLine{
+	return wire.EncodeJob(wire.Job{
 		ID: id, Nonce: nonce, Iters: j.Iters, Warmup: j.Warmup, TimeoutNs: j.Timeout.Nanoseconds(),
 		Seed: strconv.FormatInt(j.Seed, 10), MemLimit: j.MemLimit, OutCap: j.OutCap,
 		BuildFailed: imagebuild.FailedPath(j.Unit), Env: j.Env,
 		Argv: j.Lang.Argv(imagebuild.BinPath(j.Unit), imagebuild.SrcPath(j.Unit, j.Lang.Ext)),
 	})
-	return append(line, '\n')
 }
 
 // Run samples one job in the server. A job that outlives its deadline, or a

@@ -29,7 +29,7 @@ var All = []Language{
 		Run:   []string{"node", "$SRC"}, Version: []string{"node", "--version"}},
 	{Name: "python", Title: "Python", Ext: "py",
 		Check: `python3 -c 'import ast,sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])' "$SRC"`,
-		Run:   []string{"python3", "$SRC"}, Version: []string{"python3", "--version"}},
+		Run:   []string{"python3", "-I", "$SRC"}, Version: []string{"python3", "--version"}},
 	{Name: "c", Title: "C", Ext: "c",
 		Compile: `clang -O3 -march=native -o "$OUT" "$SRC" -lm -lpthread`,
 		Run:     []string{"$BIN"}, Version: []string{"clang", "--version"}},

@@ -359,7 +359,7 @@ func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) stri
 		side.Status, side.Detail = status.RunFailed, "no sampler result: "+tail(errOut, 300)
 		return out
 	}
-	side.Status, side.Detail, side.CPUsEffective = res.Status, termtext.Clean(res.Detail), res.Env.Affinity
+	side.Status, side.Detail, side.CPUsEffective = status.Status(res.Status), termtext.Clean(res.Detail), res.Env.Affinity
 	if p.Env.MemPeakSource == "" {
 		p.Env = res.Env
 	}

@@ -1,0 +1,34 @@
+package images
+
+import (
+	"embed"
+	"io/fs"
+	"strings"
+)
+
+// FS holds <lang>/Dockerfile for each language and the sampler's SamplerFiles.
+//
+//go:embed go node python c rust hale sampler/*.go sampler/wire/*.go
+var FS embed.FS
+
+// SamplerModule is the module the sampler is built as inside a bench image:
+// the path it has in this repository, so that its import of the wire
+// package resolves there as it does here.
+const SamplerModule = "github.com/hale-lang/halebench/images/sampler"
+
+// SamplerFiles are the sampler's sources (tests excluded), built together in
+// the bench image: the command and its wire package.
+var SamplerFiles = samplerFiles()
+
+func samplerFiles() []string {
+	var out []string
+	for _, pattern := range []string{"sampler/*.go", "sampler/wire/*.go"} {
+		names, _ := fs.Glob(FS, pattern)
+		for _, n := range names {
+			if !strings.HasSuffix(n, "_test.go") {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}

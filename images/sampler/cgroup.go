@@ -1,0 +1,156 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// cgroups makes one memory cgroup per sample under the container's own
+// memory hierarchy, mounted afresh (the engine's mount is read-only).
+type cgroups interface {
+	source() string
+	newSample(limit int64) (sampleCgroup, error)
+	// pidsErr says why samples get no pids limit of their own (nil: they do).
+	pidsErr() error
+	close()
+}
+
+// samplePidsMax is how many tasks (processes and threads) one sample may
+// have at once: far more than any bench's runtime starts, far fewer than a
+// fork bomb wants.
+const samplePidsMax = 1024
+
+type sampleCgroup interface {
+	// start runs fork with the new process inside the sample's cgroup.
+	start(fork func() (int, error)) (int, error)
+	peakKB() (int64, error)
+	oomKilled() bool
+	// kill kills every process in the cgroup at once where the kernel can
+	// (v2 cgroup.kill); procs lists those left.
+	kill()
+	procs() []int
+	remove() error
+}
+
+// Where the sampler mounts the container's cgroups: the memory hierarchy
+// (or the whole v2 tree), and on v1 the pids hierarchy.
+const (
+	mountDir     = "/run/halebench-cg"
+	pidsMountDir = "/run/halebench-pids"
+)
+
+func openCgroups() (cgroups, error) {
+	if err := os.MkdirAll(mountDir, 0o755); err != nil {
+		return nil, fmt.Errorf("mkdir %s: %w", mountDir, err)
+	}
+	if cgroupVersion() == "v2" {
+		if err := syscall.Mount("cgroup2", mountDir, "cgroup2", 0, ""); err != nil {
+			return nil, fmt.Errorf("mount cgroup2 (needs CAP_SYS_ADMIN and a private cgroup namespace): %w", err)
+		}
+		return openV2()
+	}
+	if err := syscall.Mount("cgroup", mountDir, "cgroup", 0, "memory"); err != nil {
+		return nil, fmt.Errorf("mount the v1 memory cgroup (needs CAP_SYS_ADMIN and a private cgroup namespace): %w", err)
+	}
+	c := &v1{root: mountDir}
+	if err := os.MkdirAll(pidsMountDir, 0o755); err != nil {
+		c.pidsMountErr = err
+	} else if err := syscall.Mount("cgroup", pidsMountDir, "cgroup", 0, "pids"); err != nil {
+		c.pidsMountErr = fmt.Errorf("mount the v1 pids cgroup: %w", err)
+	} else {
+		c.pidsRoot = pidsMountDir
+	}
+	return c, nil
+}
+
+// removeCgroup retries briefly: a cgroup whose last task has just been reaped
+// can refuse rmdir for a moment.
+func removeCgroup(dir string) error {
+	var err error
+	for i := 0; i < 250; i++ {
+		if err = os.Remove(dir); err == nil || os.IsNotExist(err) {
+			return nil
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return fmt.Errorf("removing %s: %w", dir, err)
+}
+
+// readProcs lists the pids in a cgroup.
+func readProcs(dir string) []int {
+	b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, f := range strings.Fields(string(b)) {
+		if p, err := strconv.Atoi(f); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func writeFile(path, s string) error {
+	return os.WriteFile(path, []byte(s), 0o644)
+}
+
+func readInt(path string) (int64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+}
+
+// fieldValue reads "key N" from a cgroup key-value file.
+func fieldValue(text, key string) int64 {
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == key {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// sampleSeq names sample cgroups uniquely within this sampler.
+var sampleSeq atomic.Int64
+
+func sampleDir(root string) string {
+	return filepath.Join(root, fmt.Sprintf("sample-%d-%d", os.Getpid(), sampleSeq.Add(1)))
+}
+
+// joinForkLeave moves the sampler into each of dirs, forks there and moves
+// back to homes (one per dir): the child starts inside dirs.
+func joinForkLeave(dirs, homes []string, fork func() (int, error)) (int, error) {
+	self := strconv.Itoa(os.Getpid())
+	var err error
+	joined := 0
+	for _, dir := range dirs {
+		if err = writeFile(filepath.Join(dir, "cgroup.procs"), self); err != nil {
+			err = fmt.Errorf("joining %s: %w", dir, err)
+			break
+		}
+		joined++
+	}
+	pid := 0
+	if err == nil {
+		pid, err = fork()
+	}
+	for i := 0; i < joined; i++ {
+		if berr := writeFile(filepath.Join(homes[i], "cgroup.procs"), self); berr != nil && err == nil {
+			err = fmt.Errorf("leaving %s: %w", dirs[i], berr)
+		}
+	}
+	return pid, err
+}

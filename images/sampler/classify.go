@@ -1,0 +1,43 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+)
+
+// classify fills the sample from what the bench did and said: how it
+// ended, then (if it ended well) its output.
+func (r *sampleRun) classify(s wire.Sample) wire.Sample {
+	s.MaxRSSKB = r.ru.Maxrss
+	s.ExitCode = r.ws.ExitStatus()
+	if r.ws.Signaled() {
+		s.Signal = r.ws.Signal().String()
+	}
+	s.StderrTail = tail(r.errTail.String(), 2000)
+	s.MemPeakKB = r.peakKB
+	switch {
+	case r.stopped:
+		s.Status, s.Detail = wire.StatusRunFailed, "interrupted by a signal to the sampler"
+		return s
+	case r.timedOut:
+		s.Status, s.Detail = wire.StatusTimeout, fmt.Sprintf("killed after %s", r.o.timeout)
+		return s
+	case r.oom:
+		s.Status, s.Detail = wire.StatusOOM, fmt.Sprintf("killed by the memory limit of %d MiB", r.o.memLimit>>20)
+		return s
+	case r.ws.Signaled() || r.ws.ExitStatus() != 0:
+		s.Status = wire.StatusRunFailed
+		if r.ws.Signaled() {
+			s.Detail = "killed by signal " + r.ws.Signal().String()
+		} else {
+			s.Detail = fmt.Sprintf("exit status %d", r.ws.ExitStatus())
+		}
+		return s
+	}
+	p := parseOutput(r.out.buf.Bytes(), r.out.dropped)
+	s.Status, s.Detail, s.ElapsedNs, s.Check = p.status, p.detail, p.elapsed, p.check
+	return s
+}

@@ -1,0 +1,169 @@
+//go:build linux
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// The room a bench finds: what one sample leaves must not reach the next.
+// A bench runs as benchUID with no capability, so the only places it can
+// write are the image's world-writable directories and System V IPC; all
+// of them are emptied after every sample and checked empty. (A private
+// tmpfs per sample would need mount, which the seccomp filter denies the
+// sampler once it is installed.)
+
+// roomDirs are the places a bench could write: the container's tmpfs
+// /tmp (world-writable), its tmpfs /run (not writable by the bench on the
+// engine measured, emptied in case another makes it so), the
+// world-writable directories of a Debian image (read-only unless the
+// container's root is writable), the engine's /dev/shm and the POSIX
+// message queues' /dev/mqueue. Each maps to what of it is the sampler's
+// own and stays.
+var roomDirs = map[string]map[string]bool{
+	"/tmp":        nil,
+	"/run":        {"halebench-cg": true, "halebench-pids": true, "halebench-home": true},
+	"/var/tmp":    nil,
+	"/dev/shm":    nil,
+	"/dev/mqueue": nil,
+}
+
+// homeDir is every bench's HOME: empty, owned by root and not writable by
+// the bench, so nothing can be planted where a runtime looks for user
+// configuration (Python's user site, npm's and cargo's dot folders).
+const homeDir = "/run/halebench-home"
+
+// makeHome creates the bench's read-only HOME.
+func makeHome() error {
+	if err := os.Mkdir(homeDir, 0o555); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("making the benches' HOME %s: %w", homeDir, err)
+	}
+	if err := os.Chown(homeDir, 0, 0); err != nil {
+		return fmt.Errorf("chown %s: %w", homeDir, err)
+	}
+	return os.Chmod(homeDir, 0o555)
+}
+
+// cleanRoom empties every room directory, removes every System V IPC
+// object, and checks that nothing is left; an error means the container
+// must not serve another sample.
+func cleanRoom() error {
+	var errs []error
+	for dir, keep := range roomDirs {
+		if err := emptyDir(dir, keep); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if names, err := dirNames(homeDir); err != nil || len(names) > 0 {
+		errs = append(errs, fmt.Errorf("the benches' HOME is not empty: %v %v", names, err))
+	}
+	if err := removeSysVIPC(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// emptyDir removes everything in dir but keep (links are removed, not
+// followed) and checks nothing else is left. A directory the image does not
+// have is empty.
+func emptyDir(dir string, keep map[string]bool) error {
+	names, err := dirNames(dir)
+	if err != nil {
+		return err
+	}
+	removed := 0
+	for _, n := range names {
+		if !keep[n] {
+			_ = os.RemoveAll(filepath.Join(dir, n))
+			removed++
+		}
+	}
+	if removed == 0 {
+		return nil
+	}
+	left, err := dirNames(dir)
+	for _, n := range left {
+		if !keep[n] {
+			return fmt.Errorf("emptying %s: %s is left", dir, n)
+		}
+	}
+	return err
+}
+
+func dirNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// sysvKinds are the System V IPC object kinds: where the kernel lists
+// them, and how one is removed (IPC_RMID is 0; semctl takes it third).
+var sysvKinds = []struct {
+	list string
+	rm   func(id uintptr) syscall.Errno
+}{
+	{"/proc/sysvipc/shm", func(id uintptr) syscall.Errno { return rawErr(syscall.Syscall(syscall.SYS_SHMCTL, id, 0, 0)) }},
+	{"/proc/sysvipc/sem", func(id uintptr) syscall.Errno { return rawErr(syscall.Syscall(syscall.SYS_SEMCTL, id, 0, 0)) }},
+	{"/proc/sysvipc/msg", func(id uintptr) syscall.Errno { return rawErr(syscall.Syscall(syscall.SYS_MSGCTL, id, 0, 0)) }},
+}
+
+func rawErr(_, _ uintptr, e syscall.Errno) syscall.Errno { return e }
+
+// removeSysVIPC removes every shared memory segment, semaphore set and
+// message queue of the container's IPC namespace, and checks none is left
+// (every process of the sample is dead, so none is attached).
+func removeSysVIPC() error {
+	var errs []error
+	for _, k := range sysvKinds {
+		ids, err := sysvIDs(k.list)
+		for _, id := range ids {
+			if e := k.rm(uintptr(id)); e != 0 && e != syscall.EINVAL && e != syscall.EIDRM {
+				errs = append(errs, fmt.Errorf("removing System V IPC object %d of %s: %w", id, k.list, e))
+			}
+		}
+		if len(ids) > 0 && err == nil {
+			if ids, err = sysvIDs(k.list); err == nil && len(ids) > 0 {
+				err = fmt.Errorf("%s still lists %v", k.list, ids)
+			}
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sysvIDs reads the ids (second column) of a /proc/sysvipc table.
+func sysvIDs(path string) ([]int, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []int
+	lines := strings.Split(string(b), "\n")
+	for _, line := range lines[1:] {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		if id, err := strconv.Atoi(f[1]); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}

@@ -1,0 +1,129 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+)
+
+// session is what the sampler sets up once: the environment it reports,
+// the memory cgroup hierarchy it makes sample cgroups in, and how benches
+// are confined.
+type session struct {
+	env  wire.Env
+	cg   cgroups
+	conf *confinement
+	stop chan struct{}
+	// unconfined says why no bench may run here ("": they may).
+	unconfined string
+	// lastRoom: clean the room after a job's last sample too. A `run`
+	// container ends with its job, and in an xproc pair the other side may
+	// still be using the shared /dev/shm and IPC namespace.
+	lastRoom bool
+}
+
+// newSession sets the sampler up to start benches as uid:gid.
+func newSession(uid, gid uint32) *session {
+	s := &session{stop: make(chan struct{})}
+	s.env.Affinity = affinity()
+	s.env.Kernel = kernel()
+	s.env.CPUModel = cpuModel()
+	cg, err := openCgroups()
+	s.env.CgroupVersion = cgroupVersion()
+	s.env.CgroupCpuset = cgroupCpuset(s.env.CgroupVersion)
+	if err != nil {
+		s.env.MemPeakSource = "unavailable"
+		s.env.MemPeakError = err.Error()
+	} else {
+		s.cg = cg
+		s.env.MemPeakSource = cg.source()
+	}
+	var notes []string
+	if s.cg == nil {
+		notes = append(notes, "no per-sample pids limit: no cgroup of its own")
+	} else if err := s.cg.pidsErr(); err != nil {
+		notes = append(notes, "no per-sample pids limit: "+err.Error())
+	}
+	own := ownPrivileges()
+	s.env.ContainerPrivileges = &own
+	if err := makeHome(); err != nil {
+		s.conf = &confinement{uid: uid, gid: gid, unsafe: []string{err.Error()}}
+	} else {
+		s.conf = confine(uid, gid)
+		s.env.BenchPrivileges = s.conf.probeBench()
+	}
+	s.env.ConfinementErrors = append(append(notes, s.conf.errs...), s.conf.unsafe...)
+	if len(s.conf.unsafe) > 0 {
+		s.unconfined = "benches cannot be confined here, so none runs: " + strings.Join(s.conf.unsafe, "; ")
+	}
+	// A SIGTERM from the engine (container stop) must not leave a bench
+	// running without us: kill it and stop sampling.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		<-sigs
+		close(s.stop)
+	}()
+	return s
+}
+
+func (s *session) stopped() bool {
+	select {
+	case <-s.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *session) close() {
+	if s.cg != nil {
+		s.cg.close()
+	}
+}
+
+// run takes a job's warm-ups and samples, and stops at the first that is
+// not ok.
+func (s *session) run(o options) wire.Result {
+	res := wire.Result{Status: wire.StatusOK, Samples: []wire.Sample{}, Env: s.env}
+	if s.unconfined != "" {
+		res.Status, res.Detail = wire.StatusUnconfined, s.unconfined
+		return res
+	}
+	if o.buildFailed != "" {
+		if msg, err := os.ReadFile(o.buildFailed); err == nil {
+			res.Status = wire.StatusBuildFailed
+			res.BuildError = tail(string(msg), 4000)
+			return res
+		}
+	}
+	total := o.warmup + o.iters
+	for i := 0; i < total; i++ {
+		smp, spent := runOnce(o, s.cg, s.conf, s.stop)
+		smp.Warmup = i < o.warmup
+		why := "the sample left processes that could not be killed"
+		if !spent && (i < total-1 || s.lastRoom) {
+			if err := cleanRoom(); err != nil {
+				spent, why = true, "the sample left what could not be cleaned: "+err.Error()
+			}
+		}
+		if spent {
+			res.Spent = true
+			if smp.Status == wire.StatusOK {
+				smp.Status, smp.Detail = wire.StatusRunFailed, why
+			}
+		}
+		res.Samples = append(res.Samples, smp)
+		if smp.Status != wire.StatusOK {
+			res.Status = smp.Status
+			res.Detail = smp.Detail
+			break
+		}
+	}
+	return res
+}
