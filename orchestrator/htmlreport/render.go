@@ -71,6 +71,7 @@ type categoryView struct {
 
 type benchView struct {
 	B        *report.Bench
+	Class    string // the bench status's, in context (status.OfBench)
 	Gate     Gate
 	Strip    template.HTML
 	Trend    template.HTML
@@ -133,7 +134,7 @@ func Render(w io.Writer, runs []*Run) error {
 			cv.Chart = medianChart(r, c.Title, benches)
 		}
 		for _, b := range benches {
-			bv := benchView{B: b, Gate: main.Gate[b.Name], Strip: stripPlot(r, b)}
+			bv := benchView{B: b, Class: benchClass(b), Gate: main.Gate[b.Name], Strip: stripPlot(r, b)}
 			if b.BaselineElapsedNs != nil {
 				bv.Baseline = report.FormatNs(*b.BaselineElapsedNs)
 				if b.Tolerance != nil {
@@ -233,59 +234,47 @@ func counts(r *report.Report) []count {
 	return out
 }
 
-// statusRank orders what needs a reader first: failures, then the gate's
-// regressions, then what it could not decide, then parity, then the rest.
-func statusRank(st status.Status) int {
-	switch {
-	case st.Failed(), st == status.Failed, st == status.Interrupted:
-		return 0
-	case st == status.Regression, st == status.MemRegression:
-		return 1
-	case st == status.Inconclusive, st == status.IncomparableMachine:
-		return 2
-	case st == status.NoBaseline, st == status.SubjectUnavailable, st == status.NoSubjectSource, st == status.Unavailable, st == status.Skipped:
-		return 8
-	case st == status.OK, st == status.Improved:
-		return 9
-	}
-	return 5
+// statusRank orders what needs a reader first (status.Severity decides).
+func statusRank(st status.Status) int { return st.Severity().Rank() }
+
+func statusClass(s status.Status) string { return severityClass(s.Severity()) }
+
+func benchClass(b *report.Bench) string {
+	return severityClass(status.OfBench(b.Status, b.BaselineElapsedNs != nil))
 }
 
-func statusClass(s status.Status) string {
-	switch statusRank(s) {
-	case 0, 1:
+func severityClass(v status.Severity) string {
+	switch v {
+	case status.Fails, status.Regresses:
 		return "bad"
-	case 2, 3, 5:
+	case status.Attention, status.Unjudged:
 		return "warn"
-	case 8:
+	case status.Absent:
 		return "muted"
 	}
 	return "good"
 }
 
-// quiet statuses are not problems: the subject's own absence is said once
-// in the header, not per bench.
-var quiet = map[status.Status]bool{status.OK: true, status.Improved: true, "": true, status.SubjectUnavailable: true,
-	status.Unavailable: true, status.NoBaseline: true, status.NoSubjectSource: true}
-
 func problems(run *Run) []problem {
 	r := run.Report
 	var out []problem
 	for _, b := range r.Benches {
-		if !quiet[b.Status] {
-			out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (gate)", Status: b.Status, Order: statusRank(b.Status)})
+		// The subject's own absence is said once in the header, not per
+		// bench; a bench its baseline holds and its subject lost is not quiet.
+		if sev := status.OfBench(b.Status, b.BaselineElapsedNs != nil); !sev.Quiet() {
+			out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (gate)", Status: b.Status, Order: sev.Rank()})
 		}
 		if g, ok := run.Gate[b.Name]; ok {
-			if g.Status != "" && !quiet[g.Status] {
+			if g.Status != "" && !g.Status.Severity().Quiet() {
 				out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (verdict)", Status: g.Status, Order: statusRank(g.Status)})
 			}
-			if g.MemStatus != "" && !quiet[g.MemStatus] {
+			if g.MemStatus != "" && !g.MemStatus.Severity().Quiet() {
 				out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (memory)", Status: g.MemStatus, Detail: g.MemBand, Order: statusRank(g.MemStatus)})
 			}
 		}
 		for _, l := range report.Langs(r) {
 			res := report.LangResult(r, b, l.Name)
-			if res == nil || quiet[res.Status] {
+			if res == nil || res.Status.Severity().Quiet() {
 				continue
 			}
 			if l.Name == r.Subject && res.Status == b.Status {

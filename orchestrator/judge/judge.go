@@ -336,26 +336,29 @@ func why(t Check, m *Check) string {
 	return strings.Join(parts, "; ")
 }
 
-// FailsRun says whether a bench status fails the run: any failure of the
-// subject, and a bench the baseline has that the subject no longer runs.
+// FailsRun says whether a bench status fails the run (status.OfBench
+// decides: any failure of the subject, and a bench the baseline has that
+// the subject no longer runs).
 func FailsRun(s status.Status, hadBaseline bool) bool {
-	return s.Failed() || (s == status.NoSubjectSource && hadBaseline)
+	return status.OfBench(s, hadBaseline) == status.Fails
 }
 
-// Run is the run's status from its benches: failed when the subject failed
-// on any, else regression when the time or memory of any regressed, else
-// inconclusive when any could not be told, else ok. strict makes an
-// inconclusive run fail the gate like a regression does.
+// Run is the run's status from its benches, by their severity: failed when
+// any fails the run, else regression when the time or memory of any
+// regressed, else inconclusive when any needs attention, else ok. Whether
+// an inconclusive run fails the gate (--strict) is the caller's to say.
 func Run(benches []BenchStatus) status.Status {
 	worst := status.OK
 	for _, b := range benches {
-		switch {
-		case FailsRun(b.Status, b.HadBaseline):
+		switch status.OfBench(b.Status, b.HadBaseline) {
+		case status.Fails:
 			return status.Failed
-		case b.Status == status.Regression || b.Status == status.MemRegression:
+		case status.Regresses:
 			worst = status.Regression
-		case b.Status == status.Inconclusive && worst == status.OK:
-			worst = status.Inconclusive
+		case status.Attention:
+			if worst == status.OK {
+				worst = status.Inconclusive
+			}
 		}
 	}
 	return worst

@@ -81,13 +81,13 @@ func Grid(w io.Writer, r *Report) {
 func Verdicts(w io.Writer, r *Report) {
 	order := []struct {
 		label string
-		match func(s status.Status) bool
+		match func(v status.Severity, s status.Status) bool
 	}{
-		{"FAILED", func(s status.Status) bool { return s.Failed() }},
-		{"REGRESSION", func(s status.Status) bool { return s == status.Regression || s == status.MemRegression }},
-		{"INCONCLUSIVE", func(s status.Status) bool { return s == status.Inconclusive }},
-		{"IMPROVED", func(s status.Status) bool { return s == status.Improved }},
-		{"NOT GATED", func(s status.Status) bool { return s == status.IncomparableMachine }},
+		{"FAILED", func(v status.Severity, _ status.Status) bool { return v == status.Fails }},
+		{"REGRESSION", func(v status.Severity, _ status.Status) bool { return v == status.Regresses }},
+		{"INCONCLUSIVE", func(_ status.Severity, s status.Status) bool { return s == status.Inconclusive }},
+		{"IMPROVED", func(_ status.Severity, s status.Status) bool { return s == status.Improved }},
+		{"NOT GATED", func(v status.Severity, _ status.Status) bool { return v == status.Unjudged }},
 	}
 	counts := map[status.Status]int{}
 	for _, b := range r.Benches {
@@ -96,7 +96,7 @@ func Verdicts(w io.Writer, r *Report) {
 	var lines []string
 	for _, o := range order {
 		for _, b := range r.Benches {
-			if !o.match(b.Status) && !(o.label == "FAILED" && b.Status == status.NoSubjectSource && b.BaselineElapsedNs != nil) {
+			if !o.match(status.OfBench(b.Status, b.BaselineElapsedNs != nil), b.Status) {
 				continue
 			}
 			why := b.Verdict

@@ -109,7 +109,10 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	default:
 		s += " " + string(res.Status)
 	}
-	if lang == r.Subject && !snapshotQuiet[b.Status] && b.Status != res.Status {
+	// The bench's status is repeated where it says something about the
+	// number shown (attention or worse), not where it only says how it was
+	// gated.
+	if lang == r.Subject && b.Status.Severity() > status.Unjudged && b.Status != res.Status {
 		s += " " + string(b.Status)
 	}
 	if !res.Comparable {
@@ -126,10 +129,6 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	}
 	return s
 }
-
-// snapshotQuiet are the bench statuses a snapshot does not repeat: they
-// say nothing about the numbers shown.
-var snapshotQuiet = map[status.Status]bool{"": true, status.OK: true, status.NoBaseline: true, status.Improved: true, status.IncomparableMachine: true}
 
 // LangResult is a language's result on a bench: the subject's or a
 // comparative's; nil when the language has none.

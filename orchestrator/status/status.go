@@ -18,6 +18,11 @@ const (
 	Interrupted    Status = "interrupted"
 )
 
+// What an image's toolchain can be: available, or Unavailable or
+// BuildFailed (imagebuild's statuses, named here so the report and the
+// renderers share one vocabulary).
+const Available Status = "available"
+
 // What the judge can add for the subject of a bench, and for the bench.
 const (
 	Regression          Status = "regression"
