@@ -324,16 +324,16 @@ type Provenance struct {
 // Update merges new figures into the file at path under its lock: each
 // bench keeps its tolerance, override, note and every key halebench does
 // not know; the file records the machine. It is rewritten atomically and
-// returns the names it changed.
-func Update(path string, m map[string]Measured, p Provenance, now time.Time) ([]string, error) {
+// returns the file as written and the names it changed.
+func Update(path string, m map[string]Measured, p Provenance, now time.Time) (*File, []string, error) {
 	unlock, err := lock(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer unlock()
 	f, err := Load(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var names []string
 	for name, v := range m {
@@ -381,9 +381,9 @@ func Update(path string, m map[string]Measured, p Provenance, now time.Time) ([]
 	}
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return names, writeAtomic(path, append(data, '\n'))
+	return f, names, writeAtomic(path, append(data, '\n'))
 }
 
 // lock takes an exclusive lock beside path, waiting for another updater.

@@ -4,12 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 func rep(cpu string, medians map[string][]int64) *report.Report {
-	r := &report.Report{Subject: "c", GeneratedAt: "t", Host: report.Host{HostInfo: engine.HostInfo{CPUModel: cpu, LogicalCPUs: 2, Kernel: "6"}}}
+	r := &report.Report{Subject: "c", GeneratedAt: "t", Host: report.Host{HostInfo: report.HostInfo{CPUModel: cpu, LogicalCPUs: 2, Kernel: "6"}}}
 	for name, s := range medians {
 		r.Benches = append(r.Benches, &report.Bench{Name: name, SubjectResult: &report.Lang{Status: "ok", ElapsedNsMedian: s[len(s)/2], ElapsedNsSamples: s}})
 	}

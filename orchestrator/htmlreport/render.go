@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -206,7 +205,7 @@ func subjectTitle(r *report.Report) string {
 func verdict(r *report.Report) string {
 	switch r.Status {
 	case status.OK:
-		if r.SubjectStatus != "" && r.SubjectStatus != imagebuild.Available {
+		if r.SubjectStatus != "" && r.SubjectStatus != string(status.Available) {
 			return "ok: nothing gated (subject " + r.SubjectStatus + ")"
 		}
 		return "ok"
@@ -300,7 +299,7 @@ func images(r *report.Report) []imageRow {
 		if tc, ok := r.Images[l.Name]; ok {
 			ref := tc.Ref
 			if ref == "" {
-				ref = tc.Status + ": " + clip(tc.Reason, 160)
+				ref = string(tc.Status) + ": " + clip(tc.Reason, 160)
 			}
 			out = append(out, imageRow{Kind: "toolchain", Lang: l.Name, Ref: ref, Digest: tc.Digest, Version: tc.Version})
 		}

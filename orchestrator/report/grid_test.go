@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
@@ -103,7 +102,7 @@ func TestMarkdownGolden(t *testing.T) {
 
 func TestSnapshotParts(t *testing.T) {
 	r := &Report{Subject: "hale", SubjectStatus: "available",
-		Images: map[string]imagebuild.Toolchain{"hale": {Version: "hale 0.17.0"}}}
+		Images: map[string]Toolchain{"hale": {Version: "hale 0.17.0"}}}
 	if got := SubjectVersion(r); got != "Hale v0.17.0" {
 		t.Errorf("SubjectVersion = %q", got)
 	}
