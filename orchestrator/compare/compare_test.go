@@ -58,3 +58,15 @@ func TestCompare(t *testing.T) {
 		t.Fatalf("p %v", p)
 	}
 }
+
+// The table's text comes from two report files: their escapes never reach
+// the terminal.
+func TestTextIsCleaned(t *testing.T) {
+	old := rep("\x1b[2JX", map[string][]int64{"b\x1b[31m": {1, 2, 3}, "gone\x1b]0;t\x07": {1, 2, 3}})
+	cur := rep("Y", map[string][]int64{"b\x1b[31m": {1, 2, 3}})
+	var b strings.Builder
+	Reports(old, cur, "", 0.05).Text(&b)
+	if strings.ContainsAny(b.String(), "\x1b\x07") || !strings.Contains(b.String(), "gone") {
+		t.Fatalf("text %q", b.String())
+	}
+}
