@@ -94,28 +94,22 @@ func Render(w io.Writer, runs []*Run) error {
 	v.Counts = counts(r)
 	v.Problems = problems(main)
 	v.Images = images(r)
+	v.Categories = categoryViews(runs)
+	return page.Execute(w, v)
+}
+
+// categoryViews are the newest run's categories, each with its chart and
+// benches; a bench no category names goes under "Other benches".
+func categoryViews(runs []*Run) []categoryView {
+	main := runs[len(runs)-1]
+	r := main.Report
 	byName := map[string]*report.Bench{}
 	for _, b := range r.Benches {
 		byName[b.Name] = b
 	}
 	placed := map[string]bool{}
-	cats := append([]report.Category(nil), r.Categories...)
-	var rest []string
-	for _, b := range r.Benches {
-		found := false
-		for _, c := range cats {
-			for _, n := range c.Benches {
-				found = found || n == b.Name
-			}
-		}
-		if !found {
-			rest = append(rest, b.Name)
-		}
-	}
-	if len(rest) > 0 {
-		cats = append(cats, report.Category{Name: "other", Title: "Other benches", Benches: rest})
-	}
-	for _, c := range cats {
+	var out []categoryView
+	for _, c := range withOther(r) {
 		var benches []*report.Bench
 		for _, n := range c.Benches {
 			if b := byName[n]; b != nil && !placed[n] {
@@ -133,23 +127,53 @@ func Render(w io.Writer, runs []*Run) error {
 			cv.Chart = medianChart(r, c.Title, benches)
 		}
 		for _, b := range benches {
-			bv := benchView{B: b, Class: benchClass(b), Gate: main.Gate[b.Name], Strip: stripPlot(r, b)}
-			if b.BaselineElapsedNs != nil {
-				bv.Baseline = report.FormatNs(*b.BaselineElapsedNs)
-				if b.Tolerance != nil {
-					bv.Baseline += fmt.Sprintf(" (tolerance %.0f%%)", *b.Tolerance*100)
-				}
-			}
-			if len(runs) > 1 {
-				if pts := trend(runs, r.Subject, b.Name); len(pts) > 0 {
-					bv.Trend = trendChart(b.Name, pts)
-				}
-			}
-			cv.Benches = append(cv.Benches, bv)
+			cv.Benches = append(cv.Benches, newBenchView(runs, b))
 		}
-		v.Categories = append(v.Categories, cv)
+		out = append(out, cv)
 	}
-	return page.Execute(w, v)
+	return out
+}
+
+// withOther is the report's categories and, when some bench is in none,
+// an "other" category of those.
+func withOther(r *report.Report) []report.Category {
+	cats := append([]report.Category(nil), r.Categories...)
+	var rest []string
+	for _, b := range r.Benches {
+		found := false
+		for _, c := range cats {
+			for _, n := range c.Benches {
+				found = found || n == b.Name
+			}
+		}
+		if !found {
+			rest = append(rest, b.Name)
+		}
+	}
+	if len(rest) > 0 {
+		cats = append(cats, report.Category{Name: "other", Title: "Other benches", Benches: rest})
+	}
+	return cats
+}
+
+// newBenchView is a bench's section: its gate line, strip plot, baseline
+// and, with several runs, its trend.
+func newBenchView(runs []*Run, b *report.Bench) benchView {
+	main := runs[len(runs)-1]
+	r := main.Report
+	bv := benchView{B: b, Class: benchClass(b), Gate: main.Gate[b.Name], Strip: stripPlot(r, b)}
+	if b.BaselineElapsedNs != nil {
+		bv.Baseline = report.FormatNs(*b.BaselineElapsedNs)
+		if b.Tolerance != nil {
+			bv.Baseline += fmt.Sprintf(" (tolerance %.0f%%)", *b.Tolerance*100)
+		}
+	}
+	if len(runs) > 1 {
+		if pts := trend(runs, r.Subject, b.Name); len(pts) > 0 {
+			bv.Trend = trendChart(b.Name, pts)
+		}
+	}
+	return bv
 }
 
 // WriteFile renders runs to path through a temporary file.
