@@ -16,12 +16,12 @@ func (r *run) assemble(st status.Status) *report.Report {
 	p := r.p
 	rep := &report.Report{
 		Schema: report.Schema, GeneratedAt: r.at, RunID: r.env.RunID, Status: st,
-		Iters: p.Iters, Warmup: p.Warmup, Subject: p.Subject.Name,
+		Iters: p.Iters, Warmup: p.Warmup, Subject: p.SubjectLang.Name,
 		SubjectStatus: string(r.subject.Status), SubjectReason: r.subject.Reason,
 		Host: r.host,
 		Settings: report.Settings{
 			TimeoutPerSample: p.Timeout.String(), MemLimitBytes: p.MemLimit, OutputCapBytes: p.OutCap,
-			Languages: names(p.Langs),
+			Languages: names(p.Languages),
 		},
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 		SourcesDigest: r.digest, Baselines: p.Baselines,
@@ -40,7 +40,7 @@ func (r *run) assemble(st status.Status) *report.Report {
 	for lang, bi := range r.built.benches {
 		rep.BenchImages[lang] = record.BenchImage(bi)
 	}
-	for _, c := range p.Suite.Categories {
+	for _, c := range p.Catalogue.Categories {
 		rep.Categories = append(rep.Categories, report.Category{Name: c.Name, Title: c.Title, Benches: c.Benches})
 	}
 	for _, br := range r.benches {
@@ -78,13 +78,13 @@ func benchRow(p *Plan, br *benchRun) *report.Bench {
 	}
 	for _, lang := range sortedLanes(br.lanes) {
 		res := langResult(br.lanes[lang], b.Comparable(lang))
-		if lang == p.Subject.Name {
+		if lang == p.SubjectLang.Name {
 			rb.SubjectResult = res
 		} else {
 			rb.Comparatives[lang] = res
 		}
 	}
-	applyVerdict(rb, p.Subject.Name, br.verdict)
+	applyVerdict(rb, p.SubjectLang.Name, br.verdict)
 	return rb
 }
 

@@ -17,8 +17,8 @@ type progress struct {
 
 func newProgress(p *Plan) *progress {
 	pr := &progress{p: p}
-	for _, b := range p.Suite.Benches {
-		for _, l := range p.Langs {
+	for _, b := range p.Catalogue.Benches {
+		for _, l := range p.Languages {
 			if b.Sources[l.Name] != "" {
 				pr.total++
 			}

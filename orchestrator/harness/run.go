@@ -49,7 +49,7 @@ func newRun(env Env, p *Plan) (*run, error) {
 	r := &run{p: p, env: env, at: startedAt(), warnings: append([]string{}, p.Warnings...)}
 	r.host = report.Host{HostInfo: record.HostInfo(env.Host), OrchestratorCPUs: orchestratorCPUs(env.Host.LogicalCPUs)}
 	var err error
-	r.digest, err = sourcesDigest(p.Suite)
+	r.digest, err = sourcesDigest(p.Catalogue)
 	return r, err
 }
 
@@ -61,9 +61,9 @@ func (r *run) warn(msg, log string) {
 // checkSubject says what the run does without the subject's toolchain.
 func (r *run) checkSubject() error {
 	p := r.p
-	r.subject = record.Toolchain(r.built.toolchains[p.Subject.Name])
+	r.subject = record.Toolchain(r.built.toolchains[p.SubjectLang.Name])
 	for _, w := range r.subject.Warnings { // hale's release rule
-		msg := p.Subject.Name + ": " + w
+		msg := p.SubjectLang.Name + ": " + w
 		if p.RequireSubject {
 			return errors.New(msg + " and --require-subject was given")
 		}
@@ -72,7 +72,7 @@ func (r *run) checkSubject() error {
 	if r.subject.Status == status.Available {
 		return nil
 	}
-	msg := fmt.Sprintf("%s: %s (%s)", p.Subject.Name, r.subject.Status, r.subject.Reason)
+	msg := fmt.Sprintf("%s: %s (%s)", p.SubjectLang.Name, r.subject.Status, r.subject.Reason)
 	if p.RequireSubject {
 		return errors.New(msg + " and --require-subject was given")
 	}
@@ -88,7 +88,7 @@ func (r *run) measure(ctx context.Context) (interrupted bool) {
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	prog := newProgress(p)
 	r.benches = nil
-	for _, b := range p.Suite.Benches {
+	for _, b := range p.Catalogue.Benches {
 		br := &benchRun{b: b, seed: rng.Int63n(1 << 31)}
 		r.benches = append(r.benches, br)
 		br.lanes = sampleBench(ctx, r.env, p, b, r.built, br.seed, prog)
@@ -99,14 +99,14 @@ func (r *run) measure(ctx context.Context) (interrupted bool) {
 			r.decideMachine()
 		}
 		gate := r.machine.gate(p, b.Name)
-		if subj := br.lanes[p.Subject.Name]; subj != nil && p.Confirm > 0 && !p.UpdateBaselines && ctx.Err() == nil &&
+		if subj := br.lanes[p.SubjectLang.Name]; subj != nil && p.Confirm > 0 && !p.UpdateBaselines && ctx.Err() == nil &&
 			judge.Suspect(measured(subj.out).cell(), gate) {
 			r.confirm(ctx, br, subj)
 		}
 		for _, ln := range br.lanes {
 			prog.finished(b.Name, ln.lang.Name, ln)
 		}
-		br.verdict = judge.Bench(p.Subject.Name, cells(br.lanes), gate)
+		br.verdict = judge.Bench(p.SubjectLang.Name, cells(br.lanes), gate)
 		if ctx.Err() != nil {
 			interrupted = true
 		}
@@ -119,7 +119,7 @@ func (r *run) measure(ctx context.Context) (interrupted bool) {
 // real regression shows again.
 func (r *run) confirm(ctx context.Context, br *benchRun, subj *lane) {
 	p := r.p
-	fmt.Fprintf(p.Log, "confirm: %s %s is over its band; %d more samples\n", br.b.Name, p.Subject.Name, p.Confirm)
+	fmt.Fprintf(p.Log, "confirm: %s %s is over its band; %d more samples\n", br.b.Name, p.SubjectLang.Name, p.Confirm)
 	merge(&subj.out, r.env.Engine.Sample(ctx, subj.where, subj.job(p.Confirm, 0)))
 	br.confirm = p.Confirm
 }

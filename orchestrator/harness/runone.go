@@ -51,13 +51,13 @@ func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, buil
 	sort.Strings(vars)
 	lanes := map[string]*lane{}
 	var order []*lane
-	for _, l := range p.Langs {
+	for _, l := range p.Languages {
 		if b.Sources[l.Name] == "" {
 			continue
 		}
 		ln := &lane{lang: l, out: runner.Outcome{Samples: []runner.Sample{}}}
 		lanes[l.Name] = ln
-		if l.Name == p.Subject.Name {
+		if l.Name == p.SubjectLang.Name {
 			order = append([]*lane{ln}, order...) // each round starts with the subject
 		} else {
 			order = append(order, ln)

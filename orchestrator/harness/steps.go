@@ -41,16 +41,16 @@ func buildImages(ctx context.Context, b Images, p *Plan) (built, error) {
 	if base, err := b.Base(ctx); err == nil {
 		out.base = &base
 	}
-	for _, l := range p.Langs {
+	for _, l := range p.Languages {
 		var srcs []imagebuild.Source
 		// Every bench of the language, even with --bench: one image serves
 		// all runs of these sources, and --no-build finds it.
-		for _, bench := range p.Suite.All {
+		for _, bench := range p.Catalogue.All {
 			if path := bench.Sources[l.Name]; path != "" {
 				srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: path})
 			}
 		}
-		if len(srcs) == 0 && l.Name != p.Subject.Name {
+		if len(srcs) == 0 && l.Name != p.SubjectLang.Name {
 			continue
 		}
 		tc, err := b.Toolchain(ctx, l)
@@ -109,7 +109,7 @@ func updateBaselines(r *run, passes [][]*benchRun) (*report.Rebaseline, error) {
 	}
 	var subj []map[string]measurement
 	for _, pass := range passes {
-		subj = append(subj, subjectMeasurements(p.Subject.Name, pass))
+		subj = append(subj, subjectMeasurements(p.SubjectLang.Name, pass))
 	}
 	m := map[string]baseline.Measured{}
 	for _, br := range passes[len(passes)-1] {
@@ -130,12 +130,12 @@ func updateBaselines(r *run, passes [][]*benchRun) (*report.Rebaseline, error) {
 		m[name] = measuredOf(br.b.Kind, runs)
 	}
 	if len(m) == 0 {
-		fmt.Fprintf(p.Log, "baselines: no %s result to record; %s unchanged\n", p.Subject.Name, p.Baselines)
+		fmt.Fprintf(p.Log, "baselines: no %s result to record; %s unchanged\n", p.SubjectLang.Name, p.Baselines)
 		return rb, nil
 	}
 	host := fmt.Sprintf("%s, %d CPUs, kernel %s", r.host.CPUModel, r.host.LogicalCPUs, r.host.Kernel)
 	mach := r.machineOf()
-	f, names, err := baseline.Update(p.Baselines, m, baseline.Provenance{Subject: p.Subject.Name, Toolchain: r.subject.Version, Host: host, Machine: &mach}, time.Now())
+	f, names, err := baseline.Update(p.Baselines, m, baseline.Provenance{Subject: p.SubjectLang.Name, Toolchain: r.subject.Version, Host: host, Machine: &mach}, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func updateBaselines(r *run, passes [][]*benchRun) (*report.Rebaseline, error) {
 			DriftSigma: v.DriftSigma, DriftRange: v.DriftRange, Band: f.Benches[name].Tol(),
 			MemKB: v.MemKB, MemBand: math.Max(v.MemBand, baseline.MemBandFloor)}
 	}
-	fmt.Fprintf(p.Log, "baselines: %d benches of %s rewritten in %s from %d independent runs\n", len(names), p.Subject.Name, p.Baselines, len(passes))
+	fmt.Fprintf(p.Log, "baselines: %d benches of %s rewritten in %s from %d independent runs\n", len(names), p.SubjectLang.Name, p.Baselines, len(passes))
 	return rb, nil
 }
 
@@ -187,7 +187,7 @@ func missingBenches(p *Plan) []string {
 		return nil
 	}
 	have := map[string]bool{}
-	for _, b := range p.Suite.All {
+	for _, b := range p.Catalogue.All {
 		have[b.Name] = true
 	}
 	var gone []string

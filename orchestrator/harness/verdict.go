@@ -56,11 +56,11 @@ func (r *run) machineOf() baseline.Machine {
 		CgroupVersion: h.CgroupVersion, Privilege: h.Privilege.String(), EngineVersion: h.EngineVersion,
 		SubjectToolchain: tc.Version, SubjectImageDigest: tc.Digest, Cpusets: map[string]string{},
 	}
-	if r.p.Subject.Name == "hale" {
+	if r.p.SubjectLang.Name == "hale" {
 		m.HaleVersion = tc.Version
 	}
 	for _, br := range r.benches {
-		if ln := br.lanes[r.p.Subject.Name]; ln != nil && ln.at.cpus != "" {
+		if ln := br.lanes[r.p.SubjectLang.Name]; ln != nil && ln.at.cpus != "" {
 			m.Cpusets[br.b.Name] = ln.at.cpus
 		}
 	}
