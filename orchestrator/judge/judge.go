@@ -336,13 +336,6 @@ func why(t Check, m *Check) string {
 	return strings.Join(parts, "; ")
 }
 
-// FailsRun says whether a bench status fails the run (status.OfBench
-// decides: any failure of the subject, and a bench the baseline has that
-// the subject no longer runs).
-func FailsRun(s status.Status, hadBaseline bool) bool {
-	return status.OfBench(s, hadBaseline) == status.Fails
-}
-
 // Run is the run's status from its benches, by their severity: failed when
 // any fails the run, else regression when the time or memory of any
 // regressed, else inconclusive when any needs attention, else ok. Whether
