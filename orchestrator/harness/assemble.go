@@ -29,7 +29,7 @@ func (r *run) assemble(st status.Status) *report.Report {
 		Rebaseline: r.rebaseline, Benches: []*report.Bench{}, Warnings: r.warnings, Samplers: record.Samplers(r.samplers),
 	}
 	if r.machine != nil {
-		rep.Gate.Machine = r.machine.machine
+		rep.Gate.Machine = r.machine.Machine
 	}
 	if r.built.base != nil {
 		rep.Base = record.Base(*r.built.base)

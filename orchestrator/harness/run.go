@@ -27,9 +27,9 @@ type run struct {
 	host     report.Host
 	subject  report.Toolchain // the subject's toolchain, or why there is none
 	warnings []string
-	machine  *machineGate // decided once
-	benches  []*benchRun  // this pass's
-	gone     []string     // benches the baseline names that the suite lost
+	machine  *judge.MachineGate // decided once
+	benches  []*benchRun        // this pass's
+	gone     []string           // benches the baseline names that the suite lost
 	samplers []runner.Started
 	// rebaseline is what an --update-baselines recorded.
 	rebaseline *report.Rebaseline
@@ -98,7 +98,7 @@ func (r *run) measure(ctx context.Context) (interrupted bool) {
 		if r.machine == nil {
 			r.decideMachine()
 		}
-		gate := r.machine.gate(p, b.Name)
+		gate := r.gateOf(b.Name)
 		if subj := br.lanes[p.SubjectLang.Name]; subj != nil && p.Confirm > 0 && !p.UpdateBaselines && ctx.Err() == nil &&
 			judge.Suspect(measured(subj.out).cell(), gate) {
 			r.confirm(ctx, br, subj)

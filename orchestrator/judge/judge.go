@@ -362,3 +362,40 @@ type BenchStatus struct {
 	Status      status.Status
 	HadBaseline bool
 }
+
+// MachineGate is whether a baselines file's machine can gate this run,
+// decided once per run before its verdicts.
+type MachineGate struct {
+	// Machine is "same", "unknown" (a file that records none: it gates as
+	// the seed's did) or "differs: " and what differs.
+	Machine string
+	// Incomparable is why nothing gates ("": the baselines gate).
+	Incomparable string
+	// Warning is what to tell the user, if anything.
+	Warning string
+}
+
+// Machine compares the machine a baselines file (named path) was measured
+// on with this one. A file from another machine gates nothing unless
+// anyMachine.
+func Machine(f *baseline.File, path string, here baseline.Machine, anyMachine bool) MachineGate {
+	switch {
+	case f.Machine == nil && len(f.Benches) > 0:
+		return MachineGate{Machine: "unknown", Warning: "baselines " + path + " record no machine: they gate as the seed's did; re-record them here with --update-baselines"}
+	case f.Machine == nil:
+		return MachineGate{Machine: "same"}
+	}
+	d := f.Machine.Differences(here)
+	if len(d) == 0 {
+		return MachineGate{Machine: "same"}
+	}
+	what := strings.Join(d, "; ")
+	g := MachineGate{Machine: "differs: " + what}
+	if anyMachine {
+		g.Warning = "baselines measured on another machine (" + what + "); gating anyway (--gate-any-machine)"
+		return g
+	}
+	g.Incomparable = g.Machine
+	g.Warning = "baselines measured on another machine (" + what + "): nothing gates (incomparable_machine); re-record them here, or give --gate-any-machine"
+	return g
+}
