@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -60,7 +62,8 @@ func TestGridOfAReportFromBefore(t *testing.T) {
 // Reading a report links neither Docker nor BuildKit: the schema's
 // packages and the verbs' renderers import nothing of the engine side.
 func TestSchemaPackagesLinkNoEngine(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".", "../compare", "../htmlreport").Output()
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go") // the go that runs this test, PATH or not
+	out, err := exec.Command(goBin, "list", "-deps", ".", "../compare", "../htmlreport").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
