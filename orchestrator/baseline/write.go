@@ -19,16 +19,16 @@ import (
 // Update merges new figures into the file at path under its lock: each
 // bench keeps its tolerance, override, note and every key halebench does
 // not know; the file records the machine. It is rewritten atomically and
-// returns the names it changed.
-func Update(path string, m map[string]Measured, p Provenance, now time.Time) ([]string, error) {
+// returns the file as written and the names it changed.
+func Update(path string, m map[string]Measured, p Provenance, now time.Time) (*File, []string, error) {
 	unlock, err := lock(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer unlock()
 	f, err := Load(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	names := make([]string, 0, len(m))
 	for name, v := range m {
@@ -60,13 +60,13 @@ func Update(path string, m map[string]Measured, p Provenance, now time.Time) ([]
 	// What is written must read back: a figure out of range is refused
 	// here, before the old file is replaced.
 	if msg := check(f); msg != "" {
-		return nil, fmt.Errorf("updating baselines %s: the new figures are out of range, file left untouched: %s", path, msg)
+		return nil, nil, fmt.Errorf("updating baselines %s: the new figures are out of range, file left untouched: %s", path, msg)
 	}
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return names, writeAtomic(path, append(data, '\n'))
+	return f, names, writeAtomic(path, append(data, '\n'))
 }
 
 // merge puts one bench's new figures into its entry, keeping what the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Row is one bench in both reports.
@@ -119,23 +120,25 @@ func row(name string, o, n *report.Lang, alpha float64) Row {
 // Text writes the table as benchstat does: a change only where it is
 // significant, "~" where it is not.
 func (t Table) Text(w io.Writer) {
-	fmt.Fprintf(w, "%s: old %s on %s\n%s  new %s on %s\n", t.Lang, t.OldRun, t.OldHost, strings.Repeat(" ", len(t.Lang)), t.NewRun, t.NewHost)
+	// Everything but the figures comes from the two report files: cleaned.
+	c := termtext.Clean
+	fmt.Fprintf(w, "%s: old %s on %s\n%s  new %s on %s\n", c(t.Lang), c(t.OldRun), c(t.OldHost), strings.Repeat(" ", len(t.Lang)), c(t.NewRun), c(t.NewHost))
 	for _, m := range t.Warnings {
-		fmt.Fprintln(w, "warning:", m)
+		fmt.Fprintln(w, "warning:", c(m))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "bench\told\tnew\tdelta\tp\tn\tverdict")
 	for _, r := range t.Rows {
 		if r.DeltaPct == nil {
-			fmt.Fprintf(tw, "%s\t—\t—\t—\t—\t—\t%s\n", r.Bench, r.Verdict)
+			fmt.Fprintf(tw, "%s\t—\t—\t—\t—\t—\t%s\n", c(r.Bench), c(r.Verdict))
 			continue
 		}
 		delta := "~"
 		if r.Verdict != "~" {
 			delta = fmt.Sprintf("%+.1f%%", *r.DeltaPct)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%d+%d\t%s\n", r.Bench, report.FormatNs(r.Old), report.FormatNs(r.New), delta, *r.P, r.OldN, r.NewN, r.Verdict)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%d+%d\t%s\n", c(r.Bench), report.FormatNs(r.Old), report.FormatNs(r.New), delta, *r.P, r.OldN, r.NewN, r.Verdict)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\np: two-sided Mann–Whitney U over the stored samples; a change is shown where p < %.3g\n", t.Alpha)

@@ -4,12 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 func rep(cpu string, medians map[string][]int64) *report.Report {
-	r := &report.Report{Subject: "c", GeneratedAt: "t", Host: report.Host{HostInfo: engine.HostInfo{CPUModel: cpu, LogicalCPUs: 2, Kernel: "6"}}}
+	r := &report.Report{Subject: "c", GeneratedAt: "t", Host: report.Host{HostInfo: report.HostInfo{CPUModel: cpu, LogicalCPUs: 2, Kernel: "6"}}}
 	for name, s := range medians {
 		r.Benches = append(r.Benches, &report.Bench{Name: name, SubjectResult: &report.Lang{Status: "ok", ElapsedNsMedian: s[len(s)/2], ElapsedNsSamples: s}})
 	}
@@ -57,5 +56,17 @@ func TestCompare(t *testing.T) {
 	// complete separation is 2/252.
 	if p := *by["slower"].P; p < 0.0079 || p > 0.008 {
 		t.Fatalf("p %v", p)
+	}
+}
+
+// The table's text comes from two report files: their escapes never reach
+// the terminal.
+func TestTextIsCleaned(t *testing.T) {
+	old := rep("\x1b[2JX", map[string][]int64{"b\x1b[31m": {1, 2, 3}, "gone\x1b]0;t\x07": {1, 2, 3}})
+	cur := rep("Y", map[string][]int64{"b\x1b[31m": {1, 2, 3}})
+	var b strings.Builder
+	Reports(old, cur, "", 0.05).Text(&b)
+	if strings.ContainsAny(b.String(), "\x1b\x07") || !strings.Contains(b.String(), "gone") {
+		t.Fatalf("text %q", b.String())
 	}
 }

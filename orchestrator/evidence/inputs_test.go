@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 func TestCheckPin(t *testing.T) {
@@ -43,10 +43,10 @@ func TestCheckMirror(t *testing.T) {
 func TestReadReportRefusesHostileInputs(t *testing.T) {
 	write := func(packages, builder string) string {
 		rep := report.Report{Schema: report.Schema,
-			Base: imagebuild.Base{Ref: "halebench/base:trixie-1", ID: "sha256:aa", Inputs: &imagebuild.Inputs{
+			Base: report.Base{Ref: "halebench/base:trixie-1", ID: "sha256:aa", Inputs: &report.Inputs{
 				Builder: builder, SourceDateEpoch: 1}},
-			Images: map[string]imagebuild.Toolchain{"c": {Status: imagebuild.Available, Ref: "halebench/toolchain-c:x",
-				Inputs: &imagebuild.Inputs{BuildArgs: map[string]string{"PACKAGES": packages}}}}}
+			Images: map[string]report.Toolchain{"c": {Status: status.Available, Ref: "halebench/toolchain-c:x",
+				Inputs: &report.Inputs{BuildArgs: map[string]string{"PACKAGES": packages}}}}}
 		data, err := json.Marshal(rep)
 		if err != nil {
 			t.Fatal(err)

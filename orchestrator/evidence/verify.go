@@ -231,7 +231,7 @@ func benchSources(suite *catalogue.Suite, lang toolchain.Language, files map[str
 	return srcs, why, nil
 }
 
-func toolchainDiff(lang string, rec, now imagebuild.Toolchain) []string {
+func toolchainDiff(lang string, rec report.Toolchain, now imagebuild.Toolchain) []string {
 	var why []string
 	if rec.Inputs.DockerfileSHA256 != now.Inputs.DockerfileSHA256 {
 		why = append(why, fmt.Sprintf("images/%s/Dockerfile changed since the report (sha256 %s, now %s)", lang, short(rec.Inputs.DockerfileSHA256), short(now.Inputs.DockerfileSHA256)))
@@ -300,7 +300,7 @@ func packageDiff(rec, now []string) []string {
 	return why
 }
 
-func mirrorOf(b imagebuild.Base) string {
+func mirrorOf(b report.Base) string {
 	// The builder string records the mirror as mmdebstrap's last argument.
 	f := strings.Fields(strings.SplitN(b.Inputs.Builder, ";", 2)[0])
 	if len(f) > 0 && strings.Contains(f[len(f)-1], "://") {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -51,24 +52,37 @@ func bench(r *report.Report, name string) *report.Bench {
 	return nil
 }
 
+// watchLog passes the run's log to the test's and closes seen the first
+// time a line holds want.
+type watchLog struct {
+	testLog
+	want string
+	once sync.Once
+	seen chan struct{}
+}
+
+func (w *watchLog) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return w.testLog.Write(p)
+}
+
 // Cancelling mid-run removes the containers and writes a partial report.
+// The cancel comes once this run's own second sample starts (its first was
+// taken, so its sampler container is up), not on any sampler of the engine.
 func TestInterruptWritesPartialReport(t *testing.T) {
 	eng := enginetest.Connect(t)
 	o := options(t, "c", "c", "spin")
 	o.Iters = 200
+	log := &watchLog{testLog: testLog{t}, want: "sample 2 of 200", seen: make(chan struct{})}
+	o.Log, o.Live = log, true
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	go func() {
-		// Cancel once the bench's container is running.
-		for i := 0; i < 600; i++ {
-			ids, _ := eng.Leftovers(context.Background(), "")
-			for _, id := range ids {
-				if l, _ := eng.ContainerLabels(context.Background(), id); l["org.halebench.role"] == "sampler" {
-					time.Sleep(300 * time.Millisecond)
-					cancel()
-					return
-				}
-			}
-			time.Sleep(100 * time.Millisecond)
+		select {
+		case <-log.seen:
+		case <-time.After(10 * time.Minute):
 		}
 		cancel()
 	}()
@@ -79,8 +93,17 @@ func TestInterruptWritesPartialReport(t *testing.T) {
 	if res.Report.Status != "interrupted" {
 		t.Fatalf("report status %q", res.Report.Status)
 	}
+	select {
+	case <-log.seen:
+	default:
+		t.Fatal("cancelled by the time limit: the run never took its second sample")
+	}
 	if _, err := os.Stat(res.ReportPath); err != nil {
 		t.Fatal("no partial report:", err)
+	}
+	spin := bench(res.Report, "spin").SubjectResult
+	if spin == nil || spin.Status != "interrupted" || len(spin.Samples) == 0 || len(spin.Samples) >= 200 {
+		t.Fatalf("spin %+v: want interrupted with the samples taken before", spin)
 	}
 	enginetest.NoLeftovers(t, eng, res.Report.RunID)
 }

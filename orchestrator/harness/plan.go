@@ -40,76 +40,45 @@ type Options struct {
 	Live            bool      // Log is a terminal: show what is sampling now on a line redrawn in place
 }
 
-// Plan is a run whose inputs have all been read and checked: the suite,
-// the languages, the subject and its baselines.
+// Plan is a run whose inputs have all been read and checked: the options
+// with their defaults, and what they name read in — the suite's catalogue
+// (of Options.Suite), the languages (of Options.Langs, the subject's
+// included), the subject (of Options.Subject) and its baselines.
 type Plan struct {
 	Options
-	Suite    *catalogue.Suite
-	Langs    []toolchain.Language
-	Subject  toolchain.Language
-	Base     *baseline.File
-	Warnings []string
+	Catalogue   *catalogue.Suite
+	Languages   []toolchain.Language
+	SubjectLang toolchain.Language
+	Base        *baseline.File
+	Warnings    []string
 }
 
 // Prepare reads and checks every input of a run — flags, the suite's
 // layout and catalogue, the baselines file — without touching an engine,
 // so a bad input is reported as itself. Its errors are all the user's to fix.
 func Prepare(o Options) (*Plan, error) {
-	if o.Log == nil {
-		o.Log = io.Discard
-	}
-	if o.Iters < 1 {
-		return nil, fmt.Errorf("--iters=%d: need at least 1 sample", o.Iters)
-	}
-	if o.Warmup < 0 {
-		return nil, fmt.Errorf("--warmup=%d: cannot be negative", o.Warmup)
-	}
-	if o.Timeout <= 0 {
-		return nil, fmt.Errorf("--timeout=%s: must be positive", o.Timeout)
-	}
-	if o.MemLimit < 0 {
-		return nil, errors.New("--memory: cannot be negative")
-	}
-	if o.Runs == 0 {
-		o.Runs = 1
-		if o.UpdateBaselines {
-			o.Runs = 5
-		}
-	}
-	if o.Runs < 1 || o.Runs > 50 {
-		return nil, fmt.Errorf("--runs=%d: want 1 to 50 independent runs", o.Runs)
-	}
-	if o.Runs > 1 && !o.UpdateBaselines {
-		return nil, fmt.Errorf("--runs=%d: only --update-baselines takes several runs", o.Runs)
-	}
-	if o.Alpha == 0 {
-		o.Alpha = 0.01
-	}
-	if o.Alpha <= 0 || o.Alpha >= 0.5 {
-		return nil, fmt.Errorf("--alpha=%v: want a significance level between 0 and 0.5", o.Alpha)
-	}
-	if o.Confirm < 0 {
-		return nil, fmt.Errorf("--confirm=%d: cannot be negative", o.Confirm)
+	o, err := withDefaults(o)
+	if err != nil {
+		return nil, err
 	}
 	p := &Plan{Options: o}
-	var err error
-	if p.Suite, err = catalogue.Load(o.Suite); err != nil {
+	if p.Catalogue, err = catalogue.Load(o.Suite); err != nil {
 		return nil, err
 	}
-	if err := p.Suite.Select(o.Bench); err != nil {
+	if err := p.Catalogue.Select(o.Bench); err != nil {
 		return nil, err
 	}
-	if p.Langs, err = toolchain.Parse(o.Langs); err != nil {
+	if p.Languages, err = toolchain.Parse(o.Langs); err != nil {
 		return nil, err
 	}
 	var ok bool
-	if p.Subject, ok = toolchain.ByName(o.Subject); !ok {
+	if p.SubjectLang, ok = toolchain.ByName(o.Subject); !ok {
 		return nil, fmt.Errorf("--subject=%s: unknown language (known: %s)", o.Subject, toolchain.Names())
 	}
 	if o.NoComparative {
-		p.Langs = []toolchain.Language{p.Subject}
-	} else if !hasLang(p.Langs, p.Subject.Name) {
-		p.Langs, _ = toolchain.Parse(joinNames(append(p.Langs, p.Subject)))
+		p.Languages = []toolchain.Language{p.SubjectLang}
+	} else if !hasLang(p.Languages, p.SubjectLang.Name) {
+		p.Languages, _ = toolchain.Parse(joinNames(append(p.Languages, p.SubjectLang)))
 	}
 	if p.Base, err = baseline.Load(o.Baselines); err != nil {
 		return nil, err
@@ -118,14 +87,56 @@ func Prepare(o Options) (*Plan, error) {
 		p.warn("--update-baselines --runs=1: one run cannot measure between-run drift, so the recorded band is a guess; record with --runs=5")
 	}
 	// Medians of one language never gate, or get overwritten by, another's.
-	if bs := p.Base.SubjectOf(); bs != "" && bs != p.Subject.Name {
+	if bs := p.Base.SubjectOf(); bs != "" && bs != p.SubjectLang.Name {
 		if o.UpdateBaselines {
-			return nil, fmt.Errorf("--update-baselines: %s holds %s's medians and this run's subject is %s; give --baselines=PATH for a %s file (a missing file starts empty)", o.Baselines, bs, p.Subject.Name, p.Subject.Name)
+			return nil, fmt.Errorf("--update-baselines: %s holds %s's medians and this run's subject is %s; give --baselines=PATH for a %s file (a missing file starts empty)", o.Baselines, bs, p.SubjectLang.Name, p.SubjectLang.Name)
 		}
-		p.warn(fmt.Sprintf("baselines %s hold %s's medians, not %s's: nothing gates this run", o.Baselines, bs, p.Subject.Name))
+		p.warn(fmt.Sprintf("baselines %s hold %s's medians, not %s's: nothing gates this run", o.Baselines, bs, p.SubjectLang.Name))
 		p.Base = &baseline.File{Benches: map[string]*baseline.Entry{}}
 	}
 	return p, nil
+}
+
+// withDefaults checks the options that need no file and fills in the
+// defaults of those left zero.
+func withDefaults(o Options) (Options, error) {
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.Iters < 1 {
+		return o, fmt.Errorf("--iters=%d: need at least 1 sample", o.Iters)
+	}
+	if o.Warmup < 0 {
+		return o, fmt.Errorf("--warmup=%d: cannot be negative", o.Warmup)
+	}
+	if o.Timeout <= 0 {
+		return o, fmt.Errorf("--timeout=%s: must be positive", o.Timeout)
+	}
+	if o.MemLimit < 0 {
+		return o, errors.New("--memory: cannot be negative")
+	}
+	if o.Runs == 0 {
+		o.Runs = 1
+		if o.UpdateBaselines {
+			o.Runs = 5
+		}
+	}
+	if o.Runs < 1 || o.Runs > 50 {
+		return o, fmt.Errorf("--runs=%d: want 1 to 50 independent runs", o.Runs)
+	}
+	if o.Runs > 1 && !o.UpdateBaselines {
+		return o, fmt.Errorf("--runs=%d: only --update-baselines takes several runs", o.Runs)
+	}
+	if o.Alpha == 0 {
+		o.Alpha = 0.01
+	}
+	if o.Alpha <= 0 || o.Alpha >= 0.5 {
+		return o, fmt.Errorf("--alpha=%v: want a significance level between 0 and 0.5", o.Alpha)
+	}
+	if o.Confirm < 0 {
+		return o, fmt.Errorf("--confirm=%d: cannot be negative", o.Confirm)
+	}
+	return o, nil
 }
 
 func (p *Plan) warn(msg string) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -16,8 +17,8 @@ type progress struct {
 
 func newProgress(p *Plan) *progress {
 	pr := &progress{p: p}
-	for _, b := range p.Suite.Benches {
-		for _, l := range p.Langs {
+	for _, b := range p.Catalogue.Benches {
+		for _, l := range p.Languages {
 			if b.Sources[l.Name] != "" {
 				pr.total++
 			}
@@ -34,25 +35,25 @@ func (pr *progress) sampling(bench, lang string, round, rounds int) {
 	}
 }
 
-func (pr *progress) finished(bench, lang string, r *report.Lang) {
+func (pr *progress) finished(bench, lang string, ln *lane) {
 	pr.done++
 	if pr.p.Live {
 		fmt.Fprint(pr.p.Log, "\r\033[K")
 	}
-	fmt.Fprintf(pr.p.Log, "[%d/%d] %-28s %-6s %s\n", pr.done, pr.total, bench, lang, progressLine(r))
+	fmt.Fprintf(pr.p.Log, "[%d/%d] %-28s %-6s %s\n", pr.done, pr.total, bench, lang, progressLine(measured(ln.out), ln.out.Env.Affinity))
 }
 
-func progressLine(r *report.Lang) string {
-	if r.Status != status.OK {
-		d := r.Detail
+func progressLine(m measurement, cpus string) string {
+	if m.status != status.OK {
+		d := m.detail
 		if len(d) > 100 {
 			d = d[:100] + "…"
 		}
-		return string(r.Status) + ": " + d
+		return string(m.status) + ": " + d
 	}
 	peak := "n/a"
-	if r.MemPeakKBMedian != nil {
-		peak = fmt.Sprintf("%d KiB", *r.MemPeakKBMedian)
+	if m.peak != nil {
+		peak = fmt.Sprintf("%d KiB", stats.Median(m.peak))
 	}
-	return fmt.Sprintf("median %s (cv %.1f%%), peak %s, cpus %s", report.FormatNs(r.ElapsedNsMedian), r.ElapsedNs.CV*100, peak, r.CPUsEffective)
+	return fmt.Sprintf("median %s (cv %.1f%%), peak %s, cpus %s", report.FormatNs(m.elapsed.Median), m.elapsed.CV*100, peak, cpus)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -43,8 +43,7 @@ func (l *lane) job(n, w int) runner.Job {
 // after its warm-ups), so that a machine drifting during the bench moves
 // every language alike and ratios stay honest. A language that fails stops
 // there, keeping what it had.
-func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, rep *report.Report,
-	images map[string]imagebuild.BenchImage, seed int64, prog *progress) map[string]*lane {
+func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, built built, seed int64, prog *progress) map[string]*lane {
 	var vars []string
 	for k, v := range b.Env {
 		vars = append(vars, k+"="+v)
@@ -52,18 +51,18 @@ func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, rep 
 	sort.Strings(vars)
 	lanes := map[string]*lane{}
 	var order []*lane
-	for _, l := range p.Langs {
+	for _, l := range p.Languages {
 		if b.Sources[l.Name] == "" {
 			continue
 		}
 		ln := &lane{lang: l, out: runner.Outcome{Samples: []runner.Sample{}}}
 		lanes[l.Name] = ln
-		if l.Name == p.Subject.Name {
+		if l.Name == p.SubjectLang.Name {
 			order = append([]*lane{ln}, order...) // each round starts with the subject
 		} else {
 			order = append(order, ln)
 		}
-		tc, bi := rep.Images[l.Name], images[l.Name]
+		tc, bi := built.toolchains[l.Name], built.benches[l.Name]
 		cpus, shared, err := runner.PlanCPUs(env.Host.LogicalCPUs, b.CPUs)
 		switch {
 		case tc.Status != imagebuild.Available:
@@ -117,62 +116,73 @@ func merge(acc *runner.Outcome, o runner.Outcome) {
 	}
 }
 
-// langResult is what the report keeps of one language's outcome on a
-// bench: its summary, every sample, and on failure the failing sample (the
-// warm-up too) and the end of its stderr.
-func langResult(out runner.Outcome, at placement, comparable bool) *report.Lang {
-	if out.Samples == nil {
-		out.Samples = []runner.Sample{}
+// measurement is what one language's outcome on a bench measured: its
+// status and why, and on success its samples and check. Both the judge's
+// cell and the report's row are made from it.
+type measurement struct {
+	status  status.Status
+	detail  string
+	check   string
+	elapsed stats.Summary
+	el, rss []int64
+	peak    []int64 // nil where the host gave no per-sample peak
+	over    []int64 // wall time over the timed region, per sample
+}
+
+// measured reads an outcome once: on failure the reason (a compile error's
+// first lines, the end of the failing sample's stderr), else every sample.
+func measured(out runner.Outcome) measurement {
+	m := measurement{status: out.Status, detail: out.Detail}
+	if m.status == status.BuildFailed {
+		m.detail = "compile error: " + firstLines(out.BuildError, 3)
 	}
-	res := &report.Lang{
-		Status: out.Status, Detail: out.Detail, BuildError: out.BuildError, Comparable: comparable,
-		ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{},
-		CPUs: at.cpus, CPUsShared: at.shared, Image: at.image, CPUsEffective: out.Env.Affinity, CgroupCpuset: out.Env.CgroupCpuset,
-		ContainerID: out.ContainerID, JobNs: out.JobNs, Samples: out.Samples,
-		MemPeakSource: out.Env.MemPeakSource, MemPeakError: out.Env.MemPeakError,
-		CgroupVersion: out.Env.CgroupVersion, CPUModel: out.Env.CPUModel, Confinement: report.ConfinementOf(out.Env),
-	}
-	if res.Status == status.BuildFailed {
-		res.Detail = "compile error: " + firstLines(out.BuildError, 3)
-	}
-	if res.Status != status.OK {
-		// The failing run may be the warm-up: keep it, and its stderr, in the report.
-		all := append(append([]runner.Sample{}, out.Warmups...), out.Samples...)
-		res.Samples = all
+	if m.status != status.OK {
+		all := failingSamples(out)
 		if n := len(all); n > 0 && all[n-1].StderrTail != "" {
-			res.Detail += "; stderr: " + lastLines(all[n-1].StderrTail, 5)
+			m.detail += "; stderr: " + lastLines(all[n-1].StderrTail, 5)
 		}
-		return res
+		return m
 	}
-	var el, rss, peak, over []int64
 	checks := map[string]bool{}
 	for _, s := range out.Samples {
-		el = append(el, s.ElapsedNs)
-		rss = append(rss, s.MaxRSSKB)
+		m.el = append(m.el, s.ElapsedNs)
+		m.rss = append(m.rss, s.MaxRSSKB)
 		if s.MemPeakKB != nil {
-			peak = append(peak, *s.MemPeakKB)
+			m.peak = append(m.peak, *s.MemPeakKB)
 		}
 		if d := s.WallNs - s.ElapsedNs; d > 0 {
-			over = append(over, d)
+			m.over = append(m.over, d)
 		}
 		checks[s.Check] = true
-		res.Check = s.Check
+		m.check = s.Check
 	}
 	if len(checks) > 1 {
 		// The same program printed different checks from sample to sample.
-		res.Status, res.Detail = status.ParityMismatch, "check differs between samples of the same program"
+		m.status, m.detail = status.ParityMismatch, "check differs between samples of the same program"
 	}
-	res.ElapsedNsSamples, res.MaxRSSKBSamples = el, rss
-	if peak != nil {
-		res.MemPeakKBSamples = peak
-		m := stats.Median(peak)
-		res.MemPeakKBMedian = &m
+	m.elapsed = stats.Summarize(m.el)
+	return m
+}
+
+// failingSamples are the samples a failed outcome keeps: the failing run
+// may be the warm-up, so the warm-ups too.
+func failingSamples(out runner.Outcome) []runner.Sample {
+	return append(append([]runner.Sample{}, out.Warmups...), out.Samples...)
+}
+
+// memory is what the measurement is gated on: its cgroup peak, or maxrss
+// where the host gave no peak, and which one it is.
+func (m measurement) memory() (median int64, samples []int64, source string) {
+	if len(m.peak) > 0 {
+		return stats.Median(m.peak), m.peak, "mem_peak_kb"
 	}
-	res.ElapsedNs = stats.Summarize(el)
-	res.ElapsedNsMedian = res.ElapsedNs.Median
-	res.MaxRSSKBMedian = stats.Median(rss)
-	res.OverheadNs = stats.Median(over)
-	return res
+	return stats.Median(m.rss), m.rss, "maxrss_kb"
+}
+
+// cell is the measurement as the judge needs it.
+func (m measurement) cell() judge.Cell {
+	mem, memSamples, _ := m.memory()
+	return judge.Cell{Status: m.status, Check: m.check, Median: m.elapsed.Median, Samples: m.el, MemKB: mem, MemSamples: memSamples}
 }
 
 func firstLines(s string, n int) string {

@@ -18,37 +18,46 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
+// built is what buildImages made: the base (nil when it could not be
+// read), each language's toolchain (or why there is none) and its bench
+// image.
+type built struct {
+	base       *imagebuild.Base
+	toolchains map[string]imagebuild.Toolchain
+	benches    map[string]imagebuild.BenchImage
+}
+
 // buildImages makes (or finds) the sampler's toolchain, the base and, per
-// language, its toolchain and bench image, recording each in the report.
-// A language without a toolchain is recorded with the reason; that is not
-// an error. It returns the bench images that exist.
-func buildImages(ctx context.Context, b Images, p *Plan, rep *report.Report) (map[string]imagebuild.BenchImage, error) {
+// language, its toolchain and bench image, and returns them (what it had
+// made, on an error). A language without a toolchain is returned with the
+// reason; that is not an error.
+func buildImages(ctx context.Context, b Images, p *Plan) (built, error) {
 	start := time.Now()
+	out := built{toolchains: map[string]imagebuild.Toolchain{}, benches: map[string]imagebuild.BenchImage{}}
 	goTC, err := b.SamplerToolchain(ctx)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
 	if base, err := b.Base(ctx); err == nil {
-		rep.Base = base
+		out.base = &base
 	}
-	out := map[string]imagebuild.BenchImage{}
-	for _, l := range p.Langs {
+	for _, l := range p.Languages {
 		var srcs []imagebuild.Source
 		// Every bench of the language, even with --bench: one image serves
 		// all runs of these sources, and --no-build finds it.
-		for _, bench := range p.Suite.All {
+		for _, bench := range p.Catalogue.All {
 			if path := bench.Sources[l.Name]; path != "" {
 				srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: path})
 			}
 		}
-		if len(srcs) == 0 && l.Name != p.Subject.Name {
+		if len(srcs) == 0 && l.Name != p.SubjectLang.Name {
 			continue
 		}
 		tc, err := b.Toolchain(ctx, l)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
-		rep.Images[l.Name] = tc
+		out.toolchains[l.Name] = tc
 		if tc.Status != imagebuild.Available {
 			fmt.Fprintf(p.Log, "images: %s %s: %s\n", l.Name, tc.Status, tc.Reason)
 			continue
@@ -58,26 +67,30 @@ func buildImages(ctx context.Context, b Images, p *Plan, rep *report.Report) (ma
 		}
 		bi, err := b.BenchImage(ctx, l, srcs)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
-		rep.BenchImages[l.Name] = bi
-		out[l.Name] = bi
+		out.benches[l.Name] = bi
 		fmt.Fprintf(p.Log, "images: %-6s %s (%s); benches %s: %d steps run, %d cached\n", l.Name, tc.Version, short(tc.ID), short(bi.ID), bi.Executed, bi.Cached)
 	}
-	if _, ok := rep.Images["go"]; !ok {
-		rep.Images["go"] = goTC
+	if _, ok := out.toolchains["go"]; !ok {
+		out.toolchains["go"] = goTC
 	}
 	fmt.Fprintf(p.Log, "images: ready in %.1fs\n", time.Since(start).Seconds())
 	return out, nil
 }
 
-// subjectResults is each bench's subject result in this pass (those with
-// a number to record).
-func subjectResults(rep *report.Report) map[string]*report.Lang {
-	out := map[string]*report.Lang{}
-	for _, rb := range rep.Benches {
-		if s := rb.SubjectResult; s != nil && rb.ElapsedNsMedian != nil && s.Status != status.ParityMismatch && !s.Status.Failed() {
-			out[rb.Name] = s
+// subjectMeasurements is each bench's subject measurements in a pass:
+// those with a number to record (not failed, and agreeing with the
+// siblings).
+func subjectMeasurements(subject string, pass []*benchRun) map[string]measurement {
+	out := map[string]measurement{}
+	for _, br := range pass {
+		ln := br.lanes[subject]
+		if ln == nil {
+			continue
+		}
+		if m := measured(ln.out); m.status == status.OK && m.elapsed.Median > 0 && br.verdict.Cells[subject] != status.ParityMismatch {
+			out[br.b.Name] = m
 		}
 	}
 	return out
@@ -86,73 +99,71 @@ func subjectResults(rep *report.Report) map[string]*report.Lang {
 // updateBaselines records the subject's figures from the passes (each an
 // independent run in fresh containers): the median of all samples, the
 // within-run noise (median of the runs'), the between-run drift of the run
-// medians, the band they give, the samples, and the same for memory.
-func updateBaselines(p *Plan, rep *report.Report, passes []map[string]*report.Lang) error {
-	kinds := map[string]string{}
-	for _, rb := range rep.Benches {
-		kinds[rb.Name] = rb.Kind
-	}
-	rep.Rebaseline = &report.Rebaseline{Runs: len(passes), Benches: map[string]report.RebaselineBench{}}
+// medians, the band they give, the samples, and the same for memory. It
+// returns what it recorded, with the bands as the file holds them.
+func updateBaselines(r *run, passes [][]*benchRun) (*report.Rebaseline, error) {
+	p := r.p
+	rb := &report.Rebaseline{Runs: len(passes), Benches: map[string]report.RebaselineBench{}}
 	if len(passes) == 1 {
-		rep.Rebaseline.Note = "one run: no between-run drift was measured, so each band is a guess"
+		rb.Note = "one run: no between-run drift was measured, so each band is a guess"
+	}
+	var subj []map[string]measurement
+	for _, pass := range passes {
+		subj = append(subj, subjectMeasurements(p.SubjectLang.Name, pass))
 	}
 	m := map[string]baseline.Measured{}
-	for name := range passes[len(passes)-1] {
-		var runs []*report.Lang
-		for _, pass := range passes {
-			if r := pass[name]; r != nil {
-				runs = append(runs, r)
+	for _, br := range passes[len(passes)-1] {
+		name := br.b.Name
+		if _, ok := subj[len(subj)-1][name]; !ok {
+			continue
+		}
+		var runs []measurement
+		for _, pass := range subj {
+			if v, ok := pass[name]; ok {
+				runs = append(runs, v)
 			}
 		}
 		if len(runs) < len(passes) {
 			fmt.Fprintf(p.Log, "baselines: %s failed in some runs; not recorded\n", name)
 			continue
 		}
-		v := measuredOf(kinds[name], runs)
-		m[name] = v
-		rep.Rebaseline.Benches[name] = report.RebaselineBench{RunMedians: v.RunMedians, Median: v.ElapsedNs, Noise: v.Noise,
-			DriftSigma: v.DriftSigma, DriftRange: v.DriftRange, Band: stats.Band(v.Noise, v.DriftSigma, baseline.BandFloor, baseline.BandCeil),
-			MemKB: v.MemKB, MemBand: math.Max(v.MemBand, baseline.MemBandFloor)}
+		m[name] = measuredOf(br.b.Kind, runs)
 	}
 	if len(m) == 0 {
-		fmt.Fprintf(p.Log, "baselines: no %s result to record; %s unchanged\n", rep.Subject, p.Baselines)
-		return nil
+		fmt.Fprintf(p.Log, "baselines: no %s result to record; %s unchanged\n", p.SubjectLang.Name, p.Baselines)
+		return rb, nil
 	}
-	host := fmt.Sprintf("%s, %d CPUs, kernel %s", rep.Host.CPUModel, rep.Host.LogicalCPUs, rep.Host.Kernel)
-	mach := machineOf(rep)
-	names, err := baseline.Update(p.Baselines, m, baseline.Provenance{Subject: rep.Subject, Toolchain: rep.Images[rep.Subject].Version, Host: host, Machine: &mach}, time.Now())
+	host := fmt.Sprintf("%s, %d CPUs, kernel %s", r.host.CPUModel, r.host.LogicalCPUs, r.host.Kernel)
+	mach := r.machineOf()
+	f, names, err := baseline.Update(p.Baselines, m, baseline.Provenance{Subject: p.SubjectLang.Name, Toolchain: r.subject.Version, Host: host, Machine: &mach}, time.Now())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// The file floors each band by the host's drift over all its benches:
 	// the report shows the bands as written.
-	f, err := baseline.Load(p.Baselines)
-	if err != nil {
-		return err
+	rb.HostDriftSigma = f.HostDriftSigma
+	for name, v := range m {
+		rb.Benches[name] = report.RebaselineBench{RunMedians: v.RunMedians, Median: v.ElapsedNs, Noise: v.Noise,
+			DriftSigma: v.DriftSigma, DriftRange: v.DriftRange, Band: f.Benches[name].Tol(),
+			MemKB: v.MemKB, MemBand: math.Max(v.MemBand, baseline.MemBandFloor)}
 	}
-	rep.Rebaseline.HostDriftSigma = f.HostDriftSigma
-	for name, rb := range rep.Rebaseline.Benches {
-		if e := f.Benches[name]; e != nil {
-			rb.Band = e.Tol()
-			rep.Rebaseline.Benches[name] = rb
-		}
-	}
-	fmt.Fprintf(p.Log, "baselines: %d benches of %s rewritten in %s from %d independent runs\n", len(names), rep.Subject, p.Baselines, len(passes))
-	return nil
+	fmt.Fprintf(p.Log, "baselines: %d benches of %s rewritten in %s from %d independent runs\n", len(names), p.SubjectLang.Name, p.Baselines, len(passes))
+	return rb, nil
 }
 
-// measuredOf summarises one bench's subject results over independent runs.
-func measuredOf(kind string, runs []*report.Lang) baseline.Measured {
+// measuredOf summarises one bench's subject measurements over independent
+// runs.
+func measuredOf(kind string, runs []measurement) baseline.Measured {
 	v := baseline.Measured{Kind: kind, Runs: len(runs)}
 	var all, rss, mem, memMedians []int64
 	var noises, memNoises []float64
 	source := ""
 	for _, r := range runs {
-		v.RunMedians = append(v.RunMedians, r.ElapsedNsMedian)
-		all = append(all, r.ElapsedNsSamples...)
-		rss = append(rss, r.MaxRSSKBSamples...)
-		noises = append(noises, stats.RelSEMedian(r.ElapsedNsSamples))
-		med, samples, src := memoryOf(r)
+		v.RunMedians = append(v.RunMedians, r.elapsed.Median)
+		all = append(all, r.el...)
+		rss = append(rss, r.rss...)
+		noises = append(noises, stats.RelSEMedian(r.el))
+		med, samples, src := r.memory()
 		source = src
 		mem, memMedians = append(mem, samples...), append(memMedians, med)
 		memNoises = append(memNoises, stats.RelSEMedian(samples))
@@ -167,6 +178,26 @@ func measuredOf(kind string, runs []*report.Lang) baseline.Measured {
 	memSigma, _ := stats.Drift(memMedians)
 	v.MemBand = stats.Band(stats.MedianFloat(memNoises), memSigma, baseline.MemBandFloor, baseline.BandCeil)
 	return v
+}
+
+// missingBenches are, on a whole-suite run, the benches the baseline names
+// that the suite no longer has: a gate that silently lost a bench.
+func missingBenches(p *Plan) []string {
+	if p.Bench != "" {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, b := range p.Catalogue.All {
+		have[b.Name] = true
+	}
+	var gone []string
+	for name := range p.Base.Benches {
+		if !have[name] {
+			gone = append(gone, name)
+		}
+	}
+	sort.Strings(gone)
+	return gone
 }
 
 // sourcesDigest names the bench sources a run measured.

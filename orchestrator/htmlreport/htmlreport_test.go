@@ -292,3 +292,24 @@ func consoleLines(log string) []string {
 	}
 	return out
 }
+
+// A bench the baseline holds whose subject program is gone fails the run:
+// the page lists it first and marks it bad; without a baseline it is quiet.
+func TestNoSubjectSourceWithBaselineIsAProblem(t *testing.T) {
+	base := int64(1000)
+	r := &report.Report{Subject: "hale", Benches: []*report.Bench{
+		{Name: "lost", Status: "no_subject_source", BaselineElapsedNs: &base},
+		{Name: "never", Status: "no_subject_source"},
+		{Name: "slow", Status: "inconclusive"},
+	}}
+	ps := problems(&Run{Report: r})
+	if len(ps) != 2 || ps[0].Bench != "lost" || ps[1].Bench != "slow" {
+		t.Fatalf("problems = %+v", ps)
+	}
+	if c := benchClass(r.Benches[0]); c != "bad" {
+		t.Errorf("lost bench's class = %q", c)
+	}
+	if c := benchClass(r.Benches[1]); c != "muted" {
+		t.Errorf("bench without subject or baseline: class %q", c)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -71,6 +70,7 @@ type categoryView struct {
 
 type benchView struct {
 	B        *report.Bench
+	Class    string // the bench status's, in context (status.OfBench)
 	Gate     Gate
 	Strip    template.HTML
 	Trend    template.HTML
@@ -94,28 +94,22 @@ func Render(w io.Writer, runs []*Run) error {
 	v.Counts = counts(r)
 	v.Problems = problems(main)
 	v.Images = images(r)
+	v.Categories = categoryViews(runs)
+	return page.Execute(w, v)
+}
+
+// categoryViews are the newest run's categories, each with its chart and
+// benches; a bench no category names goes under "Other benches".
+func categoryViews(runs []*Run) []categoryView {
+	main := runs[len(runs)-1]
+	r := main.Report
 	byName := map[string]*report.Bench{}
 	for _, b := range r.Benches {
 		byName[b.Name] = b
 	}
 	placed := map[string]bool{}
-	cats := append([]report.Category(nil), r.Categories...)
-	var rest []string
-	for _, b := range r.Benches {
-		found := false
-		for _, c := range cats {
-			for _, n := range c.Benches {
-				found = found || n == b.Name
-			}
-		}
-		if !found {
-			rest = append(rest, b.Name)
-		}
-	}
-	if len(rest) > 0 {
-		cats = append(cats, report.Category{Name: "other", Title: "Other benches", Benches: rest})
-	}
-	for _, c := range cats {
+	var out []categoryView
+	for _, c := range withOther(r) {
 		var benches []*report.Bench
 		for _, n := range c.Benches {
 			if b := byName[n]; b != nil && !placed[n] {
@@ -133,23 +127,53 @@ func Render(w io.Writer, runs []*Run) error {
 			cv.Chart = medianChart(r, c.Title, benches)
 		}
 		for _, b := range benches {
-			bv := benchView{B: b, Gate: main.Gate[b.Name], Strip: stripPlot(r, b)}
-			if b.BaselineElapsedNs != nil {
-				bv.Baseline = report.FormatNs(*b.BaselineElapsedNs)
-				if b.Tolerance != nil {
-					bv.Baseline += fmt.Sprintf(" (tolerance %.0f%%)", *b.Tolerance*100)
-				}
-			}
-			if len(runs) > 1 {
-				if pts := trend(runs, r.Subject, b.Name); len(pts) > 0 {
-					bv.Trend = trendChart(b.Name, pts)
-				}
-			}
-			cv.Benches = append(cv.Benches, bv)
+			cv.Benches = append(cv.Benches, newBenchView(runs, b))
 		}
-		v.Categories = append(v.Categories, cv)
+		out = append(out, cv)
 	}
-	return page.Execute(w, v)
+	return out
+}
+
+// withOther is the report's categories and, when some bench is in none,
+// an "other" category of those.
+func withOther(r *report.Report) []report.Category {
+	cats := append([]report.Category(nil), r.Categories...)
+	var rest []string
+	for _, b := range r.Benches {
+		found := false
+		for _, c := range cats {
+			for _, n := range c.Benches {
+				found = found || n == b.Name
+			}
+		}
+		if !found {
+			rest = append(rest, b.Name)
+		}
+	}
+	if len(rest) > 0 {
+		cats = append(cats, report.Category{Name: "other", Title: "Other benches", Benches: rest})
+	}
+	return cats
+}
+
+// newBenchView is a bench's section: its gate line, strip plot, baseline
+// and, with several runs, its trend.
+func newBenchView(runs []*Run, b *report.Bench) benchView {
+	main := runs[len(runs)-1]
+	r := main.Report
+	bv := benchView{B: b, Class: benchClass(b), Gate: main.Gate[b.Name], Strip: stripPlot(r, b)}
+	if b.BaselineElapsedNs != nil {
+		bv.Baseline = report.FormatNs(*b.BaselineElapsedNs)
+		if b.Tolerance != nil {
+			bv.Baseline += fmt.Sprintf(" (tolerance %.0f%%)", *b.Tolerance*100)
+		}
+	}
+	if len(runs) > 1 {
+		if pts := trend(runs, r.Subject, b.Name); len(pts) > 0 {
+			bv.Trend = trendChart(b.Name, pts)
+		}
+	}
+	return bv
 }
 
 // WriteFile renders runs to path through a temporary file.
@@ -205,7 +229,7 @@ func subjectTitle(r *report.Report) string {
 func verdict(r *report.Report) string {
 	switch r.Status {
 	case status.OK:
-		if r.SubjectStatus != "" && r.SubjectStatus != imagebuild.Available {
+		if r.SubjectStatus != "" && r.SubjectStatus != string(status.Available) {
 			return "ok: nothing gated (subject " + r.SubjectStatus + ")"
 		}
 		return "ok"
@@ -233,59 +257,47 @@ func counts(r *report.Report) []count {
 	return out
 }
 
-// statusRank orders what needs a reader first: failures, then the gate's
-// regressions, then what it could not decide, then parity, then the rest.
-func statusRank(st status.Status) int {
-	switch {
-	case st.Failed(), st == status.Failed, st == status.Interrupted:
-		return 0
-	case st == status.Regression, st == status.MemRegression:
-		return 1
-	case st == status.Inconclusive, st == status.IncomparableMachine:
-		return 2
-	case st == status.NoBaseline, st == status.SubjectUnavailable, st == status.NoSubjectSource, st == status.Unavailable, st == status.Skipped:
-		return 8
-	case st == status.OK, st == status.Improved:
-		return 9
-	}
-	return 5
+// statusRank orders what needs a reader first (status.Severity decides).
+func statusRank(st status.Status) int { return st.Severity().Rank() }
+
+func statusClass(s status.Status) string { return severityClass(s.Severity()) }
+
+func benchClass(b *report.Bench) string {
+	return severityClass(status.OfBench(b.Status, b.BaselineElapsedNs != nil))
 }
 
-func statusClass(s status.Status) string {
-	switch statusRank(s) {
-	case 0, 1:
+func severityClass(v status.Severity) string {
+	switch v {
+	case status.Fails, status.Regresses:
 		return "bad"
-	case 2, 3, 5:
+	case status.Attention, status.Unjudged:
 		return "warn"
-	case 8:
+	case status.Absent:
 		return "muted"
 	}
 	return "good"
 }
 
-// quiet statuses are not problems: the subject's own absence is said once
-// in the header, not per bench.
-var quiet = map[status.Status]bool{status.OK: true, status.Improved: true, "": true, status.SubjectUnavailable: true,
-	status.Unavailable: true, status.NoBaseline: true, status.NoSubjectSource: true}
-
 func problems(run *Run) []problem {
 	r := run.Report
 	var out []problem
 	for _, b := range r.Benches {
-		if !quiet[b.Status] {
-			out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (gate)", Status: b.Status, Order: statusRank(b.Status)})
+		// The subject's own absence is said once in the header, not per
+		// bench; a bench its baseline holds and its subject lost is not quiet.
+		if sev := status.OfBench(b.Status, b.BaselineElapsedNs != nil); !sev.Quiet() {
+			out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (gate)", Status: b.Status, Order: sev.Rank()})
 		}
 		if g, ok := run.Gate[b.Name]; ok {
-			if g.Status != "" && !quiet[g.Status] {
+			if g.Status != "" && !g.Status.Severity().Quiet() {
 				out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (verdict)", Status: g.Status, Order: statusRank(g.Status)})
 			}
-			if g.MemStatus != "" && !quiet[g.MemStatus] {
+			if g.MemStatus != "" && !g.MemStatus.Severity().Quiet() {
 				out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (memory)", Status: g.MemStatus, Detail: g.MemBand, Order: statusRank(g.MemStatus)})
 			}
 		}
 		for _, l := range report.Langs(r) {
 			res := report.LangResult(r, b, l.Name)
-			if res == nil || quiet[res.Status] {
+			if res == nil || res.Status.Severity().Quiet() {
 				continue
 			}
 			if l.Name == r.Subject && res.Status == b.Status {
@@ -311,7 +323,7 @@ func images(r *report.Report) []imageRow {
 		if tc, ok := r.Images[l.Name]; ok {
 			ref := tc.Ref
 			if ref == "" {
-				ref = tc.Status + ": " + clip(tc.Reason, 160)
+				ref = string(tc.Status) + ": " + clip(tc.Reason, 160)
 			}
 			out = append(out, imageRow{Kind: "toolchain", Lang: l.Name, Ref: ref, Digest: tc.Digest, Version: tc.Version})
 		}

@@ -135,32 +135,7 @@ func ratioChart(r *report.Report, title string, benches []*report.Bench) templat
 	}
 	lineH := 11.0
 	rowH := float64(len(langs))*lineH + rowGap
-	rows := map[string][]ratioRow{}
-	var vals []float64
-	for _, b := range benches {
-		subj := b.SubjectResult
-		if subj == nil || subj.ElapsedNsMedian <= 0 {
-			continue
-		}
-		sm := float64(subj.ElapsedNsMedian)
-		for _, lang := range langs {
-			res := b.Comparatives[lang]
-			if res == nil || res.ElapsedNsMedian <= 0 {
-				continue
-			}
-			rr := ratioRow{lang: lang, ratio: float64(res.ElapsedNsMedian) / sm}
-			if res.RatioVsSubject != nil {
-				rr.ratio = *res.RatioVsSubject
-			}
-			lo, hi := sampleRange(res)
-			rr.low, rr.high = lo/sm, hi/sm
-			if res.Status == "parity_mismatch" {
-				rr.mark = "!"
-			}
-			rows[b.Name] = append(rows[b.Name], rr)
-			vals = append(vals, rr.ratio, rr.low, rr.high)
-		}
-	}
+	rows, vals := ratioRows(benches, langs)
 	d := &svgDoc{w: 600, h: 24 + float64(len(benches))*rowH + 22}
 	a := newLogAxis(vals, left, right, 1)
 	top := 16.0
@@ -193,6 +168,38 @@ func ratioChart(r *report.Report, title string, benches []*report.Bench) templat
 		}
 	}
 	return d.html("chart ratio-chart", title)
+}
+
+// ratioRows are, per bench, each language's ratio to the subject and its
+// whisker, and every value the axis must hold.
+func ratioRows(benches []*report.Bench, langs []string) (map[string][]ratioRow, []float64) {
+	rows := map[string][]ratioRow{}
+	var vals []float64
+	for _, b := range benches {
+		subj := b.SubjectResult
+		if subj == nil || subj.ElapsedNsMedian <= 0 {
+			continue
+		}
+		sm := float64(subj.ElapsedNsMedian)
+		for _, lang := range langs {
+			res := b.Comparatives[lang]
+			if res == nil || res.ElapsedNsMedian <= 0 {
+				continue
+			}
+			rr := ratioRow{lang: lang, ratio: float64(res.ElapsedNsMedian) / sm}
+			if res.RatioVsSubject != nil {
+				rr.ratio = *res.RatioVsSubject
+			}
+			lo, hi := sampleRange(res)
+			rr.low, rr.high = lo/sm, hi/sm
+			if res.Status == status.ParityMismatch {
+				rr.mark = "!"
+			}
+			rows[b.Name] = append(rows[b.Name], rr)
+			vals = append(vals, rr.ratio, rr.low, rr.high)
+		}
+	}
+	return rows, vals
 }
 
 // sampleRange is the fastest and slowest measured sample of a language.
@@ -367,7 +374,19 @@ func trendChart(bench string, pts []trendPoint) template.HTML {
 		d.add(`<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(left), f1(y(v)), f1(right), f1(y(v)))
 		d.add(`<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, f1(left-4), f1(y(v)+4), report.FormatNs(int64(math.Round(v))))
 	}
-	// The band: an area over the consecutive points that have one.
+	trendBand(d, pts, x, y)
+	var line []string
+	for i, p := range pts {
+		line = append(line, f1(x(i))+","+f1(y(p.median)))
+	}
+	d.add(`<polyline class="trend" points="%s"/>`, strings.Join(line, " "))
+	trendPoints(d, pts, x, y, top+plotH)
+	return d.html("chart trend-chart", bench+": the subject's median across reports")
+}
+
+// trendBand shades the band: an area over the consecutive points that have
+// one.
+func trendBand(d *svgDoc, pts []trendPoint, x func(int) float64, y func(float64) float64) {
 	var upper, lower []string
 	flush := func() {
 		if len(upper) > 0 {
@@ -397,11 +416,11 @@ func trendChart(bench string, pts []trendPoint) template.HTML {
 		}
 	}
 	flush()
-	var line []string
-	for i, p := range pts {
-		line = append(line, f1(x(i))+","+f1(y(p.median)))
-	}
-	d.add(`<polyline class="trend" points="%s"/>`, strings.Join(line, " "))
+}
+
+// trendPoints draws each report's point, coloured by its status, and the
+// labels under the axis (bottom is the plot's lower edge).
+func trendPoints(d *svgDoc, pts []trendPoint, x func(int) float64, y func(float64) float64, bottom float64) {
 	for i, p := range pts {
 		cls := "trend-pt " + statusClass(p.status)
 		d.add(`<circle class="%s" cx="%s" cy="%s" r="3.5"><title>%s %s: %s (%s)</title></circle>`, cls, f1(x(i)), f1(y(p.median)), esc(p.label), esc(p.date), report.FormatNs(int64(p.median)), esc(string(p.status)))
@@ -413,9 +432,8 @@ func trendChart(bench string, pts []trendPoint) template.HTML {
 		}
 		// Labels thin out when there are many reports.
 		if step := (len(pts) + 7) / 8; i%step == 0 || i == len(pts)-1 {
-			d.add(`<text class="tick" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(x(i)), f1(top+plotH+14), anchor, esc(p.label))
-			d.add(`<text class="tick" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(x(i)), f1(top+plotH+26), anchor, esc(p.date))
+			d.add(`<text class="tick" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(x(i)), f1(bottom+14), anchor, esc(p.label))
+			d.add(`<text class="tick" x="%s" y="%s" text-anchor="%s">%s</text>`, f1(x(i)), f1(bottom+26), anchor, esc(p.date))
 		}
 	}
-	return d.html("chart trend-chart", bench+": the subject's median across reports")
 }

@@ -336,26 +336,22 @@ func why(t Check, m *Check) string {
 	return strings.Join(parts, "; ")
 }
 
-// FailsRun says whether a bench status fails the run: any failure of the
-// subject, and a bench the baseline has that the subject no longer runs.
-func FailsRun(s status.Status, hadBaseline bool) bool {
-	return s.Failed() || (s == status.NoSubjectSource && hadBaseline)
-}
-
-// Run is the run's status from its benches: failed when the subject failed
-// on any, else regression when the time or memory of any regressed, else
-// inconclusive when any could not be told, else ok. strict makes an
-// inconclusive run fail the gate like a regression does.
+// Run is the run's status from its benches, by their severity: failed when
+// any fails the run, else regression when the time or memory of any
+// regressed, else inconclusive when any needs attention, else ok. Whether
+// an inconclusive run fails the gate (--strict) is the caller's to say.
 func Run(benches []BenchStatus) status.Status {
 	worst := status.OK
 	for _, b := range benches {
-		switch {
-		case FailsRun(b.Status, b.HadBaseline):
+		switch status.OfBench(b.Status, b.HadBaseline) {
+		case status.Fails:
 			return status.Failed
-		case b.Status == status.Regression || b.Status == status.MemRegression:
+		case status.Regresses:
 			worst = status.Regression
-		case b.Status == status.Inconclusive && worst == status.OK:
-			worst = status.Inconclusive
+		case status.Attention:
+			if worst == status.OK {
+				worst = status.Inconclusive
+			}
 		}
 	}
 	return worst
@@ -365,4 +361,41 @@ func Run(benches []BenchStatus) status.Status {
 type BenchStatus struct {
 	Status      status.Status
 	HadBaseline bool
+}
+
+// MachineGate is whether a baselines file's machine can gate this run,
+// decided once per run before its verdicts.
+type MachineGate struct {
+	// Machine is "same", "unknown" (a file that records none: it gates as
+	// the seed's did) or "differs: " and what differs.
+	Machine string
+	// Incomparable is why nothing gates ("": the baselines gate).
+	Incomparable string
+	// Warning is what to tell the user, if anything.
+	Warning string
+}
+
+// Machine compares the machine a baselines file (named path) was measured
+// on with this one. A file from another machine gates nothing unless
+// anyMachine.
+func Machine(f *baseline.File, path string, here baseline.Machine, anyMachine bool) MachineGate {
+	switch {
+	case f.Machine == nil && len(f.Benches) > 0:
+		return MachineGate{Machine: "unknown", Warning: "baselines " + path + " record no machine: they gate as the seed's did; re-record them here with --update-baselines"}
+	case f.Machine == nil:
+		return MachineGate{Machine: "same"}
+	}
+	d := f.Machine.Differences(here)
+	if len(d) == 0 {
+		return MachineGate{Machine: "same"}
+	}
+	what := strings.Join(d, "; ")
+	g := MachineGate{Machine: "differs: " + what}
+	if anyMachine {
+		g.Warning = "baselines measured on another machine (" + what + "); gating anyway (--gate-any-machine)"
+		return g
+	}
+	g.Incomparable = g.Machine
+	g.Warning = "baselines measured on another machine (" + what + "): nothing gates (incomparable_machine); re-record them here, or give --gate-any-machine"
+	return g
 }

@@ -293,3 +293,33 @@ func jsonInts(xs []int64) string {
 	b, _ := json.Marshal(xs)
 	return string(b)
 }
+
+// The baseline's machine is compared once: the same machine gates, a file
+// that records none gates as the seed's did (with a warning), another
+// machine gates nothing unless told to (with a warning either way).
+func TestMachine(t *testing.T) {
+	here := baseline.Machine{CPUModel: "A", LogicalCPUs: 2, Privilege: "all-caps", CgroupVersion: "1"}
+	other := here
+	other.CPUModel = "B"
+	entries := map[string]*baseline.Entry{"x": {ElapsedNs: 1}}
+	cases := []struct {
+		name    string
+		f       *baseline.File
+		any     bool
+		machine string
+		gates   bool
+		warns   bool
+	}{
+		{"same", &baseline.File{Machine: &here, Benches: entries}, false, "same", true, false},
+		{"empty file", &baseline.File{Benches: map[string]*baseline.Entry{}}, false, "same", true, false},
+		{"no machine", &baseline.File{Benches: entries}, false, "unknown", true, true},
+		{"other", &baseline.File{Machine: &other, Benches: entries}, false, "differs: CPU A here, B in the baseline", false, true},
+		{"other, any machine", &baseline.File{Machine: &other, Benches: entries}, true, "differs: CPU A here, B in the baseline", true, true},
+	}
+	for _, c := range cases {
+		g := Machine(c.f, "b.json", here, c.any)
+		if g.Machine != c.machine || (g.Incomparable == "") != c.gates || (g.Warning != "") != c.warns {
+			t.Errorf("%s: %+v", c.name, g)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -118,8 +119,8 @@ func TestDecide(t *testing.T) {
 func TestNamed(t *testing.T) {
 	dir := t.TempDir()
 	r := report.Report{Schema: report.Schema,
-		BenchImages: map[string]imagebuild.BenchImage{"c": {Ref: "halebench/bench-c:aa", ID: "sha256:11"}},
-		Images:      map[string]imagebuild.Toolchain{"c": {Ref: "halebench/toolchain-c:bb", Base: "halebench/base:trixie@sha256:22"}}}
+		BenchImages: map[string]report.BenchImage{"c": {Ref: "halebench/bench-c:aa", ID: "sha256:11"}},
+		Images:      map[string]report.Toolchain{"c": {Ref: "halebench/toolchain-c:bb", Base: "halebench/base:trixie@sha256:22"}}}
 	if err := report.WriteFile(filepath.Join(dir, "run-1.json"), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 
 	results := t.TempDir()
 	name := func(bi imagebuild.BenchImage) {
-		r := report.Report{Schema: report.Schema, BenchImages: map[string]imagebuild.BenchImage{"c": bi}}
+		r := report.Report{Schema: report.Schema, BenchImages: map[string]report.BenchImage{"c": record.BenchImage(bi)}}
 		if err := report.WriteFile(filepath.Join(results, "run-latest.json"), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -17,39 +17,18 @@ import (
 // where a sibling is missing, and a mark on flagged cells.
 func Grid(w io.Writer, r *Report) {
 	langs := gridLangs(r)
-	byName := map[string]*Bench{}
-	for _, b := range r.Benches {
-		byName[b.Name] = b
-	}
-	subjectTitle := subjectTitle(r)
-	fmt.Fprintf(w, "halebench %s — subject %s (%s)", r.GeneratedAt, subjectTitle, r.SubjectStatus)
-	if r.SubjectReason != "" {
-		fmt.Fprintf(w, ": %s", r.SubjectReason)
-	}
-	fmt.Fprintf(w, "\nhost: %s, %d CPUs, kernel %s, cgroup %s, engine %s; %d samples per cell after %d warm-up; privilege %s; memory peak: %s\n",
-		orUnknown(r.Host.CPUModel), r.Host.LogicalCPUs, r.Host.Kernel, r.Host.CgroupVersion, r.Host.EngineVersion,
-		r.Iters, r.Warmup, r.Host.Privilege.String(), r.Host.MemPeakSource)
-	fmt.Fprintf(w, "cells: median elapsed (ratio = language / %s; > 1 means %s is faster)\n", subjectTitle, subjectTitle)
+	gridHeader(w, r)
 	marks := map[string]bool{}
-	for _, c := range r.Categories {
-		var rows []*Bench
-		for _, n := range c.Benches {
-			if b := byName[n]; b != nil {
-				rows = append(rows, b)
-			}
-		}
-		if len(rows) == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "\n%s\n\n", c.Title)
+	for _, t := range tables(r) {
+		fmt.Fprintf(w, "\n%s\n\n", t.title)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		head := []string{"Bench"}
 		for _, l := range langs {
 			head = append(head, l.Title)
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t"))
-		for _, b := range rows {
-			cells := []string{b.Name}
+		for _, b := range t.rows {
+			cells := []string{clean(b.Name)}
 			for _, l := range langs {
 				cells = append(cells, cell(r, b, l.Name, marks))
 			}
@@ -75,19 +54,34 @@ func Grid(w io.Writer, r *Report) {
 	Verdicts(w, r)
 }
 
+// gridHeader is the grid's first lines: the run, the subject, the host and
+// how to read a cell.
+func gridHeader(w io.Writer, r *Report) {
+	subjectTitle := subjectTitle(r)
+	fmt.Fprintf(w, "halebench %s — subject %s (%s)", clean(r.GeneratedAt), subjectTitle, clean(r.SubjectStatus))
+	if r.SubjectReason != "" {
+		fmt.Fprintf(w, ": %s", clean(r.SubjectReason))
+	}
+	h := r.Host
+	fmt.Fprintf(w, "\nhost: %s, %d CPUs, kernel %s, cgroup %s, engine %s; %d samples per cell after %d warm-up; privilege %s; memory peak: %s\n",
+		clean(orUnknown(h.CPUModel)), h.LogicalCPUs, clean(h.Kernel), clean(h.CgroupVersion), clean(h.EngineVersion),
+		r.Iters, r.Warmup, clean(h.Privilege.String()), clean(h.MemPeakSource))
+	fmt.Fprintf(w, "cells: median elapsed (ratio = language / %s; > 1 means %s is faster)\n", subjectTitle, subjectTitle)
+}
+
 // Verdicts lists under the grid every subject bench that is not plainly
 // ok — failures first, then regressions, inconclusive, improved and the
 // rest — with why, and the gate's one-line summary.
 func Verdicts(w io.Writer, r *Report) {
 	order := []struct {
 		label string
-		match func(s status.Status) bool
+		match func(v status.Severity, s status.Status) bool
 	}{
-		{"FAILED", func(s status.Status) bool { return s.Failed() }},
-		{"REGRESSION", func(s status.Status) bool { return s == status.Regression || s == status.MemRegression }},
-		{"INCONCLUSIVE", func(s status.Status) bool { return s == status.Inconclusive }},
-		{"IMPROVED", func(s status.Status) bool { return s == status.Improved }},
-		{"NOT GATED", func(s status.Status) bool { return s == status.IncomparableMachine }},
+		{"FAILED", func(v status.Severity, _ status.Status) bool { return v == status.Fails }},
+		{"REGRESSION", func(v status.Severity, _ status.Status) bool { return v == status.Regresses }},
+		{"INCONCLUSIVE", func(_ status.Severity, s status.Status) bool { return s == status.Inconclusive }},
+		{"IMPROVED", func(_ status.Severity, s status.Status) bool { return s == status.Improved }},
+		{"NOT GATED", func(v status.Severity, _ status.Status) bool { return v == status.Unjudged }},
 	}
 	counts := map[status.Status]int{}
 	for _, b := range r.Benches {
@@ -96,14 +90,14 @@ func Verdicts(w io.Writer, r *Report) {
 	var lines []string
 	for _, o := range order {
 		for _, b := range r.Benches {
-			if !o.match(b.Status) && !(o.label == "FAILED" && b.Status == status.NoSubjectSource && b.BaselineElapsedNs != nil) {
+			if !o.match(status.OfBench(b.Status, b.BaselineElapsedNs != nil), b.Status) {
 				continue
 			}
 			why := b.Verdict
 			if why == "" && b.SubjectResult != nil {
 				why = b.SubjectResult.Detail
 			}
-			lines = append(lines, fmt.Sprintf("%-12s %s (%s): %s", o.label, b.Name, b.Status, firstLine(why)))
+			lines = append(lines, fmt.Sprintf("%-12s %s (%s): %s", o.label, clean(b.Name), clean(string(b.Status)), clean(firstLine(why))))
 		}
 	}
 	if r.Status == "" {
@@ -115,7 +109,7 @@ func Verdicts(w io.Writer, r *Report) {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
 		}
 	}
-	fmt.Fprintf(w, "\ngate: %s — %s; baselines' machine: %s\n", r.Status, strings.Join(parts, ", "), orUnknown2(r.Gate.Machine))
+	fmt.Fprintf(w, "\ngate: %s — %s; baselines' machine: %s\n", clean(string(r.Status)), strings.Join(parts, ", "), clean(orUnknown2(r.Gate.Machine)))
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}
@@ -168,7 +162,7 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	switch res.Status {
 	case status.OK, status.ParityMismatch, status.Regression, status.MemRegression:
 	default:
-		return string(res.Status)
+		return clean(string(res.Status))
 	}
 	s := FormatNs(res.ElapsedNsMedian)
 	if lang != r.Subject && res.RatioVsSubject != nil {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
@@ -103,7 +102,7 @@ func TestMarkdownGolden(t *testing.T) {
 
 func TestSnapshotParts(t *testing.T) {
 	r := &Report{Subject: "hale", SubjectStatus: "available",
-		Images: map[string]imagebuild.Toolchain{"hale": {Version: "hale 0.17.0"}}}
+		Images: map[string]Toolchain{"hale": {Version: "hale 0.17.0"}}}
 	if got := SubjectVersion(r); got != "Hale v0.17.0" {
 		t.Errorf("SubjectVersion = %q", got)
 	}
@@ -114,6 +113,34 @@ func TestSnapshotParts(t *testing.T) {
 	for in, want := range map[string]string{"6.18.44-fc-v1098": "Linux 6.18", "6.1.0-28-amd64": "Linux 6.1", "": "unknown kernel", "5": "Linux 5"} {
 		if got := kernelLine(in); got != want {
 			t.Errorf("kernelLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A report is a file anyone may hand to `show`: what a bench or a
+// toolchain wrote into it reaches the terminal without its escapes, and
+// no CI runner reads a command out of the grid or the snapshot.
+func TestHostileReportTextIsCleaned(t *testing.T) {
+	r := &Report{
+		GeneratedAt: "2026-12-02T00:00:00Z", Subject: "c", SubjectStatus: "unavailable", SubjectReason: "\x1b]0;title\x07gone",
+		Status: "failed", Settings: Settings{Languages: []string{"c", "go"}},
+		Host:       Host{HostInfo: HostInfo{CPUModel: "\x1b[2JCPU"}},
+		Categories: []Category{{Title: "T\x1b[31m", Benches: []string{"b\x1b[1m"}}},
+		Benches: []*Bench{{Name: "b\x1b[1m", Status: "run_failed", Verdict: "::error::pwned",
+			SubjectResult: &Lang{Status: "run\x1b[5m_failed"},
+			Comparatives:  map[string]*Lang{"go": {Status: "ok", ElapsedNsMedian: 5, Comparable: true}}}},
+	}
+	for name, render := range map[string]func(*strings.Builder){
+		"grid": func(b *strings.Builder) { Grid(b, r) }, "markdown": func(b *strings.Builder) { Markdown(b, r) },
+	} {
+		var b strings.Builder
+		render(&b)
+		out := b.String()
+		if strings.ContainsAny(out, "\x1b\x07") {
+			t.Errorf("%s prints an escape: %q", name, out)
+		}
+		if strings.Contains(out, ": ::error") {
+			t.Errorf("%s prints a CI command: %q", name, out)
 		}
 	}
 }

@@ -21,38 +21,10 @@ import (
 // as the status or a mark, with the mark's meaning under the tables.
 func Markdown(w io.Writer, r *Report) {
 	langs := gridLangs(r)
-	subj := subjectTitle(r)
-	fmt.Fprintf(w, "Latest snapshot: %s (%s), %s / %s / %s.\n\n",
-		SubjectVersion(r), reportDate(r.GeneratedAt), orUnknown(r.Host.CPUModel), orDash(r.Host.Arch), kernelLine(r.Host.Kernel))
-	if r.SubjectStatus != "" && r.SubjectStatus != "available" {
-		fmt.Fprintf(w, "%s was %s in this run", subj, r.SubjectStatus)
-		if r.SubjectReason != "" {
-			fmt.Fprintf(w, " (%s)", strings.TrimSuffix(r.SubjectReason, "."))
-		}
-		fmt.Fprintf(w, ": no ratios.\n\n")
-	}
-	low := strings.ToLower(subj)
-	fmt.Fprintf(w, "Read each cell as `<elapsed> (<ratio_vs_%s>×)` where ratio = sibling_time / %s_time:\n\n", low, low)
-	fmt.Fprintf(w, "- ratio > 1 → sibling is slower than %s by that factor.\n", subj)
-	fmt.Fprintf(w, "- ratio < 1 → sibling is faster than %s by 1/ratio.\n", subj)
-	fmt.Fprintf(w, "- — → no sibling exists for this bench (%s-only).\n", subj)
-
-	byName := map[string]*Bench{}
-	for _, b := range r.Benches {
-		byName[b.Name] = b
-	}
+	mdIntro(w, r)
 	marks := map[string]bool{}
-	for _, c := range r.Categories {
-		var rows []*Bench
-		for _, n := range c.Benches {
-			if b := byName[n]; b != nil {
-				rows = append(rows, b)
-			}
-		}
-		if len(rows) == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "\n### %s\n\n", c.Title)
+	for _, t := range tables(r) {
+		fmt.Fprintf(w, "\n### %s\n\n", t.title)
 		head := []string{"Bench"}
 		rule := []string{"---"}
 		for _, l := range langs {
@@ -60,8 +32,8 @@ func Markdown(w io.Writer, r *Report) {
 			rule = append(rule, "---")
 		}
 		fmt.Fprintf(w, "| %s |\n|%s|\n", strings.Join(head, " | "), strings.Join(rule, "|"))
-		for _, b := range rows {
-			cells := []string{b.Name}
+		for _, b := range t.rows {
+			cells := []string{clean(b.Name)}
 			for _, l := range langs {
 				cells = append(cells, mdCell(r, b, l.Name, marks))
 			}
@@ -86,6 +58,26 @@ func Markdown(w io.Writer, r *Report) {
 	}
 }
 
+// mdIntro is the snapshot's "Latest snapshot" line, what became of the
+// subject when it was not available, and how to read a cell.
+func mdIntro(w io.Writer, r *Report) {
+	subj := subjectTitle(r)
+	fmt.Fprintf(w, "Latest snapshot: %s (%s), %s / %s / %s.\n\n",
+		SubjectVersion(r), clean(reportDate(r.GeneratedAt)), clean(orUnknown(r.Host.CPUModel)), clean(orDash(r.Host.Arch)), clean(kernelLine(r.Host.Kernel)))
+	if r.SubjectStatus != "" && r.SubjectStatus != "available" {
+		fmt.Fprintf(w, "%s was %s in this run", subj, clean(r.SubjectStatus))
+		if r.SubjectReason != "" {
+			fmt.Fprintf(w, " (%s)", clean(strings.TrimSuffix(r.SubjectReason, ".")))
+		}
+		fmt.Fprintf(w, ": no ratios.\n\n")
+	}
+	low := strings.ToLower(subj)
+	fmt.Fprintf(w, "Read each cell as `<elapsed> (<ratio_vs_%s>×)` where ratio = sibling_time / %s_time:\n\n", low, low)
+	fmt.Fprintf(w, "- ratio > 1 → sibling is slower than %s by that factor.\n", subj)
+	fmt.Fprintf(w, "- ratio < 1 → sibling is faster than %s by 1/ratio.\n", subj)
+	fmt.Fprintf(w, "- — → no sibling exists for this bench (%s-only).\n", subj)
+}
+
 // mdCell is one table cell: the median and the ratio when the language has
 // a number, its status otherwise (unknown statuses are shown as they are),
 // and a status other than ok after the number.
@@ -95,7 +87,7 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		return "—"
 	}
 	if res.ElapsedNsMedian <= 0 {
-		return string(res.Status)
+		return clean(string(res.Status))
 	}
 	s := FormatNs(res.ElapsedNsMedian)
 	if lang != r.Subject && res.RatioVsSubject != nil {
@@ -107,10 +99,13 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		s += " !"
 		marks["!"] = true
 	default:
-		s += " " + string(res.Status)
+		s += " " + clean(string(res.Status))
 	}
-	if lang == r.Subject && !snapshotQuiet[b.Status] && b.Status != res.Status {
-		s += " " + string(b.Status)
+	// The bench's status is repeated where it says something about the
+	// number shown (attention or worse), not where it only says how it was
+	// gated.
+	if lang == r.Subject && b.Status.Severity() > status.Unjudged && b.Status != res.Status {
+		s += " " + clean(string(b.Status))
 	}
 	if !res.Comparable {
 		s += " *"
@@ -126,10 +121,6 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	}
 	return s
 }
-
-// snapshotQuiet are the bench statuses a snapshot does not repeat: they
-// say nothing about the numbers shown.
-var snapshotQuiet = map[status.Status]bool{"": true, status.OK: true, status.NoBaseline: true, status.Improved: true, status.IncomparableMachine: true}
 
 // LangResult is a language's result on a bench: the subject's or a
 // comparative's; nil when the language has none.
@@ -147,7 +138,7 @@ func subjectTitle(r *Report) string {
 	if l, ok := toolchain.ByName(r.Subject); ok {
 		return l.Title
 	}
-	return r.Subject
+	return clean(r.Subject)
 }
 
 var versionNumber = regexp.MustCompile(`\d+\.\d+(\.\d+)?`)
@@ -160,14 +151,14 @@ func SubjectVersion(r *Report) string {
 	tc, ok := r.Images[r.Subject]
 	if !ok || tc.Version == "" {
 		if r.SubjectStatus != "" && r.SubjectStatus != "available" {
-			return title + " " + r.SubjectStatus
+			return title + " " + clean(r.SubjectStatus)
 		}
 		return title + " (version unknown)"
 	}
 	if v := versionNumber.FindString(tc.Version); v != "" {
 		return title + " v" + v
 	}
-	return title + " " + tc.Version
+	return title + " " + clean(tc.Version)
 }
 
 func reportDate(generatedAt string) string {

@@ -7,38 +7,34 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Report is one run.
 type Report struct {
-	Schema        string                           `json:"schema"`
-	GeneratedAt   string                           `json:"generated_at"`
-	RunID         string                           `json:"run_id"`
-	Status        status.Status                    `json:"status"` // ok, regression, inconclusive, failed, interrupted
-	Iters         int                              `json:"iters"`
-	Warmup        int                              `json:"warmup"`
-	Subject       string                           `json:"subject"`
-	SubjectStatus string                           `json:"subject_status"`
-	SubjectReason string                           `json:"subject_reason,omitempty"`
-	Host          Host                             `json:"host"`
-	Settings      Settings                         `json:"settings"`
-	Base          imagebuild.Base                  `json:"base_image"`
-	Images        map[string]imagebuild.Toolchain  `json:"images"`
-	BenchImages   map[string]imagebuild.BenchImage `json:"bench_images"`
-	SourcesDigest string                           `json:"sources_digest"`
-	Baselines     string                           `json:"baselines"`
-	Gate          Gate                             `json:"gate"`
-	Rebaseline    *Rebaseline                      `json:"rebaseline,omitempty"`
-	Benches       []*Bench                         `json:"benches"`
-	Warnings      []string                         `json:"warnings,omitempty"`
-	Samplers      []runner.Started                 `json:"sampler_containers"`
-	Categories    []Category                       `json:"categories"`
+	Schema        string                `json:"schema"`
+	GeneratedAt   string                `json:"generated_at"`
+	RunID         string                `json:"run_id"`
+	Status        status.Status         `json:"status"` // ok, regression, inconclusive, failed, interrupted
+	Iters         int                   `json:"iters"`
+	Warmup        int                   `json:"warmup"`
+	Subject       string                `json:"subject"`
+	SubjectStatus string                `json:"subject_status"`
+	SubjectReason string                `json:"subject_reason,omitempty"`
+	Host          Host                  `json:"host"`
+	Settings      Settings              `json:"settings"`
+	Base          Base                  `json:"base_image"`
+	Images        map[string]Toolchain  `json:"images"`
+	BenchImages   map[string]BenchImage `json:"bench_images"`
+	SourcesDigest string                `json:"sources_digest"`
+	Baselines     string                `json:"baselines"`
+	Gate          Gate                  `json:"gate"`
+	Rebaseline    *Rebaseline           `json:"rebaseline,omitempty"`
+	Benches       []*Bench              `json:"benches"`
+	Warnings      []string              `json:"warnings,omitempty"`
+	Samplers      []Sampler             `json:"sampler_containers"`
+	Categories    []Category            `json:"categories"`
 }
 
 // Gate is how the subject was judged.
@@ -84,48 +80,22 @@ type Category struct {
 
 // Host is what decides whether two runs are comparable.
 type Host struct {
-	engine.HostInfo
-	Privilege         engine.Privilege `json:"privilege"`
-	PrivilegeRefusals []engine.Attempt `json:"privilege_refusals,omitempty"`
-	MemPeakSource     string           `json:"mem_peak_source"`
-	MemPeakError      string           `json:"mem_peak_error,omitempty"`
-	ContainerCgroup   string           `json:"container_cgroup_version,omitempty"`
-	OrchestratorCPUs  string           `json:"orchestrator_cpus"`
+	HostInfo
+	Privilege         Privilege `json:"privilege"`
+	PrivilegeRefusals []Attempt `json:"privilege_refusals,omitempty"`
+	MemPeakSource     string    `json:"mem_peak_source"`
+	MemPeakError      string    `json:"mem_peak_error,omitempty"`
+	ContainerCgroup   string    `json:"container_cgroup_version,omitempty"`
+	OrchestratorCPUs  string    `json:"orchestrator_cpus"`
 	// Confinement is what the first sampler to answer measured.
 	Confinement *Confinement `json:"confinement,omitempty"`
 }
 
 // Confinement is what a sampler container got and what its benches got.
 type Confinement struct {
-	Container *runner.Privileges `json:"container"`
-	Bench     *runner.Privileges `json:"bench"`
-	Errors    []string           `json:"errors,omitempty"`
-}
-
-// ConfinementOf reads it from a sampler's environment (nil when the
-// sampler did not say).
-func ConfinementOf(e runner.Env) *Confinement {
-	if e.ContainerPrivileges == nil && e.BenchPrivileges == nil {
-		return nil
-	}
-	return &Confinement{Container: e.ContainerPrivileges, Bench: e.BenchPrivileges, Errors: e.ConfinementErrors}
-}
-
-// NoteSampler keeps the evidence of the first sampler that said what it
-// saw of its container: what the container and the bench were granted,
-// where memory peaks come from (or why there are none), its cgroup version
-// and, if the engine did not say, the CPU model.
-func (h *Host) NoteSampler(env runner.Env) {
-	if h.Confinement == nil {
-		h.Confinement = ConfinementOf(env)
-	}
-	if h.MemPeakSource != "" || env.MemPeakSource == "" {
-		return
-	}
-	h.MemPeakSource, h.MemPeakError, h.ContainerCgroup = env.MemPeakSource, env.MemPeakError, env.CgroupVersion
-	if h.CPUModel == "" {
-		h.CPUModel = env.CPUModel
-	}
+	Container *Privileges `json:"container"`
+	Bench     *Privileges `json:"bench"`
+	Errors    []string    `json:"errors,omitempty"`
 }
 
 // Settings are the knobs the run used.
@@ -153,8 +123,8 @@ type Bench struct {
 	BaselineMaxRSSKB  *int64           `json:"baseline_maxrss_kb"`
 	Tolerance         *float64         `json:"tolerance,omitempty"` // the time band the subject was held to
 	BandFrom          string           `json:"band_from,omitempty"`
-	TimeVerdict       *judge.Check     `json:"time_verdict,omitempty"`
-	MemVerdict        *judge.Check     `json:"mem_verdict,omitempty"`
+	TimeVerdict       *Check           `json:"time_verdict,omitempty"`
+	MemVerdict        *Check           `json:"mem_verdict,omitempty"`
 	ConfirmSamples    int              `json:"confirm_samples,omitempty"` // samples re-measured on a suspect cell
 	Verdict           string           `json:"verdict,omitempty"`         // why, in words, where it is not plain ok
 	Note              *string          `json:"note"`
@@ -168,34 +138,34 @@ type Bench struct {
 
 // Lang is one language's result on a bench.
 type Lang struct {
-	Status           status.Status   `json:"status"`
-	Detail           string          `json:"detail,omitempty"`
-	ElapsedNsMedian  int64           `json:"elapsed_ns_median,omitempty"`
-	ElapsedNsSamples []int64         `json:"elapsed_ns_samples"`
-	ElapsedNs        stats.Summary   `json:"elapsed_ns"`
-	MaxRSSKBMedian   int64           `json:"maxrss_kb_median,omitempty"`
-	MaxRSSKBSamples  []int64         `json:"maxrss_kb_samples"`
-	MemPeakKBMedian  *int64          `json:"mem_peak_kb_median"`
-	MemPeakKBSamples []int64         `json:"mem_peak_kb_samples"`
-	RatioVsHale      *float64        `json:"ratio_vs_hale,omitempty"`
-	RatioVsSubject   *float64        `json:"ratio_vs_subject,omitempty"`
-	Comparable       bool            `json:"comparable"`
-	Check            string          `json:"check,omitempty"`
-	BuildError       string          `json:"build_error,omitempty"`
-	CPUs             string          `json:"cpus,omitempty"`
-	CPUsEffective    string          `json:"cpus_effective,omitempty"`
-	CgroupCpuset     string          `json:"cgroup_cpuset,omitempty"`
-	CPUsShared       bool            `json:"cpus_shared_with_orchestrator,omitempty"`
-	Image            string          `json:"image,omitempty"`
-	ContainerID      string          `json:"container_id,omitempty"`
-	MemPeakSource    string          `json:"mem_peak_source,omitempty"`
-	MemPeakError     string          `json:"mem_peak_error,omitempty"`
-	CgroupVersion    string          `json:"cgroup_version,omitempty"`
-	CPUModel         string          `json:"cpu_model,omitempty"`
-	OverheadNs       int64           `json:"overhead_ns_per_sample,omitempty"`
-	Confinement      *Confinement    `json:"confinement,omitempty"`
-	JobNs            int64           `json:"job_ns,omitempty"`
-	Samples          []runner.Sample `json:"samples,omitempty"`
+	Status           status.Status `json:"status"`
+	Detail           string        `json:"detail,omitempty"`
+	ElapsedNsMedian  int64         `json:"elapsed_ns_median,omitempty"`
+	ElapsedNsSamples []int64       `json:"elapsed_ns_samples"`
+	ElapsedNs        stats.Summary `json:"elapsed_ns"`
+	MaxRSSKBMedian   int64         `json:"maxrss_kb_median,omitempty"`
+	MaxRSSKBSamples  []int64       `json:"maxrss_kb_samples"`
+	MemPeakKBMedian  *int64        `json:"mem_peak_kb_median"`
+	MemPeakKBSamples []int64       `json:"mem_peak_kb_samples"`
+	RatioVsHale      *float64      `json:"ratio_vs_hale,omitempty"`
+	RatioVsSubject   *float64      `json:"ratio_vs_subject,omitempty"`
+	Comparable       bool          `json:"comparable"`
+	Check            string        `json:"check,omitempty"`
+	BuildError       string        `json:"build_error,omitempty"`
+	CPUs             string        `json:"cpus,omitempty"`
+	CPUsEffective    string        `json:"cpus_effective,omitempty"`
+	CgroupCpuset     string        `json:"cgroup_cpuset,omitempty"`
+	CPUsShared       bool          `json:"cpus_shared_with_orchestrator,omitempty"`
+	Image            string        `json:"image,omitempty"`
+	ContainerID      string        `json:"container_id,omitempty"`
+	MemPeakSource    string        `json:"mem_peak_source,omitempty"`
+	MemPeakError     string        `json:"mem_peak_error,omitempty"`
+	CgroupVersion    string        `json:"cgroup_version,omitempty"`
+	CPUModel         string        `json:"cpu_model,omitempty"`
+	OverheadNs       int64         `json:"overhead_ns_per_sample,omitempty"`
+	Confinement      *Confinement  `json:"confinement,omitempty"`
+	JobNs            int64         `json:"job_ns,omitempty"`
+	Samples          []Sample      `json:"samples,omitempty"`
 }
 
 // Schema names this report format.

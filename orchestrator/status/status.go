@@ -18,6 +18,11 @@ const (
 	Interrupted    Status = "interrupted"
 )
 
+// What an image's toolchain can be: available, or Unavailable or
+// BuildFailed (imagebuild's statuses, named here so the report and the
+// renderers share one vocabulary).
+const Available Status = "available"
+
 // What the judge can add for the subject of a bench, and for the bench.
 const (
 	Regression          Status = "regression"
@@ -44,7 +49,7 @@ const (
 // unreadable output or a check that disagrees with its siblings.
 func (s Status) Failed() bool {
 	switch s {
-	case BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, ParityMismatch, ProducerFailed, ReaderFailed, BadChecksum, NoBench:
+	case BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, ParityMismatch, ProducerFailed, ReaderFailed, BadChecksum, NoBench, Unconfined:
 		return true
 	}
 	return false

@@ -11,6 +11,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Report is one `halebench xproc` run.
@@ -57,7 +58,7 @@ func WriteJSON(r *Report, dir string) (string, error) {
 // Tables writes the seed's two xproc tables.
 func Tables(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "halebench xproc %s — host: %s, %d CPUs, kernel %s; median of %d runs; privilege %s\n",
-		r.GeneratedAt, r.Host.CPUModel, r.Host.LogicalCPUs, r.Host.Kernel, r.Iters, r.Host.Privilege.String())
+		termtext.Clean(r.GeneratedAt), termtext.Clean(r.Host.CPUModel), r.Host.LogicalCPUs, termtext.Clean(r.Host.Kernel), r.Iters, termtext.Clean(r.Host.Privilege.String()))
 	for _, v := range []string{"small", "large"} {
 		rows := r.Variants[v]
 		if len(rows) == 0 {
@@ -67,20 +68,20 @@ func Tables(w io.Writer, r *Report) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "language\tmedian\tratio_vs_hale\treader peak\tproducer peak")
 		for _, res := range rows {
-			med, ratio := string(res.Status), "—"
+			med, ratio := termtext.Clean(string(res.Status)), "—"
 			if res.Status == status.OK {
 				med = report.FormatNs(res.ElapsedNsMedian)
 				if res.RatioVsHale != nil {
 					ratio = report.FormatRatio(*res.RatioVsHale) + "×"
 				}
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", res.Title, med, ratio, kb(res.ReaderMemPeakKB), kb(res.ProdMemPeakKB))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termtext.Clean(res.Title), med, ratio, kb(res.ReaderMemPeakKB), kb(res.ProdMemPeakKB))
 		}
 		tw.Flush()
 	}
 	fmt.Fprintln(w)
 	for _, n := range r.Notes {
-		fmt.Fprintln(w, "- "+n)
+		fmt.Fprintln(w, "- "+termtext.Clean(n))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -65,7 +66,7 @@ func RunOnEngine(ctx context.Context, eng *engine.Engine, o Options) (*Report, s
 	defer s.Close()
 	rep := &Report{
 		Schema: Schema, GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
-		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: s.Host},
+		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: record.HostInfo(s.Host)},
 		Images: map[string]imagebuild.Toolchain{}, BenchImages: map[string]imagebuild.BenchImage{},
 		Sharing: Sharing, Notes: Notes, Variants: map[string][]*Result{},
 	}
@@ -80,7 +81,7 @@ func RunOnEngine(ctx context.Context, eng *engine.Engine, o Options) (*Report, s
 	if err != nil {
 		return nil, "", err
 	}
-	rep.Host.Privilege, rep.Host.PrivilegeRefusals = priv, refused
+	rep.Host.Privilege, rep.Host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)
 	if err := s.LockCPUs(ctx); err != nil {
 		return nil, "", err
 	}
@@ -146,7 +147,7 @@ func measureAll(ctx context.Context, s *lifecycle.Session, o Options, rep *Repor
 			p := &Pair{Eng: s.Eng, Image: img, Privilege: priv, RunID: s.RunID, NCPU: s.Host.LogicalCPUs, Timeout: o.Timeout, Log: o.Log}
 			res := p.Measure(ctx, row, v, o.Iters)
 			results = append(results, &res)
-			rep.Host.NoteSampler(p.Env)
+			record.NoteSampler(&rep.Host, p.Env)
 			if ctx.Err() != nil {
 				break
 			}

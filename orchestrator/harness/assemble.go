@@ -1,0 +1,171 @@
+package harness
+
+import (
+	"sort"
+
+	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/report/record"
+	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// assemble is the report of the run's values, with status st: the one
+// place a run's values take the report's shape.
+func (r *run) assemble(st status.Status) *report.Report {
+	p := r.p
+	rep := &report.Report{
+		Schema: report.Schema, GeneratedAt: r.at, RunID: r.env.RunID, Status: st,
+		Iters: p.Iters, Warmup: p.Warmup, Subject: p.SubjectLang.Name,
+		SubjectStatus: string(r.subject.Status), SubjectReason: r.subject.Reason,
+		Host: r.host,
+		Settings: report.Settings{
+			TimeoutPerSample: p.Timeout.String(), MemLimitBytes: p.MemLimit, OutputCapBytes: p.OutCap,
+			Languages: names(p.Languages),
+		},
+		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
+		SourcesDigest: r.digest, Baselines: p.Baselines,
+		Gate:       report.Gate{Alpha: p.Alpha, Confirm: p.Confirm, Strict: p.Strict, AnyMachine: p.GateAnyMachine},
+		Rebaseline: r.rebaseline, Benches: []*report.Bench{}, Warnings: r.warnings, Samplers: record.Samplers(r.samplers),
+	}
+	if r.machine != nil {
+		rep.Gate.Machine = r.machine.Machine
+	}
+	if r.built.base != nil {
+		rep.Base = record.Base(*r.built.base)
+	}
+	for lang, tc := range r.built.toolchains {
+		rep.Images[lang] = record.Toolchain(tc)
+	}
+	for lang, bi := range r.built.benches {
+		rep.BenchImages[lang] = record.BenchImage(bi)
+	}
+	for _, c := range p.Catalogue.Categories {
+		rep.Categories = append(rep.Categories, report.Category{Name: c.Name, Title: c.Title, Benches: c.Benches})
+	}
+	for _, br := range r.benches {
+		rep.Benches = append(rep.Benches, benchRow(p, br))
+	}
+	for _, name := range r.gone {
+		rep.Benches = append(rep.Benches, &report.Bench{Name: name, Kind: p.Base.Benches[name].Kind, Category: "missing",
+			Status: status.NoBench, Verdict: "the baselines name this bench; the suite has no program for it any more",
+			Comparatives: map[string]*report.Lang{}, ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{}})
+	}
+	return rep
+}
+
+// benchRow is a bench's report entry: what the catalogue and the baseline
+// say of it, each language's measurements, and the judge's verdict.
+func benchRow(p *Plan, br *benchRun) *report.Bench {
+	b := br.b
+	rb := &report.Bench{
+		Name: b.Name, Kind: b.Kind, Category: b.Category, CPUsNeeded: b.CPUs, Seed: br.seed,
+		Comparatives:     map[string]*report.Lang{},
+		ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{},
+		ConfirmSamples: br.confirm,
+	}
+	if b.Note != "" {
+		n := b.Note
+		rb.Note = &n
+	}
+	if e := p.Base.Benches[b.Name]; e != nil {
+		v, m, tol := e.ElapsedNs, e.MaxRSSKB, e.Tol()
+		rb.BaselineElapsedNs, rb.BaselineMaxRSSKB, rb.Tolerance, rb.BandFrom = &v, &m, &tol, e.TolSource()
+		if rb.Note == nil && e.Note != "" {
+			n := e.Note
+			rb.Note = &n
+		}
+	}
+	for _, lang := range sortedLanes(br.lanes) {
+		res := langResult(br.lanes[lang], b.Comparable(lang))
+		if lang == p.SubjectLang.Name {
+			rb.SubjectResult = res
+		} else {
+			rb.Comparatives[lang] = res
+		}
+	}
+	applyVerdict(rb, p.SubjectLang.Name, br.verdict)
+	return rb
+}
+
+func sortedLanes(lanes map[string]*lane) []string {
+	var out []string
+	for l := range lanes {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// langResult is what the report keeps of one language's measurements on a
+// bench: its summary, every sample, and on failure the failing sample (the
+// warm-up too) and the end of its stderr.
+func langResult(ln *lane, comparable bool) *report.Lang {
+	out, at, m := ln.out, ln.at, measured(ln.out)
+	res := &report.Lang{
+		Status: m.status, Detail: m.detail, BuildError: out.BuildError, Comparable: comparable,
+		ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{},
+		CPUs: at.cpus, CPUsShared: at.shared, Image: at.image, CPUsEffective: out.Env.Affinity, CgroupCpuset: out.Env.CgroupCpuset,
+		ContainerID: out.ContainerID, JobNs: out.JobNs, Samples: record.Samples(out.Samples),
+		MemPeakSource: out.Env.MemPeakSource, MemPeakError: out.Env.MemPeakError,
+		CgroupVersion: out.Env.CgroupVersion, CPUModel: out.Env.CPUModel, Confinement: record.Confinement(out.Env),
+	}
+	if res.Samples == nil {
+		res.Samples = []report.Sample{}
+	}
+	if out.Status != status.OK {
+		res.Samples = record.Samples(failingSamples(out))
+		return res
+	}
+	res.Check = m.check
+	res.ElapsedNsSamples, res.MaxRSSKBSamples = m.el, m.rss
+	if m.peak != nil {
+		res.MemPeakKBSamples = m.peak
+		med := stats.Median(m.peak)
+		res.MemPeakKBMedian = &med
+	}
+	res.ElapsedNs, res.ElapsedNsMedian = m.elapsed, m.elapsed.Median
+	res.MaxRSSKBMedian = stats.Median(m.rss)
+	res.OverheadNs = stats.Median(m.over)
+	return res
+}
+
+// applyVerdict writes the judge's verdict into the bench's report entry:
+// parity, each language's status and ratio, and the subject's figures at
+// the top (the seed's schema) when it has any.
+func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
+	rb.Status, rb.Parity, rb.Check = v.Status, v.Parity, v.Check
+	rb.TimeVerdict, rb.MemVerdict, rb.Verdict = record.Check(v.Time), record.Check(v.Memory), v.Detail[subject]
+	for lang, res := range langMap(rb, subject) {
+		res.Status = v.Cells[lang]
+		if d := v.Detail[lang]; d != "" {
+			res.Detail = d
+		}
+		if r, ok := v.Ratios[lang]; ok {
+			res.RatioVsSubject = &r
+			if subject == "hale" {
+				res.RatioVsHale = &r
+			}
+		}
+	}
+	subj := rb.SubjectResult
+	if subj == nil || subj.ElapsedNsMedian <= 0 || !(subj.Status == status.OK || subj.Status == status.ParityMismatch ||
+		subj.Status == status.Regression || subj.Status == status.MemRegression) {
+		return
+	}
+	m, rss := subj.ElapsedNsMedian, subj.MaxRSSKBMedian
+	rb.ElapsedNsMedian, rb.ElapsedNsSamples = &m, subj.ElapsedNsSamples
+	rb.MaxRSSKBMedian, rb.MaxRSSKBSamples = &rss, subj.MaxRSSKBSamples
+	rb.MemPeakKBMedian, rb.MemPeakKBSamples = subj.MemPeakKBMedian, subj.MemPeakKBSamples
+}
+
+func langMap(rb *report.Bench, subject string) map[string]*report.Lang {
+	m := map[string]*report.Lang{}
+	for k, v := range rb.Comparatives {
+		m[k] = v
+	}
+	if rb.SubjectResult != nil {
+		m[subject] = rb.SubjectResult
+	}
+	return m
+}

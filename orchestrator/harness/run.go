@@ -1,0 +1,145 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/report/record"
+	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// run is one run's values as they are made: the images, what the host and
+// the samplers said, each bench's measurements and verdict. The report is
+// assembled from them (assemble) and nothing here is read back out of it.
+type run struct {
+	p        *Plan
+	env      Env
+	at       string // when the run started, RFC 3339
+	digest   string // of the bench sources
+	built    built
+	host     report.Host
+	subject  report.Toolchain // the subject's toolchain, or why there is none
+	warnings []string
+	machine  *judge.MachineGate // decided once
+	benches  []*benchRun        // this pass's
+	gone     []string           // benches the baseline names that the suite lost
+	samplers []runner.Started
+	// rebaseline is what an --update-baselines recorded.
+	rebaseline *report.Rebaseline
+}
+
+// benchRun is one bench of one pass: its languages' measurements, how
+// many samples confirmed a suspect subject, and the judge's verdict.
+type benchRun struct {
+	b       *catalogue.Bench
+	seed    int64
+	lanes   map[string]*lane
+	confirm int
+	verdict judge.Verdict
+}
+
+func newRun(env Env, p *Plan) (*run, error) {
+	r := &run{p: p, env: env, at: startedAt(), warnings: append([]string{}, p.Warnings...)}
+	r.host = report.Host{HostInfo: record.HostInfo(env.Host), OrchestratorCPUs: orchestratorCPUs(env.Host.LogicalCPUs)}
+	var err error
+	r.digest, err = sourcesDigest(p.Catalogue)
+	return r, err
+}
+
+func (r *run) warn(msg, log string) {
+	r.warnings = append(r.warnings, msg)
+	fmt.Fprintf(r.p.Log, "warning: %s\n", log)
+}
+
+// checkSubject says what the run does without the subject's toolchain.
+func (r *run) checkSubject() error {
+	p := r.p
+	r.subject = record.Toolchain(r.built.toolchains[p.SubjectLang.Name])
+	for _, w := range r.subject.Warnings { // hale's release rule
+		msg := p.SubjectLang.Name + ": " + w
+		if p.RequireSubject {
+			return errors.New(msg + " and --require-subject was given")
+		}
+		r.warn(msg, msg)
+	}
+	if r.subject.Status == status.Available {
+		return nil
+	}
+	msg := fmt.Sprintf("%s: %s (%s)", p.SubjectLang.Name, r.subject.Status, r.subject.Reason)
+	if p.RequireSubject {
+		return errors.New(msg + " and --require-subject was given")
+	}
+	r.warn(msg+"; nothing gates this run", msg+"; measuring the other languages, nothing gates")
+	return nil
+}
+
+// measure samples every bench, its languages interleaved, and judges each
+// as it finishes, re-measuring a suspect subject first. It says whether the
+// run was interrupted; the cells it did not reach are marked so.
+func (r *run) measure(ctx context.Context) (interrupted bool) {
+	p := r.p
+	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
+	prog := newProgress(p)
+	r.benches = nil
+	for _, b := range p.Catalogue.Benches {
+		br := &benchRun{b: b, seed: rng.Int63n(1 << 31)}
+		r.benches = append(r.benches, br)
+		br.lanes = sampleBench(ctx, r.env, p, b, r.built, br.seed, prog)
+		for _, ln := range br.lanes {
+			record.NoteSampler(&r.host, ln.out.Env)
+		}
+		if r.machine == nil {
+			r.decideMachine()
+		}
+		gate := r.gateOf(b.Name)
+		if subj := br.lanes[p.SubjectLang.Name]; subj != nil && p.Confirm > 0 && !p.UpdateBaselines && ctx.Err() == nil &&
+			judge.Suspect(measured(subj.out).cell(), gate) {
+			r.confirm(ctx, br, subj)
+		}
+		for _, ln := range br.lanes {
+			prog.finished(b.Name, ln.lang.Name, ln)
+		}
+		br.verdict = judge.Bench(p.SubjectLang.Name, cells(br.lanes), gate)
+		if ctx.Err() != nil {
+			interrupted = true
+		}
+	}
+	return interrupted || ctx.Err() != nil
+}
+
+// confirm takes Confirm more samples of a suspect subject, to be judged on
+// all of them: one unlucky block of samples does not fail a release, and a
+// real regression shows again.
+func (r *run) confirm(ctx context.Context, br *benchRun, subj *lane) {
+	p := r.p
+	fmt.Fprintf(p.Log, "confirm: %s %s is over its band; %d more samples\n", br.b.Name, p.SubjectLang.Name, p.Confirm)
+	merge(&subj.out, r.env.Engine.Sample(ctx, subj.where, subj.job(p.Confirm, 0)))
+	br.confirm = p.Confirm
+}
+
+// cells is what the judge needs of each language's measurements on a bench.
+func cells(lanes map[string]*lane) map[string]judge.Cell {
+	out := map[string]judge.Cell{}
+	for lang, ln := range lanes {
+		out[lang] = measured(ln.out).cell()
+	}
+	return out
+}
+
+func (r *run) benchStatuses() []judge.BenchStatus {
+	var out []judge.BenchStatus
+	for _, br := range r.benches {
+		out = append(out, judge.BenchStatus{Status: br.verdict.Status, HadBaseline: r.p.Base.Benches[br.b.Name] != nil})
+	}
+	for range r.gone {
+		out = append(out, judge.BenchStatus{Status: status.NoBench, HadBaseline: true})
+	}
+	return out
+}
