@@ -12,28 +12,20 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // Images makes or finds the images a run needs (imagebuild.Builder).
-type Images interface {
-	SamplerToolchain(ctx context.Context) (imagebuild.Toolchain, error)
-	Base(ctx context.Context) (imagebuild.Base, error)
-	Toolchain(ctx context.Context, lang toolchain.Language) (imagebuild.Toolchain, error)
-	BenchImage(ctx context.Context, lang toolchain.Language, srcs []imagebuild.Source) (imagebuild.BenchImage, error)
-}
+type Images = lifecycle.Builder
 
-var _ Images = (*imagebuild.Builder)(nil)
-
-// Engine is what a run needs of the engine once its images exist
-// (lifecycle.Session): the privilege containers get, the host's CPUs, and
-// the sampler containers that take a job's samples.
+// Engine is what a run samples with (lifecycle.Sampling). A run gets one
+// only from Env.Ready, which probes the privilege first: nothing samples
+// before the probe.
 type Engine interface {
-	ProbePrivilege(ctx context.Context) (engine.Privilege, []engine.Attempt, error)
-	LockCPUs(ctx context.Context) error
+	Privilege() (engine.Privilege, []engine.Attempt)
 	Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome
 	CloseSamplers() []runner.Started
 }
@@ -43,13 +35,18 @@ type Env struct {
 	RunID  string
 	Host   engine.HostInfo
 	Images Images
+	// Ready probes the privilege, takes the host's CPUs and returns what
+	// samples (lifecycle.Session.Ready).
+	Ready func(ctx context.Context) (Engine, error)
+	// Engine is what Ready returned; Run sets it once the images exist.
 	Engine Engine
 }
 
-// Errors the CLI maps to exit codes.
+// Errors the CLI maps to exit codes. ErrInterrupted is lifecycle's: one
+// value for every verb.
 var (
 	ErrRegression  = errors.New("regression")
-	ErrInterrupted = errors.New("interrupted")
+	ErrInterrupted = lifecycle.ErrInterrupted
 )
 
 // Result is a finished (or interrupted) run.
@@ -83,7 +80,7 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 	if len(images) == 0 {
 		return nil, errors.New("no language has a toolchain and a bench to run (see the warnings above)")
 	}
-	if err := readySampling(ctx, env, rep); err != nil {
+	if env.Engine, err = readySampling(ctx, env, rep); err != nil {
 		return interruptedOr(ctx, rep, p, err)
 	}
 	var passes []map[string]*report.Lang
@@ -185,14 +182,15 @@ func checkSubject(p *Plan, rep *report.Report) error {
 	return nil
 }
 
-// readySampling probes the privilege and takes the host's CPUs.
-func readySampling(ctx context.Context, env Env, rep *report.Report) error {
-	priv, refused, err := env.Engine.ProbePrivilege(ctx)
+// readySampling probes the privilege and takes the host's CPUs: what
+// samples exists only after that.
+func readySampling(ctx context.Context, env Env, rep *report.Report) (Engine, error) {
+	eng, err := env.Ready(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	rep.Host.Privilege, rep.Host.PrivilegeRefusals = priv, refused
-	return env.Engine.LockCPUs(ctx)
+	rep.Host.Privilege, rep.Host.PrivilegeRefusals = eng.Privilege()
+	return eng, nil
 }
 
 // measure samples every bench, its languages interleaved, and judges each

@@ -13,62 +13,50 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // buildImages makes (or finds) the sampler's toolchain, the base and, per
-// language, its toolchain and bench image, recording each in the report.
-// A language without a toolchain is recorded with the reason; that is not
-// an error. It returns the bench images that exist.
+// language, its toolchain and bench image (lifecycle.BuildImages), and
+// records each in the report. A language without a toolchain is recorded
+// with the reason; that is not an error. It returns the bench images that
+// exist.
 func buildImages(ctx context.Context, b Images, p *Plan, rep *report.Report) (map[string]imagebuild.BenchImage, error) {
-	start := time.Now()
-	goTC, err := b.SamplerToolchain(ctx)
+	built, err := lifecycle.BuildImages(ctx, b, lifecycle.Need{
+		Langs: p.Langs,
+		// Every bench of the language, even with --bench: one image serves
+		// all runs of these sources, and --no-build finds it.
+		Sources: func(l toolchain.Language) []imagebuild.Source {
+			var srcs []imagebuild.Source
+			for _, bench := range p.Suite.All {
+				if path := bench.Sources[l.Name]; path != "" {
+					srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: path})
+				}
+			}
+			return srcs
+		},
+		Toolchain: func(l toolchain.Language) bool { return l.Name == p.Subject.Name },
+	}, p.Log)
 	if err != nil {
 		return nil, err
 	}
-	if base, err := b.Base(ctx); err == nil {
-		rep.Base = base
+	if built.Base != nil {
+		rep.Base = *built.Base
 	}
-	out := map[string]imagebuild.BenchImage{}
-	for _, l := range p.Langs {
-		var srcs []imagebuild.Source
-		// Every bench of the language, even with --bench: one image serves
-		// all runs of these sources, and --no-build finds it.
-		for _, bench := range p.Suite.All {
-			if path := bench.Sources[l.Name]; path != "" {
-				srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: path})
-			}
-		}
-		if len(srcs) == 0 && l.Name != p.Subject.Name {
-			continue
-		}
-		tc, err := b.Toolchain(ctx, l)
-		if err != nil {
-			return nil, err
-		}
-		rep.Images[l.Name] = tc
-		if tc.Status != imagebuild.Available {
-			fmt.Fprintf(p.Log, "images: %s %s: %s\n", l.Name, tc.Status, tc.Reason)
-			continue
-		}
-		if len(srcs) == 0 {
-			continue
-		}
-		bi, err := b.BenchImage(ctx, l, srcs)
-		if err != nil {
-			return nil, err
-		}
-		rep.BenchImages[l.Name] = bi
-		out[l.Name] = bi
-		fmt.Fprintf(p.Log, "images: %-6s %s (%s); benches %s: %d steps run, %d cached\n", l.Name, tc.Version, short(tc.ID), short(bi.ID), bi.Executed, bi.Cached)
+	for name, tc := range built.Toolchains {
+		rep.Images[name] = tc
+	}
+	for name, bi := range built.Benches {
+		rep.BenchImages[name] = bi
 	}
 	if _, ok := rep.Images["go"]; !ok {
-		rep.Images["go"] = goTC
+		rep.Images["go"] = built.Sampler
 	}
-	fmt.Fprintf(p.Log, "images: ready in %.1fs\n", time.Since(start).Seconds())
-	return out, nil
+	return built.Benches, nil
 }
 
 // subjectResults is each bench's subject result in this pass (those with
