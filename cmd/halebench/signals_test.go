@@ -167,37 +167,71 @@ func TestSIGKILLLeftoversRemovedByNextRun(t *testing.T) {
 	enginetest.NoLeftovers(t, eng, runID)
 }
 
-// Two runs at once: the second waits for the first, says for whom, and
-// goes on once the first has ended. Nothing here depends on how long a run
-// takes: A samples until it is stopped, and it is stopped only once B has
-// said that it waits for A.
-func TestTwoRunsAtOnce(t *testing.T) {
+// Two runs at once — one sampling, one building — never overlap: the
+// second waits for the engine, names the first, and takes the engine only
+// after the first released it. Proved from the lock events each process
+// stamps (the release is stamped before the lock is removed, the take
+// after it is made), not from timing: A samples until it is stopped, and
+// it is stopped only once B has said that it waits for A.
+func TestTwoRunsNeverOverlap(t *testing.T) {
 	eng := enginetest.Connect(t)
 	dir := t.TempDir()
 	a, errA := start(t, dir, "1000000")
 	waitContainer(t, eng, a.Process.Pid)
-	b, errB := start(t, dir, "2")
-	holder := "pid " + itoa(a.Process.Pid)
-	if !waitFor(5*time.Minute, func() bool { return strings.Contains(errB.String(), holder) }) {
-		t.Fatalf("the second run did not say it waits for %s:\n%s", holder, errB.String())
+	b, errB := startArgs(t, "images", "--suite="+testSuite, "--lang=c")
+	holder := "halebench run of " + engine.Owner()[:strings.IndexByte(engine.Owner(), ':')+1] + itoa(a.Process.Pid)
+	if !waitFor(5*time.Minute, func() bool { return strings.Contains(errB.String(), "waiting for the engine: "+holder) }) {
+		t.Fatalf("the building run did not say it waits for %q:\n%s", holder, errB.String())
 	}
 	a.Process.Signal(syscall.SIGINT)
 	if ca := waitExit(t, a, 30*time.Second, errA); ca != 130 {
 		t.Fatalf("A: exit %d\n%s", ca, errA.String())
 	}
-	if cb := waitExit(t, b, 10*time.Minute, errB); cb != 0 {
+	if cb := waitExit(t, b, 20*time.Minute, errB); cb != 0 {
 		t.Fatalf("B: exit %d\n%s", cb, errB.String())
 	}
-	reports, _ := filepath.Glob(filepath.Join(dir, "results", "run-*.json"))
-	if len(reports) != 2 {
-		t.Fatalf("reports %v", reports)
+	aTook, aReleased := lockEvents(t, errA.String(), "run", "images: ")
+	bTook, bReleased := lockEvents(t, errB.String(), "images", "images: ")
+	if !aReleased.Before(bTook) {
+		t.Fatalf("B took the engine at %s, before A released it at %s", bTook, aReleased)
 	}
-	// Only these two runs' containers: other runs may share the engine.
+	t.Logf("A held the engine %s → %s; B %s → %s", aTook.Format(time.RFC3339Nano), aReleased.Format(time.RFC3339Nano), bTook.Format(time.RFC3339Nano), bReleased.Format(time.RFC3339Nano))
 	for _, p := range []int{a.Process.Pid, b.Process.Pid} {
 		if left := ownedBy(eng, p); len(left) > 0 {
-			t.Fatalf("run %d left containers %v", p, left)
+			t.Fatalf("process %d left containers %v", p, left)
 		}
 	}
+}
+
+// lockEvents reads a verb's stderr: when it took the engine and when it
+// released it. The line order of one stream is the order things happened:
+// every line starting with work (its building) must lie between the two.
+func lockEvents(t *testing.T, stderr, verb, work string) (took, released time.Time) {
+	t.Helper()
+	stamp := func(line, prefix string) time.Time {
+		ts, err := time.Parse(time.RFC3339Nano, strings.TrimPrefix(line, prefix))
+		if err != nil {
+			t.Fatalf("lock line %q: %v", line, err)
+		}
+		return ts
+	}
+	inside := 0
+	for _, line := range strings.Split(stderr, "\n") {
+		switch {
+		case strings.HasPrefix(line, "lock: "+verb+" took the engine at "):
+			took = stamp(line, "lock: "+verb+" took the engine at ")
+		case strings.HasPrefix(line, "lock: "+verb+" releases the engine at "):
+			released = stamp(line, "lock: "+verb+" releases the engine at ")
+		case strings.HasPrefix(line, work) && (took.IsZero() || !released.IsZero()):
+			t.Fatalf("%s worked outside its hold of the engine: %q\n%s", verb, line, stderr)
+		case strings.HasPrefix(line, work):
+			inside++
+		}
+	}
+	if took.IsZero() || released.IsZero() || inside == 0 {
+		t.Fatalf("%s: no take, work (%q…) and release, in that order:\n%s", verb, work, stderr)
+	}
+	return took, released
 }
 
 // ownedBy lists the halebench containers that the process pid made.

@@ -1,11 +1,12 @@
 // Package lifecycle is the one setup path of every verb that uses the
 // engine (run, xproc, images, verify, bundle, replay, own-image, prune):
-// Open dials the engine, names the run, removes what a killed run left,
-// reads the host and dials BuildKit; BuildImages makes the images a verb
-// needs for its languages and sources; Ready probes the most privilege the
-// host grants on one fixed image, takes the host's CPU lock, pins halebench
-// to CPU 0 and returns the Sampling that keeps the sampler containers — the
-// only thing that samples, so nothing samples before the probe. Close
-// undoes it all. ErrInterrupted is the one error of a cancelled verb. It
+// Open dials the engine, takes the engine's one lock (a container of a fixed
+// name, shared by every verb and every user of that engine), names the run,
+// removes what a killed run left, reads the host and dials BuildKit;
+// BuildImages makes the images a verb needs for its languages and sources;
+// Ready probes the most privilege the host grants on one fixed image, pins
+// halebench to CPU 0 and returns the Sampling that keeps the sampler
+// containers — the only thing that samples, so nothing samples before the
+// probe. Close undoes it all and releases the lock last. ErrInterrupted is the one error of a cancelled verb. It
 // decides nothing about numbers.
 package lifecycle

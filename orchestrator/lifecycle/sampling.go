@@ -19,8 +19,8 @@ type Sampling struct {
 
 // Ready finds the most privilege the host grants a container, always on
 // the same image (the sampler's toolchain image, which every run has),
-// takes the host's CPUs, pins this process to CPU 0 and returns what
-// samples with that privilege. A second call returns the same Sampling.
+// pins this process to CPU 0 and returns what samples with that privilege
+// (the CPUs are the session's already: Open took the engine's lock). A second call returns the same Sampling.
 func (s *Session) Ready(ctx context.Context) (*Sampling, error) {
 	if s.sampling != nil {
 		return s.sampling, nil
@@ -35,11 +35,6 @@ func (s *Session) Ready(ctx context.Context) (*Sampling, error) {
 	}
 	if priv.Mode != engine.ModePrivileged {
 		fmt.Fprintf(s.opts.Log, "privilege: running %s (%d stronger modes refused by the engine; see host.privilege_refusals)\n", priv, len(refused))
-	}
-	if s.release == nil {
-		if s.release, err = LockCPUs(ctx, s.opts.Log); err != nil {
-			return nil, err
-		}
 	}
 	pinSelf(s.opts.Log)
 	s.sampling = &Sampling{s: s, priv: priv, refused: refused}

@@ -22,7 +22,7 @@ var ErrInterrupted = errors.New("interrupted")
 
 // Options say how a session is made.
 type Options struct {
-	Kind string // the verb: "run", "xproc", "images", "verify", …; the run id's prefix
+	Kind string // the verb: "run", "xproc", "images", "verify", …; the run id's prefix and the lock's holder
 	// Engine is an engine already dialled (a verb that runs another inside
 	// it, as replay runs the suite); nil: Open dials DOCKER_HOST itself.
 	Engine       *engine.Engine
@@ -47,9 +47,10 @@ type Session struct {
 	release  func()
 }
 
-// Open dials the engine (unless one is given), names the run, removes the
-// containers killed runs left, reads the host and, unless nothing is to be
-// built, dials BuildKit. Check every input before: Open is where the
+// Open dials the engine (unless one is given), takes the engine's lock
+// (held until Close: building, sampling and the report all happen under
+// it), names the run, removes the containers killed runs left, reads the
+// host and, unless nothing is to be built, dials BuildKit. Check every input before: Open is where the
 // engine is first asked anything.
 func Open(ctx context.Context, o Options) (*Session, error) {
 	if o.Log == nil {
@@ -72,10 +73,13 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 }
 
 func (s *Session) open(ctx context.Context) error {
+	var err error
+	if s.release, err = Lock(ctx, s.Eng, s.opts.Kind, s.opts.Log); err != nil {
+		return err
+	}
 	if err := sweep(ctx, s.Eng, s.opts.Log); err != nil {
 		return err
 	}
-	var err error
 	if s.Host, err = s.Eng.Info(ctx); err != nil {
 		return err
 	}
