@@ -101,10 +101,12 @@ func TestLockReentrant(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var log strings.Builder
+	t0 := time.Now()
 	outer, err := lock(ctx, eng, "test", &log, 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
+	took := time.Since(t0)
 	inner, err := lock(ctx, eng, "test", &log, time.Second)
 	if err != nil {
 		outer()
@@ -115,7 +117,9 @@ func TestLockReentrant(t *testing.T) {
 		outer()
 		t.Fatalf("the inner release freed the lock: %v", err)
 	}
+	t1 := time.Now()
 	outer()
+	t.Logf("taking the engine's lock took %s, releasing it %s", took.Round(time.Millisecond), time.Since(t1).Round(time.Millisecond))
 	if _, err := eng.ContainerLabels(ctx, LockName); !engine.IsNotFound(err) {
 		t.Fatalf("the outer release left the lock: %v", err)
 	}
