@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
 
 const bundleHelp = `Usage: halebench bundle [flags] REPORT.json -o evidence.tar
@@ -25,26 +26,27 @@ func runBundle(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("bundle", flag.ContinueOnError)
 	out := fs.String("o", "evidence.tar", "the bundle to write")
 	suite := fs.String("suite", ".", "the suite folder holding benches/ and baselines.json")
-	path, err := parseWithArg(fs, args, bundleHelp, "REPORT.json")
+	pos, err := parseN(fs, args, bundleHelp, 1, "one report, REPORT.json")
 	if err != nil {
 		return err
 	}
+	path := pos[0]
 	rep, err := evidence.ReadReport(path)
 	if err != nil {
 		return badInput("bundle", err)
 	}
-	eng, err := engine.Connect(ctx)
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "bundle", Images: imagebuild.Options{NoBuild: true}, Log: stderr})
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
+	defer s.Close()
 	tmp := *out + ".partial"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	m, err := evidence.Bundle(ctx, eng, rep, path, *suite, w)
+	m, err := evidence.Bundle(ctx, s.Eng, rep, path, *suite, w)
 	if err == nil {
 		err = w.Flush()
 	}
@@ -76,17 +78,26 @@ Flags:
 func runReplay(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	results := fs.String("results", "results", "where the replay's report goes")
-	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	path, err := parseWithArg(fs, args, replayHelp, "evidence.tar")
+	var out outputFlags
+	out.addFlags(fs)
+	pos, err := parseN(fs, args, replayHelp, 1, "one bundle, evidence.tar")
 	if err != nil {
 		return err
 	}
-	eng, err := engine.Connect(ctx)
+	log, _, err := out.log("replay")
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
-	rec, now, err := evidence.Replay(ctx, eng, path, evidence.ReplayOptions{ResultsDir: *results, Log: logTo(*quiet)})
+	if fi, err := os.Stat(pos[0]); err != nil || !fi.Mode().IsRegular() {
+		return badInput("replay", fmt.Errorf("replay: %s is not a bundle file (make one with halebench bundle)", pos[0]))
+	}
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "replay", Images: imagebuild.Options{NoBuild: true}, Log: log})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	reportsGoTo(*results)
+	rec, now, err := evidence.Replay(ctx, s.Eng, pos[0], evidence.ReplayOptions{ResultsDir: *results, Log: log})
 	if now != nil {
 		if werr := evidence.WriteComparison(os.Stdout, rec, now); werr != nil && err == nil {
 			err = werr

@@ -27,27 +27,18 @@ func runCompare(_ context.Context, args []string) error {
 	lang := fs.String("lang", "", "the language to compare (default: the new report's subject)")
 	alpha := fs.Float64("alpha", 0.05, "significance level a change must reach to be shown")
 	jsonOut := fs.Bool("json", false, "print the table as JSON")
-	fs.Usage = func() {
-		fs.Output().Write([]byte(compareHelp))
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return badInput("compare", err)
-	}
-	if fs.NArg() != 2 {
-		return badInput("compare", errors.New("compare: give two report files, OLD.json NEW.json"))
+	files, err := parseN(fs, args, compareHelp, 2, "two report files, OLD.json NEW.json")
+	if err != nil {
+		return err
 	}
 	if *alpha <= 0 || *alpha >= 1 {
 		return badInput("compare", errors.New("compare: --alpha must be between 0 and 1"))
 	}
-	old, err := report.ReadFile(fs.Arg(0))
+	old, err := report.ReadFile(files[0])
 	if err != nil {
 		return badInput("compare", err)
 	}
-	cur, err := report.ReadFile(fs.Arg(1))
+	cur, err := report.ReadFile(files[1])
 	if err != nil {
 		return badInput("compare", err)
 	}

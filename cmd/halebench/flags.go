@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
-
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/engine"
-	bkclient "github.com/moby/buildkit/client"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -49,7 +46,7 @@ type common struct {
 	haleSrc   string
 	haleImage string
 	hale      haleFlags
-	quiet     bool
+	out       outputFlags
 	noCache   bool
 }
 
@@ -63,18 +60,23 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite)")
 	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
 	c.hale.addFlags(fs)
-	fs.BoolVar(&c.quiet, "quiet", false, "no progress on stderr")
+	c.out.addFlags(fs)
 	fs.BoolVar(&c.noCache, "no-cache", false, "rebuild every image and step without BuildKit's cache (the shared cache is not pruned)")
 }
 
-func (c *common) imageOptions() (imagebuild.Options, error) {
+// imageOptions are the image flags as imagebuild takes them. The hale
+// inputs given by flag are checked here, before any engine is dialled.
+func (c *common) imageOptions(verb string) (imagebuild.Options, error) {
+	if err := c.hale.check(verb, c.haleSrc); err != nil {
+		return imagebuild.Options{}, err
+	}
 	src := c.haleSrc
 	if src == "" && c.haleImage == "" && c.hale.git == "" {
 		src = filepath.Join(c.suite, "..", "hale")
 	}
 	epoch, _, err := imagebuild.SourceDateEpoch(c.suite)
 	if err != nil {
-		return imagebuild.Options{}, badInput("", err)
+		return imagebuild.Options{}, badInput(verb, err)
 	}
 	o := imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleImage: c.haleImage, NoBuild: c.noBuild,
 		NoCache: c.noCache, SourceDateEpoch: epoch}
@@ -82,21 +84,53 @@ func (c *common) imageOptions() (imagebuild.Options, error) {
 	return o, nil
 }
 
-func parse(fs *flag.FlagSet, args []string, help string) error {
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), help)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
+// parse parses a verb's flags wherever they stand among its arguments
+// (`compare OLD NEW --alpha=0.05`); after "--" every argument is taken as
+// it is. It returns the other arguments. Its errors name the verb.
+func parse(fs *flag.FlagSet, args []string, help string) ([]string, error) {
+	verb := fs.Name()
+	fs.SetOutput(io.Discard) // the errors are returned, said once by exitCode
+	fs.Usage = func() {}
+	var pos, rest []string
+	for i, a := range args {
+		if a == "--" {
+			args, rest = args[:i], args[i+1:]
+			break
 		}
-		return badInput(fs.Name(), err)
 	}
-	if fs.NArg() > 0 {
-		return badInput(fs.Name(), fmt.Errorf("unexpected argument %q (flags are --name=value)", fs.Arg(0)))
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Print(help)
+				fs.SetOutput(os.Stdout)
+				fs.PrintDefaults()
+				return nil, errHelp
+			}
+			return nil, badInput(verb, fmt.Errorf("%s: %w", verb, err))
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
-	return nil
+	return append(pos, rest...), nil
+}
+
+// parseN parses like parse and wants exactly n other arguments, named by
+// what (e.g. "one report file, REPORT.json").
+func parseN(fs *flag.FlagSet, args []string, help string, n int, what string) ([]string, error) {
+	pos, err := parse(fs, args, help)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != n {
+		if n == 0 {
+			return nil, badInput(fs.Name(), fmt.Errorf("%s: unexpected argument %q (flags are --name=value)", fs.Name(), pos[0]))
+		}
+		return nil, badInput(fs.Name(), fmt.Errorf("%s: give %s (got %d arguments)", fs.Name(), what, len(pos)))
+	}
+	return pos, nil
 }
 
 // byteSize parses 512m, 4g, 1048576.
@@ -125,27 +159,4 @@ func (b *byteSize) Set(s string) error {
 func isTerminal(f *os.File) bool {
 	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
 	return err == nil
-}
-
-func logTo(quiet bool) *os.File {
-	if quiet {
-		f, _ := os.Open(os.DevNull)
-		return f
-	}
-	return os.Stderr
-}
-
-// connectBuildKit dials the engine and its BuildKit, for the verbs that
-// build images without a whole run around them; done hangs up both.
-func connectBuildKit(ctx context.Context) (*engine.Engine, *bkclient.Client, func(), error) {
-	eng, err := engine.Connect(ctx)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	bk, err := eng.BuildKit(ctx)
-	if err != nil {
-		eng.Close()
-		return nil, nil, nil, err
-	}
-	return eng, bk, func() { bk.Close(); eng.Close() }, nil
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"os"
+	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
@@ -19,4 +22,27 @@ func (h *haleFlags) addFlags(fs *flag.FlagSet) {
 
 func (h *haleFlags) apply(o *imagebuild.Options) {
 	o.HaleGit, o.HaleRef, o.HaleVendor = h.git, h.ref, h.vendor
+}
+
+// check refuses, before the engine is asked, a hale input given by flag
+// that is not there: --hale-src and --hale-vendor must be folders, and
+// --hale-git a folder unless it is a URL.
+func (h *haleFlags) check(verb, haleSrc string) error {
+	dirs := []struct{ flag, path string }{{"--hale-src", haleSrc}, {"--hale-vendor", h.vendor}}
+	if h.git != "" && !strings.Contains(h.git, "://") && !strings.Contains(h.git, "@") {
+		dirs = append(dirs, struct{ flag, path string }{"--hale-git", h.git})
+	}
+	for _, d := range dirs {
+		if d.path == "" {
+			continue
+		}
+		fi, err := os.Stat(d.path)
+		switch {
+		case err != nil:
+			return badInput(verb, fmt.Errorf("%s=%s: %w (give an existing folder)", d.flag, d.path, err))
+		case !fi.IsDir():
+			return badInput(verb, fmt.Errorf("%s=%s is not a folder", d.flag, d.path))
+		}
+	}
+	return nil
 }

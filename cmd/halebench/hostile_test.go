@@ -105,16 +105,7 @@ func TestSIGTERMWithHostileBench(t *testing.T) {
 	time.Sleep(3 * time.Second) // the holder's sample is under way
 	sent := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-waited:
-	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("still running 20 s after SIGTERM\n%s", errb.String())
-	}
-	if code := exitOf(err); code != 130 {
+	if code := waitExit(t, cmd, 20*time.Second, errb); code != 130 {
 		t.Fatalf("exit %d after %s, want 130\n%s", code, time.Since(sent), errb.String())
 	}
 	t.Logf("exited 130 %s after SIGTERM", time.Since(sent).Round(time.Millisecond))

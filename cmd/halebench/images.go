@@ -9,6 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -26,7 +27,7 @@ func runImages(ctx context.Context, args []string) error {
 	var o common
 	fs := flag.NewFlagSet("images", flag.ContinueOnError)
 	o.addFlags(fs)
-	if err := parse(fs, args, imagesHelp); err != nil {
+	if _, err := parseN(fs, args, imagesHelp, 0, ""); err != nil {
 		return err
 	}
 	langs, err := toolchain.Parse(o.langs)
@@ -37,44 +38,55 @@ func runImages(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("images", err)
 	}
-	log := logTo(o.quiet)
-	opts, err := o.imageOptions()
+	log, _, err := o.out.log("images")
 	if err != nil {
 		return err
 	}
-	eng, bk, done, err := connectBuildKit(ctx)
+	opts, err := o.imageOptions("images")
 	if err != nil {
 		return err
 	}
-	defer done()
-	b := imagebuild.New(eng, bk, log, opts)
-	if _, err := b.SamplerToolchain(ctx); err != nil {
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "images", Images: opts, Log: log})
+	if err != nil {
 		return err
 	}
+	defer s.Close()
+	built, err := lifecycle.BuildImages(ctx, s.Builder, lifecycle.Need{
+		Langs: langs,
+		Sources: func(l toolchain.Language) []imagebuild.Source {
+			var srcs []imagebuild.Source
+			for _, bench := range suite.Benches {
+				if p := bench.Sources[l.Name]; p != "" {
+					srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: p})
+				}
+			}
+			return srcs
+		},
+	}, log)
+	if err != nil {
+		return err
+	}
+	return printImages(built)
+}
+
+// printImages is the images table on stdout, then each language's notes.
+func printImages(built *lifecycle.Images) error {
 	var notes []string
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "language\tstatus\ttoolchain image\tversion\tbench image\tsteps run\tsteps cached")
-	for _, l := range langs {
-		tc, err := b.Toolchain(ctx, l)
-		if err != nil {
-			return err
-		}
-		if tc.Status != imagebuild.Available {
-			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\n", l.Name, tc.Status)
-			notes = append(notes, fmt.Sprintf("%s: %s (%s)", l.Name, tc.Status, tc.Reason))
+	for _, name := range built.Order {
+		tc := built.Toolchains[name]
+		bi, ok := built.Benches[name]
+		switch {
+		case tc.Status != imagebuild.Available:
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\n", name, tc.Status)
+			notes = append(notes, fmt.Sprintf("%s: %s (%s)", name, tc.Status, tc.Reason))
 			continue
+		case !ok:
+			fmt.Fprintf(tw, "%s\t%s\t%s@%s\t%s\t-\t%d\t%d\n", name, tc.Status, tc.Ref, tc.Digest, tc.Version, tc.Executed, tc.Cached)
+		default:
+			fmt.Fprintf(tw, "%s\t%s\t%s@%s\t%s\t%s@%s\t%d\t%d\n", name, tc.Status, tc.Ref, tc.Digest, tc.Version, bi.Ref, bi.Digest, tc.Executed+bi.Executed, tc.Cached+bi.Cached)
 		}
-		var srcs []imagebuild.Source
-		for _, bench := range suite.Benches {
-			if p := bench.Sources[l.Name]; p != "" {
-				srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: p})
-			}
-		}
-		bi, err := b.BenchImage(ctx, l, srcs)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s@%s\t%s\t%s@%s\t%d\t%d\n", l.Name, tc.Status, tc.Ref, tc.Digest, tc.Version, bi.Ref, bi.Digest, tc.Executed+bi.Executed, tc.Cached+bi.Cached)
 		notes = append(notes, tc.Notes()...)
 	}
 	if err := tw.Flush(); err != nil {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/xproc"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
 
 const usage = `halebench — Hale's benchmark suite, run in containers on a Docker Engine
@@ -33,8 +33,10 @@ Usage:
   halebench own-image [flags] halebench's own image, through BuildKit, reproducibly
   halebench help    [verb]    this text, or a verb's flags
 
-Results go to stdout (the grid, or the JSON report with --json); progress and
-warnings go to stderr.
+Flags may stand before, between or after a verb's other arguments. Results go
+to stdout (the grid, or the JSON report with --json); progress and warnings go
+to stderr: --progress=auto draws a live line there only when it is a
+terminal, plain prints lines only, quiet (or --quiet) nothing.
 
 Exit codes:
   0    fine (also when the subject's toolchain is unavailable: a warning says so)
@@ -43,7 +45,8 @@ Exit codes:
        image differs
   2    the run could not be made (bad input, no engine, no BuildKit, bad baselines)
   130  interrupted (SIGINT, SIGTERM or SIGHUP): containers removed, partial report
-       written, within 20 s; a second signal exits at once
+       written, within 20 s; a second signal exits at once and says whether
+       the partial report was written
 
 Environment:
   DOCKER_HOST  the engine to use (default unix:///var/run/docker.sock)
@@ -53,6 +56,7 @@ func main() {
 	ctx, stop := signalContext()
 	code := exitCode(dispatch(ctx, os.Args[1:]))
 	stop()
+	stderr.Close()
 	os.Exit(code)
 }
 
@@ -103,27 +107,27 @@ func exitCode(err error) int {
 	case err == nil:
 		return 0
 	case errors.Is(err, harness.ErrRegression):
-		fmt.Fprintln(os.Stderr, "halebench: the subject regressed against its baseline (see the report)")
+		fmt.Fprintln(stderr, "halebench: the subject regressed against its baseline (see the report)")
 		return 1
 	case errors.Is(err, harness.ErrFailed), errors.Is(err, harness.ErrInconclusive):
-		fmt.Fprintf(os.Stderr, "halebench: %v (see the list under the grid)\n", err)
+		fmt.Fprintf(stderr, "halebench: %v (see the list under the grid)\n", err)
 		return 1
 	case errors.Is(err, evidence.ErrDiffer):
-		fmt.Fprintln(os.Stderr, "halebench: a rebuilt image differs from the report (see the lines above)")
+		fmt.Fprintln(stderr, "halebench: a rebuilt image differs from the report (see the lines above)")
 		return 1
-	case errors.Is(err, harness.ErrInterrupted), errors.Is(err, xproc.ErrInterrupted), errors.Is(err, context.Canceled):
-		fmt.Fprintln(os.Stderr, "halebench: interrupted; containers removed")
+	case errors.Is(err, lifecycle.ErrInterrupted), errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "halebench: interrupted; containers removed")
 		return 130
 	case errors.Is(err, errHelp):
 		return 0
 	case errors.As(err, &ie):
-		fmt.Fprintln(os.Stderr, "halebench:", err)
+		fmt.Fprintln(stderr, "halebench:", err)
 		if ie.verb != "" {
-			fmt.Fprintf(os.Stderr, "(halebench help %s lists its flags)\n", ie.verb)
+			fmt.Fprintf(stderr, "(halebench help %s lists its flags)\n", ie.verb)
 		}
 		return 2
 	default:
-		fmt.Fprintln(os.Stderr, "halebench:", err)
+		fmt.Fprintln(stderr, "halebench:", err)
 		return 2
 	}
 }

@@ -102,6 +102,11 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 		{[]string{"run", "--suite=/nonexistent-suite"}, []string{"no benches/ folder"}},
 		{[]string{"xproc", "--variant=medium"}, []string{"--variant=medium"}},
 		{[]string{"xproc", "--iters=0"}, []string{"--iters=0"}},
+		{[]string{"run", suite, "--hale-src=/nonexistent-hale"}, []string{"--hale-src=/nonexistent-hale"}},
+		{[]string{"images", suite, "--hale-vendor=/nonexistent-crates"}, []string{"--hale-vendor=/nonexistent-crates"}},
+		{[]string{"xproc", "--hale-git=/nonexistent-git"}, []string{"--hale-git=/nonexistent-git"}},
+		{[]string{"verify", "--hale-src=/nonexistent-hale", "../../orchestrator/report/testdata/no-such.json"}, []string{"no-such.json"}},
+		{[]string{"run", suite, "--progress=fancy"}, []string{"--progress=fancy", "help run"}},
 	}
 	for _, c := range cases {
 		code, _, errOut := run(t, noEngine, c.args...)
@@ -176,5 +181,44 @@ func TestCompareVerb(t *testing.T) {
 	}
 	if code, _, errOut := run(t, nil, "compare", oldP); code != 2 || !strings.Contains(errOut, "two report files") {
 		t.Fatalf("one file: exit %d %s", code, errOut)
+	}
+}
+
+// Flags stand anywhere among a verb's arguments, and every error names its
+// own verb (never another's).
+func TestFlagsAnywhereAndVerbNamed(t *testing.T) {
+	dir := t.TempDir()
+	doc := `{"schema": "halebench-report/1", "generated_at": "2026-12-02T00:00:00Z", "subject": "c", "host": {"cpu_model": "X", "logical_cpus": 2},
+		"benches": [{"name": "fn_call", "subject_result": {"status": "ok", "elapsed_ns_median": 102, "elapsed_ns_samples": [100,101,102,103,104]}}]}`
+	oldP, newP := filepath.Join(dir, "old.json"), filepath.Join(dir, "new.json")
+	os.WriteFile(oldP, []byte(doc), 0o644)
+	os.WriteFile(newP, []byte(doc), 0o644)
+	noEngine := []string{"DOCKER_HOST=unix:///nonexistent"}
+	for _, args := range [][]string{
+		{"compare", oldP, newP, "--alpha=0.05"},
+		{"compare", oldP, newP, "--lang=c"},
+		{"compare", oldP, "--json", newP},
+		{"show", oldP, "--markdown"},
+	} {
+		if code, out, errOut := run(t, noEngine, args...); code != 0 || !strings.Contains(out, "fn_call") && !strings.Contains(out, "Latest snapshot") {
+			t.Fatalf("%v: exit %d\n%s\n%s", args, code, out, errOut)
+		}
+	}
+	for _, verb := range []string{"run", "images", "xproc", "show", "compare", "report", "prune", "verify", "own-image", "bundle", "replay"} {
+		code, _, errOut := run(t, noEngine, verb, "--no-such-flag")
+		if code != 2 || !strings.Contains(errOut, "halebench help "+verb+" ") || !strings.Contains(errOut, verb+": flag provided but not defined") {
+			t.Fatalf("%s --no-such-flag: exit %d\n%s", verb, code, errOut)
+		}
+		if n := strings.Count(errOut, "halebench help "); n != 1 {
+			t.Fatalf("%s: %d help pointers\n%s", verb, n, errOut)
+		}
+	}
+	for verb, args := range map[string][]string{
+		"bundle": {"bundle"}, "replay": {"replay", filepath.Join(dir, "no-such.tar")}, "verify": {"verify", oldP, newP},
+	} {
+		code, _, errOut := run(t, noEngine, args...)
+		if code != 2 || !strings.Contains(errOut, "halebench help "+verb+" ") || strings.Contains(strings.ToLower(errOut), "engine") {
+			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
 
 const ownImageHelp = `Usage: halebench own-image [flags]
@@ -25,21 +26,26 @@ func runOwnImage(ctx context.Context, args []string) error {
 	tag := fs.String("t", "halebench:latest", "the tag to give the image")
 	mirror := fs.String("mirror", imagebuild.DefaultMirror, "Debian mirror for mmdebstrap")
 	noCache := fs.Bool("no-cache", false, "rebuild every step without BuildKit's cache")
-	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	if err := parse(fs, args, ownImageHelp); err != nil {
+	var out outputFlags
+	out.addFlags(fs)
+	if _, err := parseN(fs, args, ownImageHelp, 0, ""); err != nil {
 		return err
 	}
 	epoch, _, err := imagebuild.SourceDateEpoch(*dir)
 	if err != nil {
 		return badInput("own-image", err)
 	}
-	eng, bk, done, err := connectBuildKit(ctx)
+	log, _, err := out.log("own-image")
 	if err != nil {
 		return err
 	}
-	defer done()
-	b := imagebuild.New(eng, bk, logTo(*quiet), imagebuild.Options{Mirror: *mirror, NoCache: *noCache, SourceDateEpoch: epoch, RunID: "own-image"})
-	img, err := b.Own(ctx, *dir, *tag)
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "own-image", Log: log,
+		Images: imagebuild.Options{Mirror: *mirror, NoCache: *noCache, SourceDateEpoch: epoch}})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	img, err := s.Builder.Own(ctx, *dir, *tag)
 	if err != nil {
 		return err
 	}

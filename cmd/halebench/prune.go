@@ -6,7 +6,8 @@ import (
 	"flag"
 	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/prune"
 )
 
@@ -38,7 +39,7 @@ func runPrune(ctx context.Context, args []string) error {
 	fs.Var(&cacheKeep, "cache-keep", "prune the build cache down to this size (e.g. 10g)")
 	fs.BoolVar(&noCache, "no-cache", false, "leave the build cache alone")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "print what would be removed; remove nothing")
-	if err := parse(fs, args, pruneHelp); err != nil {
+	if _, err := parseN(fs, args, pruneHelp, 0, ""); err != nil {
 		return err
 	}
 	if o.Keep < 1 {
@@ -48,12 +49,12 @@ func runPrune(ctx context.Context, args []string) error {
 	if noCache {
 		o.CacheKeep = -1
 	}
-	eng, err := engine.Connect(ctx)
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "prune", Images: imagebuild.Options{NoBuild: true}, Log: stderr})
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
-	p, err := prune.Run(ctx, eng, o)
+	defer s.Close()
+	p, err := prune.Run(ctx, s.Eng, o)
 	if err != nil {
 		return err
 	}

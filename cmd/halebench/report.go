@@ -28,30 +28,20 @@ func runReport(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	out := fs.String("o", "", "write the page to this file (default stdout)")
 	history := fs.String("history", "", "also read every run-*.json in this folder (e.g. results/) for the trends")
-	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), reportHelp)
-		fs.PrintDefaults()
+	var outf outputFlags
+	outf.addFlags(fs)
+	files, err := parse(fs, args, reportHelp)
+	if err != nil {
+		return err
 	}
-	// Flags may come after the files: parse, take a file, parse again.
-	var files []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return errHelp
-			}
-			return badInput("report", err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		rest = fs.Args()[1:]
+	log, _, err := outf.log("report")
+	if err != nil {
+		return err
 	}
 	if len(files) == 0 && *history == "" {
 		return badInput("report", errors.New("report: give at least one report (results/run-*.json) or --history=results/"))
 	}
-	runs, err := htmlreport.LoadAll(files, *history, logTo(*quiet))
+	runs, err := htmlreport.LoadAll(files, *history, log)
 	if err != nil {
 		return badInput("report", fmt.Errorf("report: %w", err))
 	}
@@ -61,7 +51,7 @@ func runReport(_ context.Context, args []string) error {
 	if err := htmlreport.WriteFile(*out, runs); err != nil {
 		return err
 	}
-	fmt.Fprintf(logTo(*quiet), "report: %s (%d report(s))\n", *out, len(runs))
+	fmt.Fprintf(log, "report: %s (%d report(s))\n", *out, len(runs))
 	return nil
 }
 

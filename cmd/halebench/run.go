@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
@@ -58,11 +58,9 @@ output, parity mismatch, a baselined bench gone), 2 the run could not be made,
 Flags:
 `
 
-func runRun(ctx context.Context, args []string) error {
-	var o runOptions
+func (o *runOptions) addFlags(fs *flag.FlagSet) {
 	o.memory = 4 << 30
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	o.addFlags(fs)
+	o.common.addFlags(fs)
 	fs.IntVar(&o.iters, "iters", 5, "measured samples per bench and language")
 	fs.IntVar(&o.warmup, "warmup", 1, "discarded warm-up runs before the samples")
 	fs.StringVar(&o.bench, "bench", "", "run only these benches (a comma-separated list)")
@@ -81,14 +79,23 @@ func runRun(ctx context.Context, args []string) error {
 	fs.BoolVar(&o.unprivileged, "unprivileged", false, "run containers without privilege: no per-sample memory peak (said in the report)")
 	fs.DurationVar(&o.timeout, "timeout", 120*time.Second, "per-sample timeout")
 	fs.Var(&o.memory, "memory", "per-sample memory limit (e.g. 512m, 4g); over it a sample is `oom`")
-	if err := parse(fs, args, runHelp); err != nil {
+}
+
+func runRun(ctx context.Context, args []string) error {
+	var o runOptions
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	o.addFlags(fs)
+	if _, err := parseN(fs, args, runHelp, 0, ""); err != nil {
 		return err
 	}
 	if o.baselines == "" {
 		o.baselines = filepath.Join(o.suite, "baselines.json")
 	}
-	log := logTo(o.quiet)
-	imgOpts, err := o.imageOptions()
+	log, live, err := o.out.log("run")
+	if err != nil {
+		return err
+	}
+	imgOpts, err := o.imageOptions("run")
 	if err != nil {
 		return err
 	}
@@ -97,32 +104,32 @@ func runRun(ctx context.Context, args []string) error {
 		Iters: o.iters, Warmup: o.warmup, Timeout: o.timeout, MemLimit: int64(o.memory), OutCap: 1 << 20,
 		Baselines: o.baselines, ResultsDir: o.results, UpdateBaselines: o.updateBaselines,
 		Runs: o.runs, Confirm: o.confirm, Alpha: o.alpha, Strict: o.strict, GateAnyMachine: o.anyMachine,
-		RequireSubject: o.requireSubject, Unprivileged: o.unprivileged, Images: imgOpts, Log: log,
-		Live: !o.quiet && isTerminal(os.Stderr),
+		RequireSubject: o.requireSubject, Unprivileged: o.unprivileged, Images: imgOpts, Log: log, Live: live,
 	})
 	if err != nil {
 		return badInput("run", err)
 	}
-	eng, err := engine.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	res, err := harness.OnEngine(ctx, eng, plan)
+	reportsGoTo(o.results)
+	res, err := harness.OnEngine(ctx, nil, plan)
 	if res != nil && res.Report != nil {
-		if o.jsonOut {
-			enc := json.NewEncoder(os.Stdout)
-			enc.SetIndent("", "  ")
-			enc.Encode(res.Report)
-		} else {
-			report.Grid(os.Stdout, res.Report)
-		}
-		if res.ReportPath != "" {
-			fmt.Fprintf(log, "report: %s\n", res.ReportPath)
-		}
-		if o.html && res.ReportPath != "" {
-			writeHTMLNextTo(res.ReportPath, log)
-		}
+		o.print(res, log)
 	}
 	return err
+}
+
+// print puts a run's result on stdout: the grid, or the JSON report.
+func (o *runOptions) print(res *harness.Result, log io.Writer) {
+	if o.jsonOut {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(res.Report)
+	} else {
+		report.Grid(os.Stdout, res.Report)
+	}
+	if res.ReportPath != "" {
+		fmt.Fprintf(log, "report: %s\n", res.ReportPath)
+	}
+	if o.html && res.ReportPath != "" {
+		writeHTMLNextTo(res.ReportPath, log)
+	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -25,20 +24,11 @@ Flags:
 func runShow(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	markdown := fs.Bool("markdown", false, "print the README snapshot (Markdown tables) instead of the grid")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), showHelp)
-		fs.PrintDefaults()
+	files, err := parseN(fs, args, showHelp, 1, "one report file (results/run-*.json or results/xproc-*.json)")
+	if err != nil {
+		return err
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return errHelp
-		}
-		return badInput("show", err)
-	}
-	if fs.NArg() != 1 {
-		return badInput("show", errors.New("show: give one report file (results/run-*.json or results/xproc-*.json)"))
-	}
-	path := fs.Arg(0)
+	path := files[0]
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return badInput("show", fmt.Errorf("show: %v", err))

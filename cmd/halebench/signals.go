@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -17,6 +19,21 @@ import (
 // its benches do.
 const graceBudget = 15 * time.Second
 
+// reports is where the verb writes its reports, for the hard exit to say
+// whether the partial report was written.
+var reports struct {
+	sync.Mutex
+	dir      string
+	signaled time.Time
+}
+
+// reportsGoTo tells the hard exit where this verb's reports go.
+func reportsGoTo(dir string) {
+	reports.Lock()
+	reports.dir = dir
+	reports.Unlock()
+}
+
 // signalContext is cancelled by SIGINT, SIGTERM or SIGHUP. A second signal,
 // or a run that has not wound down within graceBudget, exits 130 at once
 // after a short best-effort removal of this process's containers.
@@ -26,30 +43,53 @@ func signalContext() (context.Context, func()) {
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		sig := <-sigs
-		fmt.Fprintf(os.Stderr, "halebench: %v: stopping (a second signal exits at once)\n", sig)
+		reports.Lock()
+		reports.signaled = time.Now()
+		reports.Unlock()
+		fmt.Fprintf(stderr, "halebench: %v: stopping (a second signal exits at once)\n", sig)
 		cancel()
 		select {
 		case sig = <-sigs:
-			fmt.Fprintf(os.Stderr, "halebench: %v again: exiting now\n", sig)
+			fmt.Fprintf(stderr, "halebench: %v again: exiting now\n", sig)
 			hardExit(2 * time.Second)
 		case <-time.After(graceBudget):
-			fmt.Fprintf(os.Stderr, "halebench: the run did not stop within %s: exiting now\n", graceBudget)
+			fmt.Fprintf(stderr, "halebench: the run did not stop within %s: exiting now\n", graceBudget)
 			hardExit(4 * time.Second)
 		}
 	}()
 	return ctx, func() { signal.Stop(sigs); cancel() }
 }
 
-// hardExit removes the containers this process made, within budget, and
-// exits 130. What it misses, the next run's orphan sweep removes: this
-// process is then provably gone.
+// hardExit removes the containers this process made, within budget, says
+// whether the partial report was written, and exits 130. What it misses,
+// the next run's orphan sweep removes: this process is then provably gone.
 func hardExit(budget time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
 	if eng, err := engine.Connect(ctx); err == nil {
 		if n, err := eng.RemoveOwned(ctx); err != nil {
-			fmt.Fprintf(os.Stderr, "halebench: removed %d containers, then: %v (the next run removes the rest)\n", n, err)
+			fmt.Fprintf(stderr, "halebench: removed %d containers, then: %v (the next run removes the rest)\n", n, err)
 		}
 	}
+	fmt.Fprintf(stderr, "halebench: %s\n", partialReport())
+	stderr.Close()
 	os.Exit(130)
+}
+
+// partialReport says which report the run wrote after the first signal, or
+// plainly that it wrote none.
+func partialReport() string {
+	reports.Lock()
+	dir, since := reports.dir, reports.signaled
+	reports.Unlock()
+	if dir == "" {
+		return "no report: this verb writes none"
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && !fi.ModTime().Before(since) {
+			return "partial report written: " + p
+		}
+	}
+	return "NO partial report was written: the run was stopped before it could write one (what it measured is lost; run again)"
 }

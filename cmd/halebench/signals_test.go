@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,22 +22,69 @@ const testSuite = "../../orchestrator/harness/testdata/suite"
 
 // start runs the binary on the spin bench with many samples, so that it is
 // mid-run when the test acts on it.
-func start(t *testing.T, dir string, iters string) (*exec.Cmd, *bytes.Buffer) {
+func start(t *testing.T, dir string, iters string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	return startArgs(t, "run", "--suite="+testSuite, "--bench=spin", "--lang=c", "--subject=c",
 		"--iters="+iters, "--baselines="+filepath.Join(dir, "b.json"), "--results="+filepath.Join(dir, "results"))
 }
 
-// startArgs starts the binary with args, its stderr kept.
-func startArgs(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+// startArgs starts the binary with args, its stderr kept (safe to read
+// while it runs). The process is killed if the test ends first.
+func startArgs(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
+	errb := &syncBuffer{}
+	cmd.Stderr = errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	return cmd, &errb
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, errb
+}
+
+// syncBuffer is a bytes.Buffer the test may read while the process writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// waitExit waits at most d for the process and returns its exit code; a
+// process still running then is killed and the test fails.
+func waitExit(t *testing.T, cmd *exec.Cmd, d time.Duration, errb *syncBuffer) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return exitOf(err)
+	case <-time.After(d):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("%v still running after %s: killed\n%s", cmd.Args, d, errb.String())
+		return -1
+	}
+}
+
+// waitFor polls until cond holds, at most d; it says whether it did.
+func waitFor(d time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
 }
 
 // waitContainer waits for the sampler container of a run owned by pid.
@@ -79,7 +127,7 @@ func TestSignalMidRun(t *testing.T) {
 			cmd, errb := start(t, dir, "500")
 			runID := waitContainer(t, eng, cmd.Process.Pid)
 			cmd.Process.Signal(sig)
-			code := exitOf(cmd.Wait())
+			code := waitExit(t, cmd, 30*time.Second, errb)
 			if code != 130 {
 				t.Fatalf("exit %d, want 130\n%s", code, errb.String())
 			}
@@ -104,10 +152,10 @@ func TestSignalMidRun(t *testing.T) {
 func TestSIGKILLLeftoversRemovedByNextRun(t *testing.T) {
 	eng := enginetest.Connect(t)
 	dir := t.TempDir()
-	cmd, _ := start(t, dir, "500")
+	cmd, errb := start(t, dir, "500")
 	runID := waitContainer(t, eng, cmd.Process.Pid)
 	cmd.Process.Kill()
-	cmd.Wait()
+	waitExit(t, cmd, 10*time.Second, errb)
 	if ids, _ := eng.Leftovers(context.Background(), runID); len(ids) == 0 {
 		t.Fatal("SIGKILL left nothing to clean: the test proves nothing")
 	}
@@ -119,32 +167,71 @@ func TestSIGKILLLeftoversRemovedByNextRun(t *testing.T) {
 	enginetest.NoLeftovers(t, eng, runID)
 }
 
-// Two runs at once: the second waits for the CPUs and says why; both finish
-// with their own report and nothing is left.
-func TestTwoRunsAtOnce(t *testing.T) {
+// Two runs at once — one sampling, one building — never overlap: the
+// second waits for the engine, names the first, and takes the engine only
+// after the first released it. Proved from the lock events each process
+// stamps (the release is stamped before the lock is removed, the take
+// after it is made), not from timing: A samples until it is stopped, and
+// it is stopped only once B has said that it waits for A.
+func TestTwoRunsNeverOverlap(t *testing.T) {
 	eng := enginetest.Connect(t)
 	dir := t.TempDir()
-	// A must still hold the CPUs when B asks: ~10 s of samples.
-	a, errA := start(t, dir, "1000")
+	a, errA := start(t, dir, "1000000")
 	waitContainer(t, eng, a.Process.Pid)
-	b, errB := start(t, dir, "5")
-	ca, cb := exitOf(a.Wait()), exitOf(b.Wait())
-	if ca != 0 || cb != 0 {
-		t.Fatalf("exits %d %d\n%s\n%s", ca, cb, errA.String(), errB.String())
+	b, errB := startArgs(t, "images", "--suite="+testSuite, "--lang=c")
+	holder := "halebench run of " + engine.Owner()[:strings.IndexByte(engine.Owner(), ':')+1] + itoa(a.Process.Pid)
+	if !waitFor(5*time.Minute, func() bool { return strings.Contains(errB.String(), "waiting for the engine: "+holder) }) {
+		t.Fatalf("the building run did not say it waits for %q:\n%s", holder, errB.String())
 	}
-	if !strings.Contains(errB.String(), "waiting for the CPUs: another halebench run (pid "+itoa(a.Process.Pid)) {
-		t.Fatalf("the second run did not say whom it waited for:\n%s", errB.String())
+	a.Process.Signal(syscall.SIGINT)
+	if ca := waitExit(t, a, 30*time.Second, errA); ca != 130 {
+		t.Fatalf("A: exit %d\n%s", ca, errA.String())
 	}
-	reports, _ := filepath.Glob(filepath.Join(dir, "results", "run-*.json"))
-	if len(reports) != 2 {
-		t.Fatalf("reports %v", reports)
+	if cb := waitExit(t, b, 20*time.Minute, errB); cb != 0 {
+		t.Fatalf("B: exit %d\n%s", cb, errB.String())
 	}
-	// Only these two runs' containers: other runs may share the engine.
+	aTook, aReleased := lockEvents(t, errA.String(), "run", "images: ")
+	bTook, bReleased := lockEvents(t, errB.String(), "images", "images: ")
+	if !aReleased.Before(bTook) {
+		t.Fatalf("B took the engine at %s, before A released it at %s", bTook, aReleased)
+	}
+	t.Logf("A held the engine %s → %s; B %s → %s", aTook.Format(time.RFC3339Nano), aReleased.Format(time.RFC3339Nano), bTook.Format(time.RFC3339Nano), bReleased.Format(time.RFC3339Nano))
 	for _, p := range []int{a.Process.Pid, b.Process.Pid} {
 		if left := ownedBy(eng, p); len(left) > 0 {
-			t.Fatalf("run %d left containers %v", p, left)
+			t.Fatalf("process %d left containers %v", p, left)
 		}
 	}
+}
+
+// lockEvents reads a verb's stderr: when it took the engine and when it
+// released it. The line order of one stream is the order things happened:
+// every line starting with work (its building) must lie between the two.
+func lockEvents(t *testing.T, stderr, verb, work string) (took, released time.Time) {
+	t.Helper()
+	stamp := func(line, prefix string) time.Time {
+		ts, err := time.Parse(time.RFC3339Nano, strings.TrimPrefix(line, prefix))
+		if err != nil {
+			t.Fatalf("lock line %q: %v", line, err)
+		}
+		return ts
+	}
+	inside := 0
+	for _, line := range strings.Split(stderr, "\n") {
+		switch {
+		case strings.HasPrefix(line, "lock: "+verb+" took the engine at "):
+			took = stamp(line, "lock: "+verb+" took the engine at ")
+		case strings.HasPrefix(line, "lock: "+verb+" releases the engine at "):
+			released = stamp(line, "lock: "+verb+" releases the engine at ")
+		case strings.HasPrefix(line, work) && (took.IsZero() || !released.IsZero()):
+			t.Fatalf("%s worked outside its hold of the engine: %q\n%s", verb, line, stderr)
+		case strings.HasPrefix(line, work):
+			inside++
+		}
+	}
+	if took.IsZero() || released.IsZero() || inside == 0 {
+		t.Fatalf("%s: no take, work (%q…) and release, in that order:\n%s", verb, work, stderr)
+	}
+	return took, released
 }
 
 // ownedBy lists the halebench containers that the process pid made.
@@ -164,12 +251,7 @@ func ownedBy(eng *engine.Engine, pid int) []string {
 func TestXprocInterrupted(t *testing.T) {
 	eng := enginetest.Connect(t)
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "xproc", "--suite=../..", "--lang=c", "--variant=large", "--iters=200", "--results="+filepath.Join(dir, "results"))
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, errb := startArgs(t, "xproc", "--suite=../..", "--lang=c", "--variant=large", "--iters=200", "--results="+filepath.Join(dir, "results"))
 	host, _ := os.Hostname()
 	owner := host + ":" + itoa(cmd.Process.Pid)
 	mine := func() []string {
@@ -196,7 +278,7 @@ func TestXprocInterrupted(t *testing.T) {
 	}
 	time.Sleep(time.Second)
 	cmd.Process.Signal(syscall.SIGINT)
-	if code := exitOf(cmd.Wait()); code != 130 {
+	if code := waitExit(t, cmd, 30*time.Second, errb); code != 130 {
 		t.Fatalf("exit %d, want 130\n%s", code, errb.String())
 	}
 	if left := mine(); len(left) > 0 {
@@ -204,5 +286,36 @@ func TestXprocInterrupted(t *testing.T) {
 	}
 	if reports, _ := filepath.Glob(filepath.Join(dir, "results", "xproc-*.json")); len(reports) != 1 {
 		t.Fatalf("reports %v", reports)
+	}
+}
+
+// A second signal exits at once, and says plainly whether the partial
+// report was written (and if it says so, the file is there). A run that
+// winds down before the hard exit is through says its report as usual.
+func TestSecondSignalSaysReport(t *testing.T) {
+	eng := enginetest.Connect(t)
+	dir := t.TempDir()
+	cmd, errb := start(t, dir, "1000000")
+	waitContainer(t, eng, cmd.Process.Pid)
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := waitExit(t, cmd, 30*time.Second, errb); code != 130 {
+		t.Fatalf("exit %d\n%s", code, errb.String())
+	}
+	out := errb.String()
+	reports, _ := filepath.Glob(filepath.Join(dir, "results", "run-*.json"))
+	switch {
+	case strings.Contains(out, "NO partial report was written"):
+		if len(reports) != 0 {
+			t.Fatalf("said no report, yet %v\n%s", reports, out)
+		}
+	case strings.Contains(out, "partial report written: "), strings.Contains(out, "\nreport: "):
+		// The hard exit's line, or the run wound down first and said its
+		// report as usual: either way the file is the one named.
+		if len(reports) != 1 || !strings.Contains(out, reports[0]) {
+			t.Fatalf("said a report, found %v\n%s", reports, out)
+		}
+	default:
+		t.Fatalf("the hard exit did not say whether a report was written:\n%s", out)
 	}
 }

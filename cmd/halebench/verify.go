@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
 
 const verifyHelp = `Usage: halebench verify [flags] REPORT.json
@@ -31,28 +31,41 @@ func runVerify(ctx context.Context, args []string) error {
 	suite := fs.String("suite", ".", "the suite folder whose bench sources the bench images were built from")
 	haleSrc := fs.String("hale-src", "", "hale source tree, when the report's hale toolchain was built from one")
 	langs := fs.String("lang", "", "comma-separated languages whose images to rebuild (default all the report has); the base and go's toolchain (it builds the sampler) always are")
-	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	path, err := parseWithArg(fs, args, verifyHelp, "REPORT.json")
+	var out outputFlags
+	out.addFlags(fs)
+	pos, err := parseN(fs, args, verifyHelp, 1, "one report, REPORT.json")
 	if err != nil {
 		return err
 	}
-	rep, err := evidence.ReadReport(path)
+	rep, err := evidence.ReadReport(pos[0])
 	if err != nil {
 		return badInput("verify", err)
 	}
-	eng, bk, done, err := connectBuildKit(ctx)
+	if err := (&haleFlags{}).check("verify", *haleSrc); err != nil {
+		return err
+	}
+	log, _, err := out.log("verify")
 	if err != nil {
 		return err
 	}
-	defer done()
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "verify", Log: log})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
 	start := time.Now()
-	rows, err := evidence.Verify(ctx, eng, bk, rep, evidence.VerifyOptions{
-		Suite: *suite, HaleSrc: *haleSrc, Log: logTo(*quiet), Langs: splitList(*langs),
-		RunID: fmt.Sprintf("verify-%s-%d", start.UTC().Format("20060102T150405"), os.Getpid()),
+	rows, err := evidence.Verify(ctx, s.Eng, s.BuildKit(), rep, evidence.VerifyOptions{
+		Suite: *suite, HaleSrc: *haleSrc, Log: log, Langs: splitList(*langs), RunID: s.RunID,
 	})
 	if err != nil {
 		return err
 	}
+	return printVerify(rows, start)
+}
+
+// printVerify is verify's table on stdout and its tally on stderr; an
+// image that differs is evidence.ErrDiffer.
+func printVerify(rows []evidence.Row, start time.Time) error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "image\trecorded\trebuilt\tequal")
 	equal := 0
@@ -70,7 +83,7 @@ func runVerify(ctx context.Context, args []string) error {
 			fmt.Printf("%s: %s\n", r.Image, w)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "verify: %d of %d images rebuilt to the recorded digest in %s\n", equal, len(rows), time.Since(start).Round(time.Second))
+	fmt.Fprintf(stderr, "verify: %d of %d images rebuilt to the recorded digest in %s\n", equal, len(rows), time.Since(start).Round(time.Second))
 	if equal != len(rows) {
 		return evidence.ErrDiffer
 	}
@@ -82,33 +95,6 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "NO"
-}
-
-// parseWithArg parses flags and exactly one other argument, in any order,
-// and returns that argument.
-func parseWithArg(fs *flag.FlagSet, args []string, help, argName string) (string, error) {
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), help)
-		fs.PrintDefaults()
-	}
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return "", errHelp
-			}
-			return "", badInput("verify", err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	if len(pos) != 1 {
-		return "", badInput("verify", fmt.Errorf("give one %s (got %d)", argName, len(pos)))
-	}
-	return pos[0], nil
 }
 
 func splitList(s string) []string {

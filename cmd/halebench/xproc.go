@@ -8,7 +8,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
@@ -37,7 +36,7 @@ func runXproc(ctx context.Context, args []string) error {
 	fs.StringVar(&o.ResultsDir, "results", "results", "folder for the JSON report")
 	fs.BoolVar(&jsonOut, "json", false, "print only the JSON report on stdout")
 	fs.DurationVar(&o.Timeout, "timeout", 2*time.Minute, "per-run timeout of each side")
-	if err := parse(fs, args, xprocHelp); err != nil {
+	if _, err := parseN(fs, args, xprocHelp, 0, ""); err != nil {
 		return err
 	}
 	o.Variants = []string{"small", "large"}
@@ -48,19 +47,18 @@ func runXproc(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("xproc", err)
 	}
-	if o.Images, err = c.imageOptions(); err != nil {
+	if o.Images, err = c.imageOptions("xproc"); err != nil {
 		return err
 	}
-	o.Suite, o.Langs, o.Subject, o.Log = c.suite, langs, c.subject, logTo(c.quiet)
+	if o.Log, _, err = c.out.log("xproc"); err != nil {
+		return err
+	}
+	o.Suite, o.Langs, o.Subject = c.suite, langs, c.subject
 	if err := xproc.CheckOptions(o); err != nil {
 		return badInput("xproc", err)
 	}
-	eng, err := engine.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	rep, path, err := xproc.RunOnEngine(ctx, eng, o)
+	reportsGoTo(o.ResultsDir)
+	rep, path, err := xproc.RunOnEngine(ctx, nil, o)
 	if rep != nil {
 		if jsonOut {
 			enc := json.NewEncoder(os.Stdout)

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
@@ -69,11 +70,11 @@ func Replay(ctx context.Context, eng *engine.Engine, bundle string, o ReplayOpti
 // replayPlan is the run the recorded report describes, on the images
 // loaded under ns, unprivileged, building nothing.
 func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions) (*harness.Plan, error) {
-	bench := ""
-	if len(rec.Benches) == 1 {
-		bench = rec.Benches[0].Name
-	}
 	suite := filepath.Join(dir, "suite")
+	bench, err := replayedBenches(rec, suite)
+	if err != nil {
+		return nil, err
+	}
 	timeout, err := time.ParseDuration(rec.Settings.TimeoutPerSample)
 	if err != nil {
 		return nil, fmt.Errorf("the report's timeout_per_sample %q: %w", termtext.Line(rec.Settings.TimeoutPerSample), err)
@@ -88,6 +89,25 @@ func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions
 		return nil, fmt.Errorf("the bundle's suite: %w", err)
 	}
 	return plan, nil
+}
+
+// replayedBenches is the --bench list that reruns the benches the report
+// measured: "" (the whole suite) when it measured all the suite has.
+func replayedBenches(rec *report.Report, suite string) (string, error) {
+	s, err := catalogue.Load(suite)
+	if err != nil {
+		return "", fmt.Errorf("the bundle's suite: %w", err)
+	}
+	var names []string
+	for _, b := range rec.Benches {
+		if b.Category != "missing" {
+			names = append(names, b.Name)
+		}
+	}
+	if len(names) == 0 || len(names) >= len(s.All) {
+		return "", nil
+	}
+	return strings.Join(names, ","), nil
 }
 
 // WriteComparison prints, per bench and language, the recorded median next

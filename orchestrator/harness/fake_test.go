@@ -48,10 +48,9 @@ type fakeEngine struct {
 	samples map[string]int
 }
 
-func (f *fakeEngine) ProbePrivilege(ctx context.Context) (engine.Privilege, []engine.Attempt, error) {
-	return engine.Privilege{Mode: engine.ModePrivileged}, nil, nil
+func (f *fakeEngine) Privilege() (engine.Privilege, []engine.Attempt) {
+	return engine.Privilege{Mode: engine.ModePrivileged}, nil
 }
-func (f *fakeEngine) LockCPUs(ctx context.Context) error { return nil }
 func (f *fakeEngine) CloseSamplers() []runner.Started {
 	return []runner.Started{{Lang: "c", CPUs: "1", ContainerID: "fake"}}
 }
@@ -88,7 +87,8 @@ func (f *fakeEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) r
 }
 
 func fakeEnv(images fakeImages, eng *fakeEngine, ncpu int) harness.Env {
-	return harness.Env{RunID: "fake-run-000001", Host: engine.HostInfo{LogicalCPUs: ncpu, CPUModel: "Fake CPU"}, Images: images, Engine: eng}
+	return harness.Env{RunID: "fake-run-000001", Host: engine.HostInfo{LogicalCPUs: ncpu, CPUModel: "Fake CPU"}, Images: images,
+		Ready: func(context.Context) (harness.Engine, error) { return eng, nil }}
 }
 
 func fakeOptions(t *testing.T, langs, subject, bench string) harness.Options {

@@ -7,31 +7,22 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // Images makes or finds the images a run needs (imagebuild.Builder).
-type Images interface {
-	SamplerToolchain(ctx context.Context) (imagebuild.Toolchain, error)
-	Base(ctx context.Context) (imagebuild.Base, error)
-	Toolchain(ctx context.Context, lang toolchain.Language) (imagebuild.Toolchain, error)
-	BenchImage(ctx context.Context, lang toolchain.Language, srcs []imagebuild.Source) (imagebuild.BenchImage, error)
-}
+type Images = lifecycle.Builder
 
-var _ Images = (*imagebuild.Builder)(nil)
-
-// Engine is what a run needs of the engine once its images exist
-// (lifecycle.Session): the privilege containers get, the host's CPUs, and
-// the sampler containers that take a job's samples.
+// Engine is what a run samples with (lifecycle.Sampling). A run gets one
+// only from Env.Ready, which probes the privilege first: nothing samples
+// before the probe.
 type Engine interface {
-	ProbePrivilege(ctx context.Context) (engine.Privilege, []engine.Attempt, error)
-	LockCPUs(ctx context.Context) error
+	Privilege() (engine.Privilege, []engine.Attempt)
 	Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome
 	CloseSamplers() []runner.Started
 }
@@ -41,13 +32,18 @@ type Env struct {
 	RunID  string
 	Host   engine.HostInfo
 	Images Images
+	// Ready probes the privilege, takes the host's CPUs and returns what
+	// samples (lifecycle.Session.Ready).
+	Ready func(ctx context.Context) (Engine, error)
+	// Engine is what Ready returned; Run sets it once the images exist.
 	Engine Engine
 }
 
-// Errors the CLI maps to exit codes.
+// Errors the CLI maps to exit codes. ErrInterrupted is lifecycle's: one
+// value for every verb.
 var (
 	ErrRegression  = errors.New("regression")
-	ErrInterrupted = errors.New("interrupted")
+	ErrInterrupted = lifecycle.ErrInterrupted
 )
 
 // Result is a finished (or interrupted) run.
@@ -84,10 +80,10 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 	if len(r.built.benches) == 0 {
 		return nil, errors.New("no language has a toolchain and a bench to run (see the warnings above)")
 	}
-	priv, refused, err := readySampling(ctx, env)
-	if err != nil {
+	if r.env.Engine, err = env.Ready(ctx); err != nil {
 		return r.interruptedOr(ctx, err)
 	}
+	priv, refused := r.env.Engine.Privilege()
 	r.host.Privilege, r.host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)
 	if r.host.CPUModel != "" {
 		r.decideMachine() // else once the first sampler has named the CPU
@@ -145,14 +141,6 @@ func gateError(st status.Status, strict bool) error {
 	return nil
 }
 
-// readySampling probes the privilege and takes the host's CPUs.
-func readySampling(ctx context.Context, env Env) (engine.Privilege, []engine.Attempt, error) {
-	priv, refused, err := env.Engine.ProbePrivilege(ctx)
-	if err != nil {
-		return priv, refused, err
-	}
-	return priv, refused, env.Engine.LockCPUs(ctx)
-}
 
 // interruptedOr is the partial report when ctx was cancelled, err otherwise.
 func (r *run) interruptedOr(ctx context.Context, err error) (*Result, error) {

@@ -7,16 +7,25 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
 
-// OnEngine makes a prepared run on a Docker Engine, inside one lifecycle
-// session: orphans swept, host read, BuildKit dialled, and on the way out
-// the sampler containers removed and the CPU lock released.
+// OnEngine makes a prepared run on a Docker Engine inside one lifecycle
+// session: the engine dialled (unless eng is given: a verb that runs the
+// suite inside its own session), orphans swept, host read, BuildKit
+// dialled, and on the way out the sampler containers removed and the lock
+// released. Plan is checked before: nothing here reads the user's input.
 func OnEngine(ctx context.Context, eng *engine.Engine, p *Plan) (*Result, error) {
-	s, err := lifecycle.Open(ctx, eng, lifecycle.Options{
-		Kind: "run", Images: p.Images, Unprivileged: p.Unprivileged, MemLimit: p.MemLimit, Log: p.Log,
+	s, err := lifecycle.Open(ctx, lifecycle.Options{
+		Kind: "run", Engine: eng, Images: p.Images, Unprivileged: p.Unprivileged, MemLimit: p.MemLimit, Log: p.Log,
 	})
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	return Run(ctx, Env{RunID: s.RunID, Host: s.Host, Images: s.Builder, Engine: s}, p)
+	ready := func(ctx context.Context) (Engine, error) {
+		sp, err := s.Ready(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return sp, nil
+	}
+	return Run(ctx, Env{RunID: s.RunID, Host: s.Host, Images: s.Builder, Ready: ready}, p)
 }

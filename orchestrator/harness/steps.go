@@ -13,9 +13,11 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // built is what buildImages made: the base (nil when it could not be
@@ -28,55 +30,30 @@ type built struct {
 }
 
 // buildImages makes (or finds) the sampler's toolchain, the base and, per
-// language, its toolchain and bench image, and returns them (what it had
-// made, on an error). A language without a toolchain is returned with the
-// reason; that is not an error.
+// language, its toolchain and bench image (lifecycle.BuildImages), and
+// returns them (what it had made, on an error). A language without a
+// toolchain is returned with the reason; that is not an error.
 func buildImages(ctx context.Context, b Images, p *Plan) (built, error) {
-	start := time.Now()
-	out := built{toolchains: map[string]imagebuild.Toolchain{}, benches: map[string]imagebuild.BenchImage{}}
-	goTC, err := b.SamplerToolchain(ctx)
-	if err != nil {
-		return out, err
-	}
-	if base, err := b.Base(ctx); err == nil {
-		out.base = &base
-	}
-	for _, l := range p.Languages {
-		var srcs []imagebuild.Source
+	imgs, err := lifecycle.BuildImages(ctx, b, lifecycle.Need{
+		Langs: p.Languages,
 		// Every bench of the language, even with --bench: one image serves
 		// all runs of these sources, and --no-build finds it.
-		for _, bench := range p.Catalogue.All {
-			if path := bench.Sources[l.Name]; path != "" {
-				srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: path})
+		Sources: func(l toolchain.Language) []imagebuild.Source {
+			var srcs []imagebuild.Source
+			for _, bench := range p.Catalogue.All {
+				if path := bench.Sources[l.Name]; path != "" {
+					srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: path})
+				}
 			}
-		}
-		if len(srcs) == 0 && l.Name != p.SubjectLang.Name {
-			continue
-		}
-		tc, err := b.Toolchain(ctx, l)
-		if err != nil {
-			return out, err
-		}
-		out.toolchains[l.Name] = tc
-		if tc.Status != imagebuild.Available {
-			fmt.Fprintf(p.Log, "images: %s %s: %s\n", l.Name, tc.Status, tc.Reason)
-			continue
-		}
-		if len(srcs) == 0 {
-			continue
-		}
-		bi, err := b.BenchImage(ctx, l, srcs)
-		if err != nil {
-			return out, err
-		}
-		out.benches[l.Name] = bi
-		fmt.Fprintf(p.Log, "images: %-6s %s (%s); benches %s: %d steps run, %d cached\n", l.Name, tc.Version, short(tc.ID), short(bi.ID), bi.Executed, bi.Cached)
+			return srcs
+		},
+		Toolchain: func(l toolchain.Language) bool { return l.Name == p.SubjectLang.Name },
+	}, p.Log)
+	out := built{base: imgs.Base, toolchains: imgs.Toolchains, benches: imgs.Benches}
+	if _, ok := out.toolchains["go"]; !ok && imgs.Sampler.Ref != "" {
+		out.toolchains["go"] = imgs.Sampler
 	}
-	if _, ok := out.toolchains["go"]; !ok {
-		out.toolchains["go"] = goTC
-	}
-	fmt.Fprintf(p.Log, "images: ready in %.1fs\n", time.Since(start).Seconds())
-	return out, nil
+	return out, err
 }
 
 // subjectMeasurements is each bench's subject measurements in a pass:

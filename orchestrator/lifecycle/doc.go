@@ -1,7 +1,12 @@
-// Package lifecycle is what every run of halebench does around its own
-// work, whether it samples the suite (harness) or the xproc pair: it names
-// the run, removes what a killed run left on the engine, reads the host,
-// dials BuildKit and keeps the image builder, probes the most privilege the
-// host grants on one fixed image, takes the host's CPU lock, and keeps the
-// sampler containers a run starts. It decides nothing about numbers.
+// Package lifecycle is the one setup path of every verb that uses the
+// engine (run, xproc, images, verify, bundle, replay, own-image, prune):
+// Open dials the engine, takes the engine's one lock (a container of a fixed
+// name, shared by every verb and every user of that engine), names the run,
+// removes what a killed run left, reads the host and dials BuildKit;
+// BuildImages makes the images a verb needs for its languages and sources;
+// Ready probes the most privilege the host grants on one fixed image, pins
+// halebench to CPU 0 and returns the Sampling that keeps the sampler
+// containers — the only thing that samples, so nothing samples before the
+// probe. Close undoes it all and releases the lock last. ErrInterrupted is the one error of a cancelled verb. It
+// decides nothing about numbers.
 package lifecycle

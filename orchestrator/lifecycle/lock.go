@@ -1,135 +1,135 @@
 package lifecycle
 
 import (
+	"archive/tar"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/hale-lang/halebench/orchestrator/engine"
 )
 
-// LockWait is how long a run waits for the CPUs before it gives up.
+// The engine's lock is one container of a fixed name: the engine makes a
+// name once, atomically, whoever asks — root, a docker-group user, or
+// halebench's own image in a container — so the one thing every run on an
+// engine shares is what makes them take turns. It is created, never
+// started, from an empty image, and carries the owner identity the orphan
+// sweep judges by: a holder killed with SIGKILL is provably gone, and the
+// sweep removes its lock like its other containers.
+const (
+	LockName  = "halebench-lock"
+	lockImage = "halebench/lock:1"
+	lockRun   = "halebench-lock" // its run label: no run's Close removes it
+	// LabelLockVerb and LabelLockSince say who holds the lock since when.
+	LabelLockVerb  = "org.halebench.lock.verb"
+	LabelLockSince = "org.halebench.lock.since"
+)
+
+// LockWait is how long a verb waits for the engine before it gives up.
 var LockWait = 2 * time.Hour
 
-// LockCPUs makes runs on one host take turns at sampling, so that the CPUs
-// one run pins are not silently shared with another. The second run says
-// whom it waits for, and waits (at most LockWait).
-func LockCPUs(ctx context.Context, log io.Writer) (func(), error) {
-	dir, err := LockDir()
-	if err != nil {
+// Lock takes the engine's lock for verb: a run builds, samples and writes
+// its report under it, and images, verify, own-image, prune, bundle and
+// replay hold it too, so no two of them overlap on one engine. A process
+// that holds it already takes it again at once (replay runs the suite
+// inside its own hold); only the outer release frees it. Waiting names the
+// holder on log and ends after LockWait.
+func Lock(ctx context.Context, eng *engine.Engine, verb string, log io.Writer) (release func(), err error) {
+	return lock(ctx, eng, verb, log, LockWait)
+}
+
+func lock(ctx context.Context, eng *engine.Engine, verb string, log io.Writer, wait time.Duration) (func(), error) {
+	if err := lockImageOn(ctx, eng); err != nil {
 		return nil, err
 	}
-	return lockIn(ctx, log, dir, LockWait)
-}
-
-// LockDir is the directory of the CPU lock, one only halebench's user can
-// write: /run/halebench for root, $XDG_RUNTIME_DIR/halebench for another
-// user that has one, else halebench-<uid> in the temp dir. It is made 0700
-// if missing; one that is a symlink, belongs to another user or lets others
-// write is refused.
-func LockDir() (string, error) {
-	uid := os.Geteuid()
-	var dir string
-	switch rt := os.Getenv("XDG_RUNTIME_DIR"); {
-	case uid == 0:
-		dir = "/run/halebench"
-	case rt != "":
-		dir = filepath.Join(rt, "halebench")
-	default:
-		dir = filepath.Join(os.TempDir(), "halebench-"+strconv.Itoa(uid))
-	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", fmt.Errorf("CPU lock directory %s: %w", dir, err)
-	}
-	return dir, checkPrivateDir(dir)
-}
-
-// checkPrivateDir refuses a lock directory another user could have planted
-// or could write into.
-func checkPrivateDir(dir string) error {
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return fmt.Errorf("CPU lock directory %s: %w", dir, err)
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	switch {
-	case fi.Mode()&os.ModeSymlink != 0:
-		return fmt.Errorf("CPU lock directory %s is a symlink: refusing it (remove it, halebench makes its own)", dir)
-	case !fi.IsDir():
-		return fmt.Errorf("CPU lock directory %s is not a directory: remove it", dir)
-	case !ok || int(st.Uid) != os.Geteuid():
-		return fmt.Errorf("CPU lock directory %s belongs to another user: refusing it (remove it, halebench makes its own)", dir)
-	case fi.Mode().Perm()&0o022 != 0:
-		return fmt.Errorf("CPU lock directory %s is writable by others (mode %v): chmod 700 it", dir, fi.Mode().Perm())
-	}
-	return nil
-}
-
-func lockIn(ctx context.Context, log io.Writer, dir string, wait time.Duration) (func(), error) {
-	if err := checkPrivateDir(dir); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, "cpus.lock")
-	fd, err := unix.Open(path, unix.O_CREAT|unix.O_RDWR|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0o600)
-	if err != nil {
-		if errors.Is(err, unix.ELOOP) {
-			return nil, fmt.Errorf("CPU lock %s is a symlink: refusing to follow it (remove it)", path)
-		}
-		return nil, fmt.Errorf("CPU lock %s: %w", path, err)
-	}
-	f := os.NewFile(uintptr(fd), path)
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("CPU lock %s is not a regular file: remove it", path)
-	}
-	said := false
-	giveUp := time.After(wait)
+	giveUp := time.Now().Add(wait)
+	said := ""
 	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		c, err := eng.Create(ctx, engine.Spec{Image: lockImage, Name: LockName, RunID: lockRun, Cmd: []string{"halebench-lock"},
+			Labels: map[string]string{LabelLockVerb: verb, LabelLockSince: time.Now().UTC().Format(time.RFC3339Nano)}})
 		if err == nil {
-			break
+			fmt.Fprintf(log, "lock: %s took the engine at %s\n", verb, time.Now().UTC().Format(time.RFC3339Nano))
+			return func() { unlock(c, verb, log) }, nil
 		}
-		if err != unix.EWOULDBLOCK {
-			f.Close()
-			return nil, fmt.Errorf("CPU lock %s: %w", path, err)
+		if !isConflict(err) {
+			return nil, fmt.Errorf("taking the engine's lock (container %s): %w", LockName, err)
 		}
-		holder := readHolder(f)
-		if !said {
-			fmt.Fprintf(log, "waiting for the CPUs: another halebench run (%s) is sampling on this host\n", holder)
-			said = true
+		holder, mine, err := lockHolder(ctx, eng)
+		if err != nil {
+			return nil, err
+		}
+		if mine {
+			return func() {}, nil
+		}
+		if holder != said {
+			fmt.Fprintf(log, "waiting for the engine: %s holds it (lock container %s)\n", holder, LockName)
+			said = holder
+		}
+		// A holder that is provably gone loses the lock with its containers.
+		sw, err := eng.RemoveOrphans(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if sw.Removed > 0 {
+			fmt.Fprintf(log, "cleanup: removed %d containers left by a killed halebench run\n", sw.Removed)
+		}
+		if time.Now().After(giveUp) {
+			return nil, fmt.Errorf("the engine is still held after %s by %s: let it finish or stop it (if it is gone, `docker rm %s`), then run again", wait, holder, LockName)
 		}
 		select {
 		case <-ctx.Done():
-			f.Close()
-			return nil, ctx.Err()
-		case <-giveUp:
-			f.Close()
-			return nil, fmt.Errorf("the CPUs are still held after %s by another halebench run (%s, lock %s): let it finish or stop it, then run again", wait, holder, path)
-		case <-time.After(500 * time.Millisecond):
+			return nil, ErrInterrupted
+		case <-time.After(time.Second):
 		}
 	}
-	f.Truncate(0)
-	f.WriteAt([]byte(fmt.Sprintf("pid %d since %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))), 0)
-	return func() {
-		f.Truncate(0)
-		unix.Flock(int(f.Fd()), unix.LOCK_UN)
-		f.Close()
-	}, nil
 }
 
-func readHolder(f *os.File) string {
-	b := make([]byte, 200)
-	n, _ := f.ReadAt(b, 0)
-	h := strings.TrimSpace(string(b[:n]))
-	if h == "" {
-		return "holder unknown"
+// unlock removes the lock container; the time it is stamped with comes
+// before the removal is asked, so it is never later than the next holder's.
+func unlock(c *engine.Container, verb string, log io.Writer) {
+	fmt.Fprintf(log, "lock: %s releases the engine at %s\n", verb, time.Now().UTC().Format(time.RFC3339Nano))
+	if err := c.Remove(); err != nil {
+		fmt.Fprintf(log, "warning: releasing the engine's lock: %v (the next run removes it once this process is gone)\n", err)
 	}
-	return h
+}
+
+// lockHolder names who holds the lock, and says whether it is this
+// process. A lock gone between the create and this look is nobody's.
+func lockHolder(ctx context.Context, eng *engine.Engine) (string, bool, error) {
+	l, err := eng.ContainerLabels(ctx, LockName)
+	if engine.IsNotFound(err) {
+		return "nobody (just released)", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("reading the engine's lock (container %s): %w", LockName, err)
+	}
+	if l[engine.LabelOwnerID] == engine.SelfIdentity().String() {
+		return "", true, nil
+	}
+	verb := l[LabelLockVerb]
+	if verb == "" {
+		verb = "run"
+	}
+	return fmt.Sprintf("halebench %s of %s (process %s) since %s", verb, l[engine.LabelOwner], l[engine.LabelOwnerID], l[LabelLockSince]), false, nil
+}
+
+func isConflict(err error) bool {
+	var c interface{ Conflict() }
+	return errors.As(err, &c) || strings.Contains(err.Error(), "is already in use")
+}
+
+// lockImageOn makes the lock's image, an empty one, if the engine lacks it.
+func lockImageOn(ctx context.Context, eng *engine.Engine) error {
+	if _, ok, err := eng.Image(ctx, lockImage); err != nil || ok {
+		return err
+	}
+	var empty bytes.Buffer
+	if err := tar.NewWriter(&empty).Close(); err != nil {
+		return err
+	}
+	return eng.Import(ctx, &empty, lockImage, nil)
 }

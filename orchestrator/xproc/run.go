@@ -29,9 +29,6 @@ type Options struct {
 	Log        io.Writer
 }
 
-// ErrInterrupted says the run was cancelled; its partial report is written.
-var ErrInterrupted = errors.New("interrupted")
-
 // CheckOptions refuses bad settings before any engine is needed.
 func CheckOptions(o Options) error {
 	if o.Iters < 1 {
@@ -49,9 +46,10 @@ func CheckOptions(o Options) error {
 }
 
 // RunOnEngine measures every row of every variant, each pair in its own two
-// containers, inside one lifecycle session; it writes the report and
-// returns it with its path. A cancelled ctx still writes what was measured,
-// and the error is ErrInterrupted.
+// containers, inside one lifecycle session (on eng, or on the engine
+// DOCKER_HOST names when eng is nil); it writes the report and returns it
+// with its path. A cancelled ctx still writes what was measured, and the
+// error is lifecycle.ErrInterrupted.
 func RunOnEngine(ctx context.Context, eng *engine.Engine, o Options) (*Report, string, error) {
 	if err := CheckOptions(o); err != nil {
 		return nil, "", err
@@ -59,7 +57,7 @@ func RunOnEngine(ctx context.Context, eng *engine.Engine, o Options) (*Report, s
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	s, err := lifecycle.Open(ctx, eng, lifecycle.Options{Kind: "xproc", Images: o.Images, Log: o.Log})
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "xproc", Engine: eng, Images: o.Images, Log: o.Log})
 	if err != nil {
 		return nil, "", err
 	}
@@ -77,14 +75,12 @@ func RunOnEngine(ctx context.Context, eng *engine.Engine, o Options) (*Report, s
 	if len(images) == 0 {
 		return nil, "", errors.New("no language has both a toolchain and an xproc program")
 	}
-	priv, refused, err := s.ProbePrivilege(ctx)
+	sp, err := s.Ready(ctx)
 	if err != nil {
 		return nil, "", err
 	}
+	priv, refused := sp.Privilege()
 	rep.Host.Privilege, rep.Host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)
-	if err := s.LockCPUs(ctx); err != nil {
-		return nil, "", err
-	}
 	measureAll(ctx, s, o, rep, images, priv)
 	rep.Status = status.OK
 	if ctx.Err() != nil {
@@ -95,41 +91,30 @@ func RunOnEngine(ctx context.Context, eng *engine.Engine, o Options) (*Report, s
 		return rep, "", err
 	}
 	if ctx.Err() != nil {
-		return rep, path, ErrInterrupted
+		return rep, path, lifecycle.ErrInterrupted
 	}
 	return rep, path, nil
 }
 
 // buildImages makes each language's toolchain and an image of its xproc
-// programs; it returns the image of each language that has one.
-func buildImages(ctx context.Context, b *imagebuild.Builder, o Options, rep *Report) (map[string]string, error) {
-	if _, err := b.SamplerToolchain(ctx); err != nil {
+// programs (lifecycle.BuildImages); it returns the image of each language
+// that has one.
+func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Report) (map[string]string, error) {
+	built, err := lifecycle.BuildImages(ctx, b, lifecycle.Need{
+		Langs:   o.Langs,
+		Sources: func(l toolchain.Language) []imagebuild.Source { return Sources(o.Suite, l) },
+	}, o.Log)
+	if err != nil {
 		return nil, err
 	}
-	if base, err := b.Base(ctx); err == nil {
-		rep.Base = base
+	if built.Base != nil {
+		rep.Base = *built.Base
 	}
+	rep.Images = built.Toolchains
 	images := map[string]string{}
-	for _, l := range o.Langs {
-		tc, err := b.Toolchain(ctx, l)
-		if err != nil {
-			return nil, err
-		}
-		rep.Images[l.Name] = tc
-		if tc.Status != imagebuild.Available {
-			fmt.Fprintf(o.Log, "warning: %s: %s (%s)\n", l.Name, tc.Status, tc.Reason)
-			continue
-		}
-		srcs := Sources(o.Suite, l)
-		if len(srcs) == 0 {
-			continue
-		}
-		bi, err := b.BenchImage(ctx, l, srcs)
-		if err != nil {
-			return nil, err
-		}
-		rep.BenchImages[l.Name] = bi
-		images[l.Name] = bi.Ref
+	for name, bi := range built.Benches {
+		rep.BenchImages[name] = bi
+		images[name] = bi.Ref
 	}
 	return images, nil
 }

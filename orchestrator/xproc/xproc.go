@@ -265,18 +265,7 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 	if err := reader.Start(ctx); err != nil {
 		return fail(r, status.RunFailed, err.Error())
 	}
-	// Wait for the reader to say it has the ring open.
-	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	ready := false
-	reader.FollowLines(rctx, func(line string) bool {
-		if strings.TrimSpace(line) == "ready" {
-			ready = true
-			return false
-		}
-		return !strings.HasPrefix(line, "halebench-result ")
-	})
-	cancel()
-	if !ready {
+	if !waitReady(ctx, reader) {
 		if ctx.Err() != nil {
 			return fail(r, status.Interrupted, "")
 		}
@@ -311,6 +300,22 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 	}
 	r.Status, r.ElapsedNs, r.Check = status.OK, el, check
 	return r
+}
+
+// waitReady waits (at most a minute) for the reader to say it has the ring
+// open.
+func waitReady(ctx context.Context, reader *engine.Container) bool {
+	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	ready := false
+	reader.FollowLines(rctx, func(line string) bool {
+		if strings.TrimSpace(line) == "ready" {
+			ready = true
+			return false
+		}
+		return !strings.HasPrefix(line, "halebench-result ")
+	})
+	return ready
 }
 
 func (p *Pair) inProcess(ctx context.Context, row Row, variant string) Run {

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// On a terminal, a whole line written while the live line is shown is put
+// above it, never over it: the live line is erased first and drawn again
+// after. Plain output carries no escape at all.
+func TestPrinterKeepsLiveLineBelow(t *testing.T) {
+	var out bytes.Buffer
+	p := &printer{out: &out, live: true}
+	fmt.Fprint(p, "\r\033[K[1/2] count c sample 1 of 5…")
+	fmt.Fprintf(p, "confirm: count c is over its band; 5 more samples\n")
+	fmt.Fprint(p, "warning: par")
+	fmt.Fprint(p, "tial line\n")
+	fmt.Fprint(p, "\r\033[K")
+	fmt.Fprintf(p, "[1/2] count c median 1 ms\n")
+	p.Close()
+	want := "\r\033[K[1/2] count c sample 1 of 5…" +
+		"\r\033[Kconfirm: count c is over its band; 5 more samples\n[1/2] count c sample 1 of 5…" +
+		"\r\033[Kwarning: partial line\n[1/2] count c sample 1 of 5…" +
+		"\r\033[K" +
+		"[1/2] count c median 1 ms\n"
+	if out.String() != want {
+		t.Fatalf("got  %q\nwant %q", out.String(), want)
+	}
+	// Each whole line starts on a clean line: right after an erase.
+	for _, l := range []string{"confirm:", "warning:"} {
+		if i := strings.Index(out.String(), l); i < 3 || out.String()[i-3:i] != "\033[K" {
+			t.Fatalf("%s printed over the live line: %q", l, out.String())
+		}
+	}
+
+	out.Reset()
+	plain := &printer{out: &out}
+	fmt.Fprintf(plain, "images: ready\n")
+	fmt.Fprint(plain, "no newline yet")
+	plain.Close()
+	if out.String() != "images: ready\nno newline yet\n" {
+		t.Fatalf("plain: %q", out.String())
+	}
+}

@@ -1,0 +1,105 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// Builder makes or finds images (imagebuild.Builder; a fake in tests of
+// pure logic).
+type Builder interface {
+	SamplerToolchain(ctx context.Context) (imagebuild.Toolchain, error)
+	Base(ctx context.Context) (imagebuild.Base, error)
+	Toolchain(ctx context.Context, lang toolchain.Language) (imagebuild.Toolchain, error)
+	BenchImage(ctx context.Context, lang toolchain.Language, srcs []imagebuild.Source) (imagebuild.BenchImage, error)
+}
+
+var _ Builder = (*imagebuild.Builder)(nil)
+
+// Need is what a verb needs built: the languages, the sources of each
+// (none: no bench image for it) and whether a language with no sources
+// still wants its toolchain (the subject, whose absence is reported).
+type Need struct {
+	Langs   []toolchain.Language
+	Sources func(l toolchain.Language) []imagebuild.Source
+	// Toolchain says whether a language without sources still gets its
+	// toolchain made; nil means every language does.
+	Toolchain func(l toolchain.Language) bool
+}
+
+// Images are what BuildImages made or found.
+type Images struct {
+	Sampler    imagebuild.Toolchain            // go's: the sampler is built with it
+	Base       *imagebuild.Base                // nil when it could not be read
+	Toolchains map[string]imagebuild.Toolchain // every language asked for, available or not
+	Benches    map[string]imagebuild.BenchImage
+	Order      []string // the languages of Toolchains, in the order asked
+}
+
+// BuildImages makes (or finds) the sampler's toolchain, the base and, per
+// language, its toolchain and the bench image of its sources: the one way
+// every verb gets its images. A language without a toolchain is recorded
+// with the reason and said on log; that is not an error. On an error it
+// returns what it had made, so an interrupted run reports those images.
+func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Images, error) {
+	start := time.Now()
+	out := &Images{Toolchains: map[string]imagebuild.Toolchain{}, Benches: map[string]imagebuild.BenchImage{}}
+	var err error
+	if out.Sampler, err = b.SamplerToolchain(ctx); err != nil {
+		return out, err
+	}
+	if base, err := b.Base(ctx); err == nil {
+		out.Base = &base
+	}
+	for _, l := range need.Langs {
+		var srcs []imagebuild.Source
+		if need.Sources != nil {
+			srcs = need.Sources(l)
+		}
+		if len(srcs) == 0 && need.Toolchain != nil && !need.Toolchain(l) {
+			continue
+		}
+		if err := out.build(ctx, b, l, srcs, log); err != nil {
+			return out, err
+		}
+	}
+	fmt.Fprintf(log, "images: ready in %.1fs\n", time.Since(start).Seconds())
+	return out, nil
+}
+
+func (out *Images) build(ctx context.Context, b Builder, l toolchain.Language, srcs []imagebuild.Source, log io.Writer) error {
+	tc, err := b.Toolchain(ctx, l)
+	if err != nil {
+		return err
+	}
+	out.Toolchains[l.Name] = tc
+	out.Order = append(out.Order, l.Name)
+	if tc.Status != imagebuild.Available {
+		fmt.Fprintf(log, "images: %s %s: %s\n", l.Name, tc.Status, tc.Reason)
+		return nil
+	}
+	if len(srcs) == 0 {
+		return nil
+	}
+	bi, err := b.BenchImage(ctx, l, srcs)
+	if err != nil {
+		return err
+	}
+	out.Benches[l.Name] = bi
+	fmt.Fprintf(log, "images: %-6s %s (%s); benches %s: %d steps run, %d cached\n", l.Name, tc.Version, short(tc.ID), short(bi.ID), bi.Executed, bi.Cached)
+	return nil
+}
+
+func short(id string) string {
+	id = strings.TrimPrefix(id, "sha256:")
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

@@ -1,0 +1,68 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/runner"
+)
+
+// Sampling is a session ready to sample: it exists only once the privilege
+// probe ran, so nothing can sample before it.
+type Sampling struct {
+	s       *Session
+	priv    engine.Privilege
+	refused []engine.Attempt
+	pool    *runner.Pool
+}
+
+// Ready finds the most privilege the host grants a container, always on
+// the same image (the sampler's toolchain image, which every run has),
+// pins this process to CPU 0 and returns what samples with that privilege
+// (the CPUs are the session's already: Open took the engine's lock). A second call returns the same Sampling.
+func (s *Session) Ready(ctx context.Context) (*Sampling, error) {
+	if s.sampling != nil {
+		return s.sampling, nil
+	}
+	tc, err := s.Builder.SamplerToolchain(ctx)
+	if err != nil {
+		return nil, err
+	}
+	priv, refused, err := s.Eng.ProbePrivilege(ctx, tc.Ref, s.RunID, s.opts.Unprivileged)
+	if err != nil {
+		return nil, err
+	}
+	if priv.Mode != engine.ModePrivileged {
+		fmt.Fprintf(s.opts.Log, "privilege: running %s (%d stronger modes refused by the engine; see host.privilege_refusals)\n", priv, len(refused))
+	}
+	pinSelf(s.opts.Log)
+	s.sampling = &Sampling{s: s, priv: priv, refused: refused}
+	return s.sampling, nil
+}
+
+// Privilege is what the probe found, and the stronger modes the engine
+// refused on the way.
+func (sp *Sampling) Privilege() (engine.Privilege, []engine.Attempt) {
+	return sp.priv, sp.refused
+}
+
+// Sample runs a job in the sampler container for w, started on first use.
+func (sp *Sampling) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
+	if sp.pool == nil {
+		sp.pool = runner.NewPool(runner.OnEngine(sp.s.Eng), sp.priv, sp.s.RunID, sp.s.opts.MemLimit, sp.s.opts.Log)
+	}
+	return sp.pool.Sample(ctx, w, j)
+}
+
+// CloseSamplers ends the sampler containers and lists what was started;
+// the next Sample starts fresh ones.
+func (sp *Sampling) CloseSamplers() []runner.Started {
+	if sp.pool == nil {
+		return []runner.Started{}
+	}
+	sp.pool.Close()
+	started := sp.pool.Started()
+	sp.pool = nil
+	return started
+}
