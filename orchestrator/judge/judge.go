@@ -282,6 +282,11 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 		}
 	}
 	switch {
+	case unconfined(cells) != "":
+		// A sampler that could not confine its benches ran none of them;
+		// whichever language it served, the run's sandbox broke: it fails.
+		v.Status = status.Unconfined
+		v.Detail[unconfined(cells)] = "its sampler could not confine a bench, so it ran none (see the report's confinement)"
 	case !ok && g.Entry != nil:
 		v.Status = status.NoSubjectSource
 		v.Detail[subject] = "the baseline has this bench, the suite has no " + subject + " program for it"
@@ -398,4 +403,15 @@ func Machine(f *baseline.File, path string, here baseline.Machine, anyMachine bo
 	g.Incomparable = g.Machine
 	g.Warning = "baselines measured on another machine (" + what + "): nothing gates (incomparable_machine); re-record them here, or give --gate-any-machine"
 	return g
+}
+
+// unconfined names a language whose sampler refused to run its benches
+// unconfined ("" when none did).
+func unconfined(cells map[string]Cell) string {
+	for lang, c := range cells {
+		if c.Status == status.Unconfined {
+			return lang
+		}
+	}
+	return ""
 }

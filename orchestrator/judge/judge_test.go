@@ -65,6 +65,8 @@ func TestBench(t *testing.T) {
 			status.ParityMismatch, status.ParityMismatch, ParityMismatch, map[string]float64{"c": 1, "go": 2}, []string{"hale"}},
 		{"a comparative's check differs", map[string]Cell{"hale": ok("n:1", 900), "c": ok("n:1", 900), "go": ok("n:3", 1800)}, base,
 			status.OK, status.OK, ParityMismatch, map[string]float64{"c": 1, "go": 2}, []string{"go"}},
+		{"a comparative's sampler could not confine", map[string]Cell{"hale": ok("n:1", 900), "go": {Status: status.Unconfined}}, base,
+			status.Unconfined, status.OK, ParitySingle, map[string]float64{}, []string{"go"}},
 		{"subject unavailable", map[string]Cell{"hale": {Status: status.Unavailable}, "c": ok("n:1", 9)}, base,
 			status.SubjectUnavailable, status.Unavailable, ParitySingle, map[string]float64{}, nil},
 		{"no subject source, baseline kept", map[string]Cell{"c": ok("n:1", 9), "go": ok("n:1", 9)}, base,
