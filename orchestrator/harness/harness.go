@@ -141,7 +141,6 @@ func gateError(st status.Status, strict bool) error {
 	return nil
 }
 
-
 // interruptedOr is the partial report when ctx was cancelled, err otherwise.
 func (r *run) interruptedOr(ctx context.Context, err error) (*Result, error) {
 	if ctx.Err() != nil {
