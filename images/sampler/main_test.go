@@ -38,6 +38,8 @@ func TestParseOutput(t *testing.T) {
 		{"unit twice", "elapsed_ns=5nsns\n", 0, wire.StatusBadOutput, 0, ""},
 		{"plus sign", "elapsed_ns=+5\n", 0, wire.StatusBadOutput, 0, ""},
 		{"zero ns", "elapsed_ns=0ns\n", 0, wire.StatusBadOutput, 0, ""},
+		{"check at the bound", "elapsed_ns=5\ncheck=" + strings.Repeat("a", maxCheck) + "\n", 0, wire.StatusOK, 5, strings.Repeat("a", maxCheck)},
+		{"check over the bound", "elapsed_ns=5\ncheck=" + strings.Repeat("a", maxCheck+1) + "\n", 0, wire.StatusBadOutput, 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -46,6 +48,20 @@ func TestParseOutput(t *testing.T) {
 				t.Fatalf("got %+v, want %s %d %q", p, c.status, c.elapsed, c.check)
 			}
 		})
+	}
+}
+
+func TestElapsedHeldToWall(t *testing.T) {
+	ok := parsed{status: wire.StatusOK, elapsed: 1000}
+	if got := heldToWall(ok, 1000); got.status != wire.StatusOK {
+		t.Errorf("elapsed equal to the wall time: %+v", got)
+	}
+	if got := heldToWall(ok, 999); got.status != wire.StatusBadOutput || got.elapsed != 0 {
+		t.Errorf("elapsed over the wall time: %+v", got)
+	}
+	bad := parsed{status: wire.StatusNoElapsed}
+	if got := heldToWall(bad, 1); got != bad {
+		t.Errorf("a failed parse changed: %+v", got)
 	}
 }
 

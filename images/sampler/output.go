@@ -23,9 +23,14 @@ type parsed struct {
 	check   string
 }
 
+// maxCheck bounds a check= line: a workload digest is a few dozen bytes,
+// and every sample's check goes into the report.
+const maxCheck = 256
+
 // parseOutput reads a bench's stdout: exactly one elapsed_ns=N line with N a
-// positive integer (an "ns" unit may follow it), at most one check= line. Output cut at the cap is bad
-// output even when the line is there: the bench did not do what it says.
+// positive integer (an "ns" unit may follow it), at most one check= line of
+// at most maxCheck bytes. Output cut at the cap is bad output even when the
+// line is there: the bench did not do what it says.
 func parseOutput(out []byte, dropped int64) parsed {
 	if dropped > 0 {
 		return parsed{status: wire.StatusBadOutput, detail: fmt.Sprintf("stdout over the cap: %d bytes dropped", dropped)}
@@ -57,6 +62,9 @@ func parseOutput(out []byte, dropped int64) parsed {
 	p := parsed{status: wire.StatusOK, elapsed: n}
 	if len(checks) == 1 {
 		p.check = strings.TrimSpace(checks[0])
+	}
+	if len(p.check) > maxCheck {
+		return parsed{status: wire.StatusBadOutput, detail: fmt.Sprintf("check line of %d bytes, want at most %d", len(p.check), maxCheck)}
 	}
 	return p
 }
