@@ -29,7 +29,7 @@ func runShow(_ context.Context, args []string) error {
 		return err
 	}
 	path := files[0]
-	data, err := os.ReadFile(path)
+	data, err := report.ReadBounded(path)
 	if err != nil {
 		return badInput("show", fmt.Errorf("show: %v", err))
 	}

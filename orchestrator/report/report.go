@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -186,24 +185,6 @@ func Write(r *Report, dir string) (string, error) {
 	return path, WriteFile(path, r)
 }
 
-// WriteFile writes v as indented JSON to path through a temporary file
-// renamed over it, so a reader never sees half a report.
-func WriteFile(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("writing report: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing report: %w", err)
-	}
-	return nil
-}
-
 func shortID(id string) string {
 	if len(id) > 6 {
 		return id[len(id)-6:]
@@ -211,18 +192,3 @@ func shortID(id string) string {
 	return id
 }
 
-// ReadFile reads a run report that a run wrote.
-func ReadFile(path string) (*Report, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s is not a JSON report: %v", path, err)
-	}
-	if r.Schema != Schema {
-		return nil, fmt.Errorf("%s has schema %q; want a run report (%s)", path, r.Schema, Schema)
-	}
-	return &r, nil
-}
