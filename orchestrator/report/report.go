@@ -191,4 +191,3 @@ func shortID(id string) string {
 	}
 	return id
 }
-
