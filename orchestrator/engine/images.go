@@ -32,15 +32,6 @@ func (e *Engine) Image(ctx context.Context, ref string) (Image, bool, error) {
 	return img, true, nil
 }
 
-// Import makes an image from a root filesystem tarball.
-func (e *Engine) Import(ctx context.Context, rootfs io.Reader, ref string, changes []string) error {
-	rc, err := e.cli.ImageImport(ctx, image.ImportSource{Source: rootfs, SourceName: "-"}, ref, image.ImportOptions{Changes: changes})
-	if err != nil {
-		return fmt.Errorf("importing %s: %w", ref, err)
-	}
-	return drainMessages(rc, "importing "+ref)
-}
-
 // drainMessages reads the engine's JSON progress stream to its end; the
 // engine reports a failure inside the stream, not as a status.
 func drainMessages(rc io.ReadCloser, what string) error {

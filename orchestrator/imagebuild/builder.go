@@ -23,7 +23,6 @@ import (
 // Engine is what the builder needs of the engine.
 type Engine interface {
 	Image(ctx context.Context, ref string) (engine.Image, bool, error)
-	Import(ctx context.Context, rootfs io.Reader, ref string, changes []string) error
 	Command(ctx context.Context, img, runID string, argv []string) (string, error)
 	Pull(ctx context.Context, ref string) error
 	Save(ctx context.Context, refs ...string) (io.ReadCloser, error)
