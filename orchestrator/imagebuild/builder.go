@@ -16,6 +16,7 @@ import (
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/repro"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	bkclient "github.com/moby/buildkit/client"
 )
@@ -103,11 +104,12 @@ type Toolchain struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// Toolchain statuses.
+// What a toolchain can be: orchestrator/status's names (the report keeps
+// them as strings), so that what a status means is decided there alone.
 const (
-	Available   = "available"
-	Unavailable = "unavailable"
-	BuildFailed = "build_failed"
+	Available   = string(status.Available)
+	Unavailable = string(status.Unavailable)
+	BuildFailed = string(status.BuildFailed)
 )
 
 // Base makes or finds the base image.

@@ -36,7 +36,7 @@ func TestToolchainAndBenchImages(t *testing.T) {
 	if err != nil || gtc.Status != imagebuild.Available || !strings.HasPrefix(gtc.Version, "go version go1.") {
 		t.Fatalf("go toolchain = %+v, %v", gtc, err)
 	}
-	srcs := []imagebuild.Source{{Unit: "hello", Path: "testdata/hello.c"}, {Unit: "broken", Path: "testdata/broken.c"}}
+	srcs := []imagebuild.Source{{Unit: "hello", Path: "testdata/hello.c"}, {Unit: "broken", Path: "testdata/broken.c"}, {Unit: "devzero", Path: "testdata/devzero.c"}}
 	bi, err := b.BenchImage(ctx, c, srcs)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
@@ -62,13 +62,18 @@ func TestToolchainAndBenchImages(t *testing.T) {
 			ctc2.Executed, bi2.Executed, ctc.ID, ctc2.ID, bi.ID, bi2.ID, log.String())
 	}
 
-	// The broken sibling left its compiler message, the good one a binary.
+	// The broken sibling left its compiler message, the good one a binary;
+	// the one including /dev/zero ran into the compile's memory cap.
 	out, err := eng.Command(ctx, bi.Ref, "test-images", []string{"sh", "-c", "ls /bench/bin; cat " + imagebuild.FailedPath("broken")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "hello\n") || !strings.Contains(out, "undefined_symbol") {
+	if !strings.Contains(out, "hello\n") || !strings.Contains(out, "undefined_symbol") || strings.Contains(out, "devzero\n") {
 		t.Fatalf("bench image contents:\n%s", out)
+	}
+	out, err = eng.Command(ctx, bi.Ref, "test-images", []string{"cat", imagebuild.FailedPath("devzero")})
+	if err != nil || !strings.Contains(strings.ToLower(out), "memory") {
+		t.Fatalf("devzero's build log (want the compiler out of memory under the cap): %v\n%s", err, out)
 	}
 }
 
