@@ -14,6 +14,7 @@ type Image struct {
 	Ref    string
 	ID     string // the image's config digest, sha256:…
 	Labels map[string]string
+	Layers []string // the diff IDs of its root filesystem, bottom first
 }
 
 // Image looks a local image up; ok is false when it does not exist.
@@ -25,7 +26,7 @@ func (e *Engine) Image(ctx context.Context, ref string) (Image, bool, error) {
 		}
 		return Image{}, false, fmt.Errorf("inspecting image %s: %w", ref, err)
 	}
-	img := Image{Ref: ref, ID: ins.ID}
+	img := Image{Ref: ref, ID: ins.ID, Layers: ins.RootFS.Layers}
 	if ins.Config != nil {
 		img.Labels = ins.Config.Labels
 	}

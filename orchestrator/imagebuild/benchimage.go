@@ -3,12 +3,12 @@ package imagebuild
 import (
 	"context"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"os"
 	"sort"
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -98,41 +98,10 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 	if err != nil {
 		return bi, err
 	}
-	files := map[string][]byte{
-		"Dockerfile":     []byte(benchDockerfile),
-		"build.sh":       []byte(buildScript(lang)),
-		"sampler/go.mod": []byte("module halebench-sampler\n\ngo 1.22\n"),
+	files, parts, err := b.benchFiles(lang, sources)
+	if err != nil {
+		return bi, err
 	}
-	parts := []string{tc.ID, goTC.ID, benchDockerfile, string(files["build.sh"])}
-	for _, name := range images.SamplerFiles {
-		data, err := images.FS.ReadFile(name)
-		if err != nil {
-			return bi, err
-		}
-		files[name] = data
-		parts = append(parts, name, string(data))
-	}
-	sort.Slice(sources, func(i, j int) bool { return sources[i].Unit < sources[j].Unit })
-	parts = append(parts, "epoch", b.epochString())
-	for _, s := range sources {
-		data, err := catalogue.ReadSource(s.Path)
-		if err != nil {
-			return bi, err
-		}
-		name := "src/" + s.Unit + "." + lang.Ext
-		if _, dup := files[name]; dup {
-			return bi, fmt.Errorf("two %s sources are both named %s: rename one", lang.Name, s.Unit)
-		}
-		files[name] = data
-		parts = append(parts, name, string(data))
-	}
-	if len(sources) == 0 {
-		files["src/.keep"] = nil
-	}
-	if b.opts.Scope != "" {
-		parts = append(parts, "scope", b.opts.Scope)
-	}
-	ref := b.opts.Prefix + "/bench-" + lang.Name + ":" + hashOf(parts...)
 	in := &Inputs{DockerfileSHA256: sha256Hex([]byte(benchDockerfile)), BaseDigest: tc.Digest, Files: map[string]string{}}
 	for name, data := range files {
 		if name != "Dockerfile" {
@@ -144,14 +113,57 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 		return bi, err
 	}
 	defer os.RemoveAll(dir)
-	var t Toolchain
 	args := benchLabels(lang.Name, b.opts.Scope)
 	args["TOOLCHAIN"], args["GO_TOOLCHAIN"] = tc.Ref, goTC.Ref
-	if err := b.buildOrFind(ctx, &t, ref, dir, dir, args, nil, in, "benches "+lang.Name); err != nil {
+	var t Toolchain
+	s := image{repo: b.opts.Prefix + "/bench-" + lang.Name, key: inputsDigest(append([]string{tc.ID, goTC.ID}, parts...)...),
+		contextDir: dir, dfDir: dir, args: args, in: in, what: "benches " + lang.Name, parent: tc.layers}
+	if err := b.buildOrFind(ctx, &t, s); err != nil {
 		return bi, err
 	}
 	// The toolchains' digests, not their references, are what the image was made from.
 	in.BuildArgs = map[string]string{"TOOLCHAIN": tc.Ref + "@" + tc.Digest, "GO_TOOLCHAIN": goTC.Ref + "@" + goTC.Digest, "SOURCE_DATE_EPOCH": b.epochString()}
 	bi.Ref, bi.ID, bi.Digest, bi.Executed, bi.Cached, bi.Inputs = t.Ref, t.ID, t.Digest, t.Executed, t.Cached, in
 	return bi, nil
+}
+
+// benchFiles is a bench image's build context (the Dockerfile, the build
+// script, the sampler's sources and the benches' sources as src/<unit>.<ext>)
+// and the parts its inputs digest is made of, in a fixed order.
+func (b *Builder) benchFiles(lang toolchain.Language, sources []Source) (map[string][]byte, []string, error) {
+	files := map[string][]byte{
+		"Dockerfile":     []byte(benchDockerfile),
+		"build.sh":       []byte(buildScript(lang)),
+		"sampler/go.mod": []byte("module halebench-sampler\n\ngo 1.22\n"),
+	}
+	parts := []string{benchDockerfile, string(files["build.sh"])}
+	for _, name := range images.SamplerFiles {
+		data, err := images.FS.ReadFile(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		files[name] = data
+		parts = append(parts, name, string(data))
+	}
+	sort.Slice(sources, func(i, j int) bool { return sources[i].Unit < sources[j].Unit })
+	parts = append(parts, "epoch", b.epochString())
+	for _, s := range sources {
+		data, err := catalogue.ReadSource(s.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		name := "src/" + s.Unit + "." + lang.Ext
+		if _, dup := files[name]; dup {
+			return nil, nil, fmt.Errorf("two %s sources are both named %s: rename one", lang.Name, s.Unit)
+		}
+		files[name] = data
+		parts = append(parts, name, string(data))
+	}
+	if len(sources) == 0 {
+		files["src/.keep"] = nil
+	}
+	if b.opts.Scope != "" {
+		parts = append(parts, "scope", b.opts.Scope)
+	}
+	return files, parts, nil
 }

@@ -103,3 +103,64 @@ func TestBaseImageNotLocalNotPullable(t *testing.T) {
 		t.Fatalf("took %s", d)
 	}
 }
+
+// A tag moved onto another image (as a hostile bundle's archive could do) is
+// not taken: under --no-build the toolchain and the base are refused, naming
+// why; the right image under the same tag is taken. The tags live under a
+// prefix of the test's own and are removed after it; nothing is built.
+func TestRetaggedImageRefused(t *testing.T) {
+	eng := enginetest.Connect(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	bk, err := eng.BuildKit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bk.Close()
+	var log bytes.Buffer
+	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-retag"})
+	c, _ := toolchain.ByName("c")
+	goLang, _ := toolchain.ByName("go")
+	base, err := b.Base(ctx)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	ctc, err := b.Toolchain(ctx, c)
+	if err != nil || ctc.Status != imagebuild.Available {
+		t.Fatalf("c toolchain %+v: %v\n%s", ctc, err, log.String())
+	}
+	gtc, err := b.Toolchain(ctx, goLang)
+	if err != nil || gtc.Status != imagebuild.Available {
+		t.Fatalf("go toolchain %+v: %v\n%s", gtc, err, log.String())
+	}
+	const prefix = "halebench-test-retag"
+	baseTag := prefix + base.Ref[strings.Index(base.Ref, "/"):]
+	cTag := prefix + ctc.Ref[strings.Index(ctc.Ref, "/"):]
+	t.Cleanup(func() {
+		for _, r := range []string{baseTag, cTag} {
+			_ = eng.RemoveImage(context.Background(), r)
+		}
+	})
+	noBuild := func() (imagebuild.Toolchain, error) {
+		return imagebuild.New(eng, nil, &log, imagebuild.Options{RunID: "test-retag", Prefix: prefix, NoBuild: true}).Toolchain(ctx, c)
+	}
+	tag := func(src, dst string) {
+		if err := eng.Tag(ctx, src, dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tag(base.Ref, baseTag)
+	tag(gtc.Ref, cTag) // the go toolchain under the c toolchain's tag
+	if tc, err := noBuild(); err == nil || !strings.Contains(err.Error(), "not what these inputs make") {
+		t.Fatalf("the go toolchain under c's tag was taken: %+v, %v", tc, err)
+	}
+	tag(ctc.Ref, cTag)
+	if tc, err := noBuild(); err != nil || tc.ID != ctc.ID {
+		t.Fatalf("the c toolchain under its own tag was refused: %+v, %v\n%s", tc, err, log.String())
+	}
+	tag(gtc.Ref, baseTag) // a toolchain (two layers, other labels) under the base's tag
+	_, err = imagebuild.New(eng, nil, &log, imagebuild.Options{RunID: "test-retag", Prefix: prefix, NoBuild: true}).Base(ctx)
+	if err == nil || !strings.Contains(err.Error(), "layers") {
+		t.Fatalf("a toolchain under the base's tag was taken as the base: %v", err)
+	}
+}
