@@ -285,14 +285,18 @@ func (b *Builder) build(ctx context.Context, tc *Toolchain, s image) error {
 	}
 	s.args["SOURCE_DATE_EPOCH"] = b.epochString()
 	ref, raw := s.ref(), s.ref()+"-unnormalised"
+	// The temporary image goes whatever happens, also when the run is
+	// being interrupted (its context cancelled): an interrupted build
+	// leaves no …-unnormalised image behind.
+	defer func() { _ = b.eng.RemoveImage(context.WithoutCancel(ctx), raw) }()
 	res, err := b.sv.solve(ctx, s.contextDir, s.dfDir, s.args, b.opts.NoCache, exportImage(raw), s.what)
 	if err != nil {
 		return err
 	}
 	labels := map[string]string{repro.LabelEpoch: b.epochString(), labelArgs: plainArgs(s.args), LabelInputs: s.key}
 	id, err := repro.Normalise(ctx, b.eng, raw, ref, b.opts.SourceDateEpoch, labels)
-	if rerr := b.eng.RemoveImage(ctx, raw); err == nil {
-		err = rerr
+	if err == nil {
+		err = b.eng.RemoveImage(ctx, raw)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: normalising the image: %w", s.what, err)
