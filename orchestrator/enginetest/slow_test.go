@@ -23,7 +23,7 @@ func (r *recorder) Skipf(f string, a ...any) { r.skipped = fmt.Sprintf(f, a...) 
 
 // A slow test skips, saying how to run it, unless HALEBENCH_SLOW=1; one
 // whose name `make test-slow` would not select fails.
-func TestSlowSwitch(t *testing.T) {
+func TestMarkingSlow(t *testing.T) {
 	for _, c := range []struct {
 		name, env   string
 		fails, skip bool
