@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/halebench
 ARGS    ?=
 
-.PHONY: all deps deps-build deps-test build bench images test image check-hl clean
+.PHONY: all deps deps-build deps-test build bench images test test-slow image check-hl clean
 
 all: build
 
@@ -33,10 +33,17 @@ bench: deps-build build
 images: deps-build build
 	./$(BIN) images $(ARGS)
 
-# The tests: unit tests and integration tests against the real engine.
+# The tests: unit tests and integration tests against the real engine. The
+# slow ones (a no-cache rebuild of every image, hale-cli built from a tag)
+# skip here, saying so, and run under test-slow; .ci/run runs both.
 test: deps
 	$(GO) vet ./...
-	$(GO) test -p 1 -count=1 -timeout 80m ./...
+	$(GO) test -p 1 -count=1 -timeout 30m ./...
+
+# The slow tests only: every test named TestSlow* (enginetest.Slow fails a
+# slow test named otherwise), with HALEBENCH_SLOW=1 so they do not skip.
+test-slow: deps
+	HALEBENCH_SLOW=1 $(GO) test -p 1 -count=1 -timeout 50m -run '^TestSlow' ./...
 
 # halebench's own image, built by halebench through the engine's BuildKit
 # FROM the locally made base, reproducibly (see `halebench help own-image`).

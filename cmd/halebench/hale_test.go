@@ -16,7 +16,7 @@ import (
 // tag with a vendor dir, every Hale cell ok and parity agreeing with C and
 // Go; a forged baseline makes it regress (exit 1), --update-baselines takes
 // its real medians, the rerun passes; then xproc's two Hale rows.
-func TestHaleSubjectEndToEnd(t *testing.T) {
+func TestSlowHaleSubjectEndToEnd(t *testing.T) {
 	enginetest.Connect(t)
 	git, vendor := enginetest.HaleInputs(t)
 	dir := t.TempDir()

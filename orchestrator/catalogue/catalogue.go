@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -62,15 +63,50 @@ func Load(dir string) (*Suite, error) {
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("no benches/ folder in suite %s (give --suite=DIR, the folder holding benches/, xproc/ and baselines.json)", dir)
 	}
-	var cat file
 	catPath := filepath.Join(root, "catalogue.json")
-	if data, err := ReadSource(catPath); err == nil {
-		if err := json.Unmarshal(data, &cat); err != nil {
-			return nil, fmt.Errorf("suite catalogue %s: %w (fix the JSON)", catPath, err)
-		}
-	} else if _, serr := os.Lstat(catPath); !errors.Is(serr, os.ErrNotExist) {
+	cat, err := readCatalogue(catPath)
+	if err != nil {
 		return nil, err
 	}
+	found, err := discover(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := unknownNames(catPath, cat, found); err != nil {
+		return nil, err
+	}
+	s := place(dir, cat, found)
+	for n, meta := range cat.Benches {
+		if b := found[n]; b != nil {
+			if meta.CPUs > 0 {
+				b.CPUs = meta.CPUs
+			}
+			b.NotComparable, b.Note, b.Env = meta.NotComparable, meta.Note, meta.Env
+		}
+	}
+	return s, nil
+}
+
+// readCatalogue reads benches/catalogue.json; a suite without one is fine
+// (every bench lands in "other").
+func readCatalogue(path string) (file, error) {
+	var cat file
+	data, err := ReadSource(path)
+	if err != nil {
+		if _, serr := os.Lstat(path); errors.Is(serr, os.ErrNotExist) {
+			return cat, nil
+		}
+		return cat, err
+	}
+	if err := json.Unmarshal(data, &cat); err != nil {
+		return cat, fmt.Errorf("suite catalogue %s: %w (fix the JSON)", path, err)
+	}
+	return cat, nil
+}
+
+// discover finds every bench source under the kind folders of root, by
+// bench name.
+func discover(root string) (map[string]*Bench, error) {
 	found := map[string]*Bench{}
 	for _, k := range kinds {
 		entries, err := os.ReadDir(filepath.Join(root, k.dir))
@@ -81,36 +117,51 @@ func Load(dir string) (*Suite, error) {
 			return nil, err
 		}
 		for _, e := range entries {
-			if e.IsDir() {
-				continue
-			}
-			ext := strings.TrimPrefix(filepath.Ext(e.Name()), ".")
-			lang, ok := toolchain.ByExt(ext)
-			if !ok {
-				continue
-			}
-			path := filepath.Join(root, k.dir, e.Name())
-			fi, err := e.Info()
-			if err != nil {
+			if err := addSource(found, filepath.Join(root, k.dir), k.kind, e); err != nil {
 				return nil, err
 			}
-			if err := checkEntry(path, fi); err != nil {
-				return nil, err
-			}
-			name := strings.TrimSuffix(e.Name(), "."+ext)
-			b := found[name]
-			if b == nil {
-				b = &Bench{Name: name, Kind: k.kind, CPUs: 1, Sources: map[string]string{}}
-				found[name] = b
-			} else if b.Kind != k.kind {
-				return nil, fmt.Errorf("bench %s has sources in two folders (%s and %s): keep one", name, b.Kind, k.kind)
-			}
-			b.Sources[lang.Name] = path
 		}
 	}
-	if err := unknownNames(catPath, cat, found); err != nil {
-		return nil, err
+	return found, nil
+}
+
+// addSource records one folder entry as a bench's source when its extension
+// names a language; other files are not the suite's business.
+func addSource(found map[string]*Bench, dir, kind string, e fs.DirEntry) error {
+	if e.IsDir() {
+		return nil
 	}
+	ext := strings.TrimPrefix(filepath.Ext(e.Name()), ".")
+	lang, ok := toolchain.ByExt(ext)
+	if !ok {
+		return nil
+	}
+	path := filepath.Join(dir, e.Name())
+	fi, err := e.Info()
+	if err != nil {
+		return err
+	}
+	if err := checkEntry(path, fi); err != nil {
+		return err
+	}
+	name := strings.TrimSuffix(e.Name(), "."+ext)
+	if err := CheckName(name); err != nil {
+		return fmt.Errorf("suite file %q: %w", path, err)
+	}
+	b := found[name]
+	if b == nil {
+		b = &Bench{Name: name, Kind: kind, CPUs: 1, Sources: map[string]string{}}
+		found[name] = b
+	} else if b.Kind != kind {
+		return fmt.Errorf("bench %s has sources in two folders (%s and %s): keep one", name, b.Kind, kind)
+	}
+	b.Sources[lang.Name] = path
+	return nil
+}
+
+// place puts the benches in the catalogue's grid order; those it does not
+// name go, sorted, into a last category "other".
+func place(dir string, cat file, found map[string]*Bench) *Suite {
 	s := &Suite{Dir: dir}
 	placed := map[string]bool{}
 	for _, c := range cat.Categories {
@@ -142,15 +193,7 @@ func Load(dir string) (*Suite, error) {
 		s.Categories = append(s.Categories, other)
 	}
 	s.All = s.Benches
-	for n, meta := range cat.Benches {
-		if b := found[n]; b != nil {
-			if meta.CPUs > 0 {
-				b.CPUs = meta.CPUs
-			}
-			b.NotComparable, b.Note, b.Env = meta.NotComparable, meta.Note, meta.Env
-		}
-	}
-	return s, nil
+	return s
 }
 
 // unknownNames refuses a catalogue that names a bench with no program: a

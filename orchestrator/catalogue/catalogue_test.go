@@ -3,6 +3,7 @@ package catalogue
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -94,5 +95,30 @@ func TestUnknownNameInCatalogue(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("err = %v, want one naming %s", err, c.want)
 		}
+	}
+}
+
+// A source whose file name would make a bench name that cannot travel safely
+// (control characters, spaces, "::", non-ASCII, a leading '-') is refused at
+// discovery with the file named; a fine name next to it is not.
+func TestBadBenchNamesRefused(t *testing.T) {
+	for _, name := range []string{"new\nline", "tab\there", "esc\x1b[31m", "two words", "a::b", "caf\u00e9", "zero\u200bwidth", "-flag", ".hidden", strings.Repeat("x", NameMax+1)} {
+		t.Run(strconv.Quote(name), func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"benches/micro/fine_name-1.c": "", "benches/micro/" + name + ".c": ""})
+			_, err := Load(dir)
+			if err == nil {
+				t.Fatalf("Load accepted a bench named %q", name)
+			}
+			if !strings.Contains(err.Error(), strconv.Quote(filepath.Join(dir, "benches", "micro", name+".c"))) || !strings.Contains(err.Error(), "rename") && !strings.Contains(err.Error(), "shorten") {
+				t.Fatalf("err = %v, want one naming the file and what to do", err)
+			}
+		})
+	}
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"benches/micro/fine_name-1.v2.c": "", "benches/micro/notes with spaces.txt": ""})
+	s, err := Load(dir)
+	if err != nil || len(s.Benches) != 1 || s.Benches[0].Name != "fine_name-1.v2" {
+		t.Fatalf("a fine name (and a non-source file beside it): %v", err)
 	}
 }

@@ -14,6 +14,7 @@ type Image struct {
 	Ref    string
 	ID     string // the image's config digest, sha256:…
 	Labels map[string]string
+	Layers []string // the diff IDs of its root filesystem, bottom first
 }
 
 // Image looks a local image up; ok is false when it does not exist.
@@ -25,14 +26,15 @@ func (e *Engine) Image(ctx context.Context, ref string) (Image, bool, error) {
 		}
 		return Image{}, false, fmt.Errorf("inspecting image %s: %w", ref, err)
 	}
-	img := Image{Ref: ref, ID: ins.ID}
+	img := Image{Ref: ref, ID: ins.ID, Layers: ins.RootFS.Layers}
 	if ins.Config != nil {
 		img.Labels = ins.Config.Labels
 	}
 	return img, true, nil
 }
 
-// Import makes an image from a root filesystem tarball.
+// Import makes an image from a root filesystem tarball (the engine lock's
+// empty image, lifecycle/lock.go).
 func (e *Engine) Import(ctx context.Context, rootfs io.Reader, ref string, changes []string) error {
 	rc, err := e.cli.ImageImport(ctx, image.ImportSource{Source: rootfs, SourceName: "-"}, ref, image.ImportOptions{Changes: changes})
 	if err != nil {

@@ -2,9 +2,10 @@ package enginetest
 
 import (
 	"context"
+	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
@@ -26,37 +27,72 @@ func Connect(t testing.TB) *engine.Engine {
 	return e
 }
 
-// BenchImage builds (or finds, by content) the bench image of one language
-// holding the given sources, and the privilege the engine grants run
-// containers. Every source is unit <file stem>.
+// BenchImage returns the shared bench image of one language and the
+// privilege the engine grants run containers. The image holds every test
+// program of that language the suite's engine tests use (SharedSources) and
+// the given paths, each as unit <file stem>. Every package's tests thus ask
+// for the same image: the first `go test` process to need it builds it, the
+// others find it by its content-addressed tag (one build per `go test` run,
+// not per package), and a process asks the engine once per image.
 func BenchImage(t testing.TB, e *engine.Engine, lang string, paths ...string) (string, engine.Privilege) {
 	t.Helper()
-	ctx := context.Background()
-	bk, err := e.BuildKit(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bk.Close()
-	var log strings.Builder
-	b := imagebuild.New(e, bk, &log, imagebuild.Options{RunID: "enginetest"})
 	l, ok := toolchain.ByName(lang)
 	if !ok {
 		t.Fatalf("no language %s", lang)
 	}
-	var srcs []imagebuild.Source
-	for _, p := range paths {
-		base := filepath.Base(p)
-		srcs = append(srcs, imagebuild.Source{Unit: strings.TrimSuffix(base, filepath.Ext(base)), Path: p})
-	}
-	bi, err := b.BenchImage(ctx, l, srcs)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	priv, _, err := e.ProbePrivilege(ctx, bi.Ref, "enginetest", false)
+	srcs, err := sharedSet(l, paths)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bi.Ref, priv
+	key := lang
+	for _, s := range srcs {
+		key += "\x00" + s.Path
+	}
+	shared.Lock()
+	defer shared.Unlock()
+	if img, ok := shared.imgs[key]; ok {
+		return img.ref, img.priv
+	}
+	img, err := buildShared(e, l, srcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shared.imgs == nil {
+		shared.imgs = map[string]sharedImage{}
+	}
+	shared.imgs[key] = img
+	return img.ref, img.priv
+}
+
+type sharedImage struct {
+	ref  string
+	priv engine.Privilege
+}
+
+// shared holds this process's bench images, by language and sources.
+var shared struct {
+	sync.Mutex
+	imgs map[string]sharedImage
+}
+
+func buildShared(e *engine.Engine, l toolchain.Language, srcs []imagebuild.Source) (sharedImage, error) {
+	ctx := context.Background()
+	bk, err := e.BuildKit(ctx)
+	if err != nil {
+		return sharedImage{}, err
+	}
+	defer bk.Close()
+	var log strings.Builder
+	b := imagebuild.New(e, bk, &log, imagebuild.Options{RunID: "enginetest"})
+	bi, err := b.BenchImage(ctx, l, srcs)
+	if err != nil {
+		return sharedImage{}, fmt.Errorf("%w\n%s", err, log.String())
+	}
+	priv, _, err := e.ProbePrivilege(ctx, bi.Ref, "enginetest", false)
+	if err != nil {
+		return sharedImage{}, err
+	}
+	return sharedImage{ref: bi.Ref, priv: priv}, nil
 }
 
 // NoLeftovers fails the test if any container of the run is still there.

@@ -10,9 +10,11 @@ import (
 // HALE_VENDOR (the crates Debian lacks, for a build without crates.io). They
 // are fetched third-party code kept outside the repo, so a machine may not
 // have them: the test skips naming the variable that is missing, even with
-// CI=true (the one skip CI allows).
+// CI=true (the one skip CI allows). A hale-cli build takes minutes, so a
+// test that needs one is slow (see Slow): it runs under `make test-slow`.
 func HaleInputs(t testing.TB) (git, vendor string) {
 	t.Helper()
+	Slow(t)
 	git, vendor = os.Getenv("HALE_GIT"), os.Getenv("HALE_VENDOR")
 	var missing string
 	switch {

@@ -164,7 +164,7 @@ func TestFakeReportAssembly(t *testing.T) {
 	if r.Host.MemPeakSource != "per-sample cgroup (fake)" || r.Host.Privilege.Mode != engine.ModePrivileged || r.Host.OrchestratorCPUs != "0" {
 		t.Fatalf("host %+v", r.Host)
 	}
-	if r.Status != status.OK || r.SubjectStatus != imagebuild.Available || len(r.Samplers) != 1 || r.SourcesDigest == "" {
+	if r.Status != status.OK || r.SubjectStatus != string(imagebuild.Available) || len(r.Samplers) != 1 || r.SourcesDigest == "" {
 		t.Fatalf("report %+v", r)
 	}
 	// Interleaved: a sample of each language in turn, round after round.
@@ -212,7 +212,7 @@ func TestFakeSubjectUnavailable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Report.SubjectStatus != imagebuild.Unavailable || len(res.Report.Warnings) == 0 {
+	if res.Report.SubjectStatus != string(imagebuild.Unavailable) || len(res.Report.Warnings) == 0 {
 		t.Fatalf("subject %q warnings %v", res.Report.SubjectStatus, res.Report.Warnings)
 	}
 	b := bench(res.Report, "count")

@@ -9,7 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 
 	"github.com/hale-lang/halebench/orchestrator/repro"
 )
@@ -20,48 +23,101 @@ const BaseSuite = "trixie"
 // DefaultMirror is where mmdebstrap fetches Debian's packages.
 const DefaultMirror = "http://deb.debian.org/debian"
 
-const labelRootfs = "org.halebench.base.rootfs-sha256"
+// What a base made here records of its inputs (with its epoch): the
+// digest of the rootfs mmdebstrap made, and the mirror it came from.
+const (
+	labelRootfs = "org.halebench.base.rootfs-sha256"
+	labelMirror = "org.halebench.base.mirror"
+)
 
 // Base is the image every toolchain image is built FROM.
 type Base struct {
-	Ref          string  `json:"reference"`
-	ID           string  `json:"id"`
-	Origin       string  `json:"origin"` // how it was made: mmdebstrap, or given by the user
-	RootfsSHA256 string  `json:"rootfs_sha256,omitempty"`
-	Inputs       *Inputs `json:"inputs,omitempty"`
+	Ref          string   `json:"reference"`
+	ID           string   `json:"id"`
+	Origin       string   `json:"origin"` // how it was made: mmdebstrap, or given by the user
+	RootfsSHA256 string   `json:"rootfs_sha256,omitempty"`
+	Inputs       *Inputs  `json:"inputs,omitempty"`
+	layers       []string // the image's layers, which every toolchain's must start with
 }
 
-// base returns the base image, making it when it is missing.
+// makeBase returns the base image: the one given, or the one made here with
+// mmdebstrap, found when an image of these inputs is already there.
 func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 	if b.opts.BaseImage != "" {
-		img, ok, err := b.eng.Image(ctx, b.opts.BaseImage)
-		if err != nil {
-			return Base{}, err
-		}
-		origin := "given with --base-image"
-		if !ok {
-			// Where a registry answers, a reference pinned by digest is pulled.
-			if perr := b.eng.Pull(ctx, b.opts.BaseImage); perr != nil {
-				return Base{}, fmt.Errorf("base image %s is not in the engine's image store and could not be pulled (%v): load it first, or drop --base-image to let halebench make one with mmdebstrap", b.opts.BaseImage, perr)
-			}
-			if img, ok, err = b.eng.Image(ctx, b.opts.BaseImage); err != nil || !ok {
-				return Base{}, fmt.Errorf("base image %s missing after the pull: %v", b.opts.BaseImage, err)
-			}
-			origin = "pulled with --base-image"
-		}
-		return Base{Ref: b.opts.BaseImage, ID: img.ID, Origin: origin}, nil
+		return b.givenBase(ctx)
 	}
 	ref := b.opts.Prefix + "/base:" + BaseSuite + "-" + b.epochString()
 	in := &Inputs{Builder: "mmdebstrap --variant=minbase --include=ca-certificates " + BaseSuite + " " + b.opts.Mirror + "; " + builderName(), SourceDateEpoch: b.opts.SourceDateEpoch}
-	if img, ok, err := b.eng.Image(ctx, ref); err != nil {
+	img, ok, err := b.eng.Image(ctx, ref)
+	if err != nil {
 		return Base{}, err
-	} else if ok && !b.opts.NoCache {
-		in.Packages, err = b.packages(ctx, ref)
-		return Base{Ref: ref, ID: img.ID, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: img.Labels[labelRootfs], Inputs: in}, err
+	}
+	why := "it does not exist"
+	if ok && !b.opts.NoCache {
+		if why = b.checkBase(img); why == "" {
+			in.Packages, err = b.packages(ctx, ref)
+			return Base{Ref: ref, ID: img.ID, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: img.Labels[labelRootfs], Inputs: in, layers: img.Layers}, err
+		}
+		fmt.Fprintf(b.log, "base: found %s but not using it (%s): making it again\n", ref, why)
 	}
 	if b.opts.NoBuild {
-		return Base{}, fmt.Errorf("base image %s does not exist and --no-build was given; run without --no-build (or `halebench images`) once", ref)
+		return Base{}, fmt.Errorf("base image %s: %s, and --no-build was given; run without --no-build (or `halebench images`) once", ref, why)
 	}
+	base, err := b.mmdebstrap(ctx, ref)
+	if err != nil {
+		return Base{}, err
+	}
+	if in.Packages, err = b.packages(ctx, ref); err != nil {
+		return Base{}, err
+	}
+	base.Inputs = in
+	return base, nil
+}
+
+// checkBase says why an image found under the base's tag is not a base made
+// here from this run's inputs, or "": its recorded epoch and mirror must be
+// this run's, its rootfs digest recorded, and it must be the one layer
+// mmdebstrap's rootfs makes.
+func (b *Builder) checkBase(img engine.Image) string {
+	var why []string
+	if got := img.Labels[repro.LabelEpoch]; got != b.epochString() {
+		why = append(why, fmt.Sprintf("its epoch is %q, this run's %s", got, b.epochString()))
+	}
+	if got := img.Labels[labelMirror]; got != b.opts.Mirror {
+		why = append(why, fmt.Sprintf("it was made from mirror %q, this run uses %s", got, b.opts.Mirror))
+	}
+	if len(img.Labels[labelRootfs]) != 64 {
+		why = append(why, "it records no rootfs digest")
+	}
+	if len(img.Layers) != 1 {
+		why = append(why, fmt.Sprintf("it has %d layers, a base made here has one", len(img.Layers)))
+	}
+	return strings.Join(why, "; ")
+}
+
+// givenBase is the --base-image, local or pulled (where a registry answers,
+// e.g. for a reference pinned by digest). The user's choice: it is not
+// checked against inputs halebench would record.
+func (b *Builder) givenBase(ctx context.Context) (Base, error) {
+	img, ok, err := b.eng.Image(ctx, b.opts.BaseImage)
+	if err != nil {
+		return Base{}, err
+	}
+	origin := "given with --base-image"
+	if !ok {
+		if perr := b.eng.Pull(ctx, b.opts.BaseImage); perr != nil {
+			return Base{}, fmt.Errorf("base image %s is not in the engine's image store and could not be pulled (%v): load it first, or drop --base-image to let halebench make one with mmdebstrap", b.opts.BaseImage, perr)
+		}
+		if img, ok, err = b.eng.Image(ctx, b.opts.BaseImage); err != nil || !ok {
+			return Base{}, fmt.Errorf("base image %s missing after the pull: %v", b.opts.BaseImage, err)
+		}
+		origin = "pulled with --base-image"
+	}
+	return Base{Ref: b.opts.BaseImage, ID: img.ID, Origin: origin, layers: img.Layers}, nil
+}
+
+// mmdebstrap makes the Debian rootfs and loads it, normalised, as ref.
+func (b *Builder) mmdebstrap(ctx context.Context, ref string) (Base, error) {
 	mm, err := exec.LookPath("mmdebstrap")
 	if err != nil {
 		return Base{}, fmt.Errorf("making the Debian base image: mmdebstrap not found on this host (no registry is used, so the base is made from Debian's packages): install it with `apt-get install mmdebstrap`, or give --base-image=REF of a local Debian %s image", BaseSuite)
@@ -77,8 +133,7 @@ func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 	cmd := exec.CommandContext(ctx, mm, "--variant=minbase", "--include=ca-certificates", "--quiet", BaseSuite, tarPath, b.opts.Mirror)
 	// mmdebstrap makes the same tarball from the same packages given the epoch.
 	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+b.epochString())
-	out, err := cmd.CombinedOutput()
-	if err != nil {
+	if out, err := cmd.CombinedOutput(); err != nil {
 		return Base{}, fmt.Errorf("making the Debian base image: mmdebstrap %s: %w\n%s", BaseSuite, err, indent(string(out)))
 	}
 	sum, err := fileSHA256(tarPath)
@@ -94,20 +149,19 @@ func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 		Env: []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
 		Cmd: []string{"bash"},
 		Labels: map[string]string{
-			labelRootfs:                 sum,
-			"org.halebench.base.mirror": b.opts.Mirror,
-			repro.LabelEpoch:            b.epochString(),
+			labelRootfs: sum, labelMirror: b.opts.Mirror, repro.LabelEpoch: b.epochString(),
 		},
 	}
 	id, err := repro.FromRootfs(ctx, b.eng, f, ref, b.opts.SourceDateEpoch, cfg)
 	if err != nil {
 		return Base{}, fmt.Errorf("making the Debian base image: %w", err)
 	}
-	if in.Packages, err = b.packages(ctx, ref); err != nil {
-		return Base{}, err
+	img, ok, err := b.eng.Image(ctx, ref)
+	if err != nil || !ok || img.ID != id {
+		return Base{}, fmt.Errorf("making the Debian base image: %s is not there after loading it (found %v, id %s, want %s): %v", ref, ok, img.ID, id, err)
 	}
 	fmt.Fprintf(b.log, "base: %s made in %.1fs\n", ref, time.Since(start).Seconds())
-	return Base{Ref: ref, ID: id, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: sum, Inputs: in}, nil
+	return Base{Ref: ref, ID: id, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: sum, layers: img.Layers}, nil
 }
 
 func fileSHA256(path string) (string, error) {

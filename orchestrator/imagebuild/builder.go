@@ -16,6 +16,7 @@ import (
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/repro"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	bkclient "github.com/moby/buildkit/client"
 )
@@ -23,7 +24,6 @@ import (
 // Engine is what the builder needs of the engine.
 type Engine interface {
 	Image(ctx context.Context, ref string) (engine.Image, bool, error)
-	Import(ctx context.Context, rootfs io.Reader, ref string, changes []string) error
 	Command(ctx context.Context, img, runID string, argv []string) (string, error)
 	Pull(ctx context.Context, ref string) error
 	Save(ctx context.Context, refs ...string) (io.ReadCloser, error)
@@ -85,30 +85,32 @@ func New(eng Engine, bk *bkclient.Client, log io.Writer, opts Options) *Builder 
 
 // Toolchain is one language's toolchain image, as the report records it.
 type Toolchain struct {
-	Lang       string  `json:"-"`
-	Status     string  `json:"status"` // available, unavailable, build_failed
-	Reason     string  `json:"reason,omitempty"`
-	Ref        string  `json:"reference,omitempty"`
-	ID         string  `json:"id,omitempty"`
-	Digest     string  `json:"digest,omitempty"`
-	Base       string  `json:"base,omitempty"`
-	Version    string  `json:"version,omitempty"`
-	BuildFlags string  `json:"build_flags,omitempty"`
-	Executed   int     `json:"steps_executed"`
-	Cached     int     `json:"steps_cached"`
-	Inputs     *Inputs `json:"inputs,omitempty"`
+	Lang       string        `json:"-"`
+	Status     status.Status `json:"status"` // available, unavailable, build_failed
+	Reason     string        `json:"reason,omitempty"`
+	Ref        string        `json:"reference,omitempty"`
+	ID         string        `json:"id,omitempty"`
+	Digest     string        `json:"digest,omitempty"`
+	Base       string        `json:"base,omitempty"`
+	Version    string        `json:"version,omitempty"`
+	BuildFlags string        `json:"build_flags,omitempty"`
+	Executed   int           `json:"steps_executed"`
+	Cached     int           `json:"steps_cached"`
+	Inputs     *Inputs       `json:"inputs,omitempty"`
 	// Hale is how hale-cli was built (only for hale built here).
 	Hale *HaleBuild `json:"hale_build,omitempty"`
 	// Warnings are what the toolchain got wrong without being unusable
 	// (hale's release rule); a run requiring its subject refuses them.
 	Warnings []string `json:"warnings,omitempty"`
+	layers   []string // the image's layers, which its bench image's must start with
 }
 
-// Toolchain statuses.
+// What a toolchain can be: orchestrator/status's names, so that what a
+// status means is decided there alone.
 const (
-	Available   = "available"
-	Unavailable = "unavailable"
-	BuildFailed = "build_failed"
+	Available   = status.Available
+	Unavailable = status.Unavailable
+	BuildFailed = status.BuildFailed
 )
 
 // Base makes or finds the base image.
@@ -169,23 +171,37 @@ func (b *Builder) makeToolchain(ctx context.Context, lang toolchain.Language) (T
 	if err != nil {
 		return tc, fmt.Errorf("no toolchain definition images/%s/Dockerfile: %w", lang.Name, err)
 	}
-	ref := b.opts.Prefix + "/toolchain-" + lang.Name + ":" + hashOf(base.ID, string(df), b.epochString())
 	dir, err := b.materialize(map[string][]byte{"Dockerfile": df})
 	if err != nil {
 		return tc, err
 	}
 	defer os.RemoveAll(dir)
 	tc.Base = base.Ref + "@" + base.ID
-	in := &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID}
-	args := map[string]string{"BASE": base.Ref}
-	what := "toolchain " + lang.Name
-	pin := func() error {
+	s := image{
+		repo: b.opts.Prefix + "/toolchain-" + lang.Name, key: inputsDigest(base.ID, string(df), b.epochString()),
+		contextDir: dir, dfDir: dir, args: map[string]string{"BASE": base.Ref},
+		in:   &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID},
+		what: "toolchain " + lang.Name, parent: base.layers,
+	}
+	s.prepare = b.pinPackages(ctx, base, df, lang.Name, s.what, s.args)
+	if err := b.buildOrFind(ctx, &tc, s); err != nil {
+		return tc, err
+	}
+	return b.finish(ctx, tc, lang)
+}
+
+// pinPackages is the prepare step of an image whose Dockerfile names its
+// Debian packages (ARG PACKAGES): it passes the pins given for pinKey, or
+// those apt resolves on base, as the PACKAGES build argument.
+func (b *Builder) pinPackages(ctx context.Context, base Base, df []byte, pinKey, what string, args map[string]string) func() error {
+	return func() error {
 		names := dockerfilePackages(df)
 		if len(names) == 0 {
 			return nil
 		}
-		pins, ok := b.opts.Pins[lang.Name]
+		pins, ok := b.opts.Pins[pinKey]
 		if !ok {
+			var err error
 			if pins, err = b.resolvePins(ctx, base, names, what); err != nil {
 				return err
 			}
@@ -193,10 +209,6 @@ func (b *Builder) makeToolchain(ctx context.Context, lang toolchain.Language) (T
 		args["PACKAGES"] = strings.Join(pins, " ")
 		return nil
 	}
-	if err := b.buildOrFind(ctx, &tc, ref, dir, dir, args, pin, in, what); err != nil {
-		return tc, err
-	}
-	return b.finish(ctx, tc, lang)
 }
 
 // labelArgs holds the build arguments an image was made with that are not
@@ -204,49 +216,96 @@ func (b *Builder) makeToolchain(ctx context.Context, lang toolchain.Language) (T
 // inputs): with it a found image's inputs can be told without a rebuild.
 const labelArgs = "org.halebench.build-args"
 
-// buildOrFind builds ref, or finds it already made for these inputs, or
-// with NoBuild requires it to exist. A built image is normalised (package
-// repro) so that its digest depends on its inputs alone. prepare, when not
-// nil, runs only when a build is needed (resolving package pins).
-func (b *Builder) buildOrFind(ctx context.Context, tc *Toolchain, ref, contextDir, dfDir string, args map[string]string, prepare func() error, in *Inputs, what string) error {
-	in.Builder, in.SourceDateEpoch = builderName(), b.opts.SourceDateEpoch
-	in.BuildArgs = args
-	tc.Inputs = in
-	img, ok, err := b.eng.Image(ctx, ref)
+// image is one image to build, or to find already made from these inputs.
+type image struct {
+	repo       string // prefix/toolchain-c; the tag is key's first 16 hex digits
+	key        string // inputsDigest of what it is made from
+	contextDir string
+	dfDir      string
+	args       map[string]string
+	prepare    func() error // when not nil, runs only when a build is needed (resolving package pins)
+	in         *Inputs
+	what       string
+	parent     []string // the layers it must start with: those of the image it is built FROM
+}
+
+func (s image) ref() string { return s.repo + ":" + s.key[:16] }
+
+// buildOrFind builds s, or finds it already made from these inputs (checked
+// on the image, not taken by its tag), or with NoBuild requires it to exist.
+// A built image is normalised (package repro) so that its digest depends on
+// its inputs alone.
+func (b *Builder) buildOrFind(ctx context.Context, tc *Toolchain, s image) error {
+	s.in.Builder, s.in.SourceDateEpoch = builderName(), b.opts.SourceDateEpoch
+	s.in.BuildArgs = s.args
+	tc.Inputs = s.in
+	img, ok, err := b.eng.Image(ctx, s.ref())
 	if err != nil {
 		return err
 	}
-	if b.opts.NoBuild && !ok {
-		return fmt.Errorf("%s: image %s does not exist and --no-build was given; run without --no-build (or `halebench images`) once", what, ref)
+	if !ok && b.opts.NoBuild {
+		return fmt.Errorf("%s: image %s does not exist and --no-build was given; run without --no-build (or `halebench images`) once", s.what, s.ref())
 	}
-	if ok && (b.opts.NoBuild || (!b.opts.NoCache && img.Labels[repro.LabelEpoch] == b.epochString())) {
-		restoreArgs(args, img.Labels[labelArgs])
-		tc.Ref, tc.ID, tc.Digest = ref, img.ID, img.ID
-		if !b.opts.NoBuild {
-			return b.stamp(ctx, ref)
-		}
-		return nil
-	}
-	if prepare != nil {
-		if err := prepare(); err != nil {
+	if ok {
+		if used, err := b.useFound(ctx, tc, img, s); used || err != nil {
 			return err
 		}
 	}
-	args["SOURCE_DATE_EPOCH"] = b.epochString()
-	raw := ref + "-unnormalised"
-	res, err := b.sv.solve(ctx, contextDir, dfDir, args, b.opts.NoCache, exportImage(raw), what)
+	return b.build(ctx, tc, s)
+}
+
+// useFound takes the image found under s's tag when its labels and layers
+// say it was made from s's inputs; otherwise it says why on the log and
+// leaves it to be rebuilt (an error under NoBuild).
+func (b *Builder) useFound(ctx context.Context, tc *Toolchain, img engine.Image, s image) (bool, error) {
+	if b.opts.NoCache && !b.opts.NoBuild {
+		return false, nil
+	}
+	if why := checkFound(img, s.key, b.epochString(), s.parent); why != "" {
+		if b.opts.NoBuild {
+			return false, fmt.Errorf("%s: image %s is not what these inputs make (%s) and --no-build was given; run without --no-build to rebuild it", s.what, s.ref(), why)
+		}
+		fmt.Fprintf(b.log, "%s: found %s but not using it (%s): rebuilding\n", s.what, s.ref(), why)
+		return false, nil
+	}
+	restoreArgs(s.args, img.Labels[labelArgs])
+	tc.Ref, tc.ID, tc.Digest, tc.layers = s.ref(), img.ID, img.ID, img.Layers
+	if b.opts.NoBuild {
+		return true, nil
+	}
+	return true, b.stamp(ctx, s.ref())
+}
+
+// build runs s's Dockerfile and normalises the result under s's tag.
+func (b *Builder) build(ctx context.Context, tc *Toolchain, s image) error {
+	if s.prepare != nil {
+		if err := s.prepare(); err != nil {
+			return err
+		}
+	}
+	s.args["SOURCE_DATE_EPOCH"] = b.epochString()
+	ref, raw := s.ref(), s.ref()+"-unnormalised"
+	// The temporary image goes whatever happens, also when the run is
+	// being interrupted (its context cancelled): an interrupted build
+	// leaves no …-unnormalised image behind.
+	defer func() { _ = b.eng.RemoveImage(context.WithoutCancel(ctx), raw) }()
+	res, err := b.sv.solve(ctx, s.contextDir, s.dfDir, s.args, b.opts.NoCache, exportImage(raw), s.what)
 	if err != nil {
 		return err
 	}
-	labels := map[string]string{repro.LabelEpoch: b.epochString(), labelArgs: plainArgs(args)}
+	labels := map[string]string{repro.LabelEpoch: b.epochString(), labelArgs: plainArgs(s.args), LabelInputs: s.key}
 	id, err := repro.Normalise(ctx, b.eng, raw, ref, b.opts.SourceDateEpoch, labels)
-	if rerr := b.eng.RemoveImage(ctx, raw); err == nil {
-		err = rerr
+	if err == nil {
+		err = b.eng.RemoveImage(ctx, raw)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: normalising the image: %w", what, err)
+		return fmt.Errorf("%s: normalising the image: %w", s.what, err)
 	}
-	tc.Ref, tc.ID, tc.Digest, tc.Executed, tc.Cached = ref, id, id, res.Executed, res.Cached
+	img, ok, err := b.eng.Image(ctx, ref)
+	if err != nil || !ok || img.ID != id {
+		return fmt.Errorf("%s: image %s is not there after its build (found %v, id %s, want %s): %v", s.what, ref, ok, img.ID, id, err)
+	}
+	tc.Ref, tc.ID, tc.Digest, tc.Executed, tc.Cached, tc.layers = ref, id, id, res.Executed, res.Cached, img.Layers
 	return b.stamp(ctx, ref)
 }
 
@@ -321,14 +380,6 @@ func (b *Builder) materialize(files map[string][]byte) (string, error) {
 		}
 	}
 	return dir, nil
-}
-
-func hashOf(parts ...string) string {
-	h := sha256.New()
-	for _, p := range parts {
-		fmt.Fprintf(h, "%d:%s;", len(p), p)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // hashTree digests the names, modes and sizes+mtimes of a source tree: a

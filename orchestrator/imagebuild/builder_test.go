@@ -9,6 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -36,7 +37,7 @@ func TestToolchainAndBenchImages(t *testing.T) {
 	if err != nil || gtc.Status != imagebuild.Available || !strings.HasPrefix(gtc.Version, "go version go1.") {
 		t.Fatalf("go toolchain = %+v, %v", gtc, err)
 	}
-	srcs := []imagebuild.Source{{Unit: "hello", Path: "testdata/hello.c"}, {Unit: "broken", Path: "testdata/broken.c"}}
+	srcs := []imagebuild.Source{{Unit: "hello", Path: "testdata/hello.c"}, {Unit: "broken", Path: "testdata/broken.c"}, {Unit: "bomb", Path: "testdata/bomb.c"}}
 	bi, err := b.BenchImage(ctx, c, srcs)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
@@ -62,13 +63,30 @@ func TestToolchainAndBenchImages(t *testing.T) {
 			ctc2.Executed, bi2.Executed, ctc.ID, ctc2.ID, bi.ID, bi2.ID, log.String())
 	}
 
-	// The broken sibling left its compiler message, the good one a binary.
+	// The broken sibling left its compiler message, the good one a binary;
+	// the macro bomb ran into the compile's memory cap.
 	out, err := eng.Command(ctx, bi.Ref, "test-images", []string{"sh", "-c", "ls /bench/bin; cat " + imagebuild.FailedPath("broken")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "hello\n") || !strings.Contains(out, "undefined_symbol") {
+	if !strings.Contains(out, "hello\n") || !strings.Contains(out, "undefined_symbol") || strings.Contains(out, "bomb\n") {
 		t.Fatalf("bench image contents:\n%s", out)
+	}
+	out, err = eng.Command(ctx, bi.Ref, "test-images", []string{"cat", imagebuild.FailedPath("bomb")})
+	if err != nil || !strings.Contains(out, "out of memory") {
+		t.Fatalf("the macro bomb's build log (want the compiler out of memory under the cap): %v\n%s", err, out)
+	}
+	// Nothing of the compilers' scratch (clang's crash reproducer) is left
+	// in the image's layers (a container's /tmp is a fresh tmpfs: the
+	// layers are read instead).
+	files, err := repro.Files(ctx, eng, bi.Ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range files {
+		if p = strings.Trim(p, "/"); strings.HasPrefix(p, "tmp/") {
+			t.Errorf("the bench image holds %s", p)
+		}
 	}
 }
 
@@ -89,12 +107,75 @@ func TestHaleUnavailableWithoutSource(t *testing.T) {
 func TestBaseImageNotLocalNotPullable(t *testing.T) {
 	eng := enginetest.Connect(t)
 	b := imagebuild.New(eng, nil, &bytes.Buffer{}, imagebuild.Options{BaseImage: "registry.invalid/debian:trixie@sha256:0000000000000000000000000000000000000000000000000000000000000000"})
-	start := time.Now()
-	_, err := b.Base(context.Background())
+	// Bounded: a pull that hangs instead of failing ends the test, not CI.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, err := b.Base(ctx)
+	if ctx.Err() != nil {
+		t.Fatalf("no answer from the pull within 2 minutes: %v", err)
+	}
 	if err == nil || !strings.Contains(err.Error(), "could not be pulled") || !strings.Contains(err.Error(), "mmdebstrap") {
 		t.Fatalf("err = %v", err)
 	}
-	if d := time.Since(start); d > time.Minute {
-		t.Fatalf("took %s", d)
+}
+
+// A tag moved onto another image (as a hostile bundle's archive could do) is
+// not taken: under --no-build the toolchain and the base are refused, naming
+// why; the right image under the same tag is taken. The tags live under a
+// prefix of the test's own and are removed after it; nothing is built.
+func TestRetaggedImageRefused(t *testing.T) {
+	eng := enginetest.Connect(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	bk, err := eng.BuildKit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bk.Close()
+	var log bytes.Buffer
+	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-retag"})
+	c, _ := toolchain.ByName("c")
+	goLang, _ := toolchain.ByName("go")
+	base, err := b.Base(ctx)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	ctc, err := b.Toolchain(ctx, c)
+	if err != nil || ctc.Status != imagebuild.Available {
+		t.Fatalf("c toolchain %+v: %v\n%s", ctc, err, log.String())
+	}
+	gtc, err := b.Toolchain(ctx, goLang)
+	if err != nil || gtc.Status != imagebuild.Available {
+		t.Fatalf("go toolchain %+v: %v\n%s", gtc, err, log.String())
+	}
+	const prefix = "halebench-test-retag"
+	baseTag := prefix + base.Ref[strings.Index(base.Ref, "/"):]
+	cTag := prefix + ctc.Ref[strings.Index(ctc.Ref, "/"):]
+	t.Cleanup(func() {
+		for _, r := range []string{baseTag, cTag} {
+			_ = eng.RemoveImage(context.Background(), r)
+		}
+	})
+	noBuild := func() (imagebuild.Toolchain, error) {
+		return imagebuild.New(eng, nil, &log, imagebuild.Options{RunID: "test-retag", Prefix: prefix, NoBuild: true}).Toolchain(ctx, c)
+	}
+	tag := func(src, dst string) {
+		if err := eng.Tag(ctx, src, dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tag(base.Ref, baseTag)
+	tag(gtc.Ref, cTag) // the go toolchain under the c toolchain's tag
+	if tc, err := noBuild(); err == nil || !strings.Contains(err.Error(), "not what these inputs make") {
+		t.Fatalf("the go toolchain under c's tag was taken: %+v, %v", tc, err)
+	}
+	tag(ctc.Ref, cTag)
+	if tc, err := noBuild(); err != nil || tc.ID != ctc.ID {
+		t.Fatalf("the c toolchain under its own tag was refused: %+v, %v\n%s", tc, err, log.String())
+	}
+	tag(gtc.Ref, baseTag) // a toolchain (two layers, other labels) under the base's tag
+	_, err = imagebuild.New(eng, nil, &log, imagebuild.Options{RunID: "test-retag", Prefix: prefix, NoBuild: true}).Base(ctx)
+	if err == nil || !strings.Contains(err.Error(), "layers") {
+		t.Fatalf("a toolchain under the base's tag was taken as the base: %v", err)
 	}
 }

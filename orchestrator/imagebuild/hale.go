@@ -1,16 +1,13 @@
 package imagebuild
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
@@ -39,114 +36,35 @@ type HaleBuild struct {
 	ReleaseCheck     string   `json:"release_check,omitempty"` // "agrees", or what disagrees
 }
 
-// vendorCrate is one crate found in a --hale-vendor directory.
-type vendorCrate struct {
-	Name, Version string
-	Rel           string // its folder, relative to the vendor directory, with /
-}
+const haleHowTo = "give --hale-git=URL|DIR (hale's repository; --hale-ref=TAG, default " + DefaultHaleRef + "), --hale-src=DIR (a hale-lang/hale checkout) or --hale-image=REF (a local image with `hale` on PATH); where crates.io does not answer add --hale-vendor=DIR"
 
+// hale makes the hale toolchain: the --hale-image given, or hale-cli built
+// from a --hale-src tree or a --hale-git tag. What cannot be had comes back
+// Unavailable, a failed build BuildFailed, with the reason.
 func (b *Builder) hale(ctx context.Context, tc Toolchain, lang toolchain.Language) (Toolchain, error) {
 	if b.opts.HaleImage != "" {
-		img, ok, err := b.eng.Image(ctx, b.opts.HaleImage)
-		if err != nil {
-			return tc, err
-		}
-		if !ok {
-			tc.Status = Unavailable
-			tc.Reason = fmt.Sprintf("image %s given with --hale-image is not in the engine's image store; load it (docker load) or build it from a hale tree with --hale-src=DIR or --hale-git=URL", b.opts.HaleImage)
-			return tc, nil
-		}
-		tc.Ref, tc.ID, tc.Base = b.opts.HaleImage, img.ID, "given with --hale-image"
-		return b.finish(ctx, tc, lang)
+		return b.givenHale(ctx, tc, lang)
 	}
-	const howTo = "give --hale-git=URL|DIR (hale's repository; --hale-ref=TAG, default " + DefaultHaleRef + "), --hale-src=DIR (a hale-lang/hale checkout) or --hale-image=REF (a local image with `hale` on PATH); where crates.io does not answer add --hale-vendor=DIR"
 	hb := &HaleBuild{Vendor: b.opts.HaleVendor}
 	tc.Hale = hb
 	if b.opts.HaleSrc == "" && b.opts.HaleGit == "" {
-		tc.Status, tc.Reason = Unavailable, "no hale source and no hale image; "+howTo
+		tc.Status, tc.Reason = Unavailable, "no hale source and no hale image; "+haleHowTo
 		return tc, nil
-	}
-	var crates []vendorCrate
-	if b.opts.HaleVendor != "" {
-		var err error
-		if crates, err = scanVendor(b.opts.HaleVendor); err != nil {
-			return tc, err
-		}
-		for _, c := range crates {
-			hb.VendorCrates = append(hb.VendorCrates, c.Name+"@"+c.Version)
-		}
 	}
 	ctxDir, err := os.MkdirTemp("", "halebench-hale-")
 	if err != nil {
 		return tc, err
 	}
 	defer os.RemoveAll(ctxDir)
-	srcDir := filepath.Join(ctxDir, "src")
-	var srcKey string
-	if b.opts.HaleSrc != "" {
-		hb.Src = b.opts.HaleSrc
-		if _, err := os.Stat(filepath.Join(b.opts.HaleSrc, "crates", "hale-cli")); err != nil {
-			tc.Status, tc.Reason = Unavailable, fmt.Sprintf("no hale source tree at %s (crates/hale-cli missing); %s", b.opts.HaleSrc, howTo)
-			return tc, nil
-		}
-		if srcKey, err = hashTree(b.opts.HaleSrc); err != nil {
-			return tc, fmt.Errorf("reading hale source tree %s: %w", b.opts.HaleSrc, err)
-		}
-		if err := copyTree(b.opts.HaleSrc, srcDir); err != nil {
-			return tc, fmt.Errorf("copying hale source tree %s into the build context: %w", b.opts.HaleSrc, err)
-		}
-	} else {
-		hb.Git, hb.Ref = b.opts.HaleGit, b.opts.HaleRef
-		if hb.Ref == "" {
-			hb.Ref = DefaultHaleRef
-		}
-		fmt.Fprintf(b.log, "toolchain hale: cloning %s at %s\n", hb.Git, hb.Ref)
-		commit, err := cloneTag(ctx, hb.Git, hb.Ref, srcDir)
-		if err != nil {
-			tc.Status, tc.Reason = Unavailable, err.Error()
-			return tc, nil
-		}
-		hb.Commit, srcKey = commit, commit
-	}
-	if hb.WorkspaceVersion, err = workspaceVersion(filepath.Join(srcDir, "Cargo.toml")); err != nil {
-		return tc, err
-	}
-	vendorKey := ""
-	vendorDir := filepath.Join(ctxDir, "vendor")
-	if b.opts.HaleVendor != "" {
-		if vendorKey, err = hashTree(b.opts.HaleVendor); err != nil {
-			return tc, fmt.Errorf("reading --hale-vendor %s: %w", b.opts.HaleVendor, err)
-		}
-		if err := copyTree(b.opts.HaleVendor, vendorDir); err != nil {
-			return tc, fmt.Errorf("copying --hale-vendor %s into the build context: %w", b.opts.HaleVendor, err)
-		}
-	} else if err := os.Mkdir(vendorDir, 0o755); err != nil {
-		return tc, err
-	}
-	script, _ := images.FS.ReadFile("hale/build.sh")
-	patch := patchConfig(crates, "/halebench/vendor")
-	if err := os.WriteFile(filepath.Join(ctxDir, "build.sh"), script, 0o644); err != nil {
-		return tc, err
-	}
-	if err := os.WriteFile(filepath.Join(ctxDir, "patch.toml"), []byte(patch), 0o644); err != nil {
-		return tc, err
-	}
-
-	base, err := b.Base(ctx)
+	parts, why, err := b.haleContext(ctx, hb, ctxDir)
 	if err != nil {
 		return tc, err
 	}
-	df, _ := images.FS.ReadFile("hale/Dockerfile")
-	dfDir, err := b.materialize(map[string][]byte{"Dockerfile": df})
-	if err != nil {
-		return tc, err
+	if why != "" {
+		tc.Status, tc.Reason = Unavailable, why
+		return tc, nil
 	}
-	defer os.RemoveAll(dfDir)
-	ref := b.opts.Prefix + "/toolchain-hale:" + hashOf(base.ID, string(df), string(script), patch, srcKey, vendorKey, b.epochString())
-	tc.Base = base.Ref + "@" + base.ID
-	in := &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID, Files: map[string]string{
-		"build.sh": sha256Hex(script), "patch.toml": sha256Hex([]byte(patch)), "hale source (commit or tree)": srcKey, "vendor tree": vendorKey}}
-	if err := b.buildOrFind(ctx, &tc, ref, ctxDir, dfDir, map[string]string{"BASE": base.Ref}, nil, in, "toolchain hale"); err != nil {
+	if err := b.buildHale(ctx, &tc, ctxDir, parts); err != nil {
 		if ctx.Err() != nil {
 			return tc, err
 		}
@@ -160,6 +78,129 @@ func (b *Builder) hale(ctx context.Context, tc Toolchain, lang toolchain.Languag
 	if err != nil || tc.Status != Available {
 		return tc, err
 	}
+	return b.haleRecord(ctx, tc)
+}
+
+// givenHale is the --hale-image: a local image with hale on PATH.
+func (b *Builder) givenHale(ctx context.Context, tc Toolchain, lang toolchain.Language) (Toolchain, error) {
+	img, ok, err := b.eng.Image(ctx, b.opts.HaleImage)
+	if err != nil {
+		return tc, err
+	}
+	if !ok {
+		tc.Status = Unavailable
+		tc.Reason = fmt.Sprintf("image %s given with --hale-image is not in the engine's image store; load it (docker load) or build it from a hale tree with --hale-src=DIR or --hale-git=URL", b.opts.HaleImage)
+		return tc, nil
+	}
+	tc.Ref, tc.ID, tc.Base, tc.layers = b.opts.HaleImage, img.ID, "given with --hale-image", img.Layers
+	return b.finish(ctx, tc, lang)
+}
+
+// haleParts are the digests of a hale build context's files.
+type haleParts struct {
+	src, vendor   string // the source commit or tree digest; the vendor tree's digest
+	script, patch []byte
+}
+
+// haleContext assembles hale's build context in ctxDir: the source tree
+// (copied or cloned) as src/, the vendor crates as vendor/, build.sh and the
+// cargo patch. why says what makes hale unavailable (a missing tree, a
+// clone that failed).
+func (b *Builder) haleContext(ctx context.Context, hb *HaleBuild, ctxDir string) (haleParts, string, error) {
+	var p haleParts
+	var crates []vendorCrate
+	if b.opts.HaleVendor != "" {
+		var err error
+		if crates, err = scanVendor(b.opts.HaleVendor); err != nil {
+			return p, "", err
+		}
+		for _, c := range crates {
+			hb.VendorCrates = append(hb.VendorCrates, c.Name+"@"+c.Version)
+		}
+	}
+	srcDir := filepath.Join(ctxDir, "src")
+	why, err := b.haleSource(ctx, hb, srcDir, &p)
+	if err != nil || why != "" {
+		return p, why, err
+	}
+	if hb.WorkspaceVersion, err = workspaceVersion(filepath.Join(srcDir, "Cargo.toml")); err != nil {
+		return p, "", err
+	}
+	vendorDir := filepath.Join(ctxDir, "vendor")
+	if b.opts.HaleVendor != "" {
+		if p.vendor, err = hashTree(b.opts.HaleVendor); err != nil {
+			return p, "", fmt.Errorf("reading --hale-vendor %s: %w", b.opts.HaleVendor, err)
+		}
+		if err := copyTree(b.opts.HaleVendor, vendorDir); err != nil {
+			return p, "", fmt.Errorf("copying --hale-vendor %s into the build context: %w", b.opts.HaleVendor, err)
+		}
+	} else if err := os.Mkdir(vendorDir, 0o755); err != nil {
+		return p, "", err
+	}
+	p.script, _ = images.FS.ReadFile("hale/build.sh")
+	p.patch = []byte(patchConfig(crates, "/halebench/vendor"))
+	if err := os.WriteFile(filepath.Join(ctxDir, "build.sh"), p.script, 0o644); err != nil {
+		return p, "", err
+	}
+	return p, "", os.WriteFile(filepath.Join(ctxDir, "patch.toml"), p.patch, 0o644)
+}
+
+// haleSource puts hale's tree in srcDir: a copy of --hale-src, or a clone
+// of the --hale-git tag.
+func (b *Builder) haleSource(ctx context.Context, hb *HaleBuild, srcDir string, p *haleParts) (string, error) {
+	if b.opts.HaleSrc != "" {
+		hb.Src = b.opts.HaleSrc
+		if _, err := os.Stat(filepath.Join(b.opts.HaleSrc, "crates", "hale-cli")); err != nil {
+			return fmt.Sprintf("no hale source tree at %s (crates/hale-cli missing); %s", b.opts.HaleSrc, haleHowTo), nil
+		}
+		var err error
+		if p.src, err = hashTree(b.opts.HaleSrc); err != nil {
+			return "", fmt.Errorf("reading hale source tree %s: %w", b.opts.HaleSrc, err)
+		}
+		if err := copyTree(b.opts.HaleSrc, srcDir); err != nil {
+			return "", fmt.Errorf("copying hale source tree %s into the build context: %w", b.opts.HaleSrc, err)
+		}
+		return "", nil
+	}
+	hb.Git, hb.Ref = b.opts.HaleGit, b.opts.HaleRef
+	if hb.Ref == "" {
+		hb.Ref = DefaultHaleRef
+	}
+	fmt.Fprintf(b.log, "toolchain hale: cloning %s at %s\n", hb.Git, hb.Ref)
+	commit, err := cloneTag(ctx, hb.Git, hb.Ref, srcDir)
+	if err != nil {
+		return err.Error(), nil
+	}
+	hb.Commit, p.src = commit, commit
+	return "", nil
+}
+
+// buildHale builds (or finds) the hale toolchain image from the assembled
+// context.
+func (b *Builder) buildHale(ctx context.Context, tc *Toolchain, ctxDir string, p haleParts) error {
+	base, err := b.Base(ctx)
+	if err != nil {
+		return err
+	}
+	df, _ := images.FS.ReadFile("hale/Dockerfile")
+	dfDir, err := b.materialize(map[string][]byte{"Dockerfile": df})
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dfDir)
+	tc.Base = base.Ref + "@" + base.ID
+	in := &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID, Files: map[string]string{
+		"build.sh": sha256Hex(p.script), "patch.toml": sha256Hex(p.patch), "hale source (commit or tree)": p.src, "vendor tree": p.vendor}}
+	return b.buildOrFind(ctx, tc, image{
+		repo: b.opts.Prefix + "/toolchain-hale", key: inputsDigest(base.ID, string(df), string(p.script), string(p.patch), p.src, p.vendor, b.epochString()),
+		contextDir: ctxDir, dfDir: dfDir, args: map[string]string{"BASE": base.Ref}, in: in, what: "toolchain hale", parent: base.layers,
+	})
+}
+
+// haleRecord reads how hale-cli was built from the image and applies the
+// release rule.
+func (b *Builder) haleRecord(ctx context.Context, tc Toolchain) (Toolchain, error) {
+	hb := tc.Hale
 	out, err := b.eng.Command(ctx, tc.Ref, b.opts.RunID, []string{"cat", haleBuildInfo})
 	if err != nil {
 		return tc, fmt.Errorf("reading the hale build record %s in %s: %w", haleBuildInfo, tc.Ref, err)
@@ -224,127 +265,6 @@ func releaseCheck(tag, wsVersion, haleVersion string) (string, bool) {
 		tagPart = "no tag (a --hale-src tree)"
 	}
 	return fmt.Sprintf("%s, [workspace.package] version %q and `hale --version` %q do not agree", tagPart, wsVersion, haleVersion), false
-}
-
-// workspaceVersion reads [workspace.package] version from a Cargo.toml.
-func workspaceVersion(manifest string) (string, error) {
-	f, err := os.Open(manifest)
-	if err != nil {
-		return "", fmt.Errorf("the hale tree has no Cargo.toml: %w", err)
-	}
-	defer f.Close()
-	v := tomlValue(f, "workspace.package", "version")
-	if v == "" {
-		return "", fmt.Errorf("%s has no [workspace.package] version: is it a hale-lang/hale tree?", manifest)
-	}
-	return v, nil
-}
-
-// tomlValue finds `key = "value"` in [section] of a TOML file: enough for
-// the few manifest fields read here, not a TOML parser.
-func tomlValue(r io.Reader, section, key string) string {
-	sc := bufio.NewScanner(r)
-	in := false
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			in = line == "["+section+"]"
-			continue
-		}
-		if !in {
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok || strings.TrimSpace(k) != key {
-			continue
-		}
-		v = strings.TrimSpace(v)
-		if i := strings.Index(v, "#"); i > 0 && strings.Count(v[:i], `"`) != 1 {
-			v = strings.TrimSpace(v[:i])
-		}
-		return strings.Trim(v, `"'`)
-	}
-	return ""
-}
-
-// scanVendor finds the crates of a vendor directory: each folder holding a
-// Cargo.toml with a [package] (as `cargo vendor` lays them out), and the
-// folders one level below (a plain source tree that is a workspace, such as
-// inkwell with its internal_macros).
-func scanVendor(dir string) ([]vendorCrate, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("--hale-vendor: %w", err)
-	}
-	var out []vendorCrate
-	add := func(rel, wsVersion string) bool {
-		f, err := os.Open(filepath.Join(dir, rel, "Cargo.toml"))
-		if err != nil {
-			return false
-		}
-		data, _ := io.ReadAll(f)
-		f.Close()
-		name := tomlValue(strings.NewReader(string(data)), "package", "name")
-		if name == "" {
-			return false
-		}
-		ver := tomlValue(strings.NewReader(string(data)), "package", "version")
-		if ver == "" || ver == "true" { // version.workspace = true
-			ver = wsVersion
-		}
-		out = append(out, vendorCrate{Name: name, Version: ver, Rel: filepath.ToSlash(rel)})
-		return true
-	}
-	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		wsVersion := ""
-		if f, err := os.Open(filepath.Join(dir, e.Name(), "Cargo.toml")); err == nil {
-			wsVersion = tomlValue(f, "workspace.package", "version")
-			f.Close()
-		}
-		add(e.Name(), wsVersion)
-		subs, _ := os.ReadDir(filepath.Join(dir, e.Name()))
-		for _, s := range subs {
-			if s.IsDir() && !strings.HasPrefix(s.Name(), ".") && s.Name() != "target" {
-				add(filepath.Join(e.Name(), s.Name()), wsVersion)
-			}
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--hale-vendor %s holds no crate: want one folder per crate, each with a Cargo.toml that has a [package] (as `cargo vendor` lays them out, or plain source trees)", dir)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Rel < out[j].Rel })
-	return out, nil
-}
-
-// patchConfig is the cargo [patch.crates-io] table that puts the vendored
-// crates in place of the registry's: one entry per crate, renamed when one
-// name comes in several versions. A [patch] works for a normalized
-// `cargo vendor` folder and for a plain source tree with path dependencies
-// alike, so no checksum files are needed.
-func patchConfig(crates []vendorCrate, root string) string {
-	var sb strings.Builder
-	sb.WriteString("# written by halebench from --hale-vendor\n")
-	if len(crates) == 0 {
-		return sb.String()
-	}
-	sb.WriteString("[patch.crates-io]\n")
-	seen := map[string]int{}
-	for _, c := range crates {
-		seen[c.Name]++
-	}
-	for _, c := range crates {
-		p := path.Join(root, c.Rel)
-		if seen[c.Name] > 1 {
-			key := c.Name + "-" + strings.NewReplacer(".", "_", "+", "_").Replace(c.Version)
-			fmt.Fprintf(&sb, "%s = { package = %q, path = %q }\n", key, c.Name, p)
-			continue
-		}
-		fmt.Fprintf(&sb, "%s = { path = %q }\n", c.Name, p)
-	}
-	return sb.String()
 }
 
 // cloneTag makes a shallow clone of one tag of a git repository (a URL, or

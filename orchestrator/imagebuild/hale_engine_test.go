@@ -14,7 +14,7 @@ import (
 // hale-cli from a pinned tag and a vendor dir: available as hale 0.17.0,
 // the way it was built, its Cargo.lock digest, rustc and the commit
 // recorded, the release rule met; a second builder runs no step.
-func TestHaleFromGitAndVendor(t *testing.T) {
+func TestSlowHaleFromGitAndVendor(t *testing.T) {
 	eng := enginetest.Connect(t)
 	git, vendor := enginetest.HaleInputs(t)
 	bk, err := eng.BuildKit(context.Background())

@@ -30,27 +30,16 @@ func (b *Builder) Own(ctx context.Context, dir, tag string) (Toolchain, error) {
 	if err != nil {
 		return tc, fmt.Errorf("halebench's own image: reading %s: %w", dir, err)
 	}
-	ref := b.opts.Prefix + "/self:" + hashOf(base.ID, string(df), sum, b.epochString())
 	tc.Base = base.Ref + "@" + base.ID
-	in := &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID, Files: map[string]string{"build context": sum}}
-	args := map[string]string{"BASE": base.Ref}
-	pin := func() error {
-		names := dockerfilePackages(df)
-		if len(names) == 0 {
-			return nil
-		}
-		pins, ok := b.opts.Pins["halebench"]
-		if !ok {
-			if pins, err = b.resolvePins(ctx, base, names, "halebench image"); err != nil {
-				return err
-			}
-		}
-		args["PACKAGES"] = strings.Join(pins, " ")
-		return nil
-	}
-	if err := b.buildOrFind(ctx, &tc, ref, dir, dir, args, pin, in, "halebench image"); err != nil {
+	img := image{repo: b.opts.Prefix + "/self", key: inputsDigest(base.ID, string(df), sum, b.epochString()),
+		contextDir: dir, dfDir: dir, args: map[string]string{"BASE": base.Ref},
+		in:   &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID, Files: map[string]string{"build context": sum}},
+		what: "halebench image", parent: base.layers}
+	img.prepare = b.pinPackages(ctx, base, df, "halebench", img.what, img.args)
+	if err := b.buildOrFind(ctx, &tc, img); err != nil {
 		return tc, err
 	}
+	ref := img.ref()
 	if tag != "" {
 		if err := b.eng.Tag(ctx, ref, tag); err != nil {
 			return tc, err

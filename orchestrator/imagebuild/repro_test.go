@@ -12,8 +12,10 @@ import (
 )
 
 // Two builds of the base, the c toolchain and its bench image from the same
-// inputs, every step run again (no cache), give the same digests.
-func TestNoCacheRebuildSameDigests(t *testing.T) {
+// inputs, every step run again (no cache), give the same digests. Two
+// no-cache builds of everything take minutes: a slow test.
+func TestSlowNoCacheRebuildSameDigests(t *testing.T) {
+	enginetest.Slow(t)
 	eng := enginetest.Connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()

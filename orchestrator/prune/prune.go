@@ -247,57 +247,70 @@ func Run(ctx context.Context, eng Engine, opts Options) (*Plan, error) {
 		if k, _ := Kind(img); k == "" {
 			continue
 		}
-		ref := img.ID
-		if t, err := eng.ImageMadeAt(ctx, ref); err == nil {
+		if t, err := eng.ImageMadeAt(ctx, img.ID); err == nil {
 			created[img.ID] = t
 		}
 	}
 	p := &Plan{Images: Decide(images, created, named, opts)}
 	if !opts.DryRun {
-		for i := range p.Images {
-			im := &p.Images[i]
-			if !im.Remove {
-				continue
-			}
-			refs := im.Tags
-			if len(refs) == 0 {
-				refs = []string{im.ID}
-			}
-			for _, ref := range refs {
-				if err := eng.RemoveImage(ctx, ref); err != nil {
-					im.RemoveErr = err
-					break
-				}
+		removeImages(ctx, eng, p.Images)
+	}
+	p.Cache = planCache(ctx, eng, opts)
+	return p, nil
+}
+
+// removeImages removes the images the plan marks, by each tag (or by ID
+// when untagged), recording the first failure on the image.
+func removeImages(ctx context.Context, eng Engine, imgs []Image) {
+	for i := range imgs {
+		im := &imgs[i]
+		if !im.Remove {
+			continue
+		}
+		refs := im.Tags
+		if len(refs) == 0 {
+			refs = []string{im.ID}
+		}
+		for _, ref := range refs {
+			if err := eng.RemoveImage(ctx, ref); err != nil {
+				im.RemoveErr = err
+				break
 			}
 		}
 	}
-	p.Cache = CachePlan{Keep: opts.CacheKeep}
+}
+
+// planCache decides whether the build cache is pruned and, unless DryRun,
+// prunes it; a failure to read it is recorded, not returned.
+func planCache(ctx context.Context, eng Engine, opts Options) CachePlan {
+	c := CachePlan{Keep: opts.CacheKeep}
 	switch {
 	case opts.Scope != "":
-		p.Cache.Why = "not pruned: a scope was given and the build cache is shared by every scope"
+		c.Why = "not pruned: a scope was given and the build cache is shared by every scope"
 	case opts.CacheKeep < 0:
-		p.Cache.Why = "not pruned (--cache-keep=-1)"
+		c.Why = "not pruned (--cache-keep=-1)"
 	default:
-		p.Cache.Considered = true
+		c.Considered = true
 	}
 	n, size, recl, err := eng.BuildCacheUsage(ctx)
 	if err != nil {
-		p.Cache.Err = err
-		return p, nil
+		c.Err = err
+		return c
 	}
-	p.Cache.Records, p.Cache.Size, p.Cache.Reclaimable = n, size, recl
-	if p.Cache.Considered {
-		if size > opts.CacheKeep {
-			p.Cache.Prune = true
-			p.Cache.Why = fmt.Sprintf("over the %s limit: the least recently used records go until %s remain", Bytes(opts.CacheKeep), Bytes(opts.CacheKeep))
-		} else {
-			p.Cache.Why = fmt.Sprintf("within the %s limit: nothing to prune", Bytes(opts.CacheKeep))
-		}
-		if p.Cache.Prune && !opts.DryRun {
-			p.Cache.Freed, p.Cache.Err = eng.PruneBuildCache(ctx, opts.CacheKeep)
-		}
+	c.Records, c.Size, c.Reclaimable = n, size, recl
+	if !c.Considered {
+		return c
 	}
-	return p, nil
+	if size > opts.CacheKeep {
+		c.Prune = true
+		c.Why = fmt.Sprintf("over the %s limit: the least recently used records go until %s remain", Bytes(opts.CacheKeep), Bytes(opts.CacheKeep))
+	} else {
+		c.Why = fmt.Sprintf("within the %s limit: nothing to prune", Bytes(opts.CacheKeep))
+	}
+	if c.Prune && !opts.DryRun {
+		c.Freed, c.Err = eng.PruneBuildCache(ctx, opts.CacheKeep)
+	}
+	return c
 }
 
 // Print writes the plan, or what was done, and the total freed.

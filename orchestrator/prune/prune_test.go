@@ -176,20 +176,22 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bk.Close()
-	c, _ := toolchain.ByName("c")
+	// Python: the smallest toolchain, so the three builds (each saved and
+	// loaded whole by the normaliser) cost least; nothing here runs them.
+	py, _ := toolchain.ByName("python")
 	stamp := time.Now().UnixNano()
 	scope, other := fmt.Sprintf("prune-test-%d", stamp), fmt.Sprintf("prune-test-other-%d", stamp)
 	g := &guard{Engine: eng, t: t, allowed: map[string]bool{}}
 	build := func(scope string, n int) imagebuild.BenchImage {
 		suite := t.TempDir()
-		src := filepath.Join(suite, "prunetest.c")
-		body := fmt.Sprintf("#include <stdio.h>\nint main(void) { printf(\"elapsed_ns=%d\\n\"); return 0; } /* %d */\n", n, stamp)
+		src := filepath.Join(suite, "prunetest.py")
+		body := fmt.Sprintf("print(\"elapsed_ns=%d\")  # %d\n", n, stamp)
 		if err := os.WriteFile(src, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		var log bytes.Buffer
 		b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "prune-test", Scope: scope})
-		bi, err := b.BenchImage(ctx, c, []imagebuild.Source{{Unit: "prunetest", Path: src}})
+		bi, err := b.BenchImage(ctx, py, []imagebuild.Source{{Unit: "prunetest", Path: src}})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log.String())
 		}
@@ -206,7 +208,7 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 
 	results := t.TempDir()
 	name := func(bi imagebuild.BenchImage) {
-		r := report.Report{Schema: report.Schema, BenchImages: map[string]report.BenchImage{"c": record.BenchImage(bi)}}
+		r := report.Report{Schema: report.Schema, BenchImages: map[string]report.BenchImage{"python": record.BenchImage(bi)}}
 		if err := report.WriteFile(filepath.Join(results, "run-latest.json"), &r); err != nil {
 			t.Fatal(err)
 		}

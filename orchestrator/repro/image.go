@@ -42,35 +42,11 @@ func Normalise(ctx context.Context, eng Engine, src, dst string, epoch int64, la
 	}
 	defer rc.Close()
 	at := time.Unix(epoch, 0).UTC()
-	layers := map[string]layerFile{} // archive path → normalised layer
-	links := map[string]string{}     // archive path → the path it links to
-	jsons := map[string][]byte{}
-	tr := tar.NewReader(rc)
-	for {
-		hdr, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return "", fmt.Errorf("reading the saved image %s: %w", src, err)
-		}
-		switch {
-		case hdr.Typeflag == tar.TypeSymlink:
-			links[hdr.Name] = path.Join(path.Dir(hdr.Name), hdr.Linkname)
-		case strings.HasSuffix(hdr.Name, ".tar") && hdr.Typeflag == tar.TypeReg:
-			p, id, err := normaliseLayer(tr, dir, at)
-			if err != nil {
-				return "", fmt.Errorf("image %s, layer %s: %w", src, hdr.Name, err)
-			}
-			layers[hdr.Name] = layerFile{path: p, diffID: id}
-		case strings.HasSuffix(hdr.Name, ".json") && hdr.Typeflag == tar.TypeReg:
-			b, err := io.ReadAll(tr)
-			if err != nil {
-				return "", err
-			}
-			jsons[hdr.Name] = b
-		}
+	saved, err := readSaved(rc, dir, at, src)
+	if err != nil {
+		return "", err
 	}
+	layers, links, jsons := saved.layers, saved.links, saved.jsons
 	var manifest []struct {
 		Config string
 		Layers []string
@@ -98,6 +74,45 @@ func Normalise(ctx context.Context, eng Engine, src, dst string, epoch int64, la
 		return "", fmt.Errorf("image %s: %w", src, err)
 	}
 	return load(ctx, eng, newCfg, files, dst)
+}
+
+// saved is an image archive as `docker save` writes it, its layers
+// normalised into files on the way.
+type saved struct {
+	layers map[string]layerFile // archive path → normalised layer
+	links  map[string]string    // archive path → the path it links to
+	jsons  map[string][]byte
+}
+
+// readSaved reads a saved image archive, normalising each layer into dir.
+func readSaved(r io.Reader, dir string, at time.Time, src string) (saved, error) {
+	s := saved{layers: map[string]layerFile{}, links: map[string]string{}, jsons: map[string][]byte{}}
+	tr := tar.NewReader(r)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			return s, nil
+		}
+		if err != nil {
+			return s, fmt.Errorf("reading the saved image %s: %w", src, err)
+		}
+		switch {
+		case hdr.Typeflag == tar.TypeSymlink:
+			s.links[hdr.Name] = path.Join(path.Dir(hdr.Name), hdr.Linkname)
+		case strings.HasSuffix(hdr.Name, ".tar") && hdr.Typeflag == tar.TypeReg:
+			p, id, err := normaliseLayer(tr, dir, at)
+			if err != nil {
+				return s, fmt.Errorf("image %s, layer %s: %w", src, hdr.Name, err)
+			}
+			s.layers[hdr.Name] = layerFile{path: p, diffID: id}
+		case strings.HasSuffix(hdr.Name, ".json") && hdr.Typeflag == tar.TypeReg:
+			b, err := io.ReadAll(tr)
+			if err != nil {
+				return s, err
+			}
+			s.jsons[hdr.Name] = b
+		}
+	}
 }
 
 // Config is what an image made from a root filesystem runs with.

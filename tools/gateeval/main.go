@@ -83,31 +83,9 @@ func run(bin, oldBin, suite, work, subject string, passes, runs, iters, sens int
 	}
 	fmt.Println("  " + bs)
 
-	var aa []*report.Report
-	counts := map[status.Status]int{}
-	exits := map[int]int{}
-	for i := 0; i < passes; i++ {
-		rep, code, err := halebench(bin, filepath.Join(work, fmt.Sprintf("aa-%d", i)), common...)
-		if err != nil {
-			return err
-		}
-		exits[code]++
-		aa = append(aa, rep)
-		for _, b := range rep.Benches {
-			counts[b.Status]++
-		}
-	}
-	gated := 0
-	for _, s := range []status.Status{status.OK, status.Regression, status.MemRegression, status.Inconclusive, status.Improved} {
-		gated += counts[s]
-	}
-	fmt.Printf("\nA/A: %d passes of the unchanged suite against that rebaseline; exits %v\n", passes, exits)
-	fmt.Printf("  gated cells: %d; ok %d, regression %d, mem_regression %d, inconclusive %d, improved %d\n", gated,
-		counts[status.OK], counts[status.Regression], counts[status.MemRegression], counts[status.Inconclusive], counts[status.Improved])
-	if gated > 0 {
-		fmt.Printf("  false-alarm rate: %.1f%% of cells (%d of %d passes exited 1); inconclusive rate: %.1f%%\n",
-			100*float64(counts[status.Regression]+counts[status.MemRegression])/float64(gated), exits[1], passes,
-			100*float64(counts[status.Inconclusive])/float64(gated))
+	aa, err := aaPasses(bin, work, common, passes)
+	if err != nil {
+		return err
 	}
 
 	if err := sensitivity(bin, suite, work, base, subject, iters, sens); err != nil {
@@ -129,6 +107,38 @@ func run(bin, oldBin, suite, work, subject string, passes, runs, iters, sens int
 		fmt.Printf("  in blocks (%s):  %s\n", filepath.Base(oldBin), spread(old, subject))
 	}
 	return nil
+}
+
+// aaPasses runs the unchanged suite passes times against the rebaseline and
+// prints what the gate said of it: every alarm is a false one.
+func aaPasses(bin, work string, common []string, passes int) ([]*report.Report, error) {
+	var aa []*report.Report
+	counts := map[status.Status]int{}
+	exits := map[int]int{}
+	for i := 0; i < passes; i++ {
+		rep, code, err := halebench(bin, filepath.Join(work, fmt.Sprintf("aa-%d", i)), common...)
+		if err != nil {
+			return nil, err
+		}
+		exits[code]++
+		aa = append(aa, rep)
+		for _, b := range rep.Benches {
+			counts[b.Status]++
+		}
+	}
+	gated := 0
+	for _, s := range []status.Status{status.OK, status.Regression, status.MemRegression, status.Inconclusive, status.Improved} {
+		gated += counts[s]
+	}
+	fmt.Printf("\nA/A: %d passes of the unchanged suite against that rebaseline; exits %v\n", passes, exits)
+	fmt.Printf("  gated cells: %d; ok %d, regression %d, mem_regression %d, inconclusive %d, improved %d\n", gated,
+		counts[status.OK], counts[status.Regression], counts[status.MemRegression], counts[status.Inconclusive], counts[status.Improved])
+	if gated > 0 {
+		fmt.Printf("  false-alarm rate: %.1f%% of cells (%d of %d passes exited 1); inconclusive rate: %.1f%%\n",
+			100*float64(counts[status.Regression]+counts[status.MemRegression])/float64(gated), exits[1], passes,
+			100*float64(counts[status.Inconclusive])/float64(gated))
+	}
+	return aa, nil
 }
 
 // sensitivityOnly runs the known changes against a rebaseline made before.

@@ -100,7 +100,7 @@ func Base(b imagebuild.Base) report.Base {
 // records it.
 func Toolchain(tc imagebuild.Toolchain) report.Toolchain {
 	out := report.Toolchain{
-		Status: status.Status(tc.Status), Reason: tc.Reason, Ref: tc.Ref, ID: tc.ID, Digest: tc.Digest, Base: tc.Base,
+		Status: tc.Status, Reason: tc.Reason, Ref: tc.Ref, ID: tc.ID, Digest: tc.Digest, Base: tc.Base,
 		Version: tc.Version, BuildFlags: tc.BuildFlags, Executed: tc.Executed, Cached: tc.Cached,
 		Inputs: inputs(tc.Inputs), Warnings: tc.Warnings,
 	}
