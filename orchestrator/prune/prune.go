@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 // Engine is what pruning needs of the engine.
@@ -196,7 +196,7 @@ func Named(dir string) (map[string]string, error) {
 		return nil, err
 	}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := report.ReadBounded(f)
 		if err != nil {
 			return nil, fmt.Errorf("reading report %s: %w", f, err)
 		}
