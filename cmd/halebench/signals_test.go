@@ -87,12 +87,17 @@ func waitFor(d time.Duration, cond func() bool) bool {
 	return cond()
 }
 
+// coldImages bounds the wait for a run's first container: on an engine
+// that holds none of the images yet (CI's), the run first makes the base
+// and the toolchains, minutes of work on a busy 2-core host.
+const coldImages = 15 * time.Minute
+
 // waitContainer waits for the sampler container of a run owned by pid.
 func waitContainer(t *testing.T, eng *engine.Engine, pid int) string {
 	t.Helper()
 	host, _ := os.Hostname()
 	owner := host + ":" + itoa(pid)
-	for i := 0; i < 600; i++ {
+	for end := time.Now().Add(coldImages); time.Now().Before(end); {
 		ids, _ := eng.Leftovers(context.Background(), "")
 		for _, id := range ids {
 			l, _ := eng.ContainerLabels(context.Background(), id)
@@ -265,7 +270,7 @@ func TestXprocInterrupted(t *testing.T) {
 		return out
 	}
 	seen := false
-	for i := 0; i < 600 && !seen; i++ {
+	for end := time.Now().Add(coldImages); time.Now().Before(end) && !seen; {
 		for _, id := range mine() {
 			if l, _ := eng.ContainerLabels(context.Background(), id); l["org.halebench.xproc"] != "" {
 				seen = true
