@@ -35,16 +35,16 @@ func sample() *report.Report {
 			{Name: "fn_crash", Status: status.RunFailed, BaselineElapsedNs: ptr(int64(5)),
 				SubjectResult: &report.Lang{Status: status.RunFailed, Detail: "exit 139 (SIGSEGV)\nstack…", Comparable: true}},
 			{Name: "fn_noisy", Status: status.Inconclusive, ElapsedNsMedian: ptr(int64(2_000_000)), BaselineElapsedNs: ptr(int64(2_000_000)),
-				Verdict: "this run's median is known to ±12.0%, wider than the ±5.0% band",
+				Verdict:       "this run's median is known to ±12.0%, wider than the ±5.0% band",
 				SubjectResult: &report.Lang{Status: status.OK, ElapsedNsMedian: 2_000_000, Comparable: true}},
 			{Name: "fn_new", Status: status.NoBaseline, ElapsedNsMedian: ptr(int64(3_000_000)),
-				Verdict: "the baselines hold no figure for this bench",
+				Verdict:       "the baselines hold no figure for this bench",
 				SubjectResult: &report.Lang{Status: status.OK, ElapsedNsMedian: 3_000_000, Comparable: true}},
 			{Name: hostileName, Status: status.BadOutput, BaselineElapsedNs: ptr(int64(5)),
 				SubjectResult: &report.Lang{Status: status.BadOutput, Detail: "::warning::x\n##[error]y\x1b]0;title\x07 ]]> </failure>", Comparable: true}},
 			{Name: "fn_a", Status: status.OK, ElapsedNsMedian: ptr(int64(1_500_000_000)), BaselineElapsedNs: ptr(int64(1_500_000_000)),
 				SubjectResult: &report.Lang{Status: status.OK, ElapsedNsMedian: 1_500_000_000, Comparable: true},
-				Comparatives: map[string]*report.Lang{"go": {Status: status.Timeout, Detail: "no result within 2m0s"}}},
+				Comparatives:  map[string]*report.Lang{"go": {Status: status.Timeout, Detail: "no result within 2m0s"}}},
 			{Name: "fn_b", Status: status.OK, ElapsedNsMedian: ptr(int64(1000)), BaselineElapsedNs: ptr(int64(1000)),
 				SubjectResult: &report.Lang{Status: status.OK, ElapsedNsMedian: 1000, Comparable: true}},
 		},
@@ -197,7 +197,7 @@ func TestJUnitStrictInconclusiveFails(t *testing.T) {
 func TestJUnitSubjectUnavailable(t *testing.T) {
 	r := &report.Report{Status: status.OK, Subject: "hale", SubjectStatus: string(status.Unavailable),
 		SubjectReason: "no hale source at ../hale (give --hale-src or --hale-git)",
-		Benches: []*report.Bench{{Name: "fn_a", Status: status.SubjectUnavailable}, {Name: "fn_b", Status: status.SubjectUnavailable}}}
+		Benches:       []*report.Bench{{Name: "fn_a", Status: status.SubjectUnavailable}, {Name: "fn_b", Status: status.SubjectUnavailable}}}
 	var buf bytes.Buffer
 	if err := JUnit(&buf, r); err != nil {
 		t.Fatal(err)
