@@ -94,7 +94,7 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 			fmt.Fprintf(p.Log, "baselines: independent run %d of %d\n", pass+1, p.Runs)
 		}
 		interrupted := r.measure(ctx)
-		r.samplers = append(r.samplers, env.Engine.CloseSamplers()...) // the next pass starts fresh containers
+		r.samplers = append(r.samplers, r.env.Engine.CloseSamplers()...) // the next pass starts fresh containers
 		if interrupted {
 			return r.finish(status.Interrupted)
 		}
