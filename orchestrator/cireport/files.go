@@ -31,6 +31,28 @@ func Targets(junit, summaryFlag, githubStepSummary string) Outputs {
 	return o
 }
 
+// Check says, before a run, whether its outputs can be written: each
+// file's folder exists, and a step summary that exists is a regular file
+// (not a symlink).
+func (o Outputs) Check() error {
+	paths := o.Summaries
+	if o.JUnit != "" {
+		paths = append([]string{o.JUnit}, paths...)
+	}
+	for _, p := range paths {
+		if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
+			return fmt.Errorf("cannot write %s: its folder %s does not exist (create it first)", p, filepath.Dir(p))
+		}
+	}
+	for _, p := range o.Summaries {
+		st, err := os.Lstat(p)
+		if err == nil && !st.Mode().IsRegular() {
+			return fmt.Errorf("step summary %s is not a regular file (a symlink?): give the file itself", p)
+		}
+	}
+	return nil
+}
+
 // Write writes every output of o for r, all it can: the errors of those it
 // could not are joined.
 func (o Outputs) Write(r *report.Report) error {
