@@ -91,6 +91,8 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 	suite := "--suite=../../orchestrator/harness/testdata/suite"
 	corrupt := filepath.Join(t.TempDir(), "baselines.json")
 	os.WriteFile(corrupt, []byte("{\n  \"benches\": {\n    \"count\": nope\n}}\n"), 0o644)
+	link := filepath.Join(t.TempDir(), "summary.md")
+	os.Symlink(corrupt, link)
 	cases := []struct {
 		args []string
 		want []string
@@ -107,6 +109,8 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 		{[]string{"xproc", "--hale-git=/nonexistent-git"}, []string{"--hale-git=/nonexistent-git"}},
 		{[]string{"verify", "--hale-src=/nonexistent-hale", "../../orchestrator/report/testdata/no-such.json"}, []string{"no-such.json"}},
 		{[]string{"run", suite, "--progress=fancy"}, []string{"--progress=fancy", "help run"}},
+		{[]string{"run", suite, "--junit=/nonexistent-dir/junit.xml"}, []string{"/nonexistent-dir/junit.xml", "does not exist"}},
+		{[]string{"run", suite, "--summary=" + link}, []string{link, "not a regular file"}},
 	}
 	for _, c := range cases {
 		code, _, errOut := run(t, noEngine, c.args...)
