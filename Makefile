@@ -10,7 +10,8 @@ ARGS    ?=
 all: build
 
 # deps: what building needs (mmdebstrap) and what the tests need besides
-# (headless chromium, which opens the HTML report in its test).
+# (headless chromium, which opens the HTML report in its test; python3-junitparser,
+# which reads the JUnit file in its test).
 deps: deps-build deps-test
 
 deps-build:
@@ -22,6 +23,9 @@ deps-test:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "installing chromium (the HTML report's test opens the page headless)" >&2; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@/usr/bin/python3 -c 'import junitparser' >/dev/null 2>&1 || { \
+	  echo "installing python3-junitparser (a real JUnit consumer reads --junit's file in its test)" >&2; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-junitparser >/dev/null; }
 
 build:
 	$(GO) build -o $(BIN) ./cmd/halebench

@@ -91,6 +91,8 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 	suite := "--suite=../../orchestrator/harness/testdata/suite"
 	corrupt := filepath.Join(t.TempDir(), "baselines.json")
 	os.WriteFile(corrupt, []byte("{\n  \"benches\": {\n    \"count\": nope\n}}\n"), 0o644)
+	link := filepath.Join(t.TempDir(), "summary.md")
+	os.Symlink(corrupt, link)
 	cases := []struct {
 		args []string
 		want []string
@@ -107,6 +109,8 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 		{[]string{"xproc", "--hale-git=/nonexistent-git"}, []string{"--hale-git=/nonexistent-git"}},
 		{[]string{"verify", "--hale-src=/nonexistent-hale", "../../orchestrator/report/testdata/no-such.json"}, []string{"no-such.json"}},
 		{[]string{"run", suite, "--progress=fancy"}, []string{"--progress=fancy", "help run"}},
+		{[]string{"run", suite, "--junit=/nonexistent-dir/junit.xml"}, []string{"/nonexistent-dir/junit.xml", "does not exist"}},
+		{[]string{"run", suite, "--summary=" + link}, []string{link, "not a regular file"}},
 	}
 	for _, c := range cases {
 		code, _, errOut := run(t, noEngine, c.args...)
@@ -127,11 +131,14 @@ func TestRegressionExit1(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "baselines.json")
 	os.WriteFile(p, []byte(`{"updated_at": "x", "subject": "c", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1}}}`), 0o644)
-	code, out, errOut := run(t, nil, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
-		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--results="+filepath.Join(dir, "results"))
+	junit, summary, ghSummary := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "summary.md"), filepath.Join(dir, "gh.md")
+	code, out, errOut := run(t, []string{"GITHUB_STEP_SUMMARY=" + ghSummary}, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
+		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--results="+filepath.Join(dir, "results"),
+		"--junit="+junit, "--summary="+summary)
 	if code != 1 || !strings.Contains(out, "REGRESSION") || !strings.Contains(errOut, "regressed") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
+	checkCIResults(t, errOut, junit, summary, ghSummary)
 	code, out, _ = run(t, nil, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
 		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--results="+filepath.Join(dir, "results"), "--json")
 	if code != 1 || !strings.HasPrefix(strings.TrimSpace(out), "{") || !strings.Contains(out, `"status": "regression"`) {
@@ -219,6 +226,27 @@ func TestFlagsAnywhereAndVerbNamed(t *testing.T) {
 		code, _, errOut := run(t, noEngine, args...)
 		if code != 2 || !strings.Contains(errOut, "halebench help "+verb+" ") || strings.Contains(strings.ToLower(errOut), "engine") {
 			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
+		}
+	}
+}
+
+// checkCIResults checks what a regressed run of the bench count gave CI:
+// the verdict as stderr's last line, a JUnit failure, both summaries.
+func checkCIResults(t *testing.T, errOut, junit string, summaries ...string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(errOut, "\n"), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "halebench: verdict regression — 1 regression (count +") {
+		t.Fatalf("last stderr line is not the verdict: %q", last)
+	}
+	x, err := os.ReadFile(junit)
+	if err != nil || !strings.Contains(string(x), `<testcase name="count" classname="halebench.c"`) ||
+		!strings.Contains(string(x), `<failure message="regression: time median`) {
+		t.Fatalf("junit (%v):\n%s", err, x)
+	}
+	for _, p := range summaries {
+		md, err := os.ReadFile(p)
+		if err != nil || !strings.HasPrefix(string(md), "### halebench verdict regression — 1 regression (count +") {
+			t.Fatalf("summary %s (%v):\n%s", p, err, md)
 		}
 	}
 }

@@ -24,6 +24,7 @@ type printer struct {
 	live    bool   // draw the live line (a terminal)
 	shown   []byte // the live line now drawn
 	partial []byte // a whole line not yet ended
+	final   string // said by Close, after everything else
 }
 
 func (p *printer) Write(b []byte) (int, error) {
@@ -75,7 +76,8 @@ func (p *printer) redraw(l []byte) {
 	p.shown = append([]byte{}, l...)
 }
 
-// Close ends an unfinished line and takes the live line away.
+// Close ends an unfinished line, takes the live line away and says the
+// final line, if one was set.
 func (p *printer) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -84,6 +86,18 @@ func (p *printer) Close() {
 		p.partial = nil
 	}
 	p.redraw(nil)
+	if p.final != "" {
+		p.out.Write([]byte(p.final + "\n"))
+		p.final = ""
+	}
+}
+
+// sayLast sets the line Close says after every other line: run's verdict,
+// which a CI log shows last whatever is said between now and the exit.
+func (p *printer) sayLast(line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.final = line
 }
 
 // stderr is the one printer of this process (the signal handler writes

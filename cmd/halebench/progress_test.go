@@ -44,3 +44,20 @@ func TestPrinterKeepsLiveLineBelow(t *testing.T) {
 		t.Fatalf("plain: %q", out.String())
 	}
 }
+
+// The final line (run's verdict) comes after every other line, the live
+// line erased first, whenever it was set; Close says it once.
+func TestPrinterSaysFinalLineLast(t *testing.T) {
+	var out bytes.Buffer
+	p := &printer{out: &out, live: true}
+	fmt.Fprint(p, "\r\033[K[3/3] fn_b hale sample 2 of 5…")
+	p.sayLast("halebench: verdict regression — 1 regression (fn_a +31.0% time), 1 ok")
+	fmt.Fprintln(p, "halebench: the subject regressed against its baseline (see the report)")
+	p.Close()
+	p.Close()
+	got := out.String()
+	want := "halebench: the subject regressed against its baseline (see the report)\n[3/3] fn_b hale sample 2 of 5…\r\033[Khalebench: verdict regression — 1 regression (fn_a +31.0% time), 1 ok\n"
+	if !strings.HasSuffix(got, want) || strings.Count(got, "verdict") != 1 {
+		t.Fatalf("got  %q\nwant …%q", got, want)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/cireport"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
@@ -32,6 +33,8 @@ type runOptions struct {
 	results         string
 	requireSubject  bool
 	unprivileged    bool
+	junit           string
+	summary         string
 	timeout         time.Duration
 	memory          byteSize
 }
@@ -55,6 +58,12 @@ Exit codes: 0 fine (inconclusive too, unless --strict), 1 the subject regressed
 output, parity mismatch, a baselined bench gone), 2 the run could not be made,
 130 interrupted.
 
+In CI: --junit=FILE writes one JUnit test case per subject bench; --summary=FILE
+(and $GITHUB_STEP_SUMMARY, when set) gets a Markdown summary appended, the
+verdict first. When the run made a report, the last line on stderr is its
+verdict (--quiet too), e.g.
+  halebench: verdict regression — 1 regression (fn_modular +31.0% time), 21 ok
+
 Flags:
 `
 
@@ -77,6 +86,8 @@ func (o *runOptions) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.results, "results", "results", "folder for the JSON reports")
 	fs.BoolVar(&o.requireSubject, "require-subject", false, "exit 2 when the subject's toolchain is unavailable, instead of warning")
 	fs.BoolVar(&o.unprivileged, "unprivileged", false, "run containers without privilege: no per-sample memory peak (said in the report)")
+	fs.StringVar(&o.junit, "junit", "", "also write the subject's benches as JUnit XML to `FILE` (a regression or failure is a failure, what was not judged is skipped)")
+	fs.StringVar(&o.summary, "summary", "", "also append a Markdown step summary (the verdict, what needs attention, the grid) to `FILE`; $GITHUB_STEP_SUMMARY, when set, gets it too")
 	fs.DurationVar(&o.timeout, "timeout", 120*time.Second, "per-sample timeout")
 	fs.Var(&o.memory, "memory", "per-sample memory limit (e.g. 512m, 4g); over it a sample is `oom`")
 }
@@ -99,6 +110,10 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	ci := cireport.Targets(o.junit, o.summary, os.Getenv("GITHUB_STEP_SUMMARY"))
+	if err := ci.Check(); err != nil {
+		return badInput("run", err)
+	}
 	plan, err := harness.Prepare(harness.Options{
 		Suite: o.suite, Bench: o.bench, Langs: o.langs, Subject: o.subject, NoComparative: o.noComparative,
 		Iters: o.iters, Warmup: o.warmup, Timeout: o.timeout, MemLimit: int64(o.memory), OutCap: 1 << 20,
@@ -111,10 +126,27 @@ func runRun(ctx context.Context, args []string) error {
 	}
 	reportsGoTo(o.results)
 	res, err := harness.OnEngine(ctx, nil, plan)
-	if res != nil && res.Report != nil {
-		o.print(res, log)
+	if res == nil || res.Report == nil {
+		return err
 	}
-	return err
+	o.print(res, log)
+	return ciResults(ci, res.Report, err)
+}
+
+// ciResults writes the run's CI outputs and sets its verdict as the last
+// line on stderr. A file it could not write is an error of its own when
+// the run was fine, and said beside the run's error when not.
+func ciResults(ci cireport.Outputs, r *report.Report, runErr error) error {
+	stderr.sayLast("halebench: " + cireport.Of(r).Line())
+	werr := ci.Write(r)
+	if werr == nil {
+		return runErr
+	}
+	if runErr == nil {
+		return werr
+	}
+	fmt.Fprintln(stderr, "halebench:", werr)
+	return runErr
 }
 
 // print puts a run's result on stdout: the grid, or the JSON report.

@@ -63,7 +63,7 @@ func TestGridOfAReportFromBefore(t *testing.T) {
 // packages and the verbs' renderers import nothing of the engine side.
 func TestSchemaPackagesLinkNoEngine(t *testing.T) {
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go") // the go that runs this test, PATH or not
-	out, err := exec.Command(goBin, "list", "-deps", ".", "../compare", "../htmlreport").Output()
+	out, err := exec.Command(goBin, "list", "-deps", ".", "../compare", "../htmlreport", "../cireport").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}

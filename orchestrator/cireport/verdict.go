@@ -1,0 +1,141 @@
+package cireport
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
+)
+
+// Verdict is a run in one word and its benches counted by status.
+type Verdict struct {
+	// Status is the run's: ok, regression, failed, inconclusive or
+	// interrupted, as the report says.
+	Status status.Status
+	// Groups are the subject benches by status, what needs a reader first.
+	Groups []Group
+}
+
+// Group is the subject benches that ended with one status.
+type Group struct {
+	Status   status.Status
+	Severity status.Severity
+	Benches  []*report.Bench
+}
+
+// named is how many benches of a group the verdict line names.
+const named = 3
+
+// Of counts a report's subject benches by status. The run's word is the
+// report's own; a report that holds none (one from before runs had a
+// status) gets the worst bench severity's word.
+func Of(r *report.Report) Verdict {
+	byStatus := map[status.Status]*Group{}
+	var groups []*Group
+	worst := status.Fine
+	for _, b := range r.Benches {
+		sev := benchSeverity(b)
+		worst = max(worst, sev)
+		g := byStatus[b.Status]
+		if g == nil {
+			g = &Group{Status: b.Status, Severity: sev}
+			byStatus[b.Status] = g
+			groups = append(groups, g)
+		}
+		g.Severity = max(g.Severity, sev)
+		g.Benches = append(g.Benches, b)
+	}
+	sort.SliceStable(groups, func(i, j int) bool {
+		if groups[i].Severity.Rank() != groups[j].Severity.Rank() {
+			return groups[i].Severity.Rank() < groups[j].Severity.Rank()
+		}
+		return groups[i].Status < groups[j].Status
+	})
+	v := Verdict{Status: r.Status}
+	if v.Status == "" {
+		v.Status = wordFor(worst)
+	}
+	for _, g := range groups {
+		v.Groups = append(v.Groups, *g)
+	}
+	return v
+}
+
+// benchSeverity is what a subject bench's status means, given whether the
+// baseline held it (a gone subject program fails only then).
+func benchSeverity(b *report.Bench) status.Severity {
+	return status.OfBench(b.Status, b.BaselineElapsedNs != nil)
+}
+
+func wordFor(v status.Severity) status.Status {
+	switch v {
+	case status.Fails:
+		return status.Failed
+	case status.Regresses:
+		return status.Regression
+	case status.Attention:
+		return status.Inconclusive
+	}
+	return status.OK
+}
+
+// Line is the verdict in one line, e.g. "verdict regression — 1
+// regression (fn_modular +31.0% time), 21 ok": each status's count, and for
+// those a reader must look at, the first benches by name with their figure.
+func (v Verdict) Line() string {
+	var parts []string
+	for _, g := range v.Groups {
+		p := fmt.Sprintf("%d %s", len(g.Benches), word(g.Status))
+		if g.Severity >= status.Attention {
+			p += " (" + namesOf(g.Benches) + ")"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no benches")
+	}
+	return fmt.Sprintf("verdict %s — %s", word(v.Status), strings.Join(parts, ", "))
+}
+
+// word is a status as one line may show it.
+func word(s status.Status) string {
+	if s == "" {
+		return "unjudged"
+	}
+	return termtext.Line(string(s))
+}
+
+// namesOf names up to `named` benches with their figure, and how many
+// more there are.
+func namesOf(benches []*report.Bench) string {
+	var names []string
+	for i, b := range benches {
+		if i == named {
+			names = append(names, fmt.Sprintf("%d more", len(benches)-named))
+			break
+		}
+		n := termtext.Line(b.Name)
+		if f := figure(b); f != "" {
+			n += " " + f
+		}
+		names = append(names, n)
+	}
+	return strings.Join(names, ", ")
+}
+
+// figure is a bench's move against its baseline in a few characters:
+// "+31.0% time", "+12.5% memory", both when both regressed; "" when the
+// bench has no such figure.
+func figure(b *report.Bench) string {
+	var out []string
+	if c := b.TimeVerdict; c != nil && c.Baseline > 0 {
+		out = append(out, fmt.Sprintf("%+.1f%% time", (c.Ratio-1)*100))
+	}
+	if c := b.MemVerdict; c != nil && c.Baseline > 0 && (c.Status.Severity() >= status.Regresses || b.Status == status.MemRegression) {
+		out = append(out, fmt.Sprintf("%+.1f%% memory", (c.Ratio-1)*100))
+	}
+	return strings.Join(out, ", ")
+}
