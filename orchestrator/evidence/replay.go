@@ -136,9 +136,9 @@ func WriteComparison(w io.Writer, rec, now *report.Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "bench\tlang\trecorded\treplayed\treplayed/recorded\timage digest")
 	for _, b := range rec.Benches {
-		recLangs, nowLangs := langsOf(b, rec.Subject), map[string]*report.Lang{}
+		recLangs, nowLangs := b.Langs(rec.Subject), map[string]*report.Lang{}
 		if nb := nowBy[b.Name]; nb != nil {
-			nowLangs = langsOf(nb, now.Subject)
+			nowLangs = nb.Langs(now.Subject)
 		}
 		for _, lang := range sortedKeys(recLangs) {
 			r, n := recLangs[lang], nowLangs[lang]
@@ -150,15 +150,4 @@ func WriteComparison(w io.Writer, rec, now *report.Report) error {
 		}
 	}
 	return tw.Flush()
-}
-
-func langsOf(b *report.Bench, subject string) map[string]*report.Lang {
-	m := map[string]*report.Lang{}
-	for k, v := range b.Comparatives {
-		m[k] = v
-	}
-	if b.SubjectResult != nil {
-		m[subject] = b.SubjectResult
-	}
-	return m
 }

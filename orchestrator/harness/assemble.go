@@ -136,7 +136,7 @@ func langResult(ln *lane, comparable bool) *report.Lang {
 func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 	rb.Status, rb.Parity, rb.Check = v.Status, v.Parity, v.Check
 	rb.TimeVerdict, rb.MemVerdict, rb.Verdict = record.Check(v.Time), record.Check(v.Memory), v.Detail[subject]
-	for lang, res := range langMap(rb, subject) {
+	for lang, res := range rb.Langs(subject) {
 		res.Status = v.Cells[lang]
 		if d := v.Detail[lang]; d != "" {
 			res.Detail = d
@@ -157,15 +157,4 @@ func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 	rb.ElapsedNsMedian, rb.ElapsedNsSamples = &m, subj.ElapsedNsSamples
 	rb.MaxRSSKBMedian, rb.MaxRSSKBSamples = &rss, subj.MaxRSSKBSamples
 	rb.MemPeakKBMedian, rb.MemPeakKBSamples = subj.MemPeakKBMedian, subj.MemPeakKBSamples
-}
-
-func langMap(rb *report.Bench, subject string) map[string]*report.Lang {
-	m := map[string]*report.Lang{}
-	for k, v := range rb.Comparatives {
-		m[k] = v
-	}
-	if rb.SubjectResult != nil {
-		m[subject] = rb.SubjectResult
-	}
-	return m
 }

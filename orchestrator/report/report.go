@@ -135,6 +135,19 @@ type Bench struct {
 	Comparatives      map[string]*Lang `json:"comparatives"`
 }
 
+// Langs is every language's result on the bench, the subject's included,
+// by language name.
+func (b *Bench) Langs(subject string) map[string]*Lang {
+	m := map[string]*Lang{}
+	for k, v := range b.Comparatives {
+		m[k] = v
+	}
+	if b.SubjectResult != nil {
+		m[subject] = b.SubjectResult
+	}
+	return m
+}
+
 // Lang is one language's result on a bench.
 type Lang struct {
 	Status           status.Status `json:"status"`
