@@ -69,6 +69,8 @@ type (
 	Privileges = wire.Privileges
 	// SamplerResult is the sampler's verdict on one job's samples.
 	SamplerResult = wire.Result
+	// Count is one counted run (the count lane).
+	Count = wire.Count
 )
 
 // Outcome is everything one job produced.
@@ -78,6 +80,7 @@ type Outcome struct {
 	BuildError  string        `json:"build_error,omitempty"`
 	Samples     []Sample      `json:"samples"` // measured samples, warm-up excluded
 	Warmups     []Sample      `json:"warmups,omitempty"`
+	Counts      []Count       `json:"counts,omitempty"` // counted runs, when the job asked
 	Env         Env           `json:"env"`
 	CPUsAsked   string        `json:"cpus_asked"`
 	ContainerID string        `json:"container_id"`
@@ -98,6 +101,10 @@ func fill(o Outcome, res SamplerResult) Outcome {
 		} else {
 			o.Samples = append(o.Samples, s)
 		}
+	}
+	for _, c := range res.Counts {
+		c.Detail = termtext.Clean(c.Detail)
+		o.Counts = append(o.Counts, c)
 	}
 	if o.Samples == nil {
 		o.Samples = []Sample{}

@@ -38,6 +38,9 @@ type Job struct {
 	BuildFailed string   `json:"build_failed"`
 	Env         []string `json:"env"`
 	Argv        []string `json:"argv"`
+	// Count, when set, asks for counted runs after the timed samples (or
+	// instead of them when Iters is 0).
+	Count *CountJob `json:"count,omitempty"`
 }
 
 // Sample is one run of a bench program, as the sampler measured it.
@@ -64,6 +67,8 @@ type Env struct {
 	MemPeakError  string `json:"mem_peak_error,omitempty"`
 	Kernel        string `json:"kernel,omitempty"`
 	CPUModel      string `json:"cpu_model,omitempty"`
+	// Valgrind is `valgrind --version` in the bench image, when it counted.
+	Valgrind string `json:"valgrind,omitempty"`
 	// What the container gave the sampler, and what a bench process got.
 	ContainerPrivileges *Privileges `json:"container_privileges,omitempty"`
 	BenchPrivileges     *Privileges `json:"bench_privileges,omitempty"`
@@ -101,6 +106,7 @@ type Result struct {
 	Status     string   `json:"status"`
 	Detail     string   `json:"detail,omitempty"`
 	Samples    []Sample `json:"samples"`
+	Counts     []Count  `json:"counts,omitempty"`
 	BuildError string   `json:"build_error,omitempty"`
 }
 

@@ -1,0 +1,60 @@
+package wire
+
+// The count lane: a bench run under Valgrind's Callgrind with a fixed cache
+// model, whose instruction count is a function of the program and its
+// inputs, not of the host's load. The runner asks for it with Job.Count; the
+// sampler answers with Result.Counts (one per counted run) and the Valgrind
+// version in Result.Env.Valgrind.
+
+// Count statuses, per counted run. Whether the counts of a cell agree
+// (count_unstable) is the judge's call, not the sampler's.
+const (
+	CountOK     = "ok"
+	CountFailed = "count_failed"
+)
+
+// What a count covers: the bench's timed region (between its two monotonic
+// clock reads) or, where that cannot be delimited, the whole process.
+const (
+	ScopeRegion  = "region"
+	ScopeProcess = "process"
+)
+
+// CountJob asks the sampler to count a bench's program Runs times.
+type CountJob struct {
+	// Argv runs the counted build of the bench (built for a fixed CPU
+	// target, not for the host's).
+	Argv []string `json:"argv"`
+	Runs int      `json:"runs"`
+	// Region: delimit the count by the program's monotonic clock reads;
+	// otherwise count the whole process.
+	Region    bool  `json:"region"`
+	TimeoutNs int64 `json:"timeout_ns"`
+}
+
+// Count is one counted run: Callgrind's event totals over the scope.
+type Count struct {
+	Status string `json:"status"`
+	Detail string `json:"detail,omitempty"`
+	Scope  string `json:"scope"`
+	// Instructions executed (Callgrind's Ir).
+	Ir uint64 `json:"ir"`
+	// Data reads and writes, and the fixed cache model's misses: first level
+	// (I1, D1 read, D1 write) and last level (LL instruction, read, write).
+	Dr   uint64 `json:"dr,omitempty"`
+	Dw   uint64 `json:"dw,omitempty"`
+	I1mr uint64 `json:"i1mr,omitempty"`
+	D1mr uint64 `json:"d1mr,omitempty"`
+	D1mw uint64 `json:"d1mw,omitempty"`
+	ILmr uint64 `json:"ilmr,omitempty"`
+	DLmr uint64 `json:"dlmr,omitempty"`
+	DLmw uint64 `json:"dlmw,omitempty"`
+	// EstCycles = Ir + 10·(I1mr+D1mr+D1mw) + 100·(ILmr+DLmr+DLmw).
+	EstCycles uint64 `json:"est_cycles,omitempty"`
+	WallNs    int64  `json:"wall_ns"`
+}
+
+// EstimatedCycles is the README's formula over c's events.
+func (c Count) EstimatedCycles() uint64 {
+	return c.Ir + 10*(c.I1mr+c.D1mr+c.D1mw) + 100*(c.ILmr+c.DLmr+c.DLmw)
+}
