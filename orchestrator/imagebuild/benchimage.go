@@ -41,6 +41,11 @@ func SrcPath(unit, ext string) string { return SrcDir + "/" + unit + "." + ext }
 func BinPath(unit string) string      { return BinDir + "/" + unit }
 func FailedPath(unit string) string   { return BinDir + "/" + unit + ".build_failed" }
 
+// CountedPath is the bench's build for the count lane (a fixed CPU target);
+// CountedFailedPath holds why that build failed, when it did.
+func CountedPath(unit string) string       { return BinDir + "/" + unit + ".counted" }
+func CountedFailedPath(unit string) string { return CountedPath(unit) + ".build_failed" }
+
 const benchDockerfile = `ARG TOOLCHAIN
 ARG GO_TOOLCHAIN
 FROM ${GO_TOOLCHAIN} AS sampler

@@ -57,6 +57,9 @@ type Job struct {
 	MemLimit int64 // per sample, bytes
 	OutCap   int
 	Env      []string
+	// Count, when set, asks for counted runs (the count lane) after the
+	// timed samples, or instead of them when Iters is 0. CountJobFor makes it.
+	Count *wire.CountJob
 }
 
 // The sampler's wire types, as the runner's callers know them.

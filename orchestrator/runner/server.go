@@ -116,7 +116,8 @@ func EncodeJob(id, nonce string, j Job) []byte {
 		ID: id, Nonce: nonce, Iters: j.Iters, Warmup: j.Warmup, TimeoutNs: j.Timeout.Nanoseconds(),
 		Seed: strconv.FormatInt(j.Seed, 10), MemLimit: j.MemLimit, OutCap: j.OutCap,
 		BuildFailed: imagebuild.FailedPath(j.Unit), Env: j.Env,
-		Argv: j.Lang.Argv(imagebuild.BinPath(j.Unit), imagebuild.SrcPath(j.Unit, j.Lang.Ext)),
+		Argv:  j.Lang.Argv(imagebuild.BinPath(j.Unit), imagebuild.SrcPath(j.Unit, j.Lang.Ext)),
+		Count: j.Count,
 	})
 }
 

@@ -14,6 +14,16 @@ type Language struct {
 	Check   string   // shell command that only checks $SRC, for interpreted languages
 	Run     []string // argv run per sample; $BIN and $SRC are replaced
 	Version []string // argv printing the toolchain's version
+
+	// The count lane (see wire.CountJob). CountCompile builds $SRC into $OUT
+	// for CountTarget, a fixed CPU baseline, so that a count does not depend
+	// on the host's CPU; "" with NotCounted set when this language is not
+	// counted. CountScope is wire.ScopeRegion where the program's own
+	// monotonic clock reads can delimit the count, else wire.ScopeProcess.
+	CountCompile string
+	CountTarget  string
+	CountScope   string
+	NotCounted   string // why this language is not counted, when it is not
 }
 
 // All lists the languages in grid order.
