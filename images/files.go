@@ -6,15 +6,21 @@ import (
 	"strings"
 )
 
-// FS holds <lang>/Dockerfile for each language and the sampler's SamplerFiles.
+// FS holds <lang>/Dockerfile for each language, the sampler's SamplerFiles
+// and the count lane's clock gate (ClockGateFile).
 //
-//go:embed go node python c rust hale sampler/*.go sampler/wire/*.go
+//go:embed go node python c rust hale sampler/*.go sampler/wire/*.go count/clockgate.c
 var FS embed.FS
 
 // SamplerModule is the module the sampler is built as inside a bench image:
 // the path it has in this repository, so that its import of the wire
 // package resolves there as it does here.
 const SamplerModule = "github.com/hale-lang/halebench/images/sampler"
+
+// ClockGateFile is the source of the LD_PRELOAD library that delimits a
+// counted run's region (see count/clockgate.c), built in the bench images
+// of the languages counted by region.
+const ClockGateFile = "count/clockgate.c"
 
 // SamplerFiles are the sampler's sources (tests excluded), built together in
 // the bench image: the command and its wire package.

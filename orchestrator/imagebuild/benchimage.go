@@ -54,6 +54,7 @@ RUN cd /build/sampler && go build -o /halebench-sampler .
 FROM ${TOOLCHAIN}
 COPY --from=sampler /halebench-sampler ` + SamplerPath + `
 COPY build.sh /bench/build.sh
+COPY count/ /bench/count/
 COPY src/ ` + SrcDir + `/
 RUN sh /bench/build.sh
 `
@@ -89,6 +90,7 @@ func buildScript(lang toolchain.Language) string {
 	fmt.Fprintf(&b, "  timeout -k 10 %d sh /tmp/halebench-compile.sh >/tmp/halebench-build.log 2>&1\n  rc=$?\n", CompileTimeCapSeconds)
 	fmt.Fprintf(&b, "  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo \"halebench: the compile of $unit ran over the %d s time cap and was killed\" >>/tmp/halebench-build.log; fi\n", CompileTimeCapSeconds)
 	b.WriteString("  if [ $rc -eq 0 ]; then\n    echo \"built $unit\"\n  else\n    cp /tmp/halebench-build.log \"$OUT.build_failed\"\n    echo \"build_failed $unit\"; tail -n 20 /tmp/halebench-build.log\n    fails=$((fails+1))\n  fi\ndone\n")
+	b.WriteString(countedScript(lang))
 	b.WriteString("# What the compilers leave besides the programs would make two builds of\n# the same sources differ: go's build cache (times, logs) and its telemetry\n# counters (files named by the day).\nrm -rf /tmp/halebench-build.log /tmp/halebench-compile.sh /tmp/halebench-scratch /root/.cache /root/.config/go\necho \"$fails failed\"\n")
 	return b.String()
 }
@@ -146,7 +148,12 @@ func (b *Builder) benchFiles(lang toolchain.Language, sources []Source) (map[str
 		"build.sh":       []byte(buildScript(lang)),
 		"sampler/go.mod": []byte("module " + images.SamplerModule + "\n\ngo 1.22\n"),
 	}
-	parts := []string{benchDockerfile, string(files["build.sh"]), string(files["sampler/go.mod"])}
+	gate, err := images.FS.ReadFile(images.ClockGateFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	files[images.ClockGateFile] = gate
+	parts := []string{benchDockerfile, string(files["build.sh"]), string(files["sampler/go.mod"]), images.ClockGateFile, string(gate)}
 	for _, name := range images.SamplerFiles {
 		data, err := images.FS.ReadFile(name)
 		if err != nil {

@@ -24,28 +24,53 @@ type Language struct {
 	CountTarget  string
 	CountScope   string
 	NotCounted   string // why this language is not counted, when it is not
+	// CountRun is the argv of a counted run when it differs from Run
+	// (Python: without -I, so that PYTHONHASHSEED is read).
+	CountRun []string
 }
+
+// The fixed CPU target of every counted build (x86-64-v3: AVX2, BMI2, FMA).
+const countTarget = "x86-64-v3"
+
+// Why Node is not counted.
+const nodeNotCounted = "node is not counted: V8 compiles on background threads and tiers code up by time and sampling, " +
+	"so its instruction counts are neither deterministic nor a measure of the program"
 
 // All lists the languages in grid order.
 var All = []Language{
 	{Name: "hale", Title: "Hale", Ext: "hl",
 		Compile: `hale build "$SRC" && mv "${SRC%.hl}" "$OUT"`,
-		Run:     []string{"$BIN"}, Version: []string{"hale", "--version"}},
+		Run:     []string{"$BIN"}, Version: []string{"hale", "--version"},
+		// hale takes its options after the file; baseline is x86-64-v3.
+		CountCompile: `hale build "$SRC" --target-cpu baseline && mv "${SRC%.hl}" "$OUT"`,
+		CountTarget:  countTarget, CountScope: "region"},
 	{Name: "go", Title: "Go", Ext: "go",
 		Compile: `go build -o "$OUT" "$SRC"`,
-		Run:     []string{"$BIN"}, Version: []string{"go", "version"}},
+		Run:     []string{"$BIN"}, Version: []string{"go", "version"},
+		// Go reads its clock through the vDSO, not libc: no region to gate.
+		CountCompile: `GOAMD64=v3 go build -o "$OUT" "$SRC"`,
+		CountTarget:  countTarget, CountScope: "process"},
 	{Name: "node", Title: "Node", Ext: "js",
 		Check: `node --check "$SRC"`,
-		Run:   []string{"node", "$SRC"}, Version: []string{"node", "--version"}},
+		Run:   []string{"node", "$SRC"}, Version: []string{"node", "--version"},
+		NotCounted: nodeNotCounted},
 	{Name: "python", Title: "Python", Ext: "py",
 		Check: `python3 -c 'import ast,sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])' "$SRC"`,
-		Run:   []string{"python3", "-I", "$SRC"}, Version: []string{"python3", "--version"}},
+		Run:   []string{"python3", "-I", "$SRC"}, Version: []string{"python3", "--version"},
+		// Run from source; the interpreter reads the clock for itself too,
+		// so the whole process is counted, with PYTHONHASHSEED=0 (which -I
+		// would ignore; -s -P keep the rest of what -I isolates from).
+		CountRun: []string{"python3", "-s", "-P", "$SRC"}, CountScope: "process"},
 	{Name: "c", Title: "C", Ext: "c",
 		Compile: `clang -O3 -march=native -o "$OUT" "$SRC" -lm -lpthread`,
-		Run:     []string{"$BIN"}, Version: []string{"clang", "--version"}},
+		Run:     []string{"$BIN"}, Version: []string{"clang", "--version"},
+		CountCompile: `clang -O3 -march=x86-64-v3 -o "$OUT" "$SRC" -lm -lpthread`,
+		CountTarget:  countTarget, CountScope: "region"},
 	{Name: "rust", Title: "Rust", Ext: "rs",
 		Compile: `rustc -O -C target-cpu=native --edition 2021 -o "$OUT" "$SRC"`,
-		Run:     []string{"$BIN"}, Version: []string{"rustc", "--version"}},
+		Run:     []string{"$BIN"}, Version: []string{"rustc", "--version"},
+		CountCompile: `rustc -O -C target-cpu=x86-64-v3 --edition 2021 -o "$OUT" "$SRC"`,
+		CountTarget:  countTarget, CountScope: "region"},
 }
 
 // ByName finds a language by its report key or extension.
@@ -115,6 +140,15 @@ func (l Language) BuildFlags() string {
 		return l.Compile
 	}
 	return l.Check
+}
+
+// CountArgv is the command of a counted run of one bench: CountRun where
+// the language has one, else Run.
+func (l Language) CountArgv(bin, src string) []string {
+	if l.CountRun == nil {
+		return l.Argv(bin, src)
+	}
+	return Language{Run: l.CountRun}.Argv(bin, src)
 }
 
 // Argv is the command that runs one bench in the bench image.

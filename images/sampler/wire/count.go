@@ -58,3 +58,13 @@ type Count struct {
 func (c Count) EstimatedCycles() uint64 {
 	return c.Ir + 10*(c.I1mr+c.D1mr+c.D1mw) + 100*(c.ILmr+c.DLmr+c.DLmw)
 }
+
+// ClockGatePath is where a bench image holds the LD_PRELOAD library that
+// delimits a region count (images/count/clockgate.c), in the images of the
+// languages counted by region.
+const ClockGatePath = "/bench/lib/halebench-clockgate.so"
+
+// ClockGateLine starts the lines the clock gate writes on Valgrind's log:
+// ClockGateLine+"region closed" when the region was delimited, or
+// ClockGateLine+"region not delimited: <why>".
+const ClockGateLine = "halebench-clockgate: "
