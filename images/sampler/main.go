@@ -41,6 +41,13 @@ type options struct {
 	tee         bool
 	env         []string
 	argv        []string
+	count       *wire.CountJob
+	// How a counted run is started (count.go): its whole environment, the
+	// write end of Valgrind's log as descriptor 3, ASLR off, and its cwd.
+	countEnv []string
+	countLog *os.File
+	noASLR   bool
+	dir      string
 }
 
 func main() {
@@ -137,7 +144,7 @@ func serve(args []string) {
 // optionsOf reads a job line's options, with the defaults `run` has.
 func optionsOf(j wire.Job) options {
 	o := options{iters: j.Iters, warmup: j.Warmup, timeout: time.Duration(j.TimeoutNs), seed: j.Seed,
-		memLimit: j.MemLimit, outCap: j.OutCap, buildFailed: j.BuildFailed, env: j.Env, argv: j.Argv}
+		memLimit: j.MemLimit, outCap: j.OutCap, buildFailed: j.BuildFailed, env: j.Env, argv: j.Argv, count: j.Count}
 	if o.timeout <= 0 {
 		o.timeout = 120 * time.Second
 	}

@@ -25,6 +25,8 @@ type session struct {
 	// container ends with its job, and in an xproc pair the other side may
 	// still be using the shared /dev/shm and IPC namespace.
 	lastRoom bool
+	// valgrindChecked: `valgrind --version` was asked (count.go).
+	valgrindChecked bool
 }
 
 // newSession sets the sampler up to start benches as uid:gid.
@@ -103,6 +105,9 @@ func (s *session) run(o options) wire.Result {
 		}
 	}
 	total := o.warmup + o.iters
+	if o.iters == 0 {
+		total = 0 // a count-only job
+	}
 	for i := 0; i < total; i++ {
 		smp, spent := runOnce(o, s.cg, s.conf, s.stop)
 		smp.Warmup = i < o.warmup
@@ -124,6 +129,10 @@ func (s *session) run(o options) wire.Result {
 			res.Detail = smp.Detail
 			break
 		}
+	}
+	if o.count != nil && res.Status == wire.StatusOK && !res.Spent {
+		res.Counts, res.Spent = s.countRuns(o)
+		res.Env.Valgrind = s.env.Valgrind
 	}
 	return res
 }

@@ -31,11 +31,18 @@ func startSample(o options, cg cgroups, conf *confinement) (*sampleRun, wire.Sam
 		return nil, failed(wire.StatusRunFailed, err.Error()), false
 	}
 	attr := &syscall.ProcAttr{
+		Dir:   o.dir,
 		Env:   benchEnv(o),
 		Files: []uintptr{devnull.Fd(), p[1].Fd(), p[3].Fd()},
 		Sys:   conf.sysProcAttr(),
 	}
+	if o.countLog != nil {
+		attr.Files = append(attr.Files, o.countLog.Fd())
+	}
 	fork := func() (int, error) { return syscall.ForkExec(path, o.argv, attr) }
+	if o.noASLR {
+		fork = withoutASLR(fork)
+	}
 	r := &sampleRun{o: o, outR: p[0], errR: p[2]}
 	if cg != nil {
 		if r.sc, err = cg.newSample(o.memLimit); err != nil {
@@ -50,6 +57,9 @@ func startSample(o options, cg cgroups, conf *confinement) (*sampleRun, wire.Sam
 		r.pid, err = fork()
 	}
 	closeAll(p[1], p[3])
+	if o.countLog != nil {
+		o.countLog.Close()
+	}
 	if err != nil {
 		return nil, failed(wire.StatusRunFailed, "starting "+o.argv[0]+": "+err.Error()), r.abort()
 	}
@@ -96,6 +106,9 @@ func closeAll(fs ...*os.File) {
 // benchEnv is the bench's environment: the image's, the empty read-only
 // HOME, then the job's variables and the seed.
 func benchEnv(o options) []string {
+	if o.countEnv != nil {
+		return o.countEnv
+	}
 	return dedupEnv(append(append(os.Environ(), "HOME="+homeDir), append(o.env, "HALEBENCH_SEED="+o.seed)...))
 }
 

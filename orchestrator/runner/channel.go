@@ -25,7 +25,13 @@ func NewNonce() (string, error) {
 // container: per sample the timeout and the sampler's clean-up (at most
 // about 6 s), and a little for the sampler's start.
 func JobDeadline(j Job) time.Duration {
-	return time.Duration(j.Iters+j.Warmup)*(j.Timeout+10*time.Second) + 30*time.Second
+	d := time.Duration(j.Iters+j.Warmup)*(j.Timeout+10*time.Second) + 30*time.Second
+	if c := j.Count; c != nil {
+		// Each counted run, and a region job's possible re-run over the
+		// whole process.
+		d += time.Duration(c.Runs+1) * (time.Duration(c.TimeoutNs) + 10*time.Second)
+	}
+	return d
 }
 
 // parseLine reads one line of the sampler's channel: it must be a result

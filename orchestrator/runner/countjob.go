@@ -8,6 +8,11 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
+// DefaultCountTimeout bounds one counted run. A run under Callgrind with
+// the cache simulation is some 20 to 100 times slower than a plain one; the
+// bound is there for a bench that hangs, not to race a slow one.
+const DefaultCountTimeout = 20 * time.Minute
+
 // CountJobFor is the count lane's job for one bench in language l: runs
 // counted runs of the bench's counted build, each bounded by timeout. When l
 // is not counted it returns the reason instead (the judge's not_counted).
@@ -19,14 +24,18 @@ func CountJobFor(l toolchain.Language, unit string, runs int, timeout time.Durat
 		}
 		return wire.CountJob{}, why
 	}
-	bin := imagebuild.CountedPath(unit)
+	bin, failed := imagebuild.CountedPath(unit), imagebuild.CountedFailedPath(unit)
 	if l.Compile == "" { // run from source: the counted run is the timed one
-		bin = imagebuild.BinPath(unit)
+		bin, failed = imagebuild.BinPath(unit), imagebuild.FailedPath(unit)
+	}
+	if timeout <= 0 {
+		timeout = DefaultCountTimeout
 	}
 	return wire.CountJob{
-		Argv:      l.Argv(bin, imagebuild.SrcPath(unit, l.Ext)),
-		Runs:      runs,
-		Region:    l.CountScope == wire.ScopeRegion,
-		TimeoutNs: timeout.Nanoseconds(),
+		Argv:        l.CountArgv(bin, imagebuild.SrcPath(unit, l.Ext)),
+		Runs:        runs,
+		Region:      l.CountScope == wire.ScopeRegion,
+		TimeoutNs:   timeout.Nanoseconds(),
+		BuildFailed: failed,
 	}, ""
 }

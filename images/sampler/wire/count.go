@@ -30,6 +30,9 @@ type CountJob struct {
 	// otherwise count the whole process.
 	Region    bool  `json:"region"`
 	TimeoutNs int64 `json:"timeout_ns"`
+	// BuildFailed is the file whose presence means the counted build
+	// failed (its text is the compiler's message).
+	BuildFailed string `json:"build_failed,omitempty"`
 }
 
 // Count is one counted run: Callgrind's event totals over the scope.

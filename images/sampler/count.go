@@ -1,0 +1,241 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+)
+
+// valgrindPath is Debian's valgrind in the toolchain images.
+const valgrindPath = "/usr/bin/valgrind"
+
+// countLogFD is the descriptor a counted run's Valgrind writes its log on:
+// a pipe only the sampler reads (Valgrind moves it out of the program's
+// reach), so nothing the bench prints is read for counts.
+const countLogFD = 3
+
+// The fixed cache model: never the host's.
+var cacheModel = []string{"--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"}
+
+// glibcTunables pins what glibc would otherwise size from the CPU's cache
+// reports when it picks how to copy and set memory. Under Valgrind the CPUID
+// glibc sees is Valgrind's own fixed model for the host's feature level, so
+// on any x86-64-v3 host the choice is already the same; these pin it
+// regardless, and AVX-512 (beyond the counted target) is off.
+const glibcTunables = "glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD,-AVX512ER,-AVX512PF" +
+	":glibc.cpu.x86_data_cache_size=32768:glibc.cpu.x86_shared_cache_size=8388608" +
+	":glibc.cpu.x86_non_temporal_threshold=6291456:glibc.cpu.x86_rep_movsb_threshold=2048:glibc.cpu.x86_rep_stosb_threshold=2048"
+
+// countArgv is Valgrind's command line for one counted run of argv.
+func countArgv(argv []string, region bool) []string {
+	collect := "--collect-atstart=yes"
+	if region {
+		collect = "--collect-atstart=no"
+	}
+	out := []string{valgrindPath, "--tool=callgrind", collect}
+	out = append(out, cacheModel...)
+	out = append(out, "--fair-sched=yes", "--trace-children=no", "--callgrind-out-file=/dev/null",
+		fmt.Sprintf("--log-fd=%d", countLogFD), "--")
+	return append(out, argv...)
+}
+
+// countEnv is a counted run's whole environment: a fixed list (not the
+// image's), the job's variables, the seed, and for a region run the clock
+// gate.
+func countEnv(o options, region bool) []string {
+	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + homeDir, "LC_ALL=C", "TZ=UTC",
+		"PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "GLIBC_TUNABLES=" + glibcTunables}
+	env = append(append(env, o.env...), "HALEBENCH_SEED="+o.seed)
+	if region {
+		env = append(env, "LD_PRELOAD="+wire.ClockGatePath)
+	}
+	return dedupEnv(env)
+}
+
+// countRuns takes a job's counted runs. A region job whose first run shows
+// that the region is not delimited (or that has no clock gate) is counted
+// over the whole process instead, every run, and says why. spent says the
+// container must not serve another job.
+func (s *session) countRuns(o options) ([]wire.Count, bool) {
+	cj := o.count
+	runs := cj.Runs
+	if runs < 1 {
+		runs = 1
+	}
+	failAll := func(why string) []wire.Count {
+		out := make([]wire.Count, runs)
+		for i := range out {
+			out[i] = wire.Count{Status: wire.CountFailed, Detail: why, Scope: scopeOf(cj.Region)}
+		}
+		return out
+	}
+	if cj.BuildFailed != "" {
+		if msg, err := os.ReadFile(cj.BuildFailed); err == nil {
+			return failAll("the counted build failed: " + tail(string(msg), 2000)), false
+		}
+	}
+	if len(cj.Argv) == 0 {
+		return failAll("a count job without a program"), false
+	}
+	if s.valgrindVersion(); s.env.Valgrind == "" {
+		return failAll("valgrind is not in this image (" + valgrindPath + "): the toolchain image predates the count lane; rebuild it with `halebench images`"), false
+	}
+	region, why := cj.Region, ""
+	if region {
+		if _, err := os.Stat(wire.ClockGatePath); err != nil {
+			region, why = false, "no clock gate in this image ("+err.Error()+")"
+		}
+	}
+	var out []wire.Count
+	for i := 0; i < runs; i++ {
+		c, gate, spent := s.countOnce(o, region)
+		if region && gate != "" && c.Status == wire.CountOK {
+			region, why = false, gate
+			c, _, spent = s.countOnce(o, false)
+		}
+		if !region && cj.Region && c.Detail == "" {
+			c.Detail = "counted over the whole process: " + why
+		}
+		out = append(out, c)
+		if spent {
+			return out, true
+		}
+		if err := cleanRoom(); err != nil {
+			out[len(out)-1] = wire.Count{Status: wire.CountFailed, Scope: c.Scope, Detail: "the counted run left what could not be cleaned: " + err.Error()}
+			return out, true
+		}
+		if s.stopped() {
+			return out, false
+		}
+	}
+	return out, false
+}
+
+func scopeOf(region bool) string {
+	if region {
+		return wire.ScopeRegion
+	}
+	return wire.ScopeProcess
+}
+
+// countOnce runs the program once under Callgrind, confined, timed out and
+// reaped as a sample is, and reads the totals from Valgrind's log. gate is
+// the clock gate's verdict for a region run ("" when delimited).
+func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, spent bool) {
+	c.Scope = scopeOf(region)
+	lr, lw, err := os.Pipe()
+	if err != nil {
+		c.Status, c.Detail = wire.CountFailed, "valgrind's log pipe: "+err.Error()
+		return c, "", false
+	}
+	defer lr.Close()
+	log := &tailBuffer{max: 256 << 10}
+	logDone := make(chan struct{})
+	go func() {
+		defer close(logDone)
+		_, _ = io.Copy(log, lr)
+	}()
+	ro := o
+	ro.argv, ro.countEnv, ro.countLog, ro.noASLR, ro.dir = countArgv(o.count.Argv, region), countEnv(o, region), lw, true, "/"
+	ro.timeout, ro.tee = time.Duration(o.count.TimeoutNs), false
+	if ro.timeout <= 0 {
+		ro.timeout = 20 * time.Minute
+	}
+	r, smp, spent := startSample(ro, s.cg, s.conf)
+	lw.Close()
+	if r != nil {
+		r.wait(s.stop)
+		smp.WallNs = time.Since(r.start).Nanoseconds()
+		spent = r.clean(s.conf)
+		smp = r.classify(smp)
+	}
+	select {
+	case <-logDone:
+	case <-time.After(5 * time.Second):
+		spent = true // a process of ours still holds the log: it outlived the run
+	}
+	c.WallNs = smp.WallNs
+	return countOf(c, smp, log.String(), pidOf(r), region)
+}
+
+func pidOf(r *sampleRun) int {
+	if r == nil {
+		return 0
+	}
+	return r.pid
+}
+
+// countOf makes the run's count from how it ended and Valgrind's log.
+func countOf(c wire.Count, smp wire.Sample, log string, pid int, region bool) (wire.Count, string, bool) {
+	switch smp.Status {
+	case wire.StatusTimeout, wire.StatusOOM, wire.StatusRunFailed:
+		c.Status, c.Detail = wire.CountFailed, "the counted run: "+smp.Detail+valgrindSaid(log, smp.StderrTail)
+		return c, "", false
+	}
+	got, err := parseCountLog(log, pid)
+	if err != nil {
+		c.Status, c.Detail = wire.CountFailed, err.Error()
+		return c, "", false
+	}
+	got.Scope, got.WallNs = c.Scope, c.WallNs
+	gate := ""
+	if region {
+		gate = gateVerdict(log, pid)
+	}
+	return got, gate, false
+}
+
+// valgrindSaid is the end of Valgrind's log (an unsupported instruction,
+// its own crash) and of the program's stderr, for a failed count's detail.
+func valgrindSaid(log, stderr string) string {
+	var b strings.Builder
+	if t := tail(log, 800); t != "" {
+		b.WriteString("; valgrind's log: " + t)
+	}
+	if t := tail(stderr, 400); t != "" {
+		b.WriteString("; stderr: " + t)
+	}
+	return b.String()
+}
+
+// valgrindVersion records `valgrind --version` once, "" when there is none.
+func (s *session) valgrindVersion() {
+	if s.env.Valgrind != "" || s.valgrindChecked {
+		return
+	}
+	s.valgrindChecked = true
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, valgrindPath, "--version").Output()
+	if err == nil {
+		s.env.Valgrind = strings.TrimSpace(string(out))
+	}
+}
+
+// withoutASLR runs fork with the calling thread's personality set to
+// ADDR_NO_RANDOMIZE, which the child inherits and keeps across exec, and
+// puts the thread's personality back after. The seccomp filter allows
+// exactly that value (and 0 and the query).
+func withoutASLR(fork func() (int, error)) func() (int, error) {
+	const addrNoRandomize = 0x0040000
+	return func() (int, error) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		old, _, e := syscall.RawSyscall(syscall.SYS_PERSONALITY, addrNoRandomize, 0, 0)
+		if e != 0 {
+			return 0, fmt.Errorf("personality(ADDR_NO_RANDOMIZE): %w", e)
+		}
+		defer syscall.RawSyscall(syscall.SYS_PERSONALITY, old, 0, 0)
+		return fork()
+	}
+}
