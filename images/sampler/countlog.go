@@ -17,8 +17,9 @@ var countEvents = []string{"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DL
 // stderr). Only lines that Valgrind itself writes for process pid
 // ("==pid== ") count; a client request's lines ("**pid** ") do not. It wants
 // exactly one "Events :" line naming every event of countEvents and exactly
-// one "Collected :" line of as many unsigned numbers: none, two, or a
-// malformed one is an error that says which.
+// one "Collected :" line of at most as many unsigned numbers (Callgrind
+// leaves out trailing zeros): none, two, or a malformed one is an error that
+// says which.
 func parseCountLog(log string, pid int) (wire.Count, error) {
 	var c wire.Count
 	prefix := "==" + strconv.Itoa(pid) + "== "
@@ -47,11 +48,16 @@ func parseCountLog(log string, pid int) (wire.Count, error) {
 		return c, fmt.Errorf("valgrind's log has no Callgrind summary (Events %d, Collected %d lines): %s", nEvents, nCollected, tail(log, 600))
 	case nEvents > 1 || nCollected > 1:
 		return c, fmt.Errorf("valgrind's log has %d Events and %d Collected lines, want one of each: a count cannot be told from a forged one", nEvents, nCollected)
-	case len(events) != len(collected):
+	case len(collected) == 0 || len(collected) > len(events):
 		return c, fmt.Errorf("callgrind's summary names %d events but gives %d totals", len(events), len(collected))
 	}
 	got := map[string]uint64{}
+	// Callgrind leaves out the trailing totals that are zero.
 	for i, name := range events {
+		if i >= len(collected) {
+			got[name] = 0
+			continue
+		}
 		n, err := strconv.ParseUint(collected[i], 10, 64)
 		if err != nil {
 			return c, fmt.Errorf("callgrind's total of %s is %q, not a count", name, collected[i])
