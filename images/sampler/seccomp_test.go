@@ -53,6 +53,16 @@ func TestFilterDenies(t *testing.T) {
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PERSONALITY, 0xffffffff, 0, 0); e != 0 {
 			t.Fatalf("personality(0xffffffff), the query, = %v", e)
 		}
+		// The count lane's exception is that one value, not a flag among others.
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PERSONALITY, 0x0040000|0x0400000 /* | READ_IMPLIES_EXEC */, 0, 0); e != syscall.EPERM {
+			t.Fatalf("personality(ADDR_NO_RANDOMIZE|READ_IMPLIES_EXEC) = %v, want EPERM", e)
+		}
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PERSONALITY, 0x0040000, 0, 0); e != 0 {
+			t.Fatalf("personality(ADDR_NO_RANDOMIZE) = %v, want allowed", e)
+		}
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PERSONALITY, 0, 0, 0); e != 0 {
+			t.Fatalf("personality(0) = %v, want allowed", e)
+		}
 		// An ordinary fork and exec still work.
 		if out, err := exec.Command("/bin/sh", "-c", "echo fine").Output(); err != nil || strings.TrimSpace(string(out)) != "fine" {
 			t.Fatalf("fork+exec under the filter: %q %v", out, err)

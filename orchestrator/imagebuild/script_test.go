@@ -25,3 +25,19 @@ func TestBuildScriptCaps(t *testing.T) {
 		}
 	}
 }
+
+// The counted build and the clock gate are in the script of each language
+// counted that way, and in no other.
+func TestBuildScriptCountedBuild(t *testing.T) {
+	for _, l := range toolchain.All {
+		s := buildScript(l)
+		counted := strings.Contains(s, "/bench/bin/$unit.counted") && strings.Contains(s, l.CountCompile+"\n")
+		if counted != (l.CountCompile != "") {
+			t.Errorf("%s: counted build in the script %v, CountCompile %q", l.Name, counted, l.CountCompile)
+		}
+		gate := strings.Contains(s, "-shared -fPIC -o /bench/lib/halebench-clockgate.so /bench/count/clockgate.c")
+		if gate != (l.CountScope == "region") {
+			t.Errorf("%s: clock gate built %v, scope %q", l.Name, gate, l.CountScope)
+		}
+	}
+}
