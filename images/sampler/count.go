@@ -37,6 +37,12 @@ const glibcTunables = "glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-
 	":glibc.cpu.x86_non_temporal_threshold=6291456:glibc.cpu.x86_rep_movsb_threshold=2048:glibc.cpu.x86_rep_stosb_threshold=2048"
 
 // countArgv is Valgrind's command line for one counted run of argv.
+// --trace-children=yes: the log pipe is root's, so a bench cannot reopen it
+// through /proc/self/fd; a program that could would write a summary of its
+// own there, and with an
+// exec (which, untraced, would end Valgrind without its summary) leave only
+// that one. Traced, the exec'd program ends with Valgrind's real summary
+// under the same pid, so a forged one makes two and the count fails.
 func countArgv(argv []string, region bool) []string {
 	collect := "--collect-atstart=yes"
 	if region {
@@ -44,7 +50,7 @@ func countArgv(argv []string, region bool) []string {
 	}
 	out := []string{valgrindPath, "--tool=callgrind", collect}
 	out = append(out, cacheModel...)
-	out = append(out, "--fair-sched=yes", "--trace-children=no", "--callgrind-out-file=/dev/null",
+	out = append(out, "--fair-sched=yes", "--trace-children=yes", "--callgrind-out-file=/dev/null",
 		fmt.Sprintf("--log-fd=%d", countLogFD), "--")
 	return append(out, argv...)
 }

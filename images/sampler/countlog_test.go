@@ -126,7 +126,7 @@ func TestGateVerdict(t *testing.T) {
 func TestCountArgvPinsTheModel(t *testing.T) {
 	a := strings.Join(countArgv([]string{"/bench/bin/x.counted"}, true), " ")
 	for _, want := range []string{"--tool=callgrind", "--collect-atstart=no", "--cache-sim=yes", "--I1=32768,8,64",
-		"--D1=32768,8,64", "--LL=8388608,16,64", "--fair-sched=yes", "--callgrind-out-file=/dev/null", "--log-fd=3", "-- /bench/bin/x.counted"} {
+		"--D1=32768,8,64", "--LL=8388608,16,64", "--fair-sched=yes", "--trace-children=yes", "--callgrind-out-file=/dev/null", "--log-fd=3", "-- /bench/bin/x.counted"} {
 		if !strings.Contains(a, want) {
 			t.Errorf("argv %q lacks %q", a, want)
 		}

@@ -71,6 +71,13 @@ func TestCountingInTheBenchImage(t *testing.T) {
 			t.Fatalf("forgecount: %+v, want about the region count of small (%d), the same loop", forged.Counts, small.Counts[0].Ir)
 		}
 	}
+	for _, c := range countOnly(t, srv, "forgelog", 1).Counts {
+		// The log pipe is root's: the bench cannot reopen it, and its
+		// real count stands.
+		if c.Status != wire.CountOK || c.Ir == 5 {
+			t.Fatalf("forgelog: %+v, want its real count", c)
+		}
+	}
 	thr := countOnly(t, srv, "threaded", 2)
 	for _, c := range thr.Counts {
 		if c.Status != wire.CountOK || c.Scope != wire.ScopeProcess || !strings.Contains(c.Detail, "a second thread") {
