@@ -37,12 +37,11 @@ const glibcTunables = "glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-
 	":glibc.cpu.x86_non_temporal_threshold=6291456:glibc.cpu.x86_rep_movsb_threshold=2048:glibc.cpu.x86_rep_stosb_threshold=2048"
 
 // countArgv is Valgrind's command line for one counted run of argv.
-// --trace-children=yes: the log pipe is root's, so a bench cannot reopen it
-// through /proc/self/fd; a program that could would write a summary of its
-// own there, and with an
-// exec (which, untraced, would end Valgrind without its summary) leave only
-// that one. Traced, the exec'd program ends with Valgrind's real summary
-// under the same pid, so a forged one makes two and the count fails.
+// --trace-children=yes is defence in depth: the log pipe is root's, so a
+// bench cannot reopen it through /proc/self/fd, but a program that could
+// would write a summary of its own there and then exec, which untraced ends
+// Valgrind without its real summary. Traced, the exec'd program ends with
+// Valgrind's summary under the same pid: two summaries, the count fails.
 func countArgv(argv []string, region bool) []string {
 	collect := "--collect-atstart=yes"
 	if region {
