@@ -59,7 +59,10 @@ func countArgv(argv []string, region bool) []string {
 // gate.
 func countEnv(o options, region bool) []string {
 	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + homeDir, "LC_ALL=C", "TZ=UTC",
-		"PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "GLIBC_TUNABLES=" + glibcTunables}
+		"PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "GLIBC_TUNABLES=" + glibcTunables,
+		// Go's asynchronous preemption signals trip a Callgrind assertion
+		// (threads.c, vgCallgrind_post_signal); without them Go counts.
+		"GODEBUG=asyncpreemptoff=1"}
 	env = append(append(env, o.env...), "HALEBENCH_SEED="+o.seed)
 	if region {
 		env = append(env, "LD_PRELOAD="+wire.ClockGatePath)
@@ -204,7 +207,18 @@ func countOf(c wire.Count, smp wire.Sample, log string, pid int, region bool) (w
 // its own crash) and of the program's stderr, for a failed count's detail.
 func valgrindSaid(log, stderr string) string {
 	var b strings.Builder
-	if t := tail(log, 800); t != "" {
+	var key []string
+	for _, line := range strings.Split(log, "\n") {
+		for _, k := range []string{"unhandled instruction", "Assertion", "Process terminating", "valgrind: ", "Illegal"} {
+			if strings.Contains(line, k) && len(key) < 6 {
+				key = append(key, strings.TrimSpace(line))
+				break
+			}
+		}
+	}
+	if len(key) > 0 {
+		b.WriteString("; valgrind said: " + strings.Join(key, " | "))
+	} else if t := tail(log, 800); t != "" {
 		b.WriteString("; valgrind's log: " + t)
 	}
 	if t := tail(stderr, 400); t != "" {
