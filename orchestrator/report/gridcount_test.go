@@ -24,9 +24,9 @@ func countReport() *Report {
 	}
 	return &Report{
 		GeneratedAt: "2026-12-04T00:00:00Z", Subject: "c", SubjectStatus: "available", Iters: 5, Warmup: 1, Status: status.Regression,
-		FlaggedBy: []string{"instructions"},
-		Settings:  Settings{Languages: []string{"c", "go"}},
-		Count:     &Count{Mode: "auto", Languages: []string{"c"}, Runs: 2, Budget: "1m0s", OverBudget: []string{"form_vec_get"}, Valgrind: "valgrind-3.19.0", CostSeconds: 12.5, Cells: 3},
+		FlaggedBy:  []string{"instructions"},
+		Settings:   Settings{Languages: []string{"c", "go"}},
+		Count:      &Count{Mode: "auto", Languages: []string{"c"}, Runs: 2, Budget: "1m0s", OverBudget: []string{"form_vec_get"}, Valgrind: "valgrind-3.19.0", CostSeconds: 12.5, Cells: 3},
 		Categories: []Category{{Name: "overhead", Title: "Overhead microbenches", Benches: []string{"fn_call", "fn_modular", "bus_dispatch", "form_vec_get"}}},
 		Benches: []*Bench{
 			{Name: "fn_call", Status: status.OK, CountVerdict: status.OK, SubjectResult: subj(19140000, status.OK, lane(status.OK, 80000051, 80000050, 0, "")),
