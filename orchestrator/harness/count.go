@@ -46,6 +46,7 @@ type counting struct {
 	spent time.Duration
 	cells int
 	over  []string
+	idle  bool // this pass counts nothing (an --update-baselines pass before the last)
 }
 
 func newCounting(p *Plan) *counting {
@@ -62,7 +63,7 @@ func newCounting(p *Plan) *counting {
 
 // plan sets the lane's count job for bench unit, or why it has none.
 func (c *counting) plan(ln *lane, unit string) {
-	if !c.langs[ln.lang.Name] {
+	if !c.langs[ln.lang.Name] || c.idle {
 		return
 	}
 	ln.count.asked = true

@@ -176,3 +176,24 @@ func TestPrepareRejectsBadCountFlags(t *testing.T) {
 		}
 	}
 }
+
+// --update-baselines under --count=auto records time from every pass and
+// counts from the last alone (counts do not drift).
+func TestFakeUpdateRecordsTimeAndCounts(t *testing.T) {
+	o := fakeOptions(t, "c", "c", "count")
+	o.UpdateBaselines, o.Runs = true, 3
+	eng := &fakeEngine{elapsed: map[string]int64{"c": 5000}, check: map[string]string{"c": "n:1"}, counts: map[string][]uint64{"c": {777}}}
+	if _, err := runCounted(t, o, eng); err != nil {
+		t.Fatal(err)
+	}
+	if len(eng.countJobs) != 1 {
+		t.Fatalf("%d count jobs over 3 passes, want 1", len(eng.countJobs))
+	}
+	f, err := baseline.Load(o.Baselines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := f.Benches["count"]; e.Instructions != 777 || e.ElapsedNs != 5000 || e.Runs != 3 {
+		t.Fatalf("entry %+v", e)
+	}
+}

@@ -93,6 +93,7 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 		if p.Runs > 1 {
 			fmt.Fprintf(p.Log, "baselines: independent run %d of %d\n", pass+1, p.Runs)
 		}
+		r.count.idle = pass < p.Runs-1 // counts do not drift: the last pass counts
 		interrupted := r.measure(ctx)
 		r.samplers = append(r.samplers, r.env.Engine.CloseSamplers()...) // the next pass starts fresh containers
 		if interrupted {
