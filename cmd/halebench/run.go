@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/cireport"
@@ -37,6 +38,7 @@ type runOptions struct {
 	summary         string
 	timeout         time.Duration
 	memory          byteSize
+	count           countFlags
 }
 
 const runHelp = `Usage: halebench run [flags]
@@ -54,7 +56,7 @@ confirm), improved, mem_regression, incomparable_machine (the baselines were
 recorded on another machine: nothing gates), or a failure.
 
 Exit codes: 0 fine (inconclusive too, unless --strict), 1 the subject regressed
-(time or memory) or failed on a bench (did not build, crashed, timed out, bad
+(time, memory or instructions) or failed on a bench (did not build, crashed, timed out, bad
 output, parity mismatch, a baselined bench gone), 2 the run could not be made,
 130 interrupted.
 
@@ -70,6 +72,7 @@ Flags:
 func (o *runOptions) addFlags(fs *flag.FlagSet) {
 	o.memory = 4 << 30
 	o.common.addFlags(fs)
+	o.count.addFlags(fs)
 	fs.IntVar(&o.iters, "iters", 5, "measured samples per bench and language")
 	fs.IntVar(&o.warmup, "warmup", 1, "discarded warm-up runs before the samples")
 	fs.StringVar(&o.bench, "bench", "", "run only these benches (a comma-separated list)")
@@ -96,7 +99,7 @@ func runRun(ctx context.Context, args []string) error {
 	var o runOptions
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	o.addFlags(fs)
-	if _, err := parseN(fs, args, runHelp, 0, ""); err != nil {
+	if _, err := parseN(fs, args, strings.Replace(runHelp, "\nFlags:\n", countHelp+"Flags:\n", 1), 0, ""); err != nil {
 		return err
 	}
 	if o.baselines == "" {
@@ -114,13 +117,15 @@ func runRun(ctx context.Context, args []string) error {
 	if err := ci.Check(); err != nil {
 		return badInput("run", err)
 	}
-	plan, err := harness.Prepare(harness.Options{
+	ho := harness.Options{
 		Suite: o.suite, Bench: o.bench, Langs: o.langs, Subject: o.subject, NoComparative: o.noComparative,
 		Iters: o.iters, Warmup: o.warmup, Timeout: o.timeout, MemLimit: int64(o.memory), OutCap: 1 << 20,
 		Baselines: o.baselines, ResultsDir: o.results, UpdateBaselines: o.updateBaselines,
 		Runs: o.runs, Confirm: o.confirm, Alpha: o.alpha, Strict: o.strict, GateAnyMachine: o.anyMachine,
 		RequireSubject: o.requireSubject, Unprivileged: o.unprivileged, Images: imgOpts, Log: log, Live: live,
-	})
+	}
+	o.count.apply(&ho)
+	plan, err := harness.Prepare(ho)
 	if err != nil {
 		return badInput("run", err)
 	}

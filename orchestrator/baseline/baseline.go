@@ -33,7 +33,10 @@ type File struct {
 	// bench's own drift (see Entry.Drift).
 	HostDriftSigma *float64          `json:"host_drift_sigma,omitempty"`
 	Benches        map[string]*Entry `json:"benches"`
-	extra          map[string]json.RawMessage
+	// CountsUpdatedAt is when the count fields were last recorded
+	// (UpdateCounts); UpdatedAt stays the time figures'.
+	CountsUpdatedAt string `json:"counts_updated_at,omitempty"`
+	extra           map[string]json.RawMessage
 }
 
 // MinHostDriftBenches is how many benches with a measured drift a file
@@ -124,6 +127,21 @@ type Entry struct {
 	MemKB        int64    `json:"mem_kb,omitempty"`
 	MemTolerance *float64 `json:"mem_tolerance,omitempty"`
 	MemSamples   []int64  `json:"mem_samples,omitempty"`
+
+	// The count lane (UpdateCounts writes these alone): instructions of
+	// the counted build over its scope, Callgrind's estimated cycles, the
+	// relative spread of the counted runs and the band derived from it,
+	// and what must match for the counts to gate another run: scope, CPU
+	// target and Valgrind version. CountedDigest names the image that
+	// held the counted binary.
+	Instructions    uint64   `json:"instructions,omitempty"`
+	EstCycles       uint64   `json:"est_cycles,omitempty"`
+	CountSpread     *float64 `json:"count_spread,omitempty"`
+	CountBand       *float64 `json:"count_band,omitempty"`
+	CountScope      string   `json:"count_scope,omitempty"`
+	CountTarget     string   `json:"count_target,omitempty"`
+	ValgrindVersion string   `json:"valgrind_version,omitempty"`
+	CountedDigest   string   `json:"counted_digest,omitempty"`
 
 	// driftFloor is the host's drift (File.HostDriftSigma), set when the
 	// file is read: five runs of one bench give a rough σ, and one that

@@ -49,8 +49,13 @@ func checkEntry(name string, e *Entry) string {
 	if e == nil {
 		return where + "null entry"
 	}
-	if e.ElapsedNs <= 0 {
+	// An entry of counts alone (UpdateCounts on a bench with no time
+	// figures) has no median: 0, which no time gate reads.
+	if e.ElapsedNs < 0 || e.ElapsedNs == 0 && e.Instructions == 0 {
 		return where + "field elapsed_ns must be a positive integer"
+	}
+	if msg := checkCounts(where, e); msg != "" {
+		return msg
 	}
 	for _, c := range []struct {
 		field string

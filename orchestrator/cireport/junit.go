@@ -104,6 +104,7 @@ func properties(r *report.Report) []junitProperty {
 		{"subject_status", r.SubjectStatus},
 		{"baselines_machine", r.Gate.Machine},
 		{"host", strings.Trim(r.Host.CPUModel+", "+r.Host.Kernel, ", ")},
+		{"flagged_by", strings.Join(r.FlaggedBy, ",")},
 	}
 	for i := range p {
 		p[i].Value = termtext.Line(p[i].Value)
@@ -142,7 +143,7 @@ func seconds(s float64) string { return fmt.Sprintf("%.6f", s) }
 // failureMessage is a failing bench in one line: its status and the
 // figures the gate held it to, or what went wrong.
 func failureMessage(b *report.Bench) string {
-	var parts []string
+	parts := countFigures(b)
 	if c := b.TimeVerdict; c != nil && c.Baseline > 0 {
 		parts = append(parts, "time "+checkFigures(c, report.FormatNs))
 	}
@@ -196,6 +197,9 @@ func details(r *report.Report, b *report.Bench) string {
 	}
 	if c := b.MemVerdict; c != nil {
 		add("memory: ", c.Why)
+	}
+	if res := b.SubjectResult; res != nil && res.Count != nil {
+		add("instructions: ", string(res.Count.Verdict)+" "+res.Count.Reason)
 	}
 	if res := b.SubjectResult; res != nil {
 		add(r.Subject+" detail: ", res.Detail)

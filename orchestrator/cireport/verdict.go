@@ -127,7 +127,8 @@ func namesOf(benches []*report.Bench) string {
 }
 
 // figure is a bench's move against its baseline in a few characters:
-// "+31.0% time", "+12.5% memory", both when both regressed; "" when the
+// "+31.0% time", "+12.5% memory", "+2.00% instructions" (a count
+// regression), each that applies; "" when the
 // bench has no such figure.
 func figure(b *report.Bench) string {
 	var out []string
@@ -136,6 +137,9 @@ func figure(b *report.Bench) string {
 	}
 	if c := b.MemVerdict; c != nil && c.Baseline > 0 && (c.Status.Severity() >= status.Regresses || b.Status == status.MemRegression) {
 		out = append(out, fmt.Sprintf("%+.1f%% memory", (c.Ratio-1)*100))
+	}
+	if s := b.SubjectResult; s != nil && s.Count != nil && s.Count.Delta != nil && s.Count.Baseline > 0 && s.Count.Verdict == status.Regression {
+		out = append(out, fmt.Sprintf("%+.2f%% instructions", 100*float64(*s.Count.Delta)/float64(s.Count.Baseline)))
 	}
 	return strings.Join(out, ", ")
 }

@@ -23,6 +23,7 @@ type Row struct {
 	DeltaPct *float64 `json:"delta_pct,omitempty"`
 	P        *float64 `json:"p,omitempty"`
 	Verdict  string   `json:"verdict"` // slower, faster, ~ (no significant change), or why there is no comparison
+	Counts   *Counts  `json:"counts,omitempty"`
 }
 
 // Table is the comparison of two reports.
@@ -57,7 +58,10 @@ func Reports(old, cur *report.Report, lang string, alpha float64) Table {
 	seen := map[string]bool{}
 	for _, b := range cur.Benches {
 		seen[b.Name] = true
-		t.Rows = append(t.Rows, row(b.Name, langOf(oldBy[b.Name], old.Subject, lang), langOf(b, cur.Subject, lang), alpha))
+		o, n := langOf(oldBy[b.Name], old.Subject, lang), langOf(b, cur.Subject, lang)
+		r := row(b.Name, o, n, alpha)
+		r.Counts = countsOf(o, n)
+		t.Rows = append(t.Rows, r)
 	}
 	for _, b := range old.Benches {
 		if !seen[b.Name] {
@@ -142,6 +146,7 @@ func (t Table) Text(w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\np: two-sided Mann–Whitney U over the stored samples; a change is shown where p < %.3g\n", t.Alpha)
+	t.countText(w)
 }
 
 // JSON writes the table as indented JSON.

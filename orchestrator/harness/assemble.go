@@ -43,8 +43,23 @@ func (r *run) assemble(st status.Status) *report.Report {
 	for _, c := range p.Catalogue.Categories {
 		rep.Categories = append(rep.Categories, report.Category{Name: c.Name, Title: c.Title, Benches: c.Benches})
 	}
+	valgrind, flagged := "", map[string]bool{}
 	for _, br := range r.benches {
 		rep.Benches = append(rep.Benches, benchRow(p, br))
+		for _, m := range br.verdict.Flagged {
+			flagged[m] = true
+		}
+		for _, ln := range br.lanes {
+			if valgrind == "" {
+				valgrind = ln.out.Env.Valgrind
+			}
+		}
+	}
+	rep.Count = r.count.report(valgrind)
+	for _, m := range []string{judge.MetricTime, judge.MetricMemory, judge.MetricInstructions} {
+		if flagged[m] {
+			rep.FlaggedBy = append(rep.FlaggedBy, m)
+		}
 	}
 	for _, name := range r.gone {
 		rep.Benches = append(rep.Benches, &report.Bench{Name: name, Kind: p.Base.Benches[name].Kind, Category: "missing",
@@ -85,6 +100,13 @@ func benchRow(p *Plan, br *benchRun) *report.Bench {
 		}
 	}
 	applyVerdict(rb, p.SubjectLang.Name, br.verdict)
+	rb.FlaggedBy = br.verdict.Flagged
+	for lang, res := range rb.Langs(p.SubjectLang.Name) {
+		res.Count = laneCount(br.lanes[lang], br.verdict.Counts[lang])
+	}
+	if c := br.verdict.Counts[p.SubjectLang.Name]; c != nil {
+		rb.CountVerdict = c.Verdict
+	}
 	return rb
 }
 

@@ -46,6 +46,10 @@ type fakeEngine struct {
 	onJob   func(n int)                         // called before each job is answered
 	timeOf  func(lang string, sample int) int64 // overrides elapsed where set
 	samples map[string]int
+	// counts answers a count job: per language, the instructions of each
+	// counted run (a missing language's count fails).
+	counts    map[string][]uint64
+	countJobs []runner.Job
 }
 
 func (f *fakeEngine) Privilege() (engine.Privilege, []engine.Attempt) {
@@ -64,6 +68,9 @@ func (f *fakeEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) r
 	}
 	if ctx.Err() != nil {
 		return runner.Outcome{Status: status.Interrupted, Samples: []runner.Sample{}}
+	}
+	if j.Count != nil {
+		return f.count(w, j)
 	}
 	el, ok := f.elapsed[w.Lang]
 	if !ok {

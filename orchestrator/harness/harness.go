@@ -93,6 +93,7 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 		if p.Runs > 1 {
 			fmt.Fprintf(p.Log, "baselines: independent run %d of %d\n", pass+1, p.Runs)
 		}
+		r.count.idle = pass < p.Runs-1 // counts do not drift: the last pass counts
 		interrupted := r.measure(ctx)
 		r.samplers = append(r.samplers, r.env.Engine.CloseSamplers()...) // the next pass starts fresh containers
 		if interrupted {
@@ -100,6 +101,7 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 		}
 		passes = append(passes, r.benches)
 	}
+	r.count.sayCost(p.Log)
 	return r.judgeAndWrite(passes)
 }
 
@@ -110,7 +112,12 @@ func (r *run) judgeAndWrite(passes [][]*benchRun) (*Result, error) {
 	st := judge.Run(r.benchStatuses())
 	if r.p.UpdateBaselines {
 		var err error
-		if r.rebaseline, err = updateBaselines(r, passes); err != nil {
+		if r.p.Count != CountOnly { // --count=only writes count fields alone
+			if r.rebaseline, err = updateBaselines(r, passes); err != nil {
+				return nil, err
+			}
+		}
+		if err = r.updateCounts(passes[len(passes)-1]); err != nil {
 			return nil, err
 		}
 		if st != status.Failed {

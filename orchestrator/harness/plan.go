@@ -35,9 +35,16 @@ type Options struct {
 	GateAnyMachine  bool    // gate on a baseline measured on another machine
 	RequireSubject  bool
 	Unprivileged    bool
-	Images          imagebuild.Options
-	Log             io.Writer // progress and warnings
-	Live            bool      // Log is a terminal: show what is sampling now on a line redrawn in place
+	// The count lane: --count (auto, off, only), --count-langs
+	// (comparatives to count too), --count-runs (counted runs per cell, at
+	// least 2) and --count-budget (0: none).
+	Count       string
+	CountLangs  string
+	CountRuns   int
+	CountBudget time.Duration
+	Images      imagebuild.Options
+	Log         io.Writer // progress and warnings
+	Live        bool      // Log is a terminal: show what is sampling now on a line redrawn in place
 }
 
 // Plan is a run whose inputs have all been read and checked: the options
@@ -51,6 +58,8 @@ type Plan struct {
 	SubjectLang toolchain.Language
 	Base        *baseline.File
 	Warnings    []string
+	// CountedLangs are the comparatives --count-langs names.
+	CountedLangs []string
 }
 
 // Prepare reads and checks every input of a run — flags, the suite's
@@ -80,6 +89,9 @@ func Prepare(o Options) (*Plan, error) {
 	} else if !hasLang(p.Languages, p.SubjectLang.Name) {
 		p.Languages, _ = toolchain.Parse(joinNames(append(p.Languages, p.SubjectLang)))
 	}
+	if p.CountedLangs, err = checkCountLangs(o.CountLangs, p.Languages); err != nil {
+		return nil, err
+	}
 	if p.Base, err = baseline.Load(o.Baselines); err != nil {
 		return nil, err
 	}
@@ -103,7 +115,11 @@ func withDefaults(o Options) (Options, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	if o.Iters < 1 {
+	o, err := countDefaults(o)
+	if err != nil {
+		return o, err
+	}
+	if o.Iters < 1 && o.Count != CountOnly {
 		return o, fmt.Errorf("--iters=%d: need at least 1 sample", o.Iters)
 	}
 	if o.Warmup < 0 {
@@ -117,7 +133,7 @@ func withDefaults(o Options) (Options, error) {
 	}
 	if o.Runs == 0 {
 		o.Runs = 1
-		if o.UpdateBaselines {
+		if o.UpdateBaselines && o.Count != CountOnly { // counts do not drift
 			o.Runs = 5
 		}
 	}

@@ -35,6 +35,13 @@ func (pr *progress) sampling(bench, lang string, round, rounds int) {
 	}
 }
 
+// counting says, on a terminal, which cell is being counted.
+func (pr *progress) counting(bench, lang string) {
+	if pr.p.Live {
+		fmt.Fprintf(pr.p.Log, "\r\033[K[%d/%d] %-28s %-6s counting under Valgrind…", pr.done+1, pr.total, bench, lang)
+	}
+}
+
 func (pr *progress) finished(bench, lang string, ln *lane) {
 	pr.done++
 	if pr.p.Live {

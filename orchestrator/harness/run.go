@@ -31,6 +31,7 @@ type run struct {
 	benches  []*benchRun        // this pass's
 	gone     []string           // benches the baseline names that the suite lost
 	samplers []runner.Started
+	count    *counting
 	// rebaseline is what an --update-baselines recorded.
 	rebaseline *report.Rebaseline
 }
@@ -46,7 +47,7 @@ type benchRun struct {
 }
 
 func newRun(env Env, p *Plan) (*run, error) {
-	r := &run{p: p, env: env, at: startedAt(), warnings: append([]string{}, p.Warnings...)}
+	r := &run{p: p, env: env, at: startedAt(), warnings: append([]string{}, p.Warnings...), count: newCounting(p)}
 	r.host = report.Host{HostInfo: record.HostInfo(env.Host), OrchestratorCPUs: orchestratorCPUs(env.Host.LogicalCPUs)}
 	var err error
 	r.digest, err = sourcesDigest(p.Catalogue)
@@ -91,7 +92,7 @@ func (r *run) measure(ctx context.Context) (interrupted bool) {
 	for _, b := range p.Catalogue.Benches {
 		br := &benchRun{b: b, seed: rng.Int63n(1 << 31)}
 		r.benches = append(r.benches, br)
-		br.lanes = sampleBench(ctx, r.env, p, b, r.built, br.seed, prog)
+		br.lanes = sampleBench(ctx, r.env, p, b, r.built, br.seed, prog, r.count)
 		for _, ln := range br.lanes {
 			record.NoteSampler(&r.host, ln.out.Env)
 		}
@@ -128,7 +129,9 @@ func (r *run) confirm(ctx context.Context, br *benchRun, subj *lane) {
 func cells(lanes map[string]*lane) map[string]judge.Cell {
 	out := map[string]judge.Cell{}
 	for lang, ln := range lanes {
-		out[lang] = measured(ln.out).cell()
+		c := measured(ln.out).cell()
+		c.Count = cellOf(ln)
+		out[lang] = c
 	}
 	return out
 }

@@ -29,6 +29,7 @@ type lane struct {
 	out   runner.Outcome
 	base  runner.Job
 	done  bool // failed, unavailable or interrupted: no more samples
+	count countLane
 }
 
 // job is the lane's job for n samples after w warm-ups.
@@ -43,7 +44,33 @@ func (l *lane) job(n, w int) runner.Job {
 // after its warm-ups), so that a machine drifting during the bench moves
 // every language alike and ratios stay honest. A language that fails stops
 // there, keeping what it had.
-func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, built built, seed int64, prog *progress) map[string]*lane {
+func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, built built, seed int64, prog *progress, cnt *counting) map[string]*lane {
+	lanes, order := newLanes(env, p, b, built, seed, cnt)
+	for round := 0; round < p.Iters; round++ {
+		for _, ln := range order {
+			if ln.done {
+				continue
+			}
+			if ctx.Err() != nil {
+				ln.out.Status, ln.out.Detail, ln.done = status.Interrupted, "the run was interrupted", true
+				continue
+			}
+			warm := 0
+			if round == 0 {
+				warm = p.Warmup
+			}
+			prog.sampling(b.Name, ln.lang.Name, round+1, p.Iters)
+			merge(&ln.out, env.Engine.Sample(ctx, ln.where, ln.job(1, warm)))
+			ln.done = ln.out.Status != status.OK
+		}
+	}
+	cnt.count(ctx, env, b.Name, order, prog)
+	return lanes
+}
+
+// newLanes is a bench's lanes, the subject's first, each with its job (and
+// count job) or why it has none.
+func newLanes(env Env, p *Plan, b *catalogue.Bench, built built, seed int64, cnt *counting) (map[string]*lane, []*lane) {
 	var vars []string
 	for k, v := range b.Env {
 		vars = append(vars, k+"="+v)
@@ -76,27 +103,10 @@ func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, buil
 			ln.where = runner.Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus}
 			ln.base = runner.Job{Env: vars, Unit: b.Name, Lang: l, Timeout: p.Timeout, Seed: seed, MemLimit: p.MemLimit, OutCap: p.OutCap}
 			ln.out.Status = status.OK
+			cnt.plan(ln, b.Name)
 		}
 	}
-	for round := 0; round < p.Iters; round++ {
-		for _, ln := range order {
-			if ln.done {
-				continue
-			}
-			if ctx.Err() != nil {
-				ln.out.Status, ln.out.Detail, ln.done = status.Interrupted, "the run was interrupted", true
-				continue
-			}
-			warm := 0
-			if round == 0 {
-				warm = p.Warmup
-			}
-			prog.sampling(b.Name, ln.lang.Name, round+1, p.Iters)
-			merge(&ln.out, env.Engine.Sample(ctx, ln.where, ln.job(1, warm)))
-			ln.done = ln.out.Status != status.OK
-		}
-	}
-	return lanes
+	return lanes, order
 }
 
 // merge adds one job's outcome to what a lane has: its samples, and its

@@ -66,6 +66,7 @@ type categoryView struct {
 	Title   string
 	Chart   template.HTML
 	Benches []benchView
+	Counts  *countTable // nil when the run counted nothing
 }
 
 type benchView struct {
@@ -75,6 +76,8 @@ type benchView struct {
 	Strip    template.HTML
 	Trend    template.HTML
 	Baseline string
+	// CountTrend is the subject's instructions across reports.
+	CountTrend template.HTML
 }
 
 // Render writes one self-contained HTML page for the newest of runs; the
@@ -129,6 +132,7 @@ func categoryViews(runs []*Run) []categoryView {
 		for _, b := range benches {
 			cv.Benches = append(cv.Benches, newBenchView(runs, b))
 		}
+		cv.Counts = newCountTable(r, benches)
 		out = append(out, cv)
 	}
 	return out
@@ -171,6 +175,9 @@ func newBenchView(runs []*Run, b *report.Bench) benchView {
 	if len(runs) > 1 {
 		if pts := trend(runs, r.Subject, b.Name); len(pts) > 0 {
 			bv.Trend = trendChart(b.Name, pts)
+		}
+		if pts := countTrend(runs, r.Subject, b.Name); len(pts) > 0 {
+			bv.CountTrend = trendOf(b.Name, pts, func(n int64) string { return report.FormatCount(uint64(n)) }, "the subject's instructions")
 		}
 	}
 	return bv

@@ -346,6 +346,11 @@ type trendPoint struct {
 // trendChart draws the subject's median on one bench across reports, one
 // point per report in date order, the band shaded where a report had one.
 func trendChart(bench string, pts []trendPoint) template.HTML {
+	return trendOf(bench, pts, report.FormatNs, "the subject's median")
+}
+
+// trendOf draws a trend whose values format writes (what names them).
+func trendOf(bench string, pts []trendPoint, format func(int64) string, what string) template.HTML {
 	const left, right, top = 64.0, 580.0, 14.0
 	const plotH = 110.0
 	d := &svgDoc{w: 600, h: top + plotH + 34}
@@ -372,7 +377,7 @@ func trendChart(bench string, pts []trendPoint) template.HTML {
 	for k := 0; k <= 3; k++ {
 		v := lo + (hi-lo)*float64(k)/3
 		d.add(`<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(left), f1(y(v)), f1(right), f1(y(v)))
-		d.add(`<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, f1(left-4), f1(y(v)+4), report.FormatNs(int64(math.Round(v))))
+		d.add(`<text class="tick" x="%s" y="%s" text-anchor="end">%s</text>`, f1(left-4), f1(y(v)+4), format(int64(math.Round(v))))
 	}
 	trendBand(d, pts, x, y)
 	var line []string
@@ -380,8 +385,8 @@ func trendChart(bench string, pts []trendPoint) template.HTML {
 		line = append(line, f1(x(i))+","+f1(y(p.median)))
 	}
 	d.add(`<polyline class="trend" points="%s"/>`, strings.Join(line, " "))
-	trendPoints(d, pts, x, y, top+plotH)
-	return d.html("chart trend-chart", bench+": the subject's median across reports")
+	trendPoints(d, pts, x, y, top+plotH, format)
+	return d.html("chart trend-chart", bench+": "+what+" across reports")
 }
 
 // trendBand shades the band: an area over the consecutive points that have
@@ -420,10 +425,10 @@ func trendBand(d *svgDoc, pts []trendPoint, x func(int) float64, y func(float64)
 
 // trendPoints draws each report's point, coloured by its status, and the
 // labels under the axis (bottom is the plot's lower edge).
-func trendPoints(d *svgDoc, pts []trendPoint, x func(int) float64, y func(float64) float64, bottom float64) {
+func trendPoints(d *svgDoc, pts []trendPoint, x func(int) float64, y func(float64) float64, bottom float64, format func(int64) string) {
 	for i, p := range pts {
 		cls := "trend-pt " + statusClass(p.status)
-		d.add(`<circle class="%s" cx="%s" cy="%s" r="3.5"><title>%s %s: %s (%s)</title></circle>`, cls, f1(x(i)), f1(y(p.median)), esc(p.label), esc(p.date), report.FormatNs(int64(p.median)), esc(string(p.status)))
+		d.add(`<circle class="%s" cx="%s" cy="%s" r="3.5"><title>%s %s: %s (%s)</title></circle>`, cls, f1(x(i)), f1(y(p.median)), esc(p.label), esc(p.date), format(int64(p.median)), esc(string(p.status)))
 		anchor := "middle"
 		if len(pts) > 1 && i == 0 {
 			anchor = "start"

@@ -81,6 +81,7 @@ type Cell struct {
 	Samples    []int64 // elapsed ns, every sample (confirmation included)
 	MemKB      int64   // median memory: the cgroup peak, or maxrss where there is none
 	MemSamples []int64
+	Count      CountCell // the count lane (Asked false: not counted)
 }
 
 // measured says whether the cell has a number that can be compared.
@@ -204,7 +205,7 @@ func Memory(c Cell, e *baseline.Entry, alpha float64) *Check {
 // a cell to measure again before the verdict.
 func Suspect(c Cell, g Gate) bool {
 	e := g.Entry
-	if e == nil || g.Incomparable != "" || !c.measured() {
+	if e == nil || e.ElapsedNs <= 0 || g.Incomparable != "" || !c.measured() {
 		return false
 	}
 	if float64(c.Median) > float64(e.ElapsedNs)*(1+e.Tol()) {
@@ -250,13 +251,17 @@ type Verdict struct {
 	// Time and Memory are the gate's checks of the subject (nil: not gated).
 	Time   *Check
 	Memory *Check
+	// Counts holds each counted language's count lane (the subject's held
+	// to its baseline); Flagged names the metrics that regressed (time,
+	// memory, instructions).
+	Counts  map[string]*CountCheck
+	Flagged []string
 }
 
 // Bench judges one bench from its cells (language -> result) and how its
 // subject is gated.
 func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
-	v := Verdict{Cells: map[string]status.Status{}, Detail: map[string]string{}, Ratios: map[string]float64{}}
-	checks := map[string]string{}
+	v, checks := Verdict{Cells: map[string]status.Status{}, Detail: map[string]string{}, Ratios: map[string]float64{}, Counts: map[string]*CountCheck{}}, map[string]string{}
 	for lang, c := range cells {
 		v.Cells[lang] = c.Status
 		if c.Status == status.OK {
@@ -283,8 +288,7 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 	}
 	switch {
 	case unconfined(cells) != "":
-		// A sampler that could not confine its benches ran none of them;
-		// whichever language it served, the run's sandbox broke: it fails.
+		// A sampler that could not confine its benches ran none: it fails.
 		v.Status = status.Unconfined
 		v.Detail[unconfined(cells)] = "its sampler could not confine a bench, so it ran none (see the report's confinement)"
 	case !ok && g.Entry != nil:
@@ -296,7 +300,7 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 		v.Status = status.SubjectUnavailable
 	case !subj.measured() || subj.Status == status.ParityMismatch:
 		v.Status = subj.Status
-	case g.Entry == nil:
+	case g.Entry == nil || g.Entry.ElapsedNs <= 0: // none, or counts alone
 		v.Status = status.NoBaseline
 	case g.Incomparable != "":
 		v.Status = status.IncomparableMachine
@@ -312,6 +316,7 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 			v.Detail[subject] = why(t, v.Memory)
 		}
 	}
+	judgeCounts(&v, subject, cells, g.Entry)
 	return v
 }
 

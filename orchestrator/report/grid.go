@@ -25,12 +25,18 @@ func Grid(w io.Writer, r *Report) {
 		head := []string{"Bench"}
 		for _, l := range langs {
 			head = append(head, l.Title)
+			if r.counted(l.Name) {
+				head = append(head, l.Title+" instructions")
+			}
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t"))
 		for _, b := range t.rows {
 			cells := []string{clean(b.Name)}
 			for _, l := range langs {
 				cells = append(cells, cell(r, b, l.Name, marks))
+				if r.counted(l.Name) {
+					cells = append(cells, CountCell(b.Langs(r.Subject)[l.Name]))
+				}
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
 		}
@@ -109,10 +115,15 @@ func Verdicts(w io.Writer, r *Report) {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
 		}
 	}
-	fmt.Fprintf(w, "\ngate: %s — %s; baselines' machine: %s\n", clean(string(r.Status)), strings.Join(parts, ", "), clean(orUnknown2(r.Gate.Machine)))
+	flagged := ""
+	if len(r.FlaggedBy) > 0 {
+		flagged = " (flagged by " + strings.Join(r.FlaggedBy, ", ") + ")"
+	}
+	fmt.Fprintf(w, "\ngate: %s%s — %s; baselines' machine: %s\n", clean(string(r.Status)), flagged, strings.Join(parts, ", "), clean(orUnknown2(r.Gate.Machine)))
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}
+	countVerdicts(w, r)
 }
 
 func firstLine(s string) string {
@@ -163,6 +174,9 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	case status.OK, status.ParityMismatch, status.Regression, status.MemRegression:
 	default:
 		return clean(string(res.Status))
+	}
+	if res.ElapsedNsMedian == 0 && res.Count != nil {
+		return "not timed" // --count=only
 	}
 	s := FormatNs(res.ElapsedNsMedian)
 	if lang != r.Subject && res.RatioVsSubject != nil {

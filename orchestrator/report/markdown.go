@@ -30,12 +30,18 @@ func Markdown(w io.Writer, r *Report) {
 		for _, l := range langs {
 			head = append(head, l.Title)
 			rule = append(rule, "---")
+			if r.counted(l.Name) {
+				head, rule = append(head, l.Title+" instructions"), append(rule, "---")
+			}
 		}
 		fmt.Fprintf(w, "| %s |\n|%s|\n", strings.Join(head, " | "), strings.Join(rule, "|"))
 		for _, b := range t.rows {
 			cells := []string{clean(b.Name)}
 			for _, l := range langs {
 				cells = append(cells, mdCell(r, b, l.Name, marks))
+				if r.counted(l.Name) {
+					cells = append(cells, strings.ReplaceAll(CountCell(b.Langs(r.Subject)[l.Name]), "|", "/"))
+				}
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}

@@ -29,6 +29,8 @@ type Report struct {
 	SourcesDigest string                `json:"sources_digest"`
 	Baselines     string                `json:"baselines"`
 	Gate          Gate                  `json:"gate"`
+	Count         *Count                `json:"count,omitempty"`      // the count lane, when on
+	FlaggedBy     []string              `json:"flagged_by,omitempty"` // metrics that regressed: time, memory, instructions
 	Rebaseline    *Rebaseline           `json:"rebaseline,omitempty"`
 	Benches       []*Bench              `json:"benches"`
 	Warnings      []string              `json:"warnings,omitempty"`
@@ -56,6 +58,8 @@ type Rebaseline struct {
 	HostDriftSigma *float64                   `json:"host_drift_sigma,omitempty"`
 	Benches        map[string]RebaselineBench `json:"benches"`
 	Note           string                     `json:"note,omitempty"`
+	// CountsRecorded names the benches whose count fields were written.
+	CountsRecorded []string `json:"counts_recorded,omitempty"`
 }
 
 // RebaselineBench is one bench's figures over the runs.
@@ -126,6 +130,8 @@ type Bench struct {
 	MemVerdict        *Check           `json:"mem_verdict,omitempty"`
 	ConfirmSamples    int              `json:"confirm_samples,omitempty"` // samples re-measured on a suspect cell
 	Verdict           string           `json:"verdict,omitempty"`         // why, in words, where it is not plain ok
+	FlaggedBy         []string         `json:"flagged_by,omitempty"`      // the metrics that regressed
+	CountVerdict      status.Status    `json:"count_verdict,omitempty"`   // the subject's count lane
 	Note              *string          `json:"note"`
 	Seed              int64            `json:"seed"`
 	CPUsNeeded        int              `json:"cpus_needed"`
@@ -178,6 +184,7 @@ type Lang struct {
 	Confinement      *Confinement  `json:"confinement,omitempty"`
 	JobNs            int64         `json:"job_ns,omitempty"`
 	Samples          []Sample      `json:"samples,omitempty"`
+	Count            *CountLane    `json:"count,omitempty"`
 }
 
 // Schema names this report format.

@@ -35,9 +35,9 @@ func (s Status) Severity() Severity {
 	switch s {
 	case OK, Improved, Available:
 		return Fine
-	case "", NoBaseline, SubjectUnavailable, NoSubjectSource, Unavailable, Skipped:
+	case "", NoBaseline, SubjectUnavailable, NoSubjectSource, Unavailable, Skipped, NotCounted:
 		return Absent
-	case IncomparableMachine:
+	case IncomparableMachine, Incomparable:
 		return Unjudged
 	case Regression, MemRegression:
 		return Regresses

@@ -6,6 +6,7 @@ func TestSeverity(t *testing.T) {
 	want := map[Status]Severity{
 		OK: Fine, Improved: Fine, Available: Fine,
 		"": Absent, NoBaseline: Absent, SubjectUnavailable: Absent, NoSubjectSource: Absent, Unavailable: Absent, Skipped: Absent,
+		NotCounted: Absent, Incomparable: Unjudged, CountUnstable: Attention, CountFailed: Attention,
 		IncomparableMachine: Unjudged,
 		Inconclusive:        Attention, Interrupted: Attention, "something_new": Attention,
 		Regression: Regresses, MemRegression: Regresses,

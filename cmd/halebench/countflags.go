@@ -1,0 +1,45 @@
+package main
+
+import (
+	"flag"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/harness"
+)
+
+// countFlags are run's count lane flags (see countHelp).
+type countFlags struct {
+	mode   string
+	langs  string
+	runs   int
+	budget time.Duration
+}
+
+const countHelp = `
+Counts: besides timing, the subject (and the languages --count-langs names) is
+run --count-runs times under Valgrind (Callgrind, a fixed cache model, a build
+for a fixed CPU target) and its instructions counted over the bench's timed
+region where it can be delimited, the whole process otherwise. Counts that
+differ by more than 0.01 % are count_unstable (shown with their spread, not
+gated). Otherwise the count is held to baselines.json's: over its count_band
+(max(0.5 %, 4 × the recorded spread)) is a regression — exit 1, as a time
+regression is, the verdict naming instructions — past it improved. Counts gate
+on any x86-64 host; baselines counted with another Valgrind, target or scope
+are incomparable. count_failed (Valgrind failed, a timeout) and not_counted
+(with the reason) leave the bench to the time gate.
+--count=only takes no timed sample: the fast, exact lane for CI.
+--update-baselines --count=only writes the count fields alone.
+
+`
+
+func (c *countFlags) addFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.mode, "count", harness.CountAuto, "count instructions under Valgrind: auto (the subject, beside timing it), off, or only (counts, no timing)")
+	fs.StringVar(&c.langs, "count-langs", "", "comma-separated comparatives to count too (reported, never gated)")
+	fs.IntVar(&c.runs, "count-runs", 2, "counted runs per cell (at least 2: the determinism rule compares them)")
+	fs.DurationVar(&c.budget, "count-budget", 0, "stop counting once counting has taken this long (e.g. 10m); the benches left are not_counted, said in the report (0: no cap)")
+}
+
+// apply puts the flags into the run's options.
+func (c *countFlags) apply(o *harness.Options) {
+	o.Count, o.CountLangs, o.CountRuns, o.CountBudget = c.mode, c.langs, c.runs, c.budget
+}

@@ -1,0 +1,199 @@
+package harness_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// count answers a count job as the sampler would: one count per run.
+func (f *fakeEngine) count(w runner.Where, j runner.Job) runner.Outcome {
+	f.countJobs = append(f.countJobs, j)
+	o := runner.Outcome{Status: status.OK, Samples: []runner.Sample{}, Env: runner.Env{Valgrind: "valgrind-3.19.0", CgroupVersion: "v1"}}
+	irs, ok := f.counts[w.Lang]
+	for i := 0; i < j.Count.Runs; i++ {
+		if !ok {
+			o.Counts = append(o.Counts, runner.Count{Status: wire.CountFailed, Detail: "valgrind: unrecognised instruction"})
+			continue
+		}
+		o.Counts = append(o.Counts, runner.Count{Status: wire.CountOK, Scope: wire.ScopeRegion, Ir: irs[i%len(irs)], WallNs: 1e6})
+	}
+	return o
+}
+
+// countedC is a plan whose c is counted, as count-sampler's branch makes
+// it (no language is counted on this one).
+func countedC(t *testing.T, o harness.Options) *harness.Plan {
+	t.Helper()
+	p, err := harness.Prepare(o)
+	if err != nil {
+		t.Fatalf("prepare: %v", err)
+	}
+	for i, l := range p.Languages {
+		if l.Name == "c" {
+			l.CountCompile, l.CountTarget, l.CountScope = "cc -O2 -march=x86-64-v3 -o $OUT $SRC", "x86-64-v3", wire.ScopeRegion
+			p.Languages[i] = l
+			p.SubjectLang = l
+		}
+	}
+	return p
+}
+
+func runCounted(t *testing.T, o harness.Options, eng *fakeEngine) (*harness.Result, error) {
+	t.Helper()
+	return harness.Run(context.Background(), fakeEnv(fakeImages{}, eng, 2), countedC(t, o))
+}
+
+// --update-baselines --count=only records counts alone (no timed sample,
+// the time figures untouched); a later pass doing 10 % more work in its
+// timed region is a count regression: exit 1, flagged by instructions,
+// with the exact delta. 0.4 % more stays inside the 0.5 % band.
+func TestFakeCountOnlyGate(t *testing.T) {
+	o := fakeOptions(t, "c", "c", "count")
+	timeFile := `{"updated_at": "2026-01-01T00:00:00Z", "subject": "c", "benches": {"count": {"kind": "micro", "elapsed_ns": 5000, "maxrss_kb": 7, "tolerance": 0.30}}}`
+	os.WriteFile(o.Baselines, []byte(timeFile), 0o644)
+	o.Count, o.UpdateBaselines = harness.CountOnly, true
+	eng := &fakeEngine{counts: map[string][]uint64{"c": {1000000}}}
+	res, err := runCounted(t, o, eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(eng.countJobs) != 1 || len(eng.iters) != 1 || eng.iters[0] != 0 || eng.countJobs[0].Count.Runs != 2 {
+		t.Fatalf("count-only took timed samples or miscounted: iters %v, %d count jobs", eng.iters, len(eng.countJobs))
+	}
+	if rb := res.Report.Rebaseline; rb == nil || len(rb.CountsRecorded) != 1 {
+		t.Fatalf("rebaseline %+v", res.Report.Rebaseline)
+	}
+	f, err := baseline.Load(o.Baselines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := f.Benches["count"]; e.Instructions != 1000000 || e.ElapsedNs != 5000 || *e.Tolerance != 0.30 || e.CountTarget != "x86-64-v3" || f.CountsUpdatedAt == "" {
+		t.Fatalf("entry %+v", e)
+	}
+	o.UpdateBaselines = false
+	for _, c := range []struct {
+		ir   uint64
+		want status.Status
+		err  error
+	}{{1004000, status.OK, nil}, {1100000, status.Regression, harness.ErrRegression}, {1020000, status.Regression, harness.ErrRegression}} {
+		res, err := runCounted(t, o, &fakeEngine{counts: map[string][]uint64{"c": {c.ir}}})
+		if !errors.Is(err, c.err) {
+			t.Fatalf("%d: err %v, want %v", c.ir, err, c.err)
+		}
+		b := bench(res.Report, "count")
+		if b.Status != c.want || b.CountVerdict != c.want || *b.SubjectResult.Count.Delta != int64(c.ir)-1000000 {
+			t.Fatalf("%d: bench %s count %s lane %+v", c.ir, b.Status, b.CountVerdict, b.SubjectResult.Count)
+		}
+		if c.want == status.Regression && (strings.Join(res.Report.FlaggedBy, ",") != "instructions" || res.Report.Status != status.Regression) {
+			t.Fatalf("flagged by %v, run %s", res.Report.FlaggedBy, res.Report.Status)
+		}
+	}
+}
+
+// A count that fails leaves time judged (count_failed beside an ok time);
+// a comparative that cannot be counted is not_counted with the reason;
+// unstable counts are reported with their spread; the report's count
+// block says what was counted and what it cost.
+func TestFakeCountBesideTime(t *testing.T) {
+	o := fakeOptions(t, "c,go", "c", "count")
+	o.CountLangs = "go"
+	eng := &fakeEngine{elapsed: map[string]int64{"c": 5000, "go": 6000}, check: map[string]string{"c": "n:1", "go": "n:1"}}
+	res, err := runCounted(t, o, eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := bench(res.Report, "count")
+	if b.Status != status.NoBaseline || b.CountVerdict != status.CountFailed || !strings.Contains(b.SubjectResult.Count.Reason, "unrecognised instruction") {
+		t.Fatalf("bench %s count %s lane %+v", b.Status, b.CountVerdict, b.SubjectResult.Count)
+	}
+	if g := b.Comparatives["go"].Count; g == nil || g.Verdict != status.NotCounted || g.Reason == "" {
+		t.Fatalf("go's count lane %+v", g)
+	}
+	if len(b.SubjectResult.ElapsedNsSamples) != 3 || b.SubjectResult.Status != status.OK {
+		t.Fatalf("time not measured beside a failed count: %+v", b.SubjectResult)
+	}
+	c := res.Report.Count
+	if c == nil || c.Mode != "auto" || strings.Join(c.Languages, ",") != "c,go" || c.Runs != 2 || c.Cells != 1 {
+		t.Fatalf("count block %+v", c)
+	}
+	eng.counts = map[string][]uint64{"c": {1000000, 1001000}}
+	res, _ = runCounted(t, o, eng)
+	if cl := bench(res.Report, "count").SubjectResult.Count; cl.Verdict != status.CountUnstable || cl.Spread != 0.001 || len(cl.Runs) != 2 {
+		t.Fatalf("unstable lane %+v", cl)
+	}
+}
+
+// Once --count-budget is spent, the benches left are not counted, and the
+// report names them.
+func TestFakeCountBudget(t *testing.T) {
+	o := fakeOptions(t, "c", "c", "")
+	o.Count, o.CountBudget = harness.CountOnly, time.Nanosecond
+	eng := &fakeEngine{counts: map[string][]uint64{"c": {5}}}
+	res, err := runCounted(t, o, eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(eng.countJobs) != 1 || len(res.Report.Count.OverBudget) != len(res.Report.Benches)-1 {
+		t.Fatalf("%d count jobs, over budget %v", len(eng.countJobs), res.Report.Count.OverBudget)
+	}
+	var notCounted int
+	for _, b := range res.Report.Benches {
+		if b.CountVerdict == status.NotCounted && strings.Contains(b.SubjectResult.Count.Reason, "over budget") {
+			notCounted++
+		}
+	}
+	if notCounted != len(res.Report.Benches)-1 {
+		t.Fatalf("%d benches not counted over budget", notCounted)
+	}
+}
+
+// The count flags are checked before anything runs.
+func TestPrepareRejectsBadCountFlags(t *testing.T) {
+	for _, c := range []struct {
+		set  func(*harness.Options)
+		want string
+	}{
+		{func(o *harness.Options) { o.Count = "sometimes" }, "--count=sometimes"},
+		{func(o *harness.Options) { o.CountRuns = 1 }, "--count-runs=1"},
+		{func(o *harness.Options) { o.CountBudget = -time.Second }, "--count-budget"},
+		{func(o *harness.Options) { o.CountLangs = "rust" }, "--count-langs=rust"},
+		{func(o *harness.Options) { o.Count, o.CountLangs = "off", "c" }, "need counting"},
+	} {
+		o := fakeOptions(t, "c", "c", "")
+		c.set(&o)
+		if _, err := harness.Prepare(o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("err %v, want one naming %s", err, c.want)
+		}
+	}
+}
+
+// --update-baselines under --count=auto records time from every pass and
+// counts from the last alone (counts do not drift).
+func TestFakeUpdateRecordsTimeAndCounts(t *testing.T) {
+	o := fakeOptions(t, "c", "c", "count")
+	o.UpdateBaselines, o.Runs = true, 3
+	eng := &fakeEngine{elapsed: map[string]int64{"c": 5000}, check: map[string]string{"c": "n:1"}, counts: map[string][]uint64{"c": {777}}}
+	if _, err := runCounted(t, o, eng); err != nil {
+		t.Fatal(err)
+	}
+	if len(eng.countJobs) != 1 {
+		t.Fatalf("%d count jobs over 3 passes, want 1", len(eng.countJobs))
+	}
+	f, err := baseline.Load(o.Baselines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := f.Benches["count"]; e.Instructions != 777 || e.ElapsedNs != 5000 || e.Runs != 3 {
+		t.Fatalf("entry %+v", e)
+	}
+}

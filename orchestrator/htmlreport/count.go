@@ -1,0 +1,74 @@
+package htmlreport
+
+import (
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// countTable is a category's count column: per bench, each counted
+// language's instructions (report.CountCell) and the subject's verdict.
+type countTable struct {
+	Heads []string
+	Rows  []countRow
+}
+
+type countRow struct {
+	Bench   string
+	Cells   []string
+	Verdict status.Status
+}
+
+// newCountTable is the count column of benches; nil when the run counted
+// nothing.
+func newCountTable(r *report.Report, benches []*report.Bench) *countTable {
+	if r.Count == nil || len(r.Count.Languages) == 0 {
+		return nil
+	}
+	t := &countTable{}
+	var langs []string
+	for _, l := range report.Langs(r) {
+		for _, c := range r.Count.Languages {
+			if c == l.Name {
+				langs = append(langs, l.Name)
+				t.Heads = append(t.Heads, l.Title+" instructions")
+			}
+		}
+	}
+	for _, b := range benches {
+		row := countRow{Bench: b.Name, Verdict: b.CountVerdict}
+		for _, l := range langs {
+			row.Cells = append(row.Cells, report.CountCell(report.LangResult(r, b, l)))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// countTrend is the subject's instructions on a bench in each run that
+// counted it stably, in date order, with its count band where the run had
+// a baseline.
+func countTrend(runs []*Run, subject, bench string) []trendPoint {
+	var pts []trendPoint
+	for _, run := range runs {
+		r := run.Report
+		for _, b := range r.Benches {
+			if b.Name != bench {
+				continue
+			}
+			res := report.LangResult(r, b, subject)
+			if res == nil || res.Count == nil || res.Count.Ir == 0 || res.Count.Verdict == status.CountUnstable {
+				continue
+			}
+			c := res.Count
+			p := trendPoint{median: float64(c.Ir), date: shortDate(r.GeneratedAt), status: c.Verdict, label: shortDate(r.GeneratedAt)}
+			if tc, ok := r.Images[subject]; ok && tc.Version != "" {
+				p.label = firstLine(tc.Version)
+			}
+			if c.Baseline > 0 && c.Band > 0 {
+				p.lo, p.hi = float64(c.Baseline)*(1-c.Band), float64(c.Baseline)*(1+c.Band)
+			}
+			pts = append(pts, p)
+		}
+	}
+	return pts
+}

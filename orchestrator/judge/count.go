@@ -1,0 +1,192 @@
+package judge
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// The determinism rule: a cell is judged by counts only when at least
+// MinCountedRuns runs were counted and they agree within StableSpread
+// (relative: (max − min) / min). A deterministic program repeats to the
+// instruction; one that does not (threads, clock-driven work) is
+// count_unstable, reported with its spread and not gated by counts.
+const (
+	MinCountedRuns = 2
+	StableSpread   = 0.0001
+)
+
+// CountCell is one language's count lane on a bench: whether counting
+// applied to it, why it was not counted, and what was counted with what.
+type CountCell struct {
+	Asked      bool
+	NotCounted string // why not, when Asked and nothing could be counted
+	Runs       []wire.Count
+	Target     string // the CPU target of the counted build
+	Valgrind   string // `valgrind --version` in its image
+}
+
+// Counts is what a cell's counted runs say together.
+type Counts struct {
+	Status    status.Status // ok, count_unstable, count_failed or not_counted
+	Why       string
+	Scope     string
+	Ir        []uint64 // every run's, in order
+	Median    uint64   // the cell's instructions: the lower middle run's
+	EstCycles uint64   // the same run's estimated cycles
+	Spread    float64
+}
+
+// Summarize applies the determinism rule to a cell's counted runs.
+func Summarize(c CountCell) Counts {
+	var s Counts
+	if c.NotCounted != "" {
+		return Counts{Status: status.NotCounted, Why: c.NotCounted}
+	}
+	var ok []wire.Count
+	scopes := map[string]bool{}
+	for _, r := range c.Runs {
+		s.Ir = append(s.Ir, r.Ir)
+		switch {
+		case r.Status != wire.CountOK:
+			s.Why = r.Detail
+			if s.Why == "" {
+				s.Why = "a counted run ended " + r.Status
+			}
+		case r.Ir == 0:
+			s.Why = "a counted run counted no instruction"
+		default:
+			ok = append(ok, r)
+			scopes[r.Scope] = true
+		}
+	}
+	switch {
+	case s.Why != "":
+		s.Status = status.CountFailed
+		return s
+	case len(ok) < MinCountedRuns:
+		s.Status, s.Why = status.CountFailed, fmt.Sprintf("%d counted runs, the determinism rule needs %d", len(ok), MinCountedRuns)
+		return s
+	case len(scopes) > 1:
+		s.Status, s.Why = status.CountFailed, "the counted runs covered different scopes"
+		return s
+	}
+	sort.Slice(ok, func(i, j int) bool { return ok[i].Ir < ok[j].Ir })
+	mid := ok[(len(ok)-1)/2]
+	s.Scope, s.Median, s.EstCycles = mid.Scope, mid.Ir, mid.EstCycles
+	if s.EstCycles == 0 {
+		s.EstCycles = mid.EstimatedCycles()
+	}
+	lo, hi := ok[0].Ir, ok[len(ok)-1].Ir
+	s.Spread = float64(hi-lo) / float64(lo)
+	s.Status = status.OK
+	if s.Spread > StableSpread {
+		s.Status = status.CountUnstable
+		s.Why = fmt.Sprintf("counted runs differ by %.4f%% (%d to %d instructions), over the %.2f%% the determinism rule allows", 100*s.Spread, lo, hi, 100*StableSpread)
+	}
+	return s
+}
+
+// CountCheck is the count lane's verdict on a cell.
+type CountCheck struct {
+	Counts
+	Verdict  status.Status // ok, regression, improved, no_baseline, incomparable, or the Counts' status
+	Baseline uint64        // the baseline's instructions (0: none)
+	Delta    int64         // instructions over the baseline's
+	Ratio    float64       // instructions / the baseline's
+	Band     float64       // the relative band it was held to
+}
+
+// Count judges a cell's counts against a baseline entry (nil: none, as
+// for a comparative, which counts never gate). Counts gate across
+// machines: the baseline's Valgrind version, CPU target and scope must be
+// this run's (else incomparable), the CPU model need not be.
+func Count(c CountCell, e *baseline.Entry) CountCheck {
+	v := CountCheck{Counts: Summarize(c)}
+	v.Verdict = v.Status
+	if v.Status != status.OK {
+		return v
+	}
+	if !e.HasCounts() {
+		v.Verdict = status.NoBaseline
+		return v
+	}
+	v.Baseline, v.Band = e.Instructions, e.CountTol()
+	if d := countDifferences(e, c, v.Scope); d != "" {
+		v.Verdict, v.Why = status.Incomparable, "the baseline's counts were taken with "+d+": not judged"
+		return v
+	}
+	v.Delta = int64(v.Median) - int64(e.Instructions)
+	v.Ratio = float64(v.Median) / float64(e.Instructions)
+	switch {
+	case v.Ratio > 1+v.Band:
+		v.Verdict = status.Regression
+		v.Why = fmt.Sprintf("instructions %s the baseline (%+d: %d vs %d), over its %s band", pct(v.Ratio), v.Delta, v.Median, e.Instructions, pctBand(v.Band))
+	case v.Ratio < 1-v.Band:
+		v.Verdict = status.Improved
+		v.Why = fmt.Sprintf("instructions %s the baseline (%+d), past its %s band", pct(v.Ratio), v.Delta, pctBand(v.Band))
+	default:
+		v.Verdict = status.OK
+	}
+	return v
+}
+
+// countDifferences names what differs between how the entry's counts and
+// the cell's were taken ("" : nothing that matters).
+func countDifferences(e *baseline.Entry, c CountCell, scope string) string {
+	var d []string
+	add := func(what, base, here string) {
+		if base != here {
+			d = append(d, fmt.Sprintf("%s %q (here %q)", what, base, here))
+		}
+	}
+	add("Valgrind", e.ValgrindVersion, c.Valgrind)
+	add("target", e.CountTarget, c.Target)
+	add("scope", e.CountScope, scope)
+	return strings.Join(d, ", ")
+}
+
+// Metrics a run's verdict can name as the one that flagged a bench.
+const (
+	MetricTime         = "time"
+	MetricMemory       = "memory"
+	MetricInstructions = "instructions"
+)
+
+// judgeCounts adds the count lane to a bench's verdict: every counted
+// cell's counts, the subject's held to its entry, and a count regression
+// of the subject makes the bench a regression (unless it failed worse).
+func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *baseline.Entry) {
+	if v.Time != nil && v.Time.Status == status.Regression {
+		v.Flagged = append(v.Flagged, MetricTime)
+	}
+	if v.Memory != nil && v.Memory.Status == status.MemRegression {
+		v.Flagged = append(v.Flagged, MetricMemory)
+	}
+	for lang, c := range cells {
+		if !c.Count.Asked {
+			continue
+		}
+		cc := CountCheck{Counts: Summarize(c.Count)}
+		cc.Verdict = cc.Status // a comparative's counts are reported, never gated
+		if lang == subject {
+			cc = Count(c.Count, e)
+		}
+		v.Counts[lang] = &cc
+	}
+	cc := v.Counts[subject]
+	if cc == nil || cc.Verdict != status.Regression || v.Status.Severity() == status.Fails {
+		return
+	}
+	v.Flagged = append(v.Flagged, MetricInstructions)
+	v.Status, v.Cells[subject] = status.Regression, status.Regression
+	if d := v.Detail[subject]; d != "" {
+		v.Detail[subject] = d + "; " + cc.Why
+	} else {
+		v.Detail[subject] = cc.Why
+	}
+}

@@ -1,0 +1,154 @@
+package judge
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+func runs(irs ...uint64) []wire.Count {
+	var out []wire.Count
+	for _, ir := range irs {
+		out = append(out, wire.Count{Status: wire.CountOK, Scope: wire.ScopeRegion, Ir: ir, I1mr: 1, DLmr: 1})
+	}
+	return out
+}
+
+func counted(irs ...uint64) CountCell {
+	return CountCell{Asked: true, Runs: runs(irs...), Target: "x86-64-v3", Valgrind: "valgrind-3.19.0"}
+}
+
+func countEntry(ir uint64) *baseline.Entry {
+	return &baseline.Entry{ElapsedNs: 1000, Instructions: ir, CountScope: wire.ScopeRegion, CountTarget: "x86-64-v3", ValgrindVersion: "valgrind-3.19.0"}
+}
+
+// The determinism rule: two or more runs, within 0.01 % of each other.
+func TestSummarize(t *testing.T) {
+	failed := counted(100, 100)
+	failed.Runs[1] = wire.Count{Status: wire.CountFailed, Detail: "valgrind: unhandled instruction"}
+	cases := []struct {
+		name   string
+		cell   CountCell
+		status status.Status
+		median uint64
+		spread float64
+		why    string
+	}{
+		{"identical", counted(140000051, 140000051), status.OK, 140000051, 0, ""},
+		{"within 0.01 %", counted(1000000, 1000100, 1000050), status.OK, 1000050, 0.0001, ""},
+		{"over 0.01 %", counted(1000000, 1000101), status.CountUnstable, 1000000, 0.000101, "0.0101%"},
+		{"one run", counted(5), status.CountFailed, 0, 0, "needs 2"},
+		{"a run failed", failed, status.CountFailed, 0, 0, "unhandled instruction"},
+		{"nothing counted", counted(0, 0), status.CountFailed, 0, 0, "no instruction"},
+		{"not counted", CountCell{Asked: true, NotCounted: "node: Valgrind cannot run V8's JIT"}, status.NotCounted, 0, 0, "V8"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := Summarize(c.cell)
+			if s.Status != c.status || s.Median != c.median || (s.Spread-c.spread) > 1e-12 || (c.spread-s.Spread) > 1e-12 || !strings.Contains(s.Why, c.why) {
+				t.Fatalf("got %s median %d spread %v why %q", s.Status, s.Median, s.Spread, s.Why)
+			}
+		})
+	}
+	if s := Summarize(counted(10, 10)); s.EstCycles != 10+10+100 || s.Scope != wire.ScopeRegion {
+		t.Fatalf("estimated cycles %d scope %q: want the README's formula over the run's events", s.EstCycles, s.Scope)
+	}
+}
+
+// Every count verdict, with the band max(0.5 %, 4 × recorded spread).
+func TestCountVerdicts(t *testing.T) {
+	spread := 0.002 // band 0.8 %
+	wide := countEntry(1000000)
+	wide.CountSpread = &spread
+	otherVg, otherTarget, otherScope := countEntry(1000000), countEntry(1000000), countEntry(1000000)
+	otherVg.ValgrindVersion, otherTarget.CountTarget, otherScope.CountScope = "valgrind-3.22.0", "native", wire.ScopeProcess
+	cases := []struct {
+		name  string
+		cell  CountCell
+		entry *baseline.Entry
+		want  status.Status
+	}{
+		{"ok, identical", counted(1000000, 1000000), countEntry(1000000), status.OK},
+		{"ok inside the 0.5 % floor", counted(1004999, 1004999), countEntry(1000000), status.OK},
+		{"regression over the floor", counted(1005001, 1005001), countEntry(1000000), status.Regression},
+		{"2 % more work", counted(1020000, 1020000), countEntry(1000000), status.Regression},
+		{"inside a spread-derived band", counted(1007000, 1007000), wide, status.OK},
+		{"over a spread-derived band", counted(1009000, 1009000), wide, status.Regression},
+		{"improved", counted(900000, 900000), countEntry(1000000), status.Improved},
+		{"unstable is not gated", counted(2000000, 2100000), countEntry(1000000), status.CountUnstable},
+		{"failed", counted(1), countEntry(1000000), status.CountFailed},
+		{"no count baseline", counted(5, 5), &baseline.Entry{ElapsedNs: 1000}, status.NoBaseline},
+		{"no entry", counted(5, 5), nil, status.NoBaseline},
+		{"another valgrind", counted(2000000, 2000000), otherVg, status.Incomparable},
+		{"another target", counted(2000000, 2000000), otherTarget, status.Incomparable},
+		{"another scope", counted(2000000, 2000000), otherScope, status.Incomparable},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := Count(c.cell, c.entry)
+			if v.Verdict != c.want {
+				t.Fatalf("verdict %s (%s), want %s", v.Verdict, v.Why, c.want)
+			}
+			if c.want == status.Regression && (v.Delta <= 0 || !strings.Contains(v.Why, "instructions")) {
+				t.Fatalf("a regression says its exact delta: %d %q", v.Delta, v.Why)
+			}
+		})
+	}
+}
+
+// Counts gate across machines: a baseline from another CPU model (time
+// incomparable_machine) still gates by counts when Valgrind, target and
+// scope agree; the count regression makes the bench, and the run, a
+// regression flagged by instructions.
+func TestCountsGateAcrossMachines(t *testing.T) {
+	subj := ok("n:1", 1000)
+	subj.Count = counted(1100000, 1100000)
+	g := Gate{Entry: countEntry(1000000), Alpha: 0.01, Incomparable: "differs: CPU Intel Xeon here, AMD EPYC in the baseline"}
+	v := Bench("c", map[string]Cell{"c": subj}, g)
+	if v.Status != status.Regression || v.Cells["c"] != status.Regression || len(v.Flagged) != 1 || v.Flagged[0] != MetricInstructions {
+		t.Fatalf("status %s cell %s flagged %v", v.Status, v.Cells["c"], v.Flagged)
+	}
+	if v.Time != nil || v.Counts["c"].Verdict != status.Regression || !strings.Contains(v.Detail["c"], "instructions") {
+		t.Fatalf("time %v counts %+v detail %q", v.Time, v.Counts["c"], v.Detail["c"])
+	}
+	if Run([]BenchStatus{{Status: v.Status, HadBaseline: true}}) != status.Regression {
+		t.Fatal("a count regression does not make the run a regression")
+	}
+	subj.Count = counted(1000000, 1000000)
+	if v := Bench("c", map[string]Cell{"c": subj}, g); v.Status != status.IncomparableMachine || v.Counts["c"].Verdict != status.OK {
+		t.Fatalf("same counts on another CPU: %s / %s", v.Status, v.Counts["c"].Verdict)
+	}
+}
+
+// A failed or unstable count leaves the bench to the time gate; a time
+// regression is flagged by time; comparatives are summarized, not gated.
+func TestCountsBesideTime(t *testing.T) {
+	tol := 0.3
+	e := countEntry(1000000)
+	e.Tolerance = &tol
+	subj := ok("n:1", 1000)
+	subj.Count = counted(1)
+	cmp := ok("n:1", 900)
+	cmp.Count = counted(7, 7)
+	v := Bench("c", map[string]Cell{"c": subj, "go": cmp}, Gate{Entry: e, Alpha: 0.01})
+	if v.Status != status.OK || v.Counts["c"].Verdict != status.CountFailed || v.Counts["go"].Verdict != status.OK || len(v.Flagged) != 0 {
+		t.Fatalf("status %s counts %s/%s flagged %v", v.Status, v.Counts["c"].Verdict, v.Counts["go"].Verdict, v.Flagged)
+	}
+	slow := ok("n:1", 2000)
+	slow.Count = counted(1000000, 1000000)
+	v = Bench("c", map[string]Cell{"c": slow}, Gate{Entry: e, Alpha: 0.01})
+	if v.Status != status.Regression || len(v.Flagged) != 1 || v.Flagged[0] != MetricTime {
+		t.Fatalf("time regression: %s flagged %v", v.Status, v.Flagged)
+	}
+	// Not asked: no count lane at all.
+	if v := Bench("c", map[string]Cell{"c": ok("n:1", 1000)}, Gate{Entry: e, Alpha: 0.01}); len(v.Counts) != 0 {
+		t.Fatalf("uncounted cells got counts %v", v.Counts)
+	}
+	// A bench whose entry holds counts alone has no time baseline.
+	if v := Bench("c", map[string]Cell{"c": ok("n:1", 1000)}, Gate{Entry: &baseline.Entry{Instructions: 5}, Alpha: 0.01}); v.Status != status.NoBaseline {
+		t.Fatalf("counts-only entry: %s", v.Status)
+	}
+}

@@ -1,0 +1,47 @@
+package report
+
+import "github.com/hale-lang/halebench/orchestrator/status"
+
+// CountLane is one language's count lane on a bench: every counted run,
+// what they cover, the cell's figures and the count verdict. For the
+// subject it is held to the baseline's counts; a comparative's is
+// reported, never gated.
+type CountLane struct {
+	Runs      []CountRunResult `json:"runs"`
+	Scope     string           `json:"scope,omitempty"` // region (the timed region) or process
+	Ir        uint64           `json:"ir,omitempty"`    // the cell's instructions
+	EstCycles uint64           `json:"est_cycles,omitempty"`
+	Spread    float64          `json:"spread"` // (max − min) / min of the runs' instructions
+	Verdict   status.Status    `json:"count_verdict"`
+	Reason    string           `json:"reason,omitempty"`
+	Baseline  uint64           `json:"baseline_ir,omitempty"`
+	Delta     *int64           `json:"delta_ir,omitempty"` // exact: ir − baseline_ir
+	Band      float64          `json:"count_band,omitempty"`
+	Target    string           `json:"target,omitempty"`
+	Valgrind  string           `json:"valgrind,omitempty"`
+	WallNs    int64            `json:"wall_ns,omitempty"` // what counting this cell cost
+}
+
+// CountRunResult is one counted run.
+type CountRunResult struct {
+	Status    string `json:"status"`
+	Detail    string `json:"detail,omitempty"`
+	Scope     string `json:"scope,omitempty"`
+	Ir        uint64 `json:"ir"`
+	EstCycles uint64 `json:"est_cycles,omitempty"`
+	WallNs    int64  `json:"wall_ns"`
+}
+
+// Count is how the run counted: --count's mode, the languages counted,
+// runs per cell, the budget and what it left out, and the cost.
+type Count struct {
+	Mode        string   `json:"mode"` // auto, off or only
+	Languages   []string `json:"languages,omitempty"`
+	Runs        int      `json:"runs"`
+	Budget      string   `json:"budget,omitempty"`
+	OverBudget  []string `json:"over_budget,omitempty"` // benches left uncounted once the budget was spent
+	Valgrind    string   `json:"valgrind,omitempty"`
+	Target      string   `json:"target,omitempty"`
+	CostSeconds float64  `json:"cost_seconds"`
+	Cells       int      `json:"cells_counted"`
+}
