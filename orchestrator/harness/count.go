@@ -273,3 +273,12 @@ func (r *run) updateCounts(pass []*benchRun) error {
 	fmt.Fprintf(p.Log, "baselines: counts of %d benches of %s written in %s (time and memory figures untouched)\n", len(names), subj, p.Baselines)
 	return nil
 }
+
+// countLine is a counted-only cell's progress line: its counts or why none.
+func countLine(ln *lane) string {
+	s := judge.Summarize(cellOf(ln))
+	if s.Status != status.OK && s.Status != status.CountUnstable {
+		return string(s.Status) + ": " + s.Why
+	}
+	return fmt.Sprintf("%d instructions (%s), spread %.4f%%, counted in %.1f s", s.Median, s.Scope, 100*s.Spread, float64(ln.count.ns)/1e9)
+}

@@ -47,7 +47,11 @@ func (pr *progress) finished(bench, lang string, ln *lane) {
 	if pr.p.Live {
 		fmt.Fprint(pr.p.Log, "\r\033[K")
 	}
-	fmt.Fprintf(pr.p.Log, "[%d/%d] %-28s %-6s %s\n", pr.done, pr.total, bench, lang, progressLine(measured(ln.out), ln.out.Env.Affinity))
+	line := progressLine(measured(ln.out), ln.out.Env.Affinity)
+	if len(ln.out.Samples) == 0 && ln.out.Status == status.OK && ln.count.asked { // --count=only
+		line = countLine(ln)
+	}
+	fmt.Fprintf(pr.p.Log, "[%d/%d] %-28s %-6s %s\n", pr.done, pr.total, bench, lang, line)
 }
 
 func progressLine(m measurement, cpus string) string {

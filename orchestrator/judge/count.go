@@ -179,7 +179,14 @@ func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *baseline.
 		v.Counts[lang] = &cc
 	}
 	cc := v.Counts[subject]
-	if cc == nil || cc.Verdict != status.Regression || v.Status.Severity() == status.Fails {
+	if cc == nil || v.Status.Severity() == status.Fails {
+		return
+	}
+	if s := cells[subject]; s.Status == status.OK && s.Median == 0 {
+		// Not timed (--count=only): the counts are all the bench has.
+		v.Status = cc.Verdict
+	}
+	if cc.Verdict != status.Regression {
 		return
 	}
 	v.Flagged = append(v.Flagged, MetricInstructions)

@@ -152,3 +152,19 @@ func TestCountsBesideTime(t *testing.T) {
 		t.Fatalf("counts-only entry: %s", v.Status)
 	}
 }
+
+// Not timed (--count=only): the bench's status is its count verdict, so a
+// count that failed needs attention instead of passing as ok.
+func TestCountOnlyBenchStatus(t *testing.T) {
+	for _, c := range []struct {
+		cell CountCell
+		want status.Status
+	}{{counted(1000000, 1000000), status.OK}, {counted(1), status.CountFailed}, {counted(1100000, 1100000), status.Regression},
+		{CountCell{Asked: true, NotCounted: "no valgrind"}, status.NotCounted}} {
+		subj := Cell{Status: status.OK, Count: c.cell}
+		v := Bench("c", map[string]Cell{"c": subj}, Gate{Entry: countEntry(1000000), Alpha: 0.01})
+		if v.Status != c.want {
+			t.Errorf("%+v: bench %s, want %s", c.cell.Runs, v.Status, c.want)
+		}
+	}
+}
