@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
@@ -33,6 +34,7 @@ type HaleBuild struct {
 	CargoLockSHA256  string   `json:"cargo_lock_sha256,omitempty"` // the Cargo.lock the build resolved
 	Rustc            string   `json:"rustc,omitempty"`
 	Cargo            string   `json:"cargo,omitempty"`
+	CargoSeconds     int      `json:"cargo_seconds,omitempty"` // the cargo build step alone (a warm shared target dir shrinks it)
 	ReleaseCheck     string   `json:"release_check,omitempty"` // "agrees", or what disagrees
 }
 
@@ -213,7 +215,7 @@ func (b *Builder) haleRecord(ctx context.Context, tc Toolchain) (Toolchain, erro
 		tc.Warnings = append(tc.Warnings, "hale release rule: "+msg)
 		fmt.Fprintf(b.log, "warning: hale release rule: %s\n", msg)
 	}
-	fmt.Fprintf(b.log, "toolchain hale: %s, built the %s way, Cargo.lock sha256 %s, %s\n", tc.Version, hb.Way, hb.CargoLockSHA256, hb.Rustc)
+	fmt.Fprintf(b.log, "toolchain hale: %s, built the %s way, cargo step %d s, Cargo.lock sha256 %s, %s\n", tc.Version, hb.Way, hb.CargoSeconds, hb.CargoLockSHA256, hb.Rustc)
 	return tc, nil
 }
 
@@ -240,6 +242,8 @@ func (hb *HaleBuild) readRecord(s string) {
 			hb.Rustc = v
 		case "cargo":
 			hb.Cargo = v
+		case "cargo_seconds":
+			hb.CargoSeconds, _ = strconv.Atoi(v)
 		}
 	}
 }
@@ -344,7 +348,17 @@ func copyFile(from, to string, mode fs.FileMode) error {
 		out.Close()
 		return err
 	}
-	return out.Close()
+	if err := out.Close(); err != nil {
+		return err
+	}
+	// The source's mtime goes with it: cargo fingerprints path crates (the
+	// vendor crates) by mtime, and a fresh one would rebuild them in the
+	// shared target dir every time.
+	st, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	return os.Chtimes(to, st.ModTime(), st.ModTime())
 }
 
 // Notes are the lines `halebench images` prints under its table for a
