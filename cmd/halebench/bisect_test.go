@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/bisect"
 )
 
 // TestBisectBadInput: bisect's bad input exits 2 with what to do, before any
@@ -53,5 +56,36 @@ func TestBisectBadInput(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, c.want) || out != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 saying %q", c.args, code, out, errOut, c.want)
 		}
+	}
+}
+
+// printBisect: every step's figures and the answer on stdout; --json the same
+// as one object.
+func TestPrintBisect(t *testing.T) {
+	first := bisect.Commit{ID: "2fc22f10aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", Subject: "Merge pull request #384"}
+	r := &bisect.Result{Outcome: bisect.Found, First: &first, Commits: 11, BuildSeconds: 900, Detail: "commit 2fc22f10aaaa is the first",
+		Ends: map[string]bisect.Ratio{"fn_modular": {Ratio: 1.31, Low: 1.29, High: 1.33}},
+		Steps: []bisect.Step{
+			{Commit: bisect.Commit{ID: "16b227e6be965f02", Subject: "v0.13.0"}, Verdict: bisect.VerdictGoodEnd, BuildSeconds: 300},
+			{Commit: first, Verdict: bisect.VerdictBad, BuildSeconds: 600,
+				VsGood: map[string]bisect.Ratio{"fn_modular": {Ratio: 1.30, Low: 1.28, High: 1.32}},
+				VsBad:  map[string]bisect.Ratio{"fn_modular": {Ratio: 1.004, Low: 0.99, High: 1.02}}},
+		}}
+	var b strings.Builder
+	if err := printBisect(&b, r, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2fc22f10aaaa ", "Merge pull request #384", "bad", "600", "fn_modular ×1.300 [1.280, 1.320]", "fn_modular ×1.004", "found: commit 2fc22f10aaaa", "11 commits in range, 900 s of builds"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("grid lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := printBisect(&b, r, true); err != nil {
+		t.Fatal(err)
+	}
+	var back bisect.Result
+	if err := json.Unmarshal([]byte(b.String()), &back); err != nil || back.First.ID != first.ID || back.Steps[1].VsGood["fn_modular"].Low != 1.28 {
+		t.Fatalf("json: %v %+v", err, back)
 	}
 }
