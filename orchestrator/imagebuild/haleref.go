@@ -50,6 +50,8 @@ var ErrBadRange = errors.New("bad range")
 
 var fullID = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
+var hexPrefix = regexp.MustCompile(`^[0-9a-f]{4,40}$`)
+
 // isRemote says whether repo is a URL (or scp-like address) rather than a
 // folder on this host.
 func isRemote(repo string) bool {
@@ -108,10 +110,15 @@ func cloneRef(ctx context.Context, repo, ref, dir string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		// A local ref is resolved first, so an abbreviated id or a
-		// branch fetches as its full commit id.
-		if want, err = ResolveRef(ctx, abs, ref); err != nil {
+		// A local ref is resolved first: an unknown one is said as such,
+		// and a commit id (maybe abbreviated) is fetched as its full id;
+		// a tag or branch by its name (as any git server allows).
+		id, err := ResolveRef(ctx, abs, ref)
+		if err != nil {
 			return "", err
+		}
+		if hexPrefix.MatchString(ref) {
+			want = id
 		}
 		url = "file://" + abs
 	}
