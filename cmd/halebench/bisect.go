@@ -50,7 +50,7 @@ type bisectFlags struct {
 	threshold                  float64
 	suite                      string
 	hale                       haleFlags
-	json                       bool
+	json, list                 bool
 	out                        outputFlags
 }
 
@@ -64,6 +64,7 @@ func (f *bisectFlags) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.hale.git, "hale-git", "", "hale's git repository: a local clone (bare or not) or a URL (cloned bare first)")
 	fs.StringVar(&f.hale.vendor, "hale-vendor", "", "crates for an offline hale-cli build (as images --hale-vendor)")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON on stdout")
+	fs.BoolVar(&f.list, "list", false, "print the first-parent commits the bisect would walk (good first, bad last) and stop: no build, no engine")
 	f.out.addFlags(fs)
 }
 
@@ -127,6 +128,12 @@ func runBisect(ctx context.Context, args []string) error {
 		return badInput("bisect", err)
 	}
 	fmt.Fprintf(log, "bisect: %d first-parent commits after %s up to %s\n", len(commits)-1, f.good, f.bad)
+	if f.list {
+		for _, c := range commits {
+			fmt.Printf("%s %s\n", c.ID, c.Subject)
+		}
+		return nil
+	}
 	if newJudge == nil {
 		return errors.New("bisect needs the ab verb, which this build of halebench lacks (build it with the ab package)")
 	}

@@ -51,6 +51,10 @@ func TestBisectBadInput(t *testing.T) {
 		{[]string{"--good=v1", "--bad=v2", "--bench=nosuch"}, `no bench named "nosuch"`},
 		{[]string{"--good=v1", "--bad=v2"}, wired},
 	}
+	code, out, errOut := run(t, nil, append(base, "--good=v1", "--bad=v2", "--list")...)
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 2 || !strings.HasSuffix(lines[0], " one") || !strings.HasSuffix(lines[1], " two") {
+		t.Errorf("--list: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
 	for _, c := range cases {
 		code, out, errOut := run(t, []string{"DOCKER_HOST=unix:///tmp/halebench-no-such.sock"}, append(append([]string{}, base...), c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) || out != "" {
