@@ -57,7 +57,7 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.noBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")
 	fs.StringVar(&c.baseImage, "base-image", "", "Debian trixie image to build the toolchains FROM: local, or pulled if a registry answers (pin it by digest); default: make one with mmdebstrap")
 	fs.StringVar(&c.mirror, "mirror", imagebuild.DefaultMirror, "Debian mirror for mmdebstrap")
-	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite)")
+	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite; where that is absent, the pinned release "+imagebuild.DefaultHaleRef+" from "+imagebuild.DefaultHaleURL+", or $HALEBENCH_HALE_URL)")
 	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
 	c.hale.addFlags(fs)
 	c.out.addFlags(fs)
@@ -70,15 +70,15 @@ func (c *common) imageOptions(verb string) (imagebuild.Options, error) {
 	if err := c.hale.check(verb, c.haleSrc); err != nil {
 		return imagebuild.Options{}, err
 	}
-	src := c.haleSrc
+	src, srcDefault := c.haleSrc, false
 	if src == "" && c.haleImage == "" && c.hale.git == "" {
-		src = filepath.Join(c.suite, "..", "hale")
+		src, srcDefault = filepath.Join(c.suite, "..", "hale"), true
 	}
 	epoch, _, err := imagebuild.SourceDateEpoch(c.suite)
 	if err != nil {
 		return imagebuild.Options{}, badInput(verb, err)
 	}
-	o := imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleImage: c.haleImage, NoBuild: c.noBuild,
+	o := imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleSrcDefault: srcDefault, HaleImage: c.haleImage, NoBuild: c.noBuild,
 		NoCache: c.noCache, SourceDateEpoch: epoch}
 	c.hale.apply(&o)
 	return o, nil

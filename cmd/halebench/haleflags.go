@@ -16,7 +16,7 @@ type haleFlags struct {
 
 func (h *haleFlags) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&h.git, "hale-git", "", "hale git repository (URL, or a local directory, bare or not) to clone --hale-ref of when no --hale-src is given (needs git)")
-	fs.StringVar(&h.ref, "hale-ref", imagebuild.DefaultHaleRef, "the tag of --hale-git to build")
+	fs.StringVar(&h.ref, "hale-ref", imagebuild.DefaultHaleRef, "the tag, branch or commit id of --hale-git to build (a remote takes a full commit id)")
 	fs.StringVar(&h.vendor, "hale-vendor", "", "crates for an offline hale-cli build, one folder per crate (as cargo vendor lays them out, or plain source trees); used when crates.io does not answer, with Debian's packaged crates")
 }
 

@@ -31,6 +31,8 @@ Usage:
   halebench bundle  REPORT -o evidence.tar   the report, its images, sources, baselines in one file
   halebench replay  evidence.tar             load a bundle, check digests, rerun, compare
   halebench own-image [flags] halebench's own image, through BuildKit, reproducibly
+  halebench bisect --good=REF --bad=REF --bench=LIST --hale-git=DIR
+                              the first hale commit that moves the benches
   halebench help    [verb]    this text, or a verb's flags
 
 Flags may stand before, between or after a verb's other arguments. Results go
@@ -50,6 +52,9 @@ Exit codes:
 
 Environment:
   DOCKER_HOST  the engine to use (default unix:///var/run/docker.sock)
+  HALEBENCH_HALE_URL  where the pinned hale release is fetched from when no
+               hale flag is given and ../hale is absent (default
+               https://github.com/hale-lang/hale)
 `
 
 func main() {
@@ -88,6 +93,8 @@ func dispatch(ctx context.Context, args []string) error {
 		return runBundle(ctx, args[1:])
 	case "replay":
 		return runReplay(ctx, args[1:])
+	case "bisect":
+		return runBisect(ctx, args[1:])
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch(ctx, []string{args[1], "--help"})

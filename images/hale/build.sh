@@ -10,7 +10,7 @@
 # is re-resolved against those versions (hale's pins are crates.io's).
 set -eu
 out=/halebench/out
-mkdir -p "$out"
+mkdir -p "$out" /halebench/bin
 export CARGO_HOME=/halebench/cargo-home
 mkdir -p "$CARGO_HOME"
 
@@ -24,9 +24,17 @@ if [ -z "$way" ]; then
     fi
 fi
 
+# cargo_seconds: the cargo build alone, the figure a warm target dir (the
+# cache mount) shrinks.
+cargo_build() {
+    t0=$(date +%s)
+    cargo build --release --workspace "$@"
+    cargo_seconds=$(( $(date +%s) - t0 ))
+}
+
 case $way in
 crates-io)
-    cargo build --release --workspace
+    cargo_build
     ;;
 debian)
     # Every registry crate of hale's Cargo.lock as "name major": Debian names
@@ -76,7 +84,7 @@ debian)
     cp Cargo.lock "$out/Cargo.lock.upstream"
     rm -f Cargo.lock
     cargo generate-lockfile --offline
-    cargo build --release --workspace --offline
+    cargo_build --offline
     ;;
 *)
     echo "halebench: unknown HALE_BUILD_WAY=$way (crates-io or debian)" >&2
@@ -84,11 +92,13 @@ debian)
     ;;
 esac
 
+cp target/release/hale target/release/libhale_ts_shim.a /halebench/bin/
 cp Cargo.lock "$out/Cargo.lock"
 {
     echo "way=$way"
     echo "cargo_lock_sha256=$(sha256sum Cargo.lock | cut -d' ' -f1)"
     echo "rustc=$(rustc --version)"
     echo "cargo=$(cargo --version)"
+    echo "cargo_seconds=$cargo_seconds"
 } > "$out/hale-build.txt"
 cat "$out/hale-build.txt"

@@ -36,16 +36,19 @@ var _ Engine = (*engine.Engine)(nil)
 
 // Options choose where images come from.
 type Options struct {
-	BaseImage  string // a local image to build FROM instead of making one
-	Mirror     string // Debian mirror for mmdebstrap
-	HaleSrc    string // a hale source tree to build hale-cli from
-	HaleGit    string // a hale git repository (URL or directory) to clone HaleRef of, when no HaleSrc
-	HaleRef    string // the tag of HaleGit (default DefaultHaleRef)
-	HaleVendor string // crates cargo takes from here instead of a registry
-	HaleImage  string // a local image that already has `hale` on PATH
-	NoBuild    bool   // use existing images only
-	RunID      string
-	Scope      string // labels the bench images (org.halebench.scope), so `prune --scope` can be kept to them
+	BaseImage string // a local image to build FROM instead of making one
+	Mirror    string // Debian mirror for mmdebstrap
+	HaleSrc   string // a hale source tree to build hale-cli from
+	// HaleSrcDefault: HaleSrc is the default ../hale, not given; where it
+	// is absent the pinned release is tried from HaleURL() first.
+	HaleSrcDefault bool
+	HaleGit        string // a hale git repository (URL or directory) to clone HaleRef of, when no HaleSrc
+	HaleRef        string // the tag, branch or commit id of HaleGit (default DefaultHaleRef)
+	HaleVendor     string // crates cargo takes from here instead of a registry
+	HaleImage      string // a local image that already has `hale` on PATH
+	NoBuild        bool   // use existing images only
+	RunID          string
+	Scope          string // labels the bench images (org.halebench.scope), so `prune --scope` can be kept to them
 	// SourceDateEpoch is every time stamped into an image (0: DefaultEpoch).
 	SourceDateEpoch int64
 	// NoCache rebuilds every image and every step (no-cache solves; the

@@ -6,8 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
@@ -24,7 +24,7 @@ const haleBuildInfo = "/usr/local/share/halebench/hale-build.txt"
 type HaleBuild struct {
 	Src              string   `json:"src,omitempty"`    // --hale-src tree
 	Git              string   `json:"git,omitempty"`    // --hale-git URL or directory
-	Ref              string   `json:"ref,omitempty"`    // the tag cloned from Git
+	Ref              string   `json:"ref,omitempty"`    // the tag, branch or commit id fetched from Git
 	Commit           string   `json:"commit,omitempty"` // the commit that tag names
 	Vendor           string   `json:"vendor,omitempty"` // --hale-vendor directory
 	VendorCrates     []string `json:"vendor_crates,omitempty"`
@@ -33,10 +33,11 @@ type HaleBuild struct {
 	CargoLockSHA256  string   `json:"cargo_lock_sha256,omitempty"` // the Cargo.lock the build resolved
 	Rustc            string   `json:"rustc,omitempty"`
 	Cargo            string   `json:"cargo,omitempty"`
+	CargoSeconds     int      `json:"cargo_seconds,omitempty"` // the cargo build step alone (a warm shared target dir shrinks it)
 	ReleaseCheck     string   `json:"release_check,omitempty"` // "agrees", or what disagrees
 }
 
-const haleHowTo = "give --hale-git=URL|DIR (hale's repository; --hale-ref=TAG, default " + DefaultHaleRef + "), --hale-src=DIR (a hale-lang/hale checkout) or --hale-image=REF (a local image with `hale` on PATH); where crates.io does not answer add --hale-vendor=DIR"
+const haleHowTo = "give --hale-git=URL|DIR (hale's repository; --hale-ref=TAG|BRANCH|COMMIT, default " + DefaultHaleRef + "), --hale-src=DIR (a hale-lang/hale checkout) or --hale-image=REF (a local image with `hale` on PATH); where crates.io does not answer add --hale-vendor=DIR"
 
 // hale makes the hale toolchain: the --hale-image given, or hale-cli built
 // from a --hale-src tree or a --hale-git tag. What cannot be had comes back
@@ -148,9 +149,12 @@ func (b *Builder) haleContext(ctx context.Context, hb *HaleBuild, ctxDir string)
 // haleSource puts hale's tree in srcDir: a copy of --hale-src, or a clone
 // of the --hale-git tag.
 func (b *Builder) haleSource(ctx context.Context, hb *HaleBuild, srcDir string, p *haleParts) (string, error) {
+	if b.opts.HaleSrc != "" && b.opts.HaleSrcDefault && b.opts.HaleGit == "" && !haleTree(b.opts.HaleSrc) {
+		return b.pinnedRelease(ctx, hb, srcDir, p)
+	}
 	if b.opts.HaleSrc != "" {
 		hb.Src = b.opts.HaleSrc
-		if _, err := os.Stat(filepath.Join(b.opts.HaleSrc, "crates", "hale-cli")); err != nil {
+		if !haleTree(b.opts.HaleSrc) {
 			return fmt.Sprintf("no hale source tree at %s (crates/hale-cli missing); %s", b.opts.HaleSrc, haleHowTo), nil
 		}
 		var err error
@@ -167,8 +171,11 @@ func (b *Builder) haleSource(ctx context.Context, hb *HaleBuild, srcDir string, 
 		hb.Ref = DefaultHaleRef
 	}
 	fmt.Fprintf(b.log, "toolchain hale: cloning %s at %s\n", hb.Git, hb.Ref)
-	commit, err := cloneTag(ctx, hb.Git, hb.Ref, srcDir)
+	commit, err := cloneRef(ctx, hb.Git, hb.Ref, srcDir)
 	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
 		return err.Error(), nil
 	}
 	hb.Commit, p.src = commit, commit
@@ -213,7 +220,7 @@ func (b *Builder) haleRecord(ctx context.Context, tc Toolchain) (Toolchain, erro
 		tc.Warnings = append(tc.Warnings, "hale release rule: "+msg)
 		fmt.Fprintf(b.log, "warning: hale release rule: %s\n", msg)
 	}
-	fmt.Fprintf(b.log, "toolchain hale: %s, built the %s way, Cargo.lock sha256 %s, %s\n", tc.Version, hb.Way, hb.CargoLockSHA256, hb.Rustc)
+	fmt.Fprintf(b.log, "toolchain hale: %s, built the %s way, cargo step %d s, Cargo.lock sha256 %s, %s\n", tc.Version, hb.Way, hb.CargoSeconds, hb.CargoLockSHA256, hb.Rustc)
 	return tc, nil
 }
 
@@ -240,6 +247,8 @@ func (hb *HaleBuild) readRecord(s string) {
 			hb.Rustc = v
 		case "cargo":
 			hb.Cargo = v
+		case "cargo_seconds":
+			hb.CargoSeconds, _ = strconv.Atoi(v)
 		}
 	}
 }
@@ -265,34 +274,6 @@ func releaseCheck(tag, wsVersion, haleVersion string) (string, bool) {
 		tagPart = "no tag (a --hale-src tree)"
 	}
 	return fmt.Sprintf("%s, [workspace.package] version %q and `hale --version` %q do not agree", tagPart, wsVersion, haleVersion), false
-}
-
-// cloneTag makes a shallow clone of one tag of a git repository (a URL, or
-// a local directory, bare or not) and returns the commit it names.
-func cloneTag(ctx context.Context, repo, tag, dir string) (string, error) {
-	if _, err := exec.LookPath("git"); err != nil {
-		return "", fmt.Errorf("--hale-git needs git on this host (apt-get install git), or give a checkout with --hale-src=DIR")
-	}
-	url := repo
-	if st, err := os.Stat(repo); err == nil && st.IsDir() {
-		abs, err := filepath.Abs(repo)
-		if err != nil {
-			return "", err
-		}
-		url = "file://" + abs
-	}
-	cmd := exec.CommandContext(ctx, "git", "-c", "advice.detachedHead=false", "clone", "--quiet", "--depth=1", "--branch="+tag, "--", url, dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("cloning %s at %s: %v: %s; check the URL and that the tag exists (--hale-ref)", repo, tag, err, strings.TrimSpace(string(out)))
-	}
-	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "HEAD").Output()
-	if err != nil {
-		return "", fmt.Errorf("reading the commit of %s at %s: %w", repo, tag, err)
-	}
-	if err := os.RemoveAll(filepath.Join(dir, ".git")); err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(out)), nil
 }
 
 // copyTree copies a source tree (files, folders, symlinks, modes) without
@@ -344,7 +325,17 @@ func copyFile(from, to string, mode fs.FileMode) error {
 		out.Close()
 		return err
 	}
-	return out.Close()
+	if err := out.Close(); err != nil {
+		return err
+	}
+	// The source's mtime goes with it: cargo fingerprints path crates (the
+	// vendor crates) by mtime, and a fresh one would rebuild them in the
+	// shared target dir every time.
+	st, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	return os.Chtimes(to, st.ModTime(), st.ModTime())
 }
 
 // Notes are the lines `halebench images` prints under its table for a

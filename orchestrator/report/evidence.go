@@ -147,6 +147,7 @@ type HaleBuild struct {
 	CargoLockSHA256  string   `json:"cargo_lock_sha256,omitempty"`
 	Rustc            string   `json:"rustc,omitempty"`
 	Cargo            string   `json:"cargo,omitempty"`
+	CargoSeconds     int      `json:"cargo_seconds,omitempty"`
 	ReleaseCheck     string   `json:"release_check,omitempty"`
 }
 

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/bisect"
+)
+
+// TestBisectBadInput: bisect's bad input exits 2 with what to do, before any
+// engine is asked (DOCKER_HOST points nowhere).
+func TestBisectBadInput(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("git is needed and CI=true")
+		}
+		t.Skip("git is not installed on this host")
+	}
+	repo := t.TempDir()
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"commit", "-q", "--allow-empty", "-m", "one"}, {"tag", "v1"},
+		{"commit", "-q", "--allow-empty", "-m", "two"}, {"tag", "v2"},
+	} {
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	// The last case: with the ab verb wired in, the judge's session dials
+	// the (absent) engine instead.
+	wired := "bisect needs the ab verb"
+	if newJudge != nil {
+		wired = "engine unreachable at unix:///tmp/halebench-no-such.sock"
+	}
+	base := []string{"bisect", "--suite=../..", "--bench=fn_modular", "--hale-git=" + repo}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--good=v0", "--bad=v2"}, `no commit named "v0"`},
+		{[]string{"--good=v2", "--bad=v1"}, "does not descend"},
+		{[]string{"--good=v1", "--bad=v1"}, "are one commit"},
+		{[]string{"--bad=v2"}, "--good=REF"},
+		{[]string{"--good=v1", "--bad=v2", "--metric=cycles"}, "--metric=cycles"},
+		{[]string{"--good=v1", "--bad=v2", "--threshold=2"}, "--threshold=2"},
+		{[]string{"--good=v1", "--bad=v2", "--bench=nosuch"}, `no bench named "nosuch"`},
+		{[]string{"--good=v1", "--bad=v2"}, wired},
+	}
+	code, out, errOut := run(t, nil, append(base, "--good=v1", "--bad=v2", "--list")...)
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 2 || !strings.HasSuffix(lines[0], " one") || !strings.HasSuffix(lines[1], " two") {
+		t.Errorf("--list: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, c := range cases {
+		code, out, errOut := run(t, []string{"DOCKER_HOST=unix:///tmp/halebench-no-such.sock"}, append(append([]string{}, base...), c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 saying %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// printBisect: every step's figures and the answer on stdout; --json the same
+// as one object.
+func TestPrintBisect(t *testing.T) {
+	first := bisect.Commit{ID: "2fc22f10aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", Subject: "Merge pull request #384"}
+	r := &bisect.Result{Outcome: bisect.Found, First: &first, Commits: 11, BuildSeconds: 900, Detail: "commit 2fc22f10aaaa is the first",
+		Ends: map[string]bisect.Ratio{"fn_modular": {Ratio: 1.31, Low: 1.29, High: 1.33}},
+		Steps: []bisect.Step{
+			{Commit: bisect.Commit{ID: "16b227e6be965f02", Subject: "v0.13.0"}, Verdict: bisect.VerdictGoodEnd, BuildSeconds: 300},
+			{Commit: first, Verdict: bisect.VerdictBad, BuildSeconds: 600,
+				VsGood: map[string]bisect.Ratio{"fn_modular": {Ratio: 1.30, Low: 1.28, High: 1.32}},
+				VsBad:  map[string]bisect.Ratio{"fn_modular": {Ratio: 1.004, Low: 0.99, High: 1.02}}},
+		}}
+	var b strings.Builder
+	if err := printBisect(&b, r, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2fc22f10aaaa ", "Merge pull request #384", "bad", "600", "fn_modular ×1.300 [1.280, 1.320]", "fn_modular ×1.004", "found: commit 2fc22f10aaaa", "11 commits in range, 900 s of builds"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("grid lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := printBisect(&b, r, true); err != nil {
+		t.Fatal(err)
+	}
+	var back bisect.Result
+	if err := json.Unmarshal([]byte(b.String()), &back); err != nil || back.First.ID != first.ID || back.Steps[1].VsGood["fn_modular"].Low != 1.28 {
+		t.Fatalf("json: %v %+v", err, back)
+	}
+}
