@@ -1,6 +1,8 @@
 package ab
 
 import (
+	"errors"
+
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -77,3 +79,7 @@ func Verdict(ratio, low, high, t float64) status.Status {
 	}
 	return status.Unresolved
 }
+
+// ErrSlower is what a caller returns when a bench is slower in B and it
+// was asked to fail on that (exit 1).
+var ErrSlower = errors.New("a bench is slower in B")
