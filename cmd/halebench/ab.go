@@ -55,6 +55,9 @@ A side is a suite tree and a subject build: --a-suite/--b-suite (default
 PATH); a side without one takes the common --hale-* flags. A equal to B is an
 A/A, said. A side that does not build at all, or an unknown ref: exit 2.
 
+--lang lists the languages compared (default: the subject only); --bench,
+--subject, --quiet are run's.
+
 Output: the grid on stdout, or --json, or --markdown (release notes);
 --html=FILE also writes a page with a forest plot. Exit 1 with --fail-on-slower
 when a bench is slower; 2 the run could not be made; 130 interrupted.
