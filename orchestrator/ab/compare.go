@@ -87,8 +87,7 @@ func Compare(ctx context.Context, s Sampler, pairs []Pair, set Settings) *Result
 	set = set.Defaults()
 	start := time.Now()
 	rng := rand.New(rand.NewSource(set.Seed))
-	looks := stats.Looks(set.MinRounds, set.MaxRounds)
-	level := stats.PerLookLevel(set.Confidence, len(looks))
+	looks, level := stats.SequentialLooks(set.MinRounds, set.MaxRounds, set.Confidence)
 	isLook := map[int]bool{}
 	for _, l := range looks {
 		isLook[l] = true

@@ -144,3 +144,24 @@ func Looks(min, max int) []int {
 	}
 	return append(out, max)
 }
+
+// SequentialLooks are the looks from min to max (Looks) that can resolve
+// anything — those with enough pairs for a bounded interval at the
+// per-look level — and that level: a look that cannot conclude would only
+// cost the others confidence.
+func SequentialLooks(min, max int, overall float64) ([]int, float64) {
+	looks := Looks(min, max)
+	for {
+		level := PerLookLevel(overall, len(looks))
+		var keep []int
+		for _, r := range looks {
+			if signedRankK(r, 1-level) >= 1 {
+				keep = append(keep, r)
+			}
+		}
+		if len(keep) == len(looks) || len(keep) == 0 {
+			return looks, level
+		}
+		looks = keep
+	}
+}

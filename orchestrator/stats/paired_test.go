@@ -97,3 +97,16 @@ func TestPerLookLevelAndLooks(t *testing.T) {
 		}
 	}
 }
+
+func TestSequentialLooksDropLooksThatCannotConclude(t *testing.T) {
+	looks, level := SequentialLooks(6, 60, 0.95)
+	for _, r := range looks {
+		if signedRankK(r, 1-level) < 1 {
+			t.Errorf("look at %d rounds cannot give an interval at %v", r, level)
+		}
+	}
+	if looks[len(looks)-1] != 60 || level < 0.995 || level > 0.9999 {
+		t.Fatalf("looks %v at %v", looks, level)
+	}
+	t.Logf("looks %v at %.4f each", looks, level)
+}
