@@ -54,6 +54,11 @@ func OnEngine(ctx context.Context, eng *engine.Engine, p *Plan) (*Result, error)
 	res := Compare(ctx, sp, pairs(p, s.Host.LogicalCPUs, a, b, set.Seed), set)
 	sp.CloseSamplers()
 	res.A, res.B, res.SameSides = p.A.What, p.B.What, p.Same
+	for _, l := range p.Langs {
+		if ra := a.images[l.Name].Ref; ra != "" && ra == b.images[l.Name].Ref {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: A and B built the same bench image (%s): an A/A", l.Name, ra))
+		}
+	}
 	res.Host = fmt.Sprintf("%s, %d CPUs, cgroup %s, %s", s.Host.CPUModel, s.Host.LogicalCPUs, s.Host.CgroupVersion, s.Host.StorageDriver)
 	if ctx.Err() != nil {
 		return res, lifecycle.ErrInterrupted

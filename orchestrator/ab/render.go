@@ -15,6 +15,9 @@ func Grid(w io.Writer, r *Result) {
 	if r.SameSides {
 		fmt.Fprintln(w, "A and B are given alike: an A/A (nothing should differ)")
 	}
+	for _, warn := range r.Warnings {
+		fmt.Fprintln(w, "note:", warn)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "bench\tlang\tA\tB\tratio B/A [interval]\t±\trounds\tinstructions B/A\tverdict")
 	for _, b := range r.Benches {
