@@ -87,7 +87,13 @@ func Compare(ctx context.Context, s Sampler, pairs []Pair, set Settings) *Result
 	set = set.Defaults()
 	start := time.Now()
 	rng := rand.New(rand.NewSource(set.Seed))
-	looks, level := stats.SequentialLooks(set.MinRounds, set.MaxRounds, set.Confidence)
+	family := 0
+	for _, p := range pairs {
+		if missingOf(p) == "" {
+			family++
+		}
+	}
+	looks, level := stats.SequentialLooks(set.MinRounds, set.MaxRounds, family, set.Confidence)
 	isLook := map[int]bool{}
 	for _, l := range looks {
 		isLook[l] = true

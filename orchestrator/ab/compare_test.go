@@ -55,7 +55,7 @@ func TestCompareFindsKnownEffects(t *testing.T) {
 		irs:   map[string]uint64{"a1": 1000, "b1": 1100}}
 	pairs := []Pair{pair("slow", "a1", "b1"), pair("same", "a2", "b2"), pair("fast", "a3", "b3"), pair("broken", "a4", "b4")}
 	pairs = append(pairs, Pair{Name: "gone", Lang: "c", A: pairs[0].A, B: Side{Missing: "no such bench in B"}})
-	res := Compare(context.Background(), f, pairs, Settings{Seed: 42})
+	res := Compare(context.Background(), f, pairs, Settings{Seed: 42, Threshold: 0.03})
 	want := map[string]status.Status{"slow": status.Slower, "same": status.Same, "fast": status.Faster, "broken": status.Missing, "gone": status.Missing}
 	for _, b := range res.Benches {
 		if b.Verdict != want[b.Name] {

@@ -147,12 +147,17 @@ func Looks(min, max int) []int {
 
 // SequentialLooks are the looks from min to max (Looks) that can resolve
 // anything — those with enough pairs for a bounded interval at the
-// per-look level — and that level: a look that cannot conclude would only
-// cost the others confidence.
-func SequentialLooks(min, max int, overall float64) ([]int, float64) {
+// per-look level — and that level, the overall confidence split over the
+// looks of each of family comparisons (a suite's benches: 95 % then holds
+// for the whole suite, not for each bench). A look that cannot conclude
+// would only cost the others confidence.
+func SequentialLooks(min, max, family int, overall float64) ([]int, float64) {
+	if family < 1 {
+		family = 1
+	}
 	looks := Looks(min, max)
 	for {
-		level := PerLookLevel(overall, len(looks))
+		level := PerLookLevel(overall, len(looks)*family)
 		var keep []int
 		for _, r := range looks {
 			if signedRankK(r, 1-level) >= 1 {

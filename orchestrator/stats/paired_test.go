@@ -99,7 +99,7 @@ func TestPerLookLevelAndLooks(t *testing.T) {
 }
 
 func TestSequentialLooksDropLooksThatCannotConclude(t *testing.T) {
-	looks, level := SequentialLooks(6, 60, 0.95)
+	looks, level := SequentialLooks(6, 60, 1, 0.95)
 	for _, r := range looks {
 		if signedRankK(r, 1-level) < 1 {
 			t.Errorf("look at %d rounds cannot give an interval at %v", r, level)
@@ -109,4 +109,12 @@ func TestSequentialLooksDropLooksThatCannotConclude(t *testing.T) {
 		t.Fatalf("looks %v at %v", looks, level)
 	}
 	t.Logf("looks %v at %.4f each", looks, level)
+}
+
+func TestSequentialLooksSplitOverTheFamily(t *testing.T) {
+	_, one := SequentialLooks(6, 60, 1, 0.95)
+	looks, suite := SequentialLooks(6, 60, 21, 0.95)
+	if want := 1 - 0.05/float64(21*len(looks)); math.Abs(suite-want) > 1e-12 || suite <= one {
+		t.Fatalf("21 benches: %v per look over %v, want %v (one bench: %v)", suite, looks, want, one)
+	}
 }
