@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hale-lang/halebench/orchestrator/ab"
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
@@ -24,6 +25,7 @@ Usage:
   halebench xproc   [flags]   the cross-process shared-memory pair, in two containers
   halebench show    FILE      the grid (or xproc tables) of a stored report;
                               --markdown: the README snapshot tables
+  halebench ab      [flags]   two versions A and B interleaved in one run: ratio B/A per bench
   halebench compare OLD NEW   two stored reports bench by bench (benchstat-style)
   halebench report  FILE…     one self-contained HTML page (charts, trends) of stored reports
   halebench prune   [flags]   remove bench/toolchain images no report names, and old build cache
@@ -73,6 +75,8 @@ func dispatch(ctx context.Context, args []string) error {
 	switch args[0] {
 	case "run":
 		return runRun(ctx, args[1:])
+	case "ab":
+		return runAB(ctx, args[1:])
 	case "images":
 		return runImages(ctx, args[1:])
 	case "xproc":
@@ -118,6 +122,9 @@ func exitCode(err error) int {
 		return 1
 	case errors.Is(err, harness.ErrFailed), errors.Is(err, harness.ErrInconclusive):
 		fmt.Fprintf(stderr, "halebench: %v (see the list under the grid)\n", err)
+		return 1
+	case errors.Is(err, ab.ErrSlower):
+		fmt.Fprintln(stderr, "halebench: a bench is slower in B and --fail-on-slower was given")
 		return 1
 	case errors.Is(err, evidence.ErrDiffer):
 		fmt.Fprintln(stderr, "halebench: a rebuilt image differs from the report (see the lines above)")

@@ -150,3 +150,11 @@ func (s *Session) Close() {
 		s.dialled = false
 	}
 }
+
+// BuilderWith is a builder like the session's but with other image
+// options (ab's two sides: two hale builds), sharing the session's engine,
+// BuildKit and run id.
+func (s *Session) BuilderWith(o imagebuild.Options) *imagebuild.Builder {
+	o.RunID = s.RunID
+	return imagebuild.New(s.Eng, s.bk, s.opts.Log, o)
+}

@@ -33,13 +33,13 @@ func (s Status) Severity() Severity {
 		return Fails
 	}
 	switch s {
-	case OK, Improved, Available:
+	case OK, Improved, Available, Same, Faster:
 		return Fine
 	case "", NoBaseline, SubjectUnavailable, NoSubjectSource, Unavailable, Skipped, NotCounted:
 		return Absent
 	case IncomparableMachine, Incomparable:
 		return Unjudged
-	case Regression, MemRegression:
+	case Regression, MemRegression, Slower:
 		return Regresses
 	}
 	return Attention

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/ab"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+)
+
+type abOptions struct {
+	common
+	sides                  [2]sideFlags
+	bench                  string
+	threshold              float64
+	minRounds, maxRounds   int
+	budget, timeout        time.Duration
+	seed                   int64
+	warmup                 int
+	jsonOut, markdown      bool
+	html                   string
+	failOnSlower, unprivil bool
+	memory                 byteSize
+}
+
+// sideFlags are one side's --x-suite, --x-ref, --x-src and --x-image.
+type sideFlags struct{ suite, ref, src, image string }
+
+const abHelp = `Usage: halebench ab [flags]
+
+Measures two versions A and B of the subject on the same benches in one run,
+interleaved: each round, every bench not yet resolved takes one sample of A and
+one of B, in a seeded random order of benches and of the two sides (RMIT),
+both in sampler containers on the same cpuset. Per bench it prints both
+medians, the ratio B/A — the Hodges–Lehmann estimate of the paired log-ratios
+with its exact Wilcoxon signed-rank interval — the instruction ratio where the
+language is counted, and a verdict against --threshold (band [1/(1+t), 1+t]):
+  slower      the whole interval above 1 and the estimate ≥ 1+t
+  faster      the mirror
+  same        the interval inside the band
+  unresolved  the rounds or the budget ran out first
+  missing     the bench is absent, or did not build or run, on a side
+Rounds go on until every bench is resolved (after --min-rounds) or --max-rounds
+/ --budget ends them; 95 % confidence is split over the looks (Bonferroni).
+
+A side is a suite tree and a subject build: --a-suite/--b-suite (default
+--suite), and for hale one of --a-ref/--b-ref (a tag or branch of --hale-git),
+--a-src/--b-src (a hale tree) or --a-image/--b-image (an image with hale on
+PATH); a side without one takes the common --hale-* flags. A equal to B is an
+A/A, said. A side that does not build at all, or an unknown ref: exit 2.
+
+--lang lists the languages compared (default: the subject only); --bench,
+--subject, --quiet are run's.
+
+Output: the grid on stdout, or --json, or --markdown (release notes);
+--html=FILE also writes a page with a forest plot. Exit 1 with --fail-on-slower
+when a bench is slower; 2 the run could not be made; 130 interrupted.
+
+Flags:
+`
+
+func (o *abOptions) addFlags(fs *flag.FlagSet) {
+	o.memory = 4 << 30
+	o.common.addFlags(fs)
+	for i, x := range []string{"a", "b"} {
+		s, X := &o.sides[i], strings.ToUpper(x)
+		fs.StringVar(&s.suite, x+"-suite", "", "side "+X+"'s suite folder (holding benches/; default --suite)")
+		fs.StringVar(&s.ref, x+"-ref", "", "side "+X+"'s hale: this tag or branch of --hale-git")
+		fs.StringVar(&s.src, x+"-src", "", "side "+X+"'s hale: this hale source tree")
+		fs.StringVar(&s.image, x+"-image", "", "side "+X+"'s hale: this local image with `hale` on PATH")
+	}
+	fs.StringVar(&o.bench, "bench", "", "compare only these benches (a comma-separated list)")
+	fs.Float64Var(&o.threshold, "threshold", 0.02, "the band: a change under this fraction is `same` (0.02 is 2 %)")
+	fs.IntVar(&o.minRounds, "min-rounds", 6, "rounds before any bench may be resolved")
+	fs.IntVar(&o.maxRounds, "max-rounds", 60, "rounds at most")
+	fs.DurationVar(&o.budget, "budget", 0, "stop starting rounds after this long (0: no budget)")
+	fs.Int64Var(&o.seed, "seed", 0, "seed of the rounds' order (0: a new one, printed)")
+	fs.IntVar(&o.warmup, "warmup", 1, "discarded runs of each side before its first sample")
+	fs.DurationVar(&o.timeout, "timeout", 120*time.Second, "per-sample timeout")
+	fs.Var(&o.memory, "memory", "per-sample memory limit (e.g. 512m, 4g)")
+	fs.BoolVar(&o.jsonOut, "json", false, "print the result as JSON on stdout")
+	fs.BoolVar(&o.markdown, "markdown", false, "print a Markdown table for release notes on stdout")
+	fs.StringVar(&o.html, "html", "", "also write an HTML page with a forest plot to `FILE`")
+	fs.BoolVar(&o.failOnSlower, "fail-on-slower", false, "exit 1 when a bench is slower in B")
+	fs.BoolVar(&o.unprivil, "unprivileged", false, "run containers without privilege")
+}
+
+func runAB(ctx context.Context, args []string) error {
+	var o abOptions
+	fs := flag.NewFlagSet("ab", flag.ContinueOnError)
+	o.addFlags(fs)
+	if _, err := parseN(fs, args, abHelp, 0, ""); err != nil {
+		return err
+	}
+	log, _, err := o.out.log("ab")
+	if err != nil {
+		return err
+	}
+	imgOpts, err := o.imageOptions("ab")
+	if err != nil {
+		return err
+	}
+	var specs [2]ab.SideSpec
+	for i := range specs {
+		if specs[i], err = o.side(i, imgOpts); err != nil {
+			return badInput("ab", err)
+		}
+	}
+	plan, err := ab.Prepare(ab.Options{A: specs[0], B: specs[1], Bench: o.bench, Langs: o.langs, Subject: o.subject,
+		Settings: ab.Settings{Threshold: o.threshold, MinRounds: o.minRounds, MaxRounds: o.maxRounds, Budget: o.budget, Warmup: o.warmup, Seed: o.seed},
+		Timeout:  o.timeout, MemLimit: int64(o.memory), OutCap: 1 << 20, Unprivileged: o.unprivil, Images: imgOpts, Log: log})
+	if err != nil {
+		return badInput("ab", err)
+	}
+	res, err := ab.OnEngine(ctx, nil, plan)
+	if res == nil {
+		return err
+	}
+	if perr := o.print(res); perr != nil && err == nil {
+		err = perr
+	}
+	if err == nil && o.failOnSlower && res.Slower() {
+		err = ab.ErrSlower
+	}
+	return err
+}
+
+// side is side i as ab takes it: its suite, its hale, and its name.
+func (o *abOptions) side(i int, common imagebuild.Options) (ab.SideSpec, error) {
+	s, X := o.sides[i], "AB"[i:i+1]
+	x := strings.ToLower(X)
+	spec := ab.SideSpec{Suite: s.suite, Images: common}
+	if spec.Suite == "" {
+		spec.Suite = o.suite
+	}
+	given := 0
+	for _, v := range []string{s.ref, s.src, s.image} {
+		if v != "" {
+			given++
+		}
+	}
+	what := []string{"suite " + spec.Suite}
+	switch {
+	case given > 1:
+		return spec, fmt.Errorf("side %s: give one of --%s-ref, --%s-src, --%s-image", X, x, x, x)
+	case s.ref != "":
+		if err := checkRef(o.hale.git, s.ref); err != nil {
+			return spec, fmt.Errorf("--%s-ref=%s: %w", x, s.ref, err)
+		}
+		spec.Images.HaleSrc, spec.Images.HaleImage, spec.Images.HaleRef = "", "", s.ref
+		what = append(what, "hale "+s.ref+" of "+o.hale.git)
+	case s.src != "":
+		if fi, err := os.Stat(s.src); err != nil || !fi.IsDir() {
+			return spec, fmt.Errorf("--%s-src=%s: not a folder (give a hale source tree)", x, s.src)
+		}
+		spec.Images.HaleSrc, spec.Images.HaleImage = s.src, ""
+		what = append(what, "hale tree "+s.src)
+	case s.image != "":
+		spec.Images.HaleSrc, spec.Images.HaleImage = "", s.image
+		what = append(what, "hale image "+s.image)
+	}
+	spec.What = strings.Join(what, ", ")
+	return spec, nil
+}
+
+// checkRef says whether ref names a commit of the local repository git
+// (a URL is left to the clone, which says so).
+func checkRef(git, ref string) error {
+	switch {
+	case git == "":
+		return errors.New("a ref needs --hale-git=URL|DIR (hale's repository)")
+	case strings.HasPrefix(ref, "-"):
+		return errors.New("not a ref")
+	case strings.Contains(git, "://") || strings.Contains(git, "@"):
+		return nil
+	}
+	out, err := exec.Command("git", "-C", git, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}").Output()
+	if err != nil || len(strings.TrimSpace(string(out))) == 0 {
+		return fmt.Errorf("no such tag, branch or commit in %s", git)
+	}
+	return nil
+}
+
+// print puts the result on stdout (grid, JSON or Markdown) and writes the
+// HTML page when asked.
+func (o *abOptions) print(res *ab.Result) error {
+	switch {
+	case o.jsonOut:
+		if err := ab.JSON(os.Stdout, res); err != nil {
+			return err
+		}
+	case o.markdown:
+		ab.Markdown(os.Stdout, res)
+	default:
+		ab.Grid(os.Stdout, res)
+	}
+	if o.html == "" {
+		return nil
+	}
+	f, err := os.Create(o.html)
+	if err != nil {
+		return fmt.Errorf("--html=%s: %w", o.html, err)
+	}
+	if err := ab.HTML(f, res); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

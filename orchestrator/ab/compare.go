@@ -1,0 +1,285 @@
+package ab
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand"
+	"sort"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// Sampler runs one job in the sampler container for w
+// (lifecycle.Sampling; a fake in tests).
+type Sampler interface {
+	Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome
+}
+
+// Side is one side of a pair: where its job runs and the job (Iters,
+// Warmup and Count are set per round), or why it cannot run.
+type Side struct {
+	Where   runner.Where
+	Job     runner.Job
+	Missing string
+}
+
+// Pair is one bench in one language, on both sides.
+type Pair struct {
+	Name, Lang string
+	A, B       Side
+	// NotCounted says why the language has no instruction counts ("" when
+	// Job.Count is set on both sides for the first round).
+	NotCounted string
+}
+
+// Settings are how Compare runs the rounds.
+type Settings struct {
+	Threshold  float64 // the band's half-width above 1 (0.02: 2 %)
+	Confidence float64 // overall, split over the looks (default 0.95)
+	MinRounds  int
+	MaxRounds  int
+	Budget     time.Duration // 0: none
+	Warmup     int           // each side's discarded runs before its first sample
+	Seed       int64
+	Log        io.Writer
+}
+
+// Defaults fills the settings left zero.
+func (s Settings) Defaults() Settings {
+	if s.Threshold == 0 {
+		s.Threshold = 0.02
+	}
+	if s.Confidence == 0 {
+		s.Confidence = 0.95
+	}
+	if s.MinRounds == 0 {
+		s.MinRounds = 6
+	}
+	if s.MaxRounds == 0 {
+		s.MaxRounds = 60
+	}
+	if s.Log == nil {
+		s.Log = io.Discard
+	}
+	return s
+}
+
+// state is one pair as its rounds accumulate.
+type state struct {
+	p          Pair
+	a, b       []int64
+	ia, ib     uint64
+	done       bool
+	verdict    status.Status
+	detail     string
+	countAsked bool
+}
+
+// Compare runs the rounds over pairs on s and returns each bench's
+// comparison. It stops when every pair is resolved (after MinRounds), at
+// MaxRounds, when Budget is spent, or when ctx is cancelled.
+func Compare(ctx context.Context, s Sampler, pairs []Pair, set Settings) *Result {
+	set = set.Defaults()
+	start := time.Now()
+	rng := rand.New(rand.NewSource(set.Seed))
+	family := 0
+	for _, p := range pairs {
+		if missingOf(p) == "" {
+			family++
+		}
+	}
+	looks, level := stats.SequentialLooks(set.MinRounds, set.MaxRounds, family, set.Confidence)
+	isLook := map[int]bool{}
+	for _, l := range looks {
+		isLook[l] = true
+	}
+	res := &Result{Threshold: set.Threshold, Confidence: set.Confidence, LookLevel: level, Looks: looks, Seed: set.Seed, StoppedBy: "max-rounds"}
+	var all []*state
+	for _, p := range pairs {
+		st := &state{p: p}
+		if why := missingOf(p); why != "" {
+			st.done, st.verdict, st.detail = true, status.Missing, why
+		}
+		all = append(all, st)
+	}
+	for round := 1; round <= set.MaxRounds; round++ {
+		active := activeOf(all)
+		if len(active) == 0 {
+			res.StoppedBy = "resolved"
+			break
+		}
+		if ctx.Err() != nil {
+			res.StoppedBy = "interrupted"
+			break
+		}
+		if set.Budget > 0 && time.Since(start) > set.Budget {
+			res.StoppedBy = "budget"
+			break
+		}
+		res.Rounds = round
+		fmt.Fprintf(set.Log, "ab: round %d of at most %d, %d benches unresolved\n", round, set.MaxRounds, len(active))
+		rng.Shuffle(len(active), func(i, j int) { active[i], active[j] = active[j], active[i] })
+		for _, st := range active {
+			sampleRound(ctx, s, st, round, set.Warmup, rng.Intn(2) == 1)
+		}
+		if isLook[round] {
+			for _, st := range activeOf(all) {
+				look(st, level, set.Threshold)
+			}
+		}
+	}
+	for _, st := range all {
+		res.Benches = append(res.Benches, finish(st, level, set.Threshold))
+	}
+	sort.SliceStable(res.Benches, func(i, j int) bool { return res.Benches[i].Name < res.Benches[j].Name })
+	res.ElapsedNs = time.Since(start).Nanoseconds()
+	return res
+}
+
+func missingOf(p Pair) string {
+	switch {
+	case p.A.Missing != "" && p.B.Missing != "":
+		return "A: " + p.A.Missing + "; B: " + p.B.Missing
+	case p.A.Missing != "":
+		return "A: " + p.A.Missing
+	case p.B.Missing != "":
+		return "B: " + p.B.Missing
+	}
+	return ""
+}
+
+func activeOf(all []*state) []*state {
+	var out []*state
+	for _, st := range all {
+		if !st.done {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// sampleRound takes one sample of each side, B first when bFirst; the
+// first round warms each side up and asks for its counts.
+func sampleRound(ctx context.Context, s Sampler, st *state, round, warmup int, bFirst bool) {
+	sides := []byte{'A', 'B'}
+	if bFirst {
+		sides = []byte{'B', 'A'}
+	}
+	var got [2]int64
+	for _, side := range sides {
+		sd := st.p.A
+		if side == 'B' {
+			sd = st.p.B
+		}
+		j := sd.Job
+		j.Iters, j.Warmup, j.Count = 1, 0, nil
+		if round == 1 {
+			j.Warmup, j.Count = warmup, sd.Job.Count
+		}
+		o := s.Sample(ctx, sd.Where, j)
+		if o.Status != status.OK || len(o.Samples) == 0 || o.Samples[0].ElapsedNs <= 0 {
+			st.done, st.verdict = true, status.Missing
+			if o.Status == status.Interrupted {
+				st.verdict = status.Unresolved
+			}
+			st.detail = fmt.Sprintf("%c: %s %s", side, o.Status, firstLine(o.Detail, o.BuildError))
+			return
+		}
+		i := 0
+		if side == 'B' {
+			i = 1
+		}
+		got[i] = o.Samples[0].ElapsedNs
+		if ir := counted(o); ir > 0 {
+			if side == 'A' {
+				st.ia = ir
+			} else {
+				st.ib = ir
+			}
+		}
+	}
+	st.a, st.b = append(st.a, got[0]), append(st.b, got[1])
+}
+
+func counted(o runner.Outcome) uint64 {
+	for _, c := range o.Counts {
+		if c.Status == string(status.OK) && c.Ir > 0 {
+			return c.Ir
+		}
+	}
+	return 0
+}
+
+// look gives a pair its verdict at this look; a resolved pair stops.
+func look(st *state, level, t float64) {
+	lo, hi, est := interval(st, level)
+	if v := Verdict(est, lo, hi, t); v != status.Unresolved {
+		st.done, st.verdict = true, v
+	}
+}
+
+func interval(st *state, level float64) (lo, hi, est float64) {
+	iv := stats.HodgesLehmann(stats.LogRatios(floats(st.a), floats(st.b)), level)
+	return math.Exp(iv.Low), math.Exp(iv.High), math.Exp(iv.Estimate)
+}
+
+func finish(st *state, level, t float64) Bench {
+	b := Bench{Name: st.p.Name, Lang: st.p.Lang, Verdict: st.verdict, Detail: st.detail, Level: level, Rounds: len(st.a), SamplesA: st.a, SamplesB: st.b}
+	if len(st.a) > 0 {
+		b.MedianA, b.MedianB = float64(stats.Median(st.a)), float64(stats.Median(st.b))
+		b.RatioLow, b.RatioHigh, b.Ratio = interval(st, level)
+		if b.Verdict == "" {
+			b.Verdict = Verdict(b.Ratio, b.RatioLow, b.RatioHigh, t)
+		}
+		if math.IsInf(b.RatioHigh, 0) || b.RatioLow <= 0 { // JSON has no infinity
+			b.RatioLow, b.RatioHigh = 0, 0
+			b.Detail = join(b.Detail, fmt.Sprintf("%d rounds are too few for an interval at %.2f %%", len(st.a), 100*level))
+		} else {
+			b.HalfWidth = (b.RatioHigh - b.RatioLow) / 2
+		}
+	}
+	if b.Verdict == "" {
+		b.Verdict, b.Detail = status.Unresolved, "no round was run"
+	}
+	b.InstrA, b.InstrB = st.ia, st.ib
+	if st.ia > 0 && st.ib > 0 {
+		b.InstrRatio = float64(st.ib) / float64(st.ia)
+	} else if st.p.NotCounted != "" {
+		b.Detail = join(b.Detail, "not counted: "+st.p.NotCounted)
+	}
+	return b
+}
+
+func floats(xs []int64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func firstLine(ss ...string) string {
+	for _, s := range ss {
+		for i, c := range s {
+			if c == '\n' {
+				return s[:i]
+			}
+		}
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,156 @@
+package ab
+
+import (
+	"context"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// fakeSampler answers jobs with times drawn around each image's true
+// time, under a drift common to both sides (a busy host), and logs the
+// order of the jobs.
+type fakeSampler struct {
+	rng   *rand.Rand
+	times map[string]float64 // image -> true ns
+	fail  map[string]status.Status
+	irs   map[string]uint64
+	calls []runner.Where
+	jobs  []runner.Job
+	t     int
+}
+
+func (f *fakeSampler) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
+	f.calls, f.jobs = append(f.calls, w), append(f.jobs, j)
+	if st := f.fail[w.Image]; st != "" {
+		return runner.Outcome{Status: st, Detail: "compile error\nmore"}
+	}
+	f.t++
+	drift := 1 + 0.25*math.Sin(float64(f.t)/7) // slow drift, shared
+	if f.rng.Intn(25) == 0 {
+		drift *= 3 // an outlier from a neighbour
+	}
+	ns := f.times[w.Image] * drift * (1 + 0.01*f.rng.NormFloat64())
+	o := runner.Outcome{Status: status.OK, Samples: []runner.Sample{{ElapsedNs: int64(ns)}}}
+	if j.Count != nil && f.irs[w.Image] > 0 {
+		o.Counts = []runner.Count{{Status: "ok", Ir: f.irs[w.Image]}}
+	}
+	return o
+}
+
+func pair(name, a, b string) Pair {
+	return Pair{Name: name, Lang: "c",
+		A: Side{Where: runner.Where{Lang: "c", Image: a, CPUs: "1"}, Job: runner.Job{Unit: name, Count: &wire.CountJob{Runs: 1}}},
+		B: Side{Where: runner.Where{Lang: "c", Image: b, CPUs: "1"}, Job: runner.Job{Unit: name, Count: &wire.CountJob{Runs: 1}}}}
+}
+
+func TestCompareFindsKnownEffects(t *testing.T) {
+	f := &fakeSampler{rng: rand.New(rand.NewSource(3)),
+		times: map[string]float64{"a1": 1e6, "b1": 1.10e6, "a2": 2e6, "b2": 2e6, "a3": 1e6, "b3": 0.9e6, "a4": 1e6},
+		fail:  map[string]status.Status{"b4": status.BuildFailed},
+		irs:   map[string]uint64{"a1": 1000, "b1": 1100}}
+	pairs := []Pair{pair("slow", "a1", "b1"), pair("same", "a2", "b2"), pair("fast", "a3", "b3"), pair("broken", "a4", "b4")}
+	pairs = append(pairs, Pair{Name: "gone", Lang: "c", A: pairs[0].A, B: Side{Missing: "no such bench in B"}})
+	res := Compare(context.Background(), f, pairs, Settings{Seed: 42, Threshold: 0.03})
+	want := map[string]status.Status{"slow": status.Slower, "same": status.Same, "fast": status.Faster, "broken": status.Missing, "gone": status.Missing}
+	for _, b := range res.Benches {
+		if b.Verdict != want[b.Name] {
+			t.Errorf("%s: %s (ratio %.3f [%.3f, %.3f] after %d rounds; %s), want %s", b.Name, b.Verdict, b.Ratio, b.RatioLow, b.RatioHigh, b.Rounds, b.Detail, want[b.Name])
+		}
+		if b.Name == "slow" && (b.RatioLow > 1.10 || b.RatioHigh < 1.10 || b.InstrRatio != 1.1) {
+			t.Errorf("slow: [%.3f, %.3f] should hold 1.10; instructions ratio %v", b.RatioLow, b.RatioHigh, b.InstrRatio)
+		}
+		if b.Name == "broken" && b.Detail != "B: build_failed compile error" {
+			t.Errorf("broken: detail %q", b.Detail)
+		}
+	}
+	if res.StoppedBy != "resolved" || res.Seed != 42 || res.LookLevel < 0.99 {
+		t.Errorf("stopped by %s, seed %d, look level %v", res.StoppedBy, res.Seed, res.LookLevel)
+	}
+}
+
+func TestCompareAAFlagsNothing(t *testing.T) {
+	for seed := int64(1); seed <= 10; seed++ {
+		f := &fakeSampler{rng: rand.New(rand.NewSource(seed)), times: map[string]float64{"x": 1e6, "y": 5e5, "z": 3e6}}
+		res := Compare(context.Background(), f, []Pair{pair("x", "x", "x"), pair("y", "y", "y"), pair("z", "z", "z")}, Settings{Seed: seed})
+		for _, b := range res.Benches {
+			if b.Verdict == status.Slower || b.Verdict == status.Faster {
+				t.Errorf("seed %d: A/A %s is %s (%.3f [%.3f, %.3f])", seed, b.Name, b.Verdict, b.Ratio, b.RatioLow, b.RatioHigh)
+			}
+		}
+	}
+}
+
+// Each round pairs A and B of a bench back to back, on the same cpuset,
+// in an order that is not always A first, and the same seed gives the same
+// order; the first round warms up and counts, later rounds do neither.
+func TestScheduleIsInterleavedAndSeeded(t *testing.T) {
+	run := func(seed int64) []runner.Where {
+		f := &fakeSampler{rng: rand.New(rand.NewSource(1)), times: map[string]float64{"a1": 1e6, "b1": 1e6, "a2": 1e6, "b2": 1e6}}
+		Compare(context.Background(), f, []Pair{pair("one", "a1", "b1"), pair("two", "a2", "b2")}, Settings{Seed: seed, Warmup: 1, MinRounds: 6, MaxRounds: 8})
+		for i, j := range f.jobs {
+			if first := i < 4; (j.Warmup == 1) != first || (j.Count != nil) != first || j.Iters != 1 {
+				t.Fatalf("job %d: warmup %d, count %v, iters %d", i, j.Warmup, j.Count != nil, j.Iters)
+			}
+		}
+		return f.calls
+	}
+	calls := run(7)
+	bFirst := 0
+	for i := 0; i+1 < len(calls); i += 2 {
+		x, y := calls[i], calls[i+1]
+		if x.CPUs != y.CPUs || x.Image[1] != y.Image[1] || x.Image[0] == y.Image[0] {
+			t.Fatalf("calls %d,%d are not one bench's A and B: %v %v", i, i+1, x, y)
+		}
+		if x.Image[0] == 'b' {
+			bFirst++
+		}
+	}
+	if bFirst == 0 || bFirst == len(calls)/2 {
+		t.Fatalf("B went first %d of %d times: the order is not randomized", bFirst, len(calls)/2)
+	}
+	again := run(7)
+	for i := range calls {
+		if calls[i] != again[i] {
+			t.Fatalf("seed 7 gave another order at job %d", i)
+		}
+	}
+}
+
+func TestVerdictRule(t *testing.T) {
+	cases := []struct {
+		r, lo, hi float64
+		want      status.Status
+	}{
+		{1.05, 1.03, 1.07, status.Slower},
+		{1.01, 1.005, 1.015, status.Same}, // real but inside the band
+		{1.03, 1.01, 1.05, status.Slower}, // estimate past the band, interval above 1
+		{1.015, 1.01, 1.03, status.Unresolved},
+		{0.95, 0.93, 0.97, status.Faster},
+		{1.0, 0.99, 1.01, status.Same},
+		{1.0, 0.9, 1.1, status.Unresolved},
+	}
+	for _, c := range cases {
+		if got := Verdict(c.r, c.lo, c.hi, 0.02); got != c.want {
+			t.Errorf("Verdict(%v [%v, %v]) = %s, want %s", c.r, c.lo, c.hi, got, c.want)
+		}
+	}
+}
+
+func TestBudgetAndInterruptStop(t *testing.T) {
+	f := &fakeSampler{rng: rand.New(rand.NewSource(1)), times: map[string]float64{"a": 1e6, "b": 1.015e6}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := Compare(ctx, f, []Pair{pair("x", "a", "b")}, Settings{})
+	if res.StoppedBy != "interrupted" || len(f.calls) != 0 {
+		t.Fatalf("stopped by %s after %d jobs", res.StoppedBy, len(f.calls))
+	}
+	res = Compare(context.Background(), f, []Pair{pair("x", "a", "b")}, Settings{Budget: 1})
+	if res.StoppedBy != "budget" || res.Benches[0].Verdict != status.Unresolved {
+		t.Fatalf("budget: stopped by %s, %s", res.StoppedBy, res.Benches[0].Verdict)
+	}
+}

@@ -1,0 +1,18 @@
+// Package ab compares two versions of a subject — two suite trees, two
+// toolchain builds — on the same benches in one run: each round, every
+// bench not yet resolved takes one sample of A and one of B, the benches
+// and the two sides in a seeded random order (randomized interleaved
+// trials), both sides in sampler containers on the same cpuset. Each round
+// gives a paired log-ratio ln(B/A); the ratio's estimate is their
+// Hodges–Lehmann estimate with the exact Wilcoxon signed-rank interval
+// (stats.HodgesLehmann), and Verdict holds it against the threshold's band.
+// Rounds go on until every bench is resolved or the rounds or the budget
+// run out; the confidence is split over the looks (stats.PerLookLevel) so
+// stopping early does not raise false alarms.
+//
+// Entry points: Compare runs the rounds on any Sampler (a prepared
+// lifecycle.Sampling, or a fake) over Pairs; OnEngine opens a lifecycle
+// session, builds both sides' images (Prepare reads and checks the sides
+// first) and runs Compare in it. Grid, Markdown, JSON and HTML render a
+// Result without an engine.
+package ab

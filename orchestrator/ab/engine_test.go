@@ -1,0 +1,122 @@
+package ab_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/ab"
+	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// suite writes a suite folder: benches/catalogue.json listing the files'
+// stems, and each file under benches/micro.
+func suite(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	micro := filepath.Join(dir, "benches", "micro")
+	if err := os.MkdirAll(micro, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(micro, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, `"`+strings.TrimSuffix(name, ".c")+`"`)
+	}
+	cat := `{"categories": [{"name": "micro", "title": "Micro", "benches": [` + strings.Join(names, ", ") + `]}], "benches": {}}`
+	if err := os.WriteFile(filepath.Join(dir, "benches", "catalogue.json"), []byte(cat), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// repoBench is one of the suite's C programs, its trip count optionally
+// scaled by replacing old with new.
+func repoBench(t *testing.T, name, old, new string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "benches", "micro", name+".c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old != "" && !bytes.Contains(data, []byte(old)) {
+		t.Fatalf("%s has no %q", name, old)
+	}
+	return strings.Replace(string(data), old, new, 1)
+}
+
+func compare(t *testing.T, a, b string, set ab.Settings) *ab.Result {
+	t.Helper()
+	eng := enginetest.Connect(t)
+	var log bytes.Buffer
+	p, err := ab.Prepare(ab.Options{A: ab.SideSpec{Suite: a, What: "A " + a}, B: ab.SideSpec{Suite: b, What: "B " + b}, Subject: "c",
+		Settings: set, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ab.OnEngine(context.Background(), eng, p)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	return res
+}
+
+// A small A/B on the engine: both sides sampled round by round, a bench B
+// lacks and a bench that does not compile in B are missing (and say why)
+// while the others go on.
+func TestABOnEngine(t *testing.T) {
+	fm := repoBench(t, "fn_modular", "", "")
+	a := suite(t, map[string]string{"fn_modular.c": fm, "broken_in_b.c": repoBench(t, "fn_call", "", ""), "gone_in_b.c": repoBench(t, "loop_overhead", "", "")})
+	b := suite(t, map[string]string{"fn_modular.c": repoBench(t, "fn_modular", "#define ITERS 10000000LL", "#define ITERS 11000000LL"), "broken_in_b.c": "int main(void) { return nope; }\n"})
+	res := compare(t, a, b, ab.Settings{MinRounds: 6, MaxRounds: 8, Seed: 5})
+	got := map[string]ab.Bench{}
+	for _, bn := range res.Benches {
+		got[bn.Name] = bn
+	}
+	if fmb := got["fn_modular"]; fmb.Rounds < 6 || fmb.MedianA <= 0 || fmb.MedianB <= fmb.MedianA || len(fmb.SamplesA) != fmb.Rounds || fmb.Verdict == status.Missing || fmb.Verdict == status.Faster {
+		t.Errorf("fn_modular: %+v", fmb)
+	}
+	if g := got["gone_in_b"]; g.Verdict != status.Missing || !strings.Contains(g.Detail, "B: no such bench") {
+		t.Errorf("gone_in_b: %s %q", g.Verdict, g.Detail)
+	}
+	if br := got["broken_in_b"]; br.Verdict != status.Missing || !strings.Contains(br.Detail, "B: build_failed") {
+		t.Errorf("broken_in_b: %s %q", br.Verdict, br.Detail)
+	}
+	if res.Seed != 5 || res.Host == "" {
+		t.Errorf("seed %d, host %q", res.Seed, res.Host)
+	}
+}
+
+// The suite's own check: an A/A flags nothing, and fn_modular 10 % slower
+// in its timed loop is slower with its interval holding 1.10, the other
+// benches not flagged.
+func TestSlowABKnownEffects(t *testing.T) {
+	enginetest.Slow(t)
+	files := map[string]string{}
+	for _, n := range []string{"fn_modular", "fn_call", "loop_overhead", "form_vec_push"} {
+		files[n+".c"] = repoBench(t, n, "", "")
+	}
+	a := suite(t, files)
+	aa := compare(t, a, suite(t, files), ab.Settings{})
+	for _, bn := range aa.Benches {
+		if bn.Verdict == status.Slower || bn.Verdict == status.Faster {
+			t.Errorf("A/A: %s is %s (%.3f [%.3f, %.3f])", bn.Name, bn.Verdict, bn.Ratio, bn.RatioLow, bn.RatioHigh)
+		}
+	}
+	files["fn_modular.c"] = repoBench(t, "fn_modular", "#define ITERS 10000000LL", "#define ITERS 11000000LL")
+	res := compare(t, a, suite(t, files), ab.Settings{})
+	for _, bn := range res.Benches {
+		switch {
+		case bn.Name == "fn_modular" && (bn.Verdict != status.Slower || bn.RatioLow > 1.10 || bn.RatioHigh < 1.10):
+			t.Errorf("fn_modular +10 %%: %s %.3f [%.3f, %.3f]", bn.Verdict, bn.Ratio, bn.RatioLow, bn.RatioHigh)
+		case bn.Name != "fn_modular" && (bn.Verdict == status.Slower || bn.Verdict == status.Faster):
+			t.Errorf("%s flagged %s (%.3f [%.3f, %.3f])", bn.Name, bn.Verdict, bn.Ratio, bn.RatioLow, bn.RatioHigh)
+		}
+	}
+}

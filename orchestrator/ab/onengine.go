@@ -1,0 +1,170 @@
+package ab
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"sort"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// ErrSide says a side could not be built at all (exit 2).
+type ErrSide struct {
+	Side string
+	Err  error
+}
+
+func (e *ErrSide) Error() string { return "side " + e.Side + ": " + e.Err.Error() }
+func (e *ErrSide) Unwrap() error { return e.Err }
+
+// OnEngine runs a prepared A/B in one lifecycle session (eng nil: dial
+// DOCKER_HOST): both sides' images built (each side with its own image
+// options, so two hale builds coexist under their content-keyed tags),
+// the privilege probed, then Compare's rounds in the session's samplers.
+func OnEngine(ctx context.Context, eng *engine.Engine, p *Plan) (*Result, error) {
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "ab", Engine: eng, Images: p.Images, Unprivileged: p.Unprivileged, MemLimit: p.MemLimit, Log: p.Log})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	a, err := buildSide(ctx, s, "A", p.A, p.ASuite, p)
+	if err != nil {
+		return nil, err
+	}
+	b, err := buildSide(ctx, s, "B", p.B, p.BSuite, p)
+	if err != nil {
+		return nil, err
+	}
+	sp, err := s.Ready(ctx)
+	if err != nil {
+		return nil, err
+	}
+	set := p.Settings
+	if set.Seed == 0 {
+		set.Seed = time.Now().UnixNano() & (1<<53 - 1)
+	}
+	set.Log = p.Log
+	res := Compare(ctx, sp, pairs(p, s.Host.LogicalCPUs, a, b, set.Seed), set)
+	sp.CloseSamplers()
+	res.A, res.B, res.SameSides = p.A.What, p.B.What, p.Same
+	for _, l := range p.Langs {
+		if ra := a.images[l.Name].Ref; ra != "" && ra == b.images[l.Name].Ref {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: A and B built the same bench image (%s): an A/A", l.Name, ra))
+		}
+	}
+	res.Host = fmt.Sprintf("%s, %d CPUs, cgroup %s, %s", s.Host.CPUModel, s.Host.LogicalCPUs, s.Host.CgroupVersion, s.Host.StorageDriver)
+	if ctx.Err() != nil {
+		return res, lifecycle.ErrInterrupted
+	}
+	return res, nil
+}
+
+// built is one side's images: each language's bench image, or why none.
+type built struct {
+	images  map[string]imagebuild.BenchImage
+	missing map[string]string
+}
+
+// buildSide makes one side's toolchains and bench images. A side whose
+// subject has no toolchain, or whose images cannot be made, does not build
+// at all: that is an ErrSide.
+func buildSide(ctx context.Context, s *lifecycle.Session, side string, spec SideSpec, suite *catalogue.Suite, p *Plan) (built, error) {
+	fmt.Fprintf(p.Log, "ab: side %s: %s\n", side, spec.What)
+	o := p.Images
+	o.HaleSrc, o.HaleGit, o.HaleRef, o.HaleImage = spec.Images.HaleSrc, spec.Images.HaleGit, spec.Images.HaleRef, spec.Images.HaleImage
+	if spec.Images.HaleVendor != "" {
+		o.HaleVendor = spec.Images.HaleVendor
+	}
+	imgs, err := lifecycle.BuildImages(ctx, s.BuilderWith(o), lifecycle.Need{
+		Langs: p.Langs,
+		Sources: func(l toolchain.Language) []imagebuild.Source {
+			var srcs []imagebuild.Source
+			for _, b := range suite.All {
+				if path := b.Sources[l.Name]; path != "" {
+					srcs = append(srcs, imagebuild.Source{Unit: b.Name, Path: path})
+				}
+			}
+			return srcs
+		},
+	}, p.Log)
+	if err != nil {
+		return built{}, &ErrSide{Side: side, Err: err}
+	}
+	out := built{images: imgs.Benches, missing: map[string]string{}}
+	for _, l := range p.Langs {
+		tc := imgs.Toolchains[l.Name]
+		if tc.Status != imagebuild.Available {
+			if l.Name == p.Subject {
+				return out, &ErrSide{Side: side, Err: fmt.Errorf("%s is %s: %s", l.Name, tc.Status, tc.Reason)}
+			}
+			out.missing[l.Name] = fmt.Sprintf("%s is %s", l.Name, tc.Status)
+		}
+	}
+	return out, nil
+}
+
+// pairs is every (bench, language) to compare, each side's job or why it
+// has none; both sides of a bench get the same cpuset.
+func pairs(p *Plan, ncpu int, a, b built, seed int64) []Pair {
+	rng := rand.New(rand.NewSource(seed))
+	var out []Pair
+	for _, name := range p.Names {
+		ba, bb := bench(p.ASuite, name), bench(p.BSuite, name)
+		need := 1
+		if ba != nil {
+			need = ba.CPUs
+		} else if bb != nil {
+			need = bb.CPUs
+		}
+		cpus, _, cpuErr := runner.PlanCPUs(ncpu, need)
+		benchSeed := rng.Int63n(1 << 31)
+		for _, l := range p.Langs {
+			pr := Pair{Name: name, Lang: l.Name}
+			pr.A = side(p, ba, l, a, cpus, benchSeed)
+			pr.B = side(p, bb, l, b, cpus, benchSeed)
+			if cpuErr != nil {
+				pr.A.Missing, pr.B.Missing = cpuErr.Error(), cpuErr.Error()
+			}
+			if ba != nil && ba.Sources[l.Name] == "" && bb != nil && bb.Sources[l.Name] == "" {
+				continue // the language has no program of this bench on either side
+			}
+			cj, why := runner.CountJobFor(l, name, 1, p.Timeout)
+			if why == "" {
+				pr.A.Job.Count, pr.B.Job.Count = &cj, &cj
+			}
+			pr.NotCounted = why
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+func side(p *Plan, b *catalogue.Bench, l toolchain.Language, bt built, cpus string, seed int64) Side {
+	switch {
+	case b == nil:
+		return Side{Missing: "no such bench"}
+	case b.Sources[l.Name] == "":
+		return Side{Missing: "no " + l.Name + " program"}
+	case bt.missing[l.Name] != "":
+		return Side{Missing: bt.missing[l.Name]}
+	case bt.images[l.Name].Ref == "":
+		return Side{Missing: "no bench image"}
+	}
+	var vars []string
+	for k, v := range b.Env {
+		vars = append(vars, k+"="+v)
+	}
+	sort.Strings(vars)
+	ref := bt.images[l.Name].Ref
+	return Side{
+		Where: runner.Where{Lang: l.Name, Image: ref, CPUs: cpus},
+		Job:   runner.Job{Unit: b.Name, Lang: l, Timeout: p.Timeout, Seed: seed, MemLimit: p.MemLimit, OutCap: p.OutCap, Env: vars},
+	}
+}

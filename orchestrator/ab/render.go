@@ -1,0 +1,102 @@
+package ab
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// Grid writes one line per bench: bench | A | B | ratio [low, high] |
+// instructions | verdict, then the run's settings.
+func Grid(w io.Writer, r *Result) {
+	fmt.Fprintf(w, "A: %s\nB: %s\n", r.A, r.B)
+	if r.SameSides {
+		fmt.Fprintln(w, "A and B are given alike: an A/A (nothing should differ)")
+	}
+	for _, warn := range r.Warnings {
+		fmt.Fprintln(w, "note:", warn)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "bench\tlang\tA\tB\tratio B/A [interval]\t±\trounds\tinstructions B/A\tverdict")
+	for _, b := range r.Benches {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", b.Name, b.Lang, dur(b.MedianA), dur(b.MedianB),
+			ratioText(b), halfText(b), b.Rounds, instrText(b), b.Verdict)
+	}
+	tw.Flush()
+	for _, b := range r.Benches {
+		if b.Detail != "" {
+			fmt.Fprintf(w, "  %s (%s): %s\n", b.Name, b.Lang, b.Detail)
+		}
+	}
+	fmt.Fprintf(w, "threshold ±%.1f %%; Hodges–Lehmann ratio, Wilcoxon signed-rank interval at %.2f %% per look (%.0f %% over %d looks); seed %d; stopped by %s after %d rounds in %.0fs\n",
+		100*r.Threshold, 100*r.LookLevel, 100*r.Confidence, len(r.Looks), r.Seed, r.StoppedBy, r.Rounds, float64(r.ElapsedNs)/1e9)
+}
+
+// Markdown writes the comparison as a release-notes table.
+func Markdown(w io.Writer, r *Result) {
+	fmt.Fprintf(w, "### Performance: %s → %s\n\n", r.A, r.B)
+	fmt.Fprintln(w, "| bench | lang | A | B | B/A [interval] | instructions B/A | verdict |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---|")
+	for _, b := range r.Benches {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", b.Name, b.Lang, dur(b.MedianA), dur(b.MedianB), ratioText(b), instrText(b), verdictMD(b))
+	}
+	fmt.Fprintf(w, "\nRatios are B/A from %d paired interleaved rounds at most (Hodges–Lehmann, Wilcoxon signed-rank interval at %.2f %%); `slower`/`faster` need the whole interval past 1 and the estimate past ±%.1f %%.", r.Rounds, 100*r.LookLevel, 100*r.Threshold)
+	if r.Host != "" {
+		fmt.Fprintf(w, " Host: %s.", r.Host)
+	}
+	fmt.Fprintln(w)
+}
+
+// JSON writes the result, indented.
+func JSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+func verdictMD(b Bench) string {
+	if b.Detail != "" && b.Verdict == "missing" {
+		return fmt.Sprintf("%s (%s)", b.Verdict, strings.ReplaceAll(b.Detail, "|", "/"))
+	}
+	return string(b.Verdict)
+}
+
+func ratioText(b Bench) string {
+	switch {
+	case b.Ratio == 0:
+		return "—"
+	case b.RatioHigh == 0:
+		return fmt.Sprintf("%.3f [—]", b.Ratio)
+	}
+	return fmt.Sprintf("%.3f [%.3f, %.3f]", b.Ratio, b.RatioLow, b.RatioHigh)
+}
+
+func halfText(b Bench) string {
+	if b.HalfWidth == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f%%", 100*b.HalfWidth)
+}
+
+func instrText(b Bench) string {
+	if b.InstrRatio == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.4f", b.InstrRatio)
+}
+
+func dur(ns float64) string {
+	switch {
+	case ns == 0:
+		return "—"
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2fs", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2fms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.1fµs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0fns", ns)
+}

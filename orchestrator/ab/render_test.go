@@ -1,0 +1,75 @@
+package ab
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+func sample() *Result {
+	return &Result{A: "suite benches", B: "suite b", Threshold: 0.02, Confidence: 0.95, LookLevel: 0.995, Looks: []int{6, 60}, Seed: 9, Rounds: 12, StoppedBy: "resolved",
+		Benches: []Bench{
+			{Name: "fn_modular", Lang: "c", Verdict: status.Slower, MedianA: 1e6, MedianB: 1.1e6, Ratio: 1.1, RatioLow: 1.08, RatioHigh: 1.12, HalfWidth: 0.02, Rounds: 12, InstrA: 100, InstrB: 110, InstrRatio: 1.1},
+			{Name: "fn_call", Lang: "c", Verdict: status.Same, MedianA: 2e6, MedianB: 2e6, Ratio: 1.0, RatioLow: 0.99, RatioHigh: 1.01, HalfWidth: 0.01, Rounds: 6, Detail: "not counted: c has no counted build"},
+			{Name: "gone", Lang: "c", Verdict: status.Missing, Detail: "B: no such bench"},
+		}}
+}
+
+func TestOutputs(t *testing.T) {
+	r := sample()
+	var grid, md, js, page bytes.Buffer
+	Grid(&grid, r)
+	Markdown(&md, r)
+	if err := JSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&page, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"fn_modular", "1.100 [1.080, 1.120]", "1.1000", "slower", "gone (c): B: no such bench", "seed 9"} {
+		if !strings.Contains(grid.String(), want) {
+			t.Errorf("grid lacks %q:\n%s", want, grid.String())
+		}
+	}
+	if !strings.Contains(md.String(), "| fn_modular | c | 1.00ms | 1.10ms | 1.100 [1.080, 1.120] | 1.1000 | slower |") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+	var back struct {
+		Benches []map[string]any `json:"benches"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	b0 := back.Benches[0]
+	if b0["name"] != "fn_modular" || b0["verdict"] != "slower" || b0["ratio_low"] != 1.08 || b0["ratio_high"] != 1.12 || b0["instructions_b"] != 110.0 {
+		t.Errorf("json bench: %v", b0)
+	}
+	// The page is well-formed markup with one forest row per bench, the
+	// band shaded, and an interval line only where there is an interval.
+	dec := xml.NewDecoder(strings.NewReader(strings.Replace(page.String(), "<!doctype html>", "", 1)))
+	dec.Strict, dec.AutoClose, dec.Entity = false, xml.HTMLAutoClose, xml.HTMLEntity
+	rows, lines, band := 0, 0, 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			switch se.Name.Local {
+			case "g":
+				rows++
+			case "line":
+				lines++
+			case "rect":
+				band++
+			}
+		}
+	}
+	if rows != 3 || lines != 3 || band != 1 { // two intervals and the line at 1
+		t.Errorf("forest: %d rows, %d lines, %d bands", rows, lines, band)
+	}
+}
