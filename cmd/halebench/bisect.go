@@ -149,7 +149,7 @@ func runBisect(ctx context.Context, args []string) error {
 	}
 	defer closeJudge()
 	res, err := bisect.Run(ctx, judge, bisect.Options{Commits: toBisect(commits), Benches: benches, Threshold: f.threshold, Log: log})
-	if res != nil {
+	if res != nil && !errors.Is(err, bisect.ErrEndNotBuilt) { // no end, no figures worth a table
 		if perr := printBisect(os.Stdout, res, f.json); perr != nil && err == nil {
 			err = perr
 		}

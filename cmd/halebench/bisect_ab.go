@@ -1,15 +1,12 @@
-//go:build abwired
-
-// The lead removes the build tag at the merge with the ab verb: this file
-// is written against package ab's Bench and Result types; ab.Run and
-// ab.Options (two images, one session) are this file's guess at its entry
-// point.
+// The bisect verb's Judge: one hale toolchain image per commit, and two
+// commits compared with the ab verb's interleaved rounds (package ab).
 
 package main
 
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
@@ -25,26 +22,28 @@ func init() { newJudge = newABJudge }
 // target dir keeps a step to what changed) and compares two of them with
 // ab's interleaved rounds.
 type abJudge struct {
-	s   *lifecycle.Session
 	cfg bisectConfig
 }
 
 var _ bisect.Judge = (*abJudge)(nil)
 
+// Each Build and each Compare opens its own lifecycle session (the engine
+// lock is the session's, so no session is held across them).
 func newABJudge(ctx context.Context, cfg bisectConfig) (bisect.Judge, func(), error) {
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "bisect", Images: cfg.Images, Log: cfg.Log})
-	if err != nil {
-		return nil, nil, err
-	}
-	return &abJudge{s: s, cfg: cfg}, s.Close, nil
+	return &abJudge{cfg: cfg}, func() {}, nil
 }
 
 // Build is the hale toolchain image of one commit. A build that fails is
 // the commit's (ErrNotBuilt: skipped); anything else ends the bisect.
 func (j *abJudge) Build(ctx context.Context, c bisect.Commit) (bisect.Side, error) {
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "bisect", Images: j.cfg.Images, Log: j.cfg.Log})
+	if err != nil {
+		return bisect.Side{Commit: c}, err
+	}
+	defer s.Close()
 	opts := j.cfg.Images
-	opts.HaleRef, opts.RunID = c.ID, j.s.RunID
-	b := imagebuild.New(j.s.Eng, j.s.BuildKit(), j.cfg.Log, opts)
+	opts.HaleRef, opts.RunID = c.ID, s.RunID
+	b := imagebuild.New(s.Eng, s.BuildKit(), j.cfg.Log, opts)
 	hale, _ := toolchain.ByName("hale")
 	start := time.Now()
 	tc, err := b.Toolchain(ctx, hale)
@@ -63,10 +62,20 @@ func (j *abJudge) Build(ctx context.Context, c bisect.Commit) (bisect.Side, erro
 
 // Compare is y over x per bench, from one ab run of the two images.
 func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []string) (map[string]bisect.Ratio, error) {
-	res, err := ab.Run(ctx, j.s, ab.Options{
-		AImage: x.Image, BImage: y.Image, Suite: j.cfg.Suite, Benches: benches,
-		Langs: []string{"hale"}, Threshold: j.cfg.Threshold, Log: j.cfg.Log,
+	side := func(sd bisect.Side) ab.SideSpec {
+		o := j.cfg.Images
+		o.HaleRef = sd.Commit.ID
+		return ab.SideSpec{Suite: j.cfg.Suite, Images: o, What: "hale " + sd.Commit.ID}
+	}
+	p, err := ab.Prepare(ab.Options{
+		A: side(x), B: side(y), Bench: strings.Join(benches, ","), Subject: "hale",
+		Settings: ab.Settings{Threshold: j.cfg.Threshold}, Timeout: 2 * time.Minute,
+		MemLimit: 4 << 30, OutCap: 1 << 20, Images: j.cfg.Images, Log: j.cfg.Log,
 	})
+	if err != nil {
+		return nil, err
+	}
+	res, err := ab.OnEngine(ctx, nil, p)
 	if err != nil {
 		return nil, err
 	}
