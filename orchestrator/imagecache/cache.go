@@ -59,6 +59,9 @@ func (c *Cache) Restore(ctx context.Context, key, ref string) (bool, error) {
 	if err == nil && e == nil {
 		return false, nil
 	}
+	if err == nil && e.Ref != ref {
+		err = fmt.Errorf("its entry holds %s, not %s", e.Ref, ref)
+	}
 	if err == nil {
 		err = c.load(ctx, *e, ref)
 	}
