@@ -40,12 +40,12 @@ func readTables(archive string) (tables, error) {
 	}
 	defer f.Close()
 	t := tables{}
-	seen := map[string]bool{}
+	files, links := map[string]bool{}, map[string]string{}
 	tr := tar.NewReader(f)
 	for n := 1; ; n++ {
 		h, err := tr.Next()
 		if err == io.EOF {
-			return t, nil
+			return t, checkLinks(files, links)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reading it: %w", err)
@@ -54,10 +54,14 @@ func readTables(archive string) (tables, error) {
 			return nil, fmt.Errorf("it has more than %d entries", MaxEntries)
 		}
 		name := archiveName(h.Name)
-		if err := checkEntry(h, name, seen); err != nil {
+		if err := checkEntry(h, name); err != nil {
 			return nil, err
 		}
-		seen[name] = true
+		if h.Typeflag == tar.TypeSymlink {
+			links[name] = path.Join(path.Dir(name), h.Linkname)
+		} else {
+			files[name] = h.Typeflag == tar.TypeReg
+		}
 		if name != "manifest.json" && name != "index.json" {
 			continue
 		}
@@ -70,10 +74,21 @@ func readTables(archive string) (tables, error) {
 	}
 }
 
+// checkLinks wants each layer link to name a regular file of the archive
+// (docker save writes them in name order, so the target may come later).
+func checkLinks(files map[string]bool, links map[string]string) error {
+	for name, target := range links {
+		if !files[target] {
+			return fmt.Errorf("it holds a link %s → %s, which is not a layer the archive holds", name, target)
+		}
+	}
+	return nil
+}
+
 // checkEntry refuses what docker save never writes: sparse files, devices,
 // hard links, names that leave the archive, and symbolic links other than
-// <layer>/layer.tar → ../<earlier layer>/layer.tar.
-func checkEntry(h *tar.Header, name string, seen map[string]bool) error {
+// <layer>/layer.tar → ../<other layer>/layer.tar.
+func checkEntry(h *tar.Header, name string) error {
 	switch {
 	case name == ".." || strings.HasPrefix(name, "../") || path.IsAbs(name):
 		return fmt.Errorf("it holds an entry %q outside itself", h.Name)
@@ -83,7 +98,7 @@ func checkEntry(h *tar.Header, name string, seen map[string]bool) error {
 		return nil
 	case h.Typeflag == tar.TypeSymlink:
 		target := path.Join(path.Dir(name), h.Linkname)
-		if layerLink.MatchString(name) && layerLink.MatchString(target) && strings.HasPrefix(h.Linkname, "../") && seen[target] {
+		if layerLink.MatchString(name) && layerLink.MatchString(target) && strings.HasPrefix(h.Linkname, "../") && target != name {
 			return nil
 		}
 		return fmt.Errorf("it holds a link %s → %s that is not one layer's link to an earlier one", h.Name, h.Linkname)

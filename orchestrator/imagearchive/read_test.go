@@ -49,7 +49,9 @@ func TestReadTablesRefusesLinks(t *testing.T) {
 		want    string
 	}{
 		{"docker's layer link", []*tar.Header{reg(l1 + "/layer.tar"), link(l2+"/layer.tar", "../"+l1+"/layer.tar"), reg("manifest.json")}, ""},
-		{"a link to a later layer", []*tar.Header{link(l2+"/layer.tar", "../"+l1+"/layer.tar"), reg(l1 + "/layer.tar")}, "not one layer's link"},
+		{"a link to a later layer", []*tar.Header{link(l2+"/layer.tar", "../"+l1+"/layer.tar"), reg(l1 + "/layer.tar")}, ""},
+		{"a link to a layer not held", []*tar.Header{link(l2+"/layer.tar", "../"+l1+"/layer.tar")}, "not a layer the archive holds"},
+		{"a link to a link", []*tar.Header{link(l2+"/layer.tar", "../"+l1+"/layer.tar"), link(l1+"/layer.tar", "../"+l2+"/layer.tar")}, "not a layer the archive holds"},
 		{"a link out", []*tar.Header{link(l2+"/layer.tar", "/etc/passwd")}, "not one layer's link"},
 		{"a link named manifest", []*tar.Header{link("manifest.json", "/etc/passwd")}, "not one layer's link"},
 		{"a hard link", []*tar.Header{reg("a"), {Name: "b", Typeflag: tar.TypeLink, Linkname: "a"}}, "only files"},
