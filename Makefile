@@ -38,7 +38,8 @@ images: deps-build build
 	./$(BIN) images $(ARGS)
 
 # The tests: unit tests and integration tests against the real engine. The
-# slow ones (a no-cache rebuild of every image, hale-cli built from a tag)
+# slow ones (a no-cache rebuild of every image, hale-cli built from a tag,
+# the whole catalogue once, the README's CI recipe cold then warm)
 # skip here, saying so, and run under test-slow; .ci/run runs both.
 test: deps
 	$(GO) vet ./...

@@ -48,6 +48,7 @@ type common struct {
 	hale      haleFlags
 	out       outputFlags
 	noCache   bool
+	cache     cacheFlags
 }
 
 func (c *common) addFlags(fs *flag.FlagSet) {
@@ -61,6 +62,7 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
 	c.hale.addFlags(fs)
 	c.out.addFlags(fs)
+	c.cache.addFlags(fs)
 	fs.BoolVar(&c.noCache, "no-cache", false, "rebuild every image and step without BuildKit's cache (the shared cache is not pruned)")
 }
 
@@ -81,7 +83,10 @@ func (c *common) imageOptions(verb string) (imagebuild.Options, error) {
 	o := imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleSrcDefault: srcDefault, HaleImage: c.haleImage, NoBuild: c.noBuild,
 		NoCache: c.noCache, SourceDateEpoch: epoch}
 	c.hale.apply(&o)
-	return o, nil
+	if o.Mirror == "" {
+		o.Mirror = imagebuild.DefaultMirror
+	}
+	return o, c.cache.apply(verb, c.suite, &o)
 }
 
 // parse parses a verb's flags wherever they stand among its arguments

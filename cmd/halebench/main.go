@@ -132,7 +132,7 @@ func exitCode(err error) int {
 	case errors.Is(err, lifecycle.ErrInterrupted), errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "halebench: interrupted; containers removed")
 		return 130
-	case errors.Is(err, errHelp):
+	case errors.Is(err, errHelp), errors.Is(err, errKeyPrinted):
 		return 0
 	case errors.As(err, &ie):
 		fmt.Fprintln(stderr, "halebench:", err)

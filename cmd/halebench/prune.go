@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
+	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/imagecache"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/prune"
 )
@@ -25,6 +28,11 @@ leaves it alone. --scope=NAME limits pruning to the bench images built with
 that scope label (org.halebench.scope) and leaves toolchains and the cache
 alone.
 
+--cache-dir=DIR trims a cache folder (see --cache-dir of run) instead: the
+archives not used (stored or restored) within --cache-dir-age, those whose
+index entry is missing or malformed, and the leftovers of interrupted
+writes. The engine is not asked anything then.
+
 Flags:
 `
 
@@ -39,8 +47,13 @@ func runPrune(ctx context.Context, args []string) error {
 	fs.Var(&cacheKeep, "cache-keep", "prune the build cache down to this size (e.g. 10g)")
 	fs.BoolVar(&noCache, "no-cache", false, "leave the build cache alone")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "print what would be removed; remove nothing")
+	cacheDir := fs.String("cache-dir", "", "trim this cache folder instead of the engine's images")
+	cacheAge := fs.Duration("cache-dir-age", 7*24*time.Hour, "with --cache-dir: remove archives not used for this long")
 	if _, err := parseN(fs, args, pruneHelp, 0, ""); err != nil {
 		return err
+	}
+	if *cacheDir != "" {
+		return pruneCacheDir(*cacheDir, *cacheAge, o.DryRun)
 	}
 	if o.Keep < 1 {
 		return badInput("prune", errors.New("prune: --keep must be at least 1 (the latest build always stays)"))
@@ -59,5 +72,21 @@ func runPrune(ctx context.Context, args []string) error {
 		return err
 	}
 	prune.Print(os.Stdout, p, o.DryRun)
+	return nil
+}
+
+// pruneCacheDir trims a cache folder; the engine is not asked.
+func pruneCacheDir(dir string, age time.Duration, dryRun bool) error {
+	if dryRun {
+		return badInput("prune", errors.New("prune: --dry-run is not offered with --cache-dir (an archive's age is in its DIR/<key>.json, field used)"))
+	}
+	if age < 0 {
+		return badInput("prune", errors.New("prune: --cache-dir-age must not be negative"))
+	}
+	p, err := imagecache.Prune(dir, age, time.Now())
+	if err != nil {
+		return badInput("prune", err)
+	}
+	fmt.Printf("cache folder %s: removed %s\n", dir, p)
 	return nil
 }

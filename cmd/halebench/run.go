@@ -65,6 +65,9 @@ In CI: --junit=FILE writes one JUnit test case per subject bench; --summary=FILE
 verdict first. When the run made a report, the last line on stderr is its
 verdict (--quiet too), e.g.
   halebench: verdict regression — 1 regression (fn_modular +31.0% time), 21 ok
+--cache-dir=DIR restores the images from a cache folder a CI cache step
+hands over (checked, never trusted by name) and keeps them there;
+--print-cache-key prints the key to store it under.
 
 Flags:
 `

@@ -121,34 +121,15 @@ func TestLoadImagesRefusesForeignTags(t *testing.T) {
 	}
 }
 
-// What the archive's own manifest says is checked against the bundle's,
-// both ways, without an engine.
-func TestRetag(t *testing.T) {
+// A bundle's manifest may list only images halebench made, loaded only
+// into the replay namespace.
+func TestReplayRefs(t *testing.T) {
 	id := "sha256:" + strings.Repeat("ab", 32)
-	other := strings.Repeat("cd", 32)
 	images := map[string]string{"halebench/base:x": id}
-	renamed := map[string]string{"halebench/base:x": "halebench-replay/r1/base:x"}
-	got, err := retag([]byte(`[{"Config": "`+id[7:]+`.json", "RepoTags": ["halebench/base:x"], "Layers": ["l/layer.tar"], "LayerSources": {}}]`), images, renamed)
-	if err != nil || !strings.Contains(string(got), `"RepoTags":["halebench-replay/r1/base:x"]`) || !strings.Contains(string(got), `"LayerSources":{}`) {
-		t.Fatalf("%s %v", got, err)
-	}
-	for doc, want := range map[string]string{
-		`[{"Config": "blobs/sha256/` + other + `", "RepoTags": []}]`:                             "does not list",
-		`[{"Config": "` + id[7:] + `.json", "RepoTags": ["halebench/base:x", "debian:latest"]}]`: "as debian:latest",
-		`[]`: "does not hold image halebench/base:x",
-		`{}`: "manifest.json",
-	} {
-		if _, err := retag([]byte(doc), images, renamed); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: err = %v, want %q", doc, err, want)
-		}
-	}
 	if _, err := replayRefs(map[string]string{"debian:latest": id}, "halebench-replay/r1"); err == nil {
 		t.Error("a bundle listing a non-halebench image was accepted")
 	}
 	if _, err := replayRefs(images, "halebench/r1"); err == nil {
 		t.Error("a namespace outside halebench-replay/ was accepted")
-	}
-	if err := checkIndex([]byte(`{"manifests": [{"annotations": {"io.containerd.image.name": "docker.io/halebench/toolchain-node:x"}}]}`), images); err == nil {
-		t.Error("an index.json naming an unlisted image was accepted")
 	}
 }

@@ -10,11 +10,11 @@ import (
 
 // Every bench of the repository's catalogue, once, in every language this
 // machine can build: each prints one elapsed_ns and a check, and the checks
-// of a bench's siblings agree.
-func TestWholeCatalogueOnce(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the whole catalogue takes minutes")
-	}
+// of a bench's siblings agree. Slow (minutes: every bench in five
+// languages): `make test-slow` runs it; `make test` keeps the harness's
+// engine tests on the suite's small test benches.
+func TestSlowWholeCatalogueOnce(t *testing.T) {
+	enginetest.Slow(t)
 	eng := enginetest.Connect(t)
 	o := options(t, "hale,go,node,python,c,rust", "hale", "")
 	o.Suite = "../.."

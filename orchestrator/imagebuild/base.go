@@ -56,9 +56,13 @@ func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 	if ok && !b.opts.NoCache {
 		if why = b.checkBase(img); why == "" {
 			in.Packages, err = b.packages(ctx, ref)
+			b.keep(ctx, baseKey(in), ref, img.ID, err)
 			return Base{Ref: ref, ID: img.ID, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: img.Labels[labelRootfs], Inputs: in, layers: img.Layers}, err
 		}
 		fmt.Fprintf(b.log, "base: found %s but not using it (%s): making it again\n", ref, why)
+	}
+	if base, ok, err := b.baseFromCache(ctx, ref, in); ok || err != nil {
+		return base, err
 	}
 	if b.opts.NoBuild {
 		return Base{}, fmt.Errorf("base image %s: %s, and --no-build was given; run without --no-build (or `halebench images`) once", ref, why)
@@ -71,6 +75,7 @@ func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 		return Base{}, err
 	}
 	base.Inputs = in
+	b.keep(ctx, baseKey(in), ref, base.ID, nil)
 	return base, nil
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/imagecache"
 	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
@@ -60,16 +61,20 @@ type Options struct {
 	// Pins are, per toolchain, the name=version packages to install instead
 	// of resolving them anew (verify passes the recorded ones).
 	Pins map[string][]string
+	// CacheDir is a cache folder (package imagecache): images are restored
+	// from it before a build and kept in it after one ("": none).
+	CacheDir string
 }
 
 // Builder makes images.
 type Builder struct {
-	eng  Engine
-	sv   *solver
-	log  io.Writer
-	opts Options
-	made *Base
-	tcs  map[string]Toolchain // toolchains already made or found by this builder
+	eng   Engine
+	sv    *solver
+	log   io.Writer
+	opts  Options
+	made  *Base
+	tcs   map[string]Toolchain // toolchains already made or found by this builder
+	cache *imagecache.Cache    // nil without Options.CacheDir
 }
 
 // New returns a builder. bk may be nil when opts.NoBuild is set.
@@ -83,7 +88,11 @@ func New(eng Engine, bk *bkclient.Client, log io.Writer, opts Options) *Builder 
 	if opts.Prefix == "" {
 		opts.Prefix = "halebench"
 	}
-	return &Builder{eng: eng, sv: &solver{bk: bk, log: log}, log: log, opts: opts}
+	b := &Builder{eng: eng, sv: &solver{bk: bk, log: log}, log: log, opts: opts}
+	if opts.CacheDir != "" && !opts.NoCache {
+		b.cache = imagecache.New(opts.CacheDir, eng, log)
+	}
+	return b
 }
 
 // Toolchain is one language's toolchain image, as the report records it.
@@ -246,15 +255,21 @@ func (b *Builder) buildOrFind(ctx context.Context, tc *Toolchain, s image) error
 	if err != nil {
 		return err
 	}
-	if !ok && b.opts.NoBuild {
-		return fmt.Errorf("%s: image %s does not exist and --no-build was given; run without --no-build (or `halebench images`) once", s.what, s.ref())
-	}
 	if ok {
 		if used, err := b.useFound(ctx, tc, img, s); used || err != nil {
+			b.keep(ctx, s.key, tc.Ref, tc.ID, err)
 			return err
 		}
 	}
-	return b.build(ctx, tc, s)
+	if used, err := b.fromCache(ctx, tc, s); used || err != nil {
+		return err
+	}
+	if b.opts.NoBuild {
+		return fmt.Errorf("%s: image %s does not exist and --no-build was given; run without --no-build (or `halebench images`) once", s.what, s.ref())
+	}
+	err = b.build(ctx, tc, s)
+	b.keep(ctx, s.key, tc.Ref, tc.ID, err)
+	return err
 }
 
 // useFound takes the image found under s's tag when its labels and layers

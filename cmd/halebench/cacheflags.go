@@ -1,0 +1,46 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/imagecache"
+)
+
+// errKeyPrinted ends a verb given --print-cache-key (exit 0): the key is
+// all it was asked for.
+var errKeyPrinted = errors.New("cache key printed")
+
+// cacheFlags are the cache folder's flags, among the common ones.
+type cacheFlags struct {
+	dir      string
+	printKey bool
+}
+
+func (c *cacheFlags) addFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.dir, "cache-dir", "", "cache folder for CI: images are restored from `DIR` (checked) instead of built, and kept there after a build")
+	fs.BoolVar(&c.printKey, "print-cache-key", false, "print the key a CI cache step stores --cache-dir under (a digest of the images' inputs) and exit")
+}
+
+// apply checks the folder (before any engine is asked) and sets it in o; with
+// --print-cache-key it prints the key and returns errKeyPrinted.
+func (c *cacheFlags) apply(verb, suite string, o *imagebuild.Options) error {
+	if c.printKey {
+		key, err := imagebuild.CacheKey(*o, suite)
+		if err != nil {
+			return badInput(verb, err)
+		}
+		fmt.Println(key)
+		return errKeyPrinted
+	}
+	if c.dir == "" {
+		return nil
+	}
+	if err := imagecache.Prepare(c.dir); err != nil {
+		return badInput(verb, err)
+	}
+	o.CacheDir = c.dir
+	return nil
+}

@@ -1,0 +1,188 @@
+package imagebuild_test
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// A cache folder filled by one builder restores the toolchain and bench
+// images into an engine that lost them: no build step, the same digests. A
+// tampered archive (bytes changed; another image, consistently relabelled)
+// is refused, removed from the folder, and the image rebuilt.
+func TestCacheRestore(t *testing.T) {
+	eng := enginetest.Connect(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	bk, err := eng.BuildKit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bk.Close()
+	epoch, _, err := imagebuild.SourceDateEpoch("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var log bytes.Buffer
+	builder := func() *imagebuild.Builder {
+		log.Reset()
+		return imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-cache", SourceDateEpoch: epoch, CacheDir: dir})
+	}
+	py, _ := toolchain.ByName("python")
+	srcs := []imagebuild.Source{{Unit: "cached", Path: "testdata/cached.py"}}
+	images := func(b *imagebuild.Builder) (imagebuild.Toolchain, imagebuild.BenchImage) {
+		t.Helper()
+		tc, err := b.Toolchain(ctx, py)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, log.String())
+		}
+		bi, err := b.BenchImage(ctx, py, srcs)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, log.String())
+		}
+		return tc, bi
+	}
+	tc1, bi1 := images(builder())
+	for _, ref := range []string{bi1.Ref, tc1.Ref} {
+		if err := eng.RemoveImage(ctx, ref); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tc2, bi2 := images(builder())
+	if tc2.Executed+tc2.Cached+bi2.Executed+bi2.Cached != 0 || tc2.ID != tc1.ID || bi2.ID != bi1.ID {
+		t.Fatalf("restored: toolchain %s (%d+%d steps), bench %s (%d+%d steps); want %s and %s, no step\n%s",
+			tc2.ID, tc2.Executed, tc2.Cached, bi2.ID, bi2.Executed, bi2.Cached, tc1.ID, bi1.ID, log.String())
+	}
+	if strings.Count(log.String(), "restored") != 2 {
+		t.Fatalf("want two images restored from the folder:\n%s", log.String())
+	}
+	key := entryKey(t, dir, bi1.Ref)
+	goKey := entryKey(t, dir, "halebench/toolchain-go:")
+	for what, tamper := range map[string]func(){
+		"a changed byte": func() { flipByte(t, filepath.Join(dir, key+".tar")) },
+		"another image, relabelled": func() {
+			relabel(t, filepath.Join(dir, goKey+".tar"), filepath.Join(dir, key+".tar"), bi1.Ref)
+			forgeEntry(t, dir, key, goKey)
+		},
+	} {
+		tamper()
+		if err := eng.RemoveImage(ctx, bi1.Ref); err != nil {
+			t.Fatal(err)
+		}
+		_, bi3 := images(builder())
+		if bi3.ID != bi1.ID || bi3.Executed+bi3.Cached == 0 || !strings.Contains(log.String(), "cache: refusing "+key[:16]) {
+			t.Fatalf("%s: bench image %s after %d+%d steps, want %s rebuilt and the archive refused:\n%s", what, bi3.ID, bi3.Executed, bi3.Cached, bi1.ID, log.String())
+		}
+		if got := entryKey(t, dir, bi1.Ref); got != key {
+			t.Fatalf("%s: the rebuilt image was not kept again (%s)", what, got)
+		}
+	}
+}
+
+// entryKey is the key of the folder's entry whose reference starts with ref.
+func entryKey(t *testing.T, dir, ref string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, p := range m {
+		data, _ := os.ReadFile(p)
+		var e struct{ Key, Reference string }
+		if json.Unmarshal(data, &e) == nil && strings.HasPrefix(e.Reference, ref) {
+			return e.Key
+		}
+	}
+	t.Fatalf("no entry for %s in the cache folder", ref)
+	return ""
+}
+
+func flipByte(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, 1)
+	f.ReadAt(b, 2000)
+	b[0] ^= 0xff
+	if _, err := f.WriteAt(b, 2000); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// relabel copies the archive src to dst with its manifest's tags replaced by
+// ref: what a forger would do to pass another image off under ref.
+func relabel(t *testing.T, src, dst, ref string) {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	tr, tw := tar.NewReader(in), tar.NewWriter(out)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(tr)
+		if h.Name == "manifest.json" {
+			var m []map[string]any
+			json.Unmarshal(data, &m)
+			m[0]["RepoTags"] = []string{ref}
+			data, _ = json.Marshal(m)
+			h.Size = int64(len(data))
+		}
+		tw.WriteHeader(h)
+		tw.Write(data)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// forgeEntry makes key's entry agree with its (forged) archive: the digest
+// of goKey's image, the archive's size and sha256.
+func forgeEntry(t *testing.T, dir, key, goKey string) {
+	t.Helper()
+	var e, g map[string]any
+	data, _ := os.ReadFile(filepath.Join(dir, key+".json"))
+	json.Unmarshal(data, &e)
+	data, _ = os.ReadFile(filepath.Join(dir, goKey+".json"))
+	json.Unmarshal(data, &g)
+	archive, err := os.ReadFile(filepath.Join(dir, key+".tar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e["id"], e["size"], e["sha256"] = g["id"], len(archive), sha256Hex(archive)
+	data, _ = json.Marshal(e)
+	if err := os.WriteFile(filepath.Join(dir, key+".json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}

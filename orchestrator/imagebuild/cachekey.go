@@ -1,0 +1,117 @@
+package imagebuild
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/images"
+)
+
+// maxKeyedFile caps a bench source read into the cache key.
+const maxKeyedFile = 4 << 20
+
+// CacheKey is the key a CI cache step stores a cache folder under: a digest,
+// computed without the engine, of what every image of a run with o on suite
+// is made from — halebench's image definitions (images/), the benches'
+// sources, the epoch, the mirror and the hale inputs. When it is unchanged,
+// a folder restored under it holds every image the run needs; when it
+// changes, a folder restored from an older key still serves the images whose
+// own inputs did not change (each archive is named and checked by its own
+// inputs digest, never by this key).
+func CacheKey(o Options, suite string) (string, error) {
+	parts := []string{"halebench-cache-v1", builderName(), fmt.Sprint(o.SourceDateEpoch), o.Mirror, o.BaseImage,
+		o.HaleImage, o.HaleGit, o.HaleRef, haleSrcID(o.HaleSrc), dirNames(o.HaleVendor)}
+	err := fs.WalkDir(images.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := images.FS.ReadFile(p)
+		parts = append(parts, p, sha256Hex(data))
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	benches, err := treeDigest(filepath.Join(suite, "benches"))
+	if err != nil {
+		return "", fmt.Errorf("cache key: reading %s: %w", filepath.Join(suite, "benches"), err)
+	}
+	return inputsDigest(append(parts, benches)...), nil
+}
+
+// treeDigest digests the names and contents of the regular files under
+// root (links and other files are named, not followed).
+func treeDigest(root string) (string, error) {
+	h := sha256.New()
+	var paths []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			paths = append(paths, p)
+		}
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		rel, _ := filepath.Rel(root, p)
+		st, err := os.Lstat(p)
+		if err != nil {
+			return "", err
+		}
+		if !st.Mode().IsRegular() || st.Size() > maxKeyedFile {
+			fmt.Fprintf(h, "%s %s %d\n", rel, st.Mode().Type(), st.Size())
+			continue
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return "", err
+		}
+		c := sha256.New()
+		_, err = io.Copy(c, io.LimitReader(f, maxKeyedFile))
+		f.Close()
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %x\n", rel, c.Sum(nil))
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// haleSrcID names a hale source tree by its git commit where it has one
+// (a checkout's mtimes differ between CI jobs), else by its path.
+func haleSrcID(src string) string {
+	if src == "" {
+		return ""
+	}
+	out, err := exec.Command("git", "-C", src, "rev-parse", "HEAD").Output()
+	if err == nil {
+		return "git:" + strings.TrimSpace(string(out))
+	}
+	return "path:" + src
+}
+
+// dirNames lists a folder's entries (the vendored crates, by name and version).
+func dirNames(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "unreadable:" + dir
+	}
+	names := make([]string, 0, len(ents))
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, ",")
+}

@@ -1,0 +1,46 @@
+package imagebuild
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The key a CI cache step uses is the same for the same inputs and moves
+// with a bench's source, the epoch and the hale inputs.
+func TestCacheKey(t *testing.T) {
+	suite := t.TempDir()
+	src := filepath.Join(suite, "benches", "micro", "a.c")
+	os.MkdirAll(filepath.Dir(src), 0o755)
+	os.WriteFile(src, []byte("int main(){return 0;}"), 0o644)
+	o := Options{SourceDateEpoch: 1, Mirror: DefaultMirror, HaleRef: DefaultHaleRef}
+	key := func(o Options) string {
+		t.Helper()
+		k, err := CacheKey(o, suite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	k := key(o)
+	if len(k) != 64 || key(o) != k {
+		t.Fatalf("key %q is not a stable sha256", k)
+	}
+	moved := o
+	moved.SourceDateEpoch = 2
+	hale := o
+	hale.HaleRef = "v0.13.0"
+	for what, other := range map[string]string{"epoch": key(moved), "hale ref": key(hale)} {
+		if other == k {
+			t.Errorf("the key does not move with the %s", what)
+		}
+	}
+	os.WriteFile(src, []byte("int main(){return 1;}"), 0o644)
+	if key(o) == k {
+		t.Error("the key does not move with a bench's source")
+	}
+	os.Symlink("/etc/passwd", filepath.Join(suite, "benches", "link.c"))
+	if _, err := CacheKey(o, suite); err != nil {
+		t.Errorf("a link among the benches: %v (it is named, not followed)", err)
+	}
+}

@@ -1,0 +1,190 @@
+package imagecache
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
+)
+
+// fakeEngine holds images by reference; Save writes a docker-save archive
+// of one, Load reads the manifest's tags and takes the config's digest.
+type fakeEngine struct {
+	imgs   map[string]string // ref → id
+	loaded int
+}
+
+func (f *fakeEngine) Image(_ context.Context, ref string) (engine.Image, bool, error) {
+	id, ok := f.imgs[ref]
+	return engine.Image{Ref: ref, ID: id}, ok, nil
+}
+
+func (f *fakeEngine) Save(_ context.Context, refs ...string) (io.ReadCloser, error) {
+	id := f.imgs[refs[0]]
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	manifest, _ := json.Marshal([]map[string]any{{"Config": id[7:] + ".json", "RepoTags": refs, "Layers": []string{}}})
+	for name, data := range map[string][]byte{"manifest.json": manifest, id[7:] + ".json": []byte("{}")} {
+		tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(data))})
+		tw.Write(data)
+	}
+	tw.Close()
+	return io.NopCloser(&buf), nil
+}
+
+func (f *fakeEngine) Load(_ context.Context, r io.Reader) error {
+	tr := tar.NewReader(r)
+	for {
+		h, err := tr.Next()
+		if err != nil {
+			return nil
+		}
+		if h.Name == "manifest.json" {
+			var m []struct {
+				Config   string
+				RepoTags []string
+			}
+			data, _ := io.ReadAll(tr)
+			json.Unmarshal(data, &m)
+			for _, e := range m {
+				for _, t := range e.RepoTags {
+					f.imgs[t] = "sha256:" + strings.TrimSuffix(e.Config, ".json")
+				}
+			}
+			f.loaded++
+		}
+	}
+}
+
+func (f *fakeEngine) RemoveImage(_ context.Context, ref string) error {
+	delete(f.imgs, ref)
+	return nil
+}
+
+var (
+	key = strings.Repeat("1", 64)
+	id  = "sha256:" + strings.Repeat("a", 64)
+	ref = "halebench/toolchain-c:1111111111111111"
+)
+
+func filled(t *testing.T) (*Cache, *fakeEngine, *bytes.Buffer) {
+	t.Helper()
+	eng := &fakeEngine{imgs: map[string]string{ref: id}}
+	var log bytes.Buffer
+	c := New(t.TempDir(), eng, &log)
+	if err := c.Store(context.Background(), key, ref, id); err != nil {
+		t.Fatal(err)
+	}
+	delete(eng.imgs, ref)
+	return c, eng, &log
+}
+
+// Stored, then restored under the same reference: the image is back with
+// its digest and nothing else is written or loaded.
+func TestStoreRestore(t *testing.T) {
+	c, eng, log := filled(t)
+	ok, err := c.Restore(context.Background(), key, ref)
+	if err != nil || !ok || eng.imgs[ref] != id || len(eng.imgs) != 1 {
+		t.Fatalf("restore: %v %v %v\n%s", ok, err, eng.imgs, log)
+	}
+	if m, _ := filepath.Glob(filepath.Join(c.dir, "*")); len(m) != 2 {
+		t.Fatalf("the folder holds %v, want the archive and its entry", m)
+	}
+	if ok, err := c.Restore(context.Background(), strings.Repeat("2", 64), ref); ok || err != nil {
+		t.Fatalf("a key not held: %v %v", ok, err)
+	}
+}
+
+// Whatever is wrong with an entry or its archive refuses it before the
+// engine loads anything, says so, and removes it from the folder.
+func TestRestoreRefuses(t *testing.T) {
+	for name, c := range map[string]struct {
+		tamper func(c *Cache)
+		ref    string
+		want   string
+	}{
+		"a changed byte": {func(c *Cache) { edit(t, c.archivePath(key), func(b []byte) []byte { b[600] ^= 1; return b }) }, ref, "sha256"},
+		"a longer archive": {func(c *Cache) {
+			edit(t, c.archivePath(key), func(b []byte) []byte { return append(b, 0) })
+		}, ref, "bytes"},
+		"another key's entry": {func(c *Cache) {
+			edit(t, c.entryPath(key), func(b []byte) []byte { return bytes.Replace(b, []byte(key), []byte(strings.Repeat("3", 64)), 1) })
+		}, ref, "names key"},
+		"an unknown field": {func(c *Cache) {
+			edit(t, c.entryPath(key), func(b []byte) []byte { return bytes.Replace(b, []byte(`"key"`), []byte(`"x":1,"key"`), 1) })
+		}, ref, "unknown field"},
+		"a link for the archive": {func(c *Cache) {
+			os.Remove(c.archivePath(key))
+			os.Symlink("/etc/passwd", c.archivePath(key))
+		}, ref, "not a regular file"},
+		"another reference asked": {func(*Cache) {}, "halebench/toolchain-go:1111111111111111", "not halebench/toolchain-go"},
+	} {
+		cache, eng, log := filled(t)
+		c.tamper(cache)
+		ok, err := cache.Restore(context.Background(), key, c.ref)
+		if ok || err != nil || eng.loaded != 0 || !strings.Contains(log.String(), "cache: refusing") || !strings.Contains(log.String(), c.want) {
+			t.Errorf("%s: restored %v, %v, %d loads; log %q, want %q", name, ok, err, eng.loaded, log, c.want)
+		}
+		if m, _ := filepath.Glob(filepath.Join(cache.dir, "*")); len(m) != 0 {
+			t.Errorf("%s: the refused archive stays in the folder: %v", name, m)
+		}
+	}
+}
+
+func edit(t *testing.T, path string, f func([]byte) []byte) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, f(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Prune removes what was not used within the age, halves of pairs and the
+// leftovers of interrupted writes; it leaves fresh pairs and others' files.
+func TestPrune(t *testing.T) {
+	c, _, _ := filled(t)
+	now := time.Now()
+	other := filepath.Join(c.dir, "notes.txt")
+	os.WriteFile(other, nil, 0o644)
+	os.WriteFile(filepath.Join(c.dir, ".tmp-"+key+"-1.tar"), []byte("half"), 0o644)
+	os.WriteFile(filepath.Join(c.dir, strings.Repeat("4", 64)+".tar"), []byte("no entry"), 0o644)
+	p, err := Prune(c.dir, time.Hour, now)
+	if err != nil || p.Archives != 1 || p.Strays != 1 {
+		t.Fatalf("prune: %+v %v", p, err)
+	}
+	if _, err := regular(c.archivePath(key)); err != nil {
+		t.Fatalf("a fresh archive was removed: %v", err)
+	}
+	p, err = Prune(c.dir, time.Hour, now.Add(2*time.Hour))
+	if err != nil || p.Archives != 1 {
+		t.Fatalf("prune of an old archive: %+v %v", p, err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(c.dir, "*")); len(m) != 1 || m[0] != other {
+		t.Fatalf("left %v, want only %s", m, other)
+	}
+}
+
+func TestPrepare(t *testing.T) {
+	dir := t.TempDir()
+	if err := Prepare(filepath.Join(dir, "new", "cache")); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(dir, filepath.Join(dir, "link"))
+	os.WriteFile(filepath.Join(dir, "file"), nil, 0o644)
+	for _, p := range []string{"link", "file"} {
+		if err := Prepare(filepath.Join(dir, p)); err == nil || !strings.Contains(err.Error(), "not a folder") {
+			t.Errorf("%s: %v, want a refusal", p, err)
+		}
+	}
+}

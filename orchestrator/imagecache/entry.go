@@ -1,0 +1,135 @@
+package imagecache
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+const (
+	// MaxArchive caps one archive (the largest toolchain image is some
+	// hundreds of megabytes).
+	MaxArchive = 8 << 30
+	maxEntry   = 64 << 10
+)
+
+var (
+	keyRE    = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	digestRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	refRE    = regexp.MustCompile(`^[a-z0-9]+(?:[._/-][a-z0-9]+)*:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
+)
+
+// Entry is the index entry beside one archive.
+type Entry struct {
+	Key    string    `json:"key"`       // the inputs digest; the files' name
+	Ref    string    `json:"reference"` // the tag it was saved under, and the only one the archive may carry
+	ID     string    `json:"id"`        // the image's digest
+	Size   int64     `json:"size"`      // of the archive
+	SHA256 string    `json:"sha256"`    // of the archive
+	Stored time.Time `json:"stored"`
+	Used   time.Time `json:"used"` // last stored or restored: what prune ages by
+}
+
+// check says why e is not a well-formed entry for key, or "".
+func (e Entry) check(key string) string {
+	var why []string
+	if e.Key != key {
+		why = append(why, fmt.Sprintf("it names key %q", e.Key))
+	}
+	if !refRE.MatchString(e.Ref) || !digestRE.MatchString(e.ID) || !keyRE.MatchString(e.SHA256) {
+		why = append(why, "its reference, digest or sha256 is malformed")
+	}
+	if e.Size <= 0 || e.Size > MaxArchive {
+		why = append(why, fmt.Sprintf("its size %d is not in 1..%d", e.Size, int64(MaxArchive)))
+	}
+	return strings.Join(why, "; ")
+}
+
+func (c *Cache) archivePath(key string) string { return filepath.Join(c.dir, key+".tar") }
+func (c *Cache) entryPath(key string) string   { return filepath.Join(c.dir, key+".json") }
+
+// readEntry reads key's entry: nil, nil when there is none.
+func (c *Cache) readEntry(key string) (*Entry, error) {
+	data, err := readRegular(c.entryPath(key), maxEntry)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var e Entry
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		return nil, fmt.Errorf("its index entry: %w", err)
+	}
+	if why := e.check(key); why != "" {
+		return nil, fmt.Errorf("its index entry: %s", why)
+	}
+	return &e, nil
+}
+
+// readRegular reads a regular file (never through a link) of at most max bytes.
+func readRegular(path string, max int64) ([]byte, error) {
+	st, err := regular(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > max {
+		return nil, fmt.Errorf("%s is over %d bytes", filepath.Base(path), max)
+	}
+	return os.ReadFile(path)
+}
+
+// regular stats path without following a link and wants a regular file.
+func regular(path string) (os.FileInfo, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", filepath.Base(path), st.Mode().Type())
+	}
+	return st, nil
+}
+
+// writeEntry writes e atomically: a temporary file, synced, renamed over
+// the entry, and the folder synced.
+func (c *Cache) writeEntry(e Entry) error {
+	data, err := json.MarshalIndent(e, "", "  ")
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(c.dir, ".tmp-"+e.Key+"-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(append(data, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), c.entryPath(e.Key))
+	}
+	if err != nil {
+		return err
+	}
+	return c.syncDir()
+}
+
+func (c *Cache) syncDir() error {
+	d, err := os.Open(c.dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
