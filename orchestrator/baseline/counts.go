@@ -83,7 +83,7 @@ var countKeys = []string{"instructions", "est_cycles", "count_spread", "count_ba
 // (the file is edited as JSON values, not decoded into figures and
 // written back). A bench the file does not hold gets an entry of counts
 // alone. It returns the names it wrote.
-func UpdateCounts(path string, c map[string]Counted, now time.Time) ([]string, error) {
+func UpdateCounts(path, subject string, c map[string]Counted, now time.Time) ([]string, error) {
 	unlock, err := lock(path)
 	if err != nil {
 		return nil, err
@@ -109,6 +109,11 @@ func UpdateCounts(path string, c map[string]Counted, now time.Time) ([]string, e
 	}
 	if top["counts_updated_at"], err = encode(now.UTC().Format(time.RFC3339), false); err != nil {
 		return nil, err
+	}
+	if _, named := top["subject"]; !named && subject != "" { // a new file says whose counts it holds
+		if top["subject"], err = encode(subject, false); err != nil {
+			return nil, err
+		}
 	}
 	data, err := encode(top, true)
 	if err != nil {

@@ -52,7 +52,7 @@ func TestUpdateCountsLeavesTimeAndMemoryAsTheyWere(t *testing.T) {
 	path, before := copyFixture(t, "counts-before.json")
 	now := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
 	c := Counted{Instructions: 140000051, EstCycles: 140500000, Spread: 0, Scope: "region", Target: "x86-64-v3", Valgrind: "valgrind-3.19.0", Digest: "sha256:ab"}
-	names, err := UpdateCounts(path, map[string]Counted{"fn_call": c, "fn_modular": c, "new_bench": c}, now)
+	names, err := UpdateCounts(path, "hale", map[string]Counted{"fn_call": c, "fn_modular": c, "new_bench": c}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +113,11 @@ func countOf(e map[string]json.RawMessage, isCount map[string]bool) int {
 	return n
 }
 
-// A missing file gets entries of counts alone, which read back.
+// A missing file gets entries of counts alone, which read back, and the subject whose counts they are.
 func TestUpdateCountsStartsAFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "b.json")
 	c := Counted{Instructions: 5, Spread: 0.01, Scope: "process", Valgrind: "valgrind-3.19.0"}
-	if _, err := UpdateCounts(path, map[string]Counted{"x": c}, time.Now()); err != nil {
+	if _, err := UpdateCounts(path, "c", map[string]Counted{"x": c}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	f, err := Load(path)
@@ -126,6 +126,10 @@ func TestUpdateCountsStartsAFile(t *testing.T) {
 	}
 	if e := f.Benches["x"]; e.Instructions != 5 || e.CountTol() != 0.04 {
 		t.Fatalf("entry %+v band %v", e, e.CountTol())
+	}
+	// A new file names its subject: another subject's run is not gated by it.
+	if f.SubjectOf() != "c" {
+		t.Fatalf("a new counts file holds subject %q, want c", f.SubjectOf())
 	}
 }
 

@@ -262,7 +262,7 @@ func (r *run) updateCounts(pass []*benchRun) error {
 		}
 		return nil
 	}
-	names, err := baseline.UpdateCounts(p.Baselines, m, time.Now())
+	names, err := baseline.UpdateCounts(p.Baselines, p.SubjectLang.Name, m, time.Now())
 	if err != nil {
 		return err
 	}
