@@ -63,7 +63,7 @@ func countEnv(o options, region bool) []string {
 		// Go's asynchronous preemption signals trip a Callgrind assertion
 		// (threads.c, vgCallgrind_post_signal); without them Go counts.
 		"GODEBUG=asyncpreemptoff=1"}
-	env = append(append(env, o.env...), "HALEBENCH_SEED="+o.seed)
+	env = append(append(env, o.env...), "HALEBENCH_SEED="+wire.CountSeed)
 	if region {
 		env = append(env, "LD_PRELOAD="+wire.ClockGatePath)
 	}
@@ -114,6 +114,7 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 		if !region && cj.Region && c.Detail == "" {
 			c.Detail = "counted over the whole process: " + why
 		}
+		c.Threads = strings.HasSuffix(why, wire.GateThreads)
 		out = append(out, c)
 		if spent {
 			return out, true

@@ -84,6 +84,11 @@ func Summarize(c CountCell) Counts {
 	lo, hi := ok[0].Ir, ok[len(ok)-1].Ir
 	s.Spread = float64(hi-lo) / float64(lo)
 	s.Status = status.OK
+	if threaded(ok) {
+		s.Status = status.CountUnstable
+		s.Why = fmt.Sprintf("the program started a second thread: its count depends on how the threads interleaved (runs differ by %.4f%%)", 100*s.Spread)
+		return s
+	}
 	if s.Spread > StableSpread {
 		s.Status = status.CountUnstable
 		s.Why = fmt.Sprintf("counted runs differ by %.4f%% (%d to %d instructions), over the %.2f%% the determinism rule allows", 100*s.Spread, lo, hi, 100*StableSpread)
@@ -196,4 +201,15 @@ func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *baseline.
 	} else {
 		v.Detail[subject] = cc.Why
 	}
+}
+
+// threaded says whether a run started a second thread: agreeing counts of
+// such a program are luck, not determinism.
+func threaded(runs []wire.Count) bool {
+	for _, r := range runs {
+		if r.Threads {
+			return true
+		}
+	}
+	return false
 }

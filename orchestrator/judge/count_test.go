@@ -29,6 +29,8 @@ func countEntry(ir uint64) *baseline.Entry {
 func TestSummarize(t *testing.T) {
 	failed := counted(100, 100)
 	failed.Runs[1] = wire.Count{Status: wire.CountFailed, Detail: "valgrind: unhandled instruction"}
+	threads := counted(681691, 681691) // agreeing by luck: the count of a threaded program is never gated
+	threads.Runs[0].Threads, threads.Runs[1].Threads = true, true
 	cases := []struct {
 		name   string
 		cell   CountCell
@@ -40,6 +42,7 @@ func TestSummarize(t *testing.T) {
 		{"identical", counted(140000051, 140000051), status.OK, 140000051, 0, ""},
 		{"within 0.01 %", counted(1000000, 1000100, 1000050), status.OK, 1000050, 0.0001, ""},
 		{"over 0.01 %", counted(1000000, 1000101), status.CountUnstable, 1000000, 0.000101, "0.0101%"},
+		{"threads, agreeing", threads, status.CountUnstable, 681691, 0, "second thread"},
 		{"one run", counted(5), status.CountFailed, 0, 0, "needs 2"},
 		{"a run failed", failed, status.CountFailed, 0, 0, "unhandled instruction"},
 		{"nothing counted", counted(0, 0), status.CountFailed, 0, 0, "no instruction"},

@@ -55,7 +55,20 @@ type Count struct {
 	// EstCycles = Ir + 10·(I1mr+D1mr+D1mw) + 100·(ILmr+DLmr+DLmw).
 	EstCycles uint64 `json:"est_cycles,omitempty"`
 	WallNs    int64  `json:"wall_ns"`
+	// Threads: the program started a second thread, so its count depends
+	// on how the threads interleaved; two runs that agree prove nothing
+	// and the judge never gates it (count_unstable).
+	Threads bool `json:"threads,omitempty"`
 }
+
+// CountSeed is the HALEBENCH_SEED of every counted run, whatever the
+// job's: a bench whose work depends on its seed (how many digits a number
+// has, a hash map's layout) counts the same work on every run and host.
+const CountSeed = "1"
+
+// GateThreads ends the clock gate's "region not delimited" reason when the
+// program started a second thread (images/count/clockgate.c).
+const GateThreads = "a second thread"
 
 // EstimatedCycles is the README's formula over c's events.
 func (c Count) EstimatedCycles() uint64 {
