@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/hale-lang/halebench/orchestrator/bisect"
@@ -184,29 +182,12 @@ func printBisect(w io.Writer, r *bisect.Result, asJSON bool) error {
 		if len(id) > 12 {
 			id = id[:12]
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\t%s\t%s\n", id, subject, st.Verdict, st.BuildSeconds, ratios(st.VsGood), ratios(st.VsBad))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\t%s\t%s\n", id, subject, st.Verdict, st.BuildSeconds, bisect.Figures(st.VsGood), bisect.Figures(st.VsBad))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "ends (bad over good): %s\n", ratios(r.Ends))
+	fmt.Fprintf(w, "ends (bad over good): %s\n", bisect.Figures(r.Ends))
 	_, err := fmt.Fprintf(w, "%s: %s; %d commits in range, %.0f s of builds\n", r.Outcome, r.Detail, r.Commits, r.BuildSeconds)
 	return err
-}
-
-func ratios(m map[string]bisect.Ratio) string {
-	if len(m) == 0 {
-		return "-"
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var out []string
-	for _, k := range keys {
-		r := m[k]
-		out = append(out, fmt.Sprintf("%s ×%.3f [%.3f, %.3f]", k, r.Ratio, r.Low, r.High))
-	}
-	return strings.Join(out, "; ")
 }

@@ -170,7 +170,7 @@ func (s *search) ends(ctx context.Context) error {
 	}
 	if len(s.r.Moved) == 0 {
 		s.r.Outcome = EndsSame
-		s.r.Detail = fmt.Sprintf("the ends do not differ past %s in %s: nothing to bisect (%s)", pct(s.o.Threshold), strings.Join(s.o.Benches, ", "), s.figures(s.r.Ends))
+		s.r.Detail = fmt.Sprintf("the ends do not differ past %s in %s: nothing to bisect (%s)", pct(s.o.Threshold), strings.Join(s.o.Benches, ", "), Figures(s.r.Ends))
 	}
 	return nil
 }
@@ -317,7 +317,12 @@ func move(r Ratio, t float64) int {
 	return 0
 }
 
-func (s *search) figures(m map[string]Ratio) string {
+// Figures is a map of ratios as one line, benches in name order ("-" for
+// none): the search's details and the CLI's table say them alike.
+func Figures(m map[string]Ratio) string {
+	if len(m) == 0 {
+		return "-"
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -327,7 +332,7 @@ func (s *search) figures(m map[string]Ratio) string {
 	for _, k := range keys {
 		out = append(out, k+" "+fmtRatio(m[k]))
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(out, "; ")
 }
 
 func fmtRatio(r Ratio) string {

@@ -2,10 +2,8 @@ package imagebuild
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
+	"github.com/hale-lang/halebench/orchestrator/imagecache"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -141,7 +139,7 @@ func (b *Builder) mmdebstrap(ctx context.Context, ref string) (Base, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return Base{}, fmt.Errorf("making the Debian base image: mmdebstrap %s: %w\n%s", BaseSuite, err, indent(string(out)))
 	}
-	sum, err := fileSHA256(tarPath)
+	sum, err := imagecache.FileSHA256(tarPath)
 	if err != nil {
 		return Base{}, err
 	}
@@ -167,17 +165,4 @@ func (b *Builder) mmdebstrap(ctx context.Context, ref string) (Base, error) {
 	}
 	fmt.Fprintf(b.log, "base: %s made in %.1fs\n", ref, time.Since(start).Seconds())
 	return Base{Ref: ref, ID: id, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: sum, layers: img.Layers}, nil
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -89,7 +89,7 @@ func (c *Cache) load(ctx context.Context, e Entry, ref string) error {
 	if st.Size() != e.Size {
 		return fmt.Errorf("its archive has %d bytes, its entry says %d", st.Size(), e.Size)
 	}
-	sum, err := fileSHA256(path)
+	sum, err := FileSHA256(path)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (c *Cache) Store(ctx context.Context, key, ref, id string) error {
 	if err != nil {
 		return err
 	}
-	sum, err := fileSHA256(f.Name())
+	sum, err := FileSHA256(f.Name())
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,8 @@ func (c *Cache) Store(ctx context.Context, key, ref, id string) error {
 	return c.writeEntry(Entry{Key: key, Ref: ref, ID: id, Size: st.Size(), SHA256: sum, Stored: now, Used: now})
 }
 
-func fileSHA256(path string) (string, error) {
+// FileSHA256 is the hex sha256 of the file at path.
+func FileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
