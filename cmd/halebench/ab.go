@@ -50,7 +50,7 @@ Rounds go on until every bench is resolved (after --min-rounds) or --max-rounds
 / --budget ends them; 95 % confidence is split over the looks (Bonferroni).
 
 A side is a suite tree and a subject build: --a-suite/--b-suite (default
---suite), and for hale one of --a-ref/--b-ref (a tag or branch of --hale-git),
+--suite), and for hale one of --a-ref/--b-ref (a tag, branch or commit id of --hale-git),
 --a-src/--b-src (a hale tree) or --a-image/--b-image (an image with hale on
 PATH); a side without one takes the common --hale-* flags. A equal to B is an
 A/A, said. A side that does not build at all, or an unknown ref: exit 2.
@@ -71,7 +71,7 @@ func (o *abOptions) addFlags(fs *flag.FlagSet) {
 	for i, x := range []string{"a", "b"} {
 		s, X := &o.sides[i], strings.ToUpper(x)
 		fs.StringVar(&s.suite, x+"-suite", "", "side "+X+"'s suite folder (holding benches/; default --suite)")
-		fs.StringVar(&s.ref, x+"-ref", "", "side "+X+"'s hale: this tag or branch of --hale-git")
+		fs.StringVar(&s.ref, x+"-ref", "", "side "+X+"'s hale: this tag, branch or commit id of --hale-git")
 		fs.StringVar(&s.src, x+"-src", "", "side "+X+"'s hale: this hale source tree")
 		fs.StringVar(&s.image, x+"-image", "", "side "+X+"'s hale: this local image with `hale` on PATH")
 	}
