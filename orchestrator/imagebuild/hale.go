@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -253,9 +254,15 @@ func (hb *HaleBuild) readRecord(s string) {
 	}
 }
 
+// versionTag is a ref that names a version (v0.17.0, 0.17.0-rc1): the
+// only kind of ref the release rule compares. A commit id or a branch
+// (what bisect and ab build) names no version.
+var versionTag = regexp.MustCompile(`^v?[0-9]+\.[0-9]+`)
+
 // releaseCheck applies the seed's release rule: the tag, the tree's
 // [workspace.package] version and `hale --version` name one version. An
-// empty tag (a --hale-src tree) leaves the other two to agree.
+// empty ref (a --hale-src tree) or one that names no version (a commit id,
+// a branch) leaves the other two to agree.
 func releaseCheck(tag, wsVersion, haleVersion string) (string, bool) {
 	got := ""
 	if f := strings.Fields(haleVersion); len(f) > 0 {
@@ -263,15 +270,19 @@ func releaseCheck(tag, wsVersion, haleVersion string) (string, bool) {
 	}
 	want := wsVersion
 	ok := want != "" && got == want
-	if tag != "" && strings.TrimPrefix(tag, "v") != want {
+	isTag := versionTag.MatchString(tag)
+	if isTag && strings.TrimPrefix(tag, "v") != want {
 		ok = false
 	}
 	if ok {
 		return "", true
 	}
 	tagPart := "tag " + tag
-	if tag == "" {
+	switch {
+	case tag == "":
 		tagPart = "no tag (a --hale-src tree)"
+	case !isTag:
+		tagPart = "ref " + tag + " (names no version)"
 	}
 	return fmt.Sprintf("%s, [workspace.package] version %q and `hale --version` %q do not agree", tagPart, wsVersion, haleVersion), false
 }

@@ -19,6 +19,10 @@ func TestReleaseCheck(t *testing.T) {
 		{"tree differs from tag", "v0.17.0", "0.16.0", "hale 0.16.0", false},
 		{"no version printed", "v0.17.0", "0.17.0", "", false},
 		{"no tag, binary differs", "", "0.17.0", "hale 0.17.1", false},
+		{"a commit id, tree and binary agree", "16b227e6be965f02a82a435ceb8d61100b7f411a", "0.13.0", "hale 0.13.0", true},
+		{"a branch, tree and binary agree", "main", "0.17.0", "hale 0.17.0", true},
+		{"a commit id, binary differs", "16b227e6", "0.13.0", "hale 0.14.0", false},
+		{"a pre-release tag differs from the tree", "v0.18.0-rc1", "0.17.0", "hale 0.17.0", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
