@@ -11,6 +11,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
+	bkclient "github.com/moby/buildkit/client"
 )
 
 // Connect returns a connected engine or ends the test.
@@ -105,4 +106,16 @@ func NoLeftovers(t testing.TB, e *engine.Engine, runID string) {
 	if len(ids) > 0 {
 		t.Fatalf("%d halebench containers of run %s left behind: %v", len(ids), runID, ids)
 	}
+}
+
+// BuildKit is the engine's BuildKit client for one test, closed when the
+// test ends; a test that cannot reach it fails.
+func BuildKit(t testing.TB, e *engine.Engine) *bkclient.Client {
+	t.Helper()
+	bk, err := e.BuildKit(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bk.Close() })
+	return bk
 }

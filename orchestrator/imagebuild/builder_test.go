@@ -17,11 +17,7 @@ func TestToolchainAndBenchImages(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	bk, err := eng.BuildKit(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bk.Close()
+	bk := enginetest.BuildKit(t, eng)
 	var log bytes.Buffer
 	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-images"})
 	c, _ := toolchain.ByName("c")
@@ -127,11 +123,7 @@ func TestRetaggedImageRefused(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	bk, err := eng.BuildKit(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bk.Close()
+	bk := enginetest.BuildKit(t, eng)
 	var log bytes.Buffer
 	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-retag"})
 	c, _ := toolchain.ByName("c")

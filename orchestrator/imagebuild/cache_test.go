@@ -27,11 +27,7 @@ func TestCacheRestore(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	bk, err := eng.BuildKit(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bk.Close()
+	bk := enginetest.BuildKit(t, eng)
 	// The default epoch, as every other engine test builds at: the base and
 	// toolchains they made serve here, and on an empty engine this test
 	// adds no second base (a git-epoch one would cost a minute or two).

@@ -17,14 +17,11 @@ import (
 func TestSlowHaleFromGitAndVendor(t *testing.T) {
 	eng := enginetest.Connect(t)
 	git, vendor := enginetest.HaleInputs(t)
-	bk, err := eng.BuildKit(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bk.Close()
+	bk := enginetest.BuildKit(t, eng)
 	hale, _ := toolchain.ByName("hale")
 	opts := imagebuild.Options{HaleGit: git, HaleVendor: vendor, RunID: "test-hale-build"}
 	var tc imagebuild.Toolchain
+	var err error
 	for round := 0; round < 2; round++ {
 		var log bytes.Buffer
 		tc, err = imagebuild.New(eng, bk, &log, opts).Toolchain(context.Background(), hale)

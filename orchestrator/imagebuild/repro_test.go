@@ -19,11 +19,7 @@ func TestSlowNoCacheRebuildSameDigests(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
-	bk, err := eng.BuildKit(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bk.Close()
+	bk := enginetest.BuildKit(t, eng)
 	c, _ := toolchain.ByName("c")
 	srcs := []imagebuild.Source{{Unit: "hello", Path: "testdata/hello.c"}}
 	opts := imagebuild.Options{RunID: "test-repro", Prefix: "halebench-test-repro", SourceDateEpoch: 1767225600, NoCache: true}

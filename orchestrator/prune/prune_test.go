@@ -171,11 +171,7 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	bk, err := eng.BuildKit(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bk.Close()
+	bk := enginetest.BuildKit(t, eng)
 	// Python: the smallest toolchain, so the three builds (each saved and
 	// loaded whole by the normaliser) cost least; nothing here runs them.
 	py, _ := toolchain.ByName("python")
