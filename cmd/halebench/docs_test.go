@@ -1,0 +1,104 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// foreignFlags are flags the docs name that belong to other programs
+// (Valgrind, git, docker, hale's compiler), not to halebench.
+var foreignFlags = map[string]bool{
+	"--cache-sim": true, "--collect-atstart": true, "--fair-sched": true, "--log-fd": true,
+	"--trace-children": true, "--first-parent": true, "--privileged": true, "--rm": true,
+	"--target-cpu": true, "--version": true,
+}
+
+// TestDocsMatchHelp holds README.md and docs/*.md to the binary: every verb
+// `halebench help` lists is in the README, and every --flag the docs name
+// is a flag of some verb (or another program's, listed above), so a flag
+// renamed or removed in the code fails here until the docs follow.
+func TestDocsMatchHelp(t *testing.T) {
+	docs := readDocs(t)
+	code, usage, _ := run(t, nil, "help")
+	if code != 0 {
+		t.Fatalf("help exited %d", code)
+	}
+	verbs := regexp.MustCompile(`(?m)^  halebench ([a-z-]+)`).FindAllStringSubmatch(usage, -1)
+	known := map[string]bool{}
+	for _, m := range verbs {
+		verb := m[1]
+		if verb == "help" {
+			continue
+		}
+		if !strings.Contains(docs["README.md"], "`"+verb+"`") {
+			t.Errorf("README.md does not name the verb `%s`", verb)
+		}
+		_, out, _ := run(t, nil, "help", verb)
+		for _, f := range regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`).FindAllStringSubmatch(out, -1) {
+			known["--"+f[1]] = true
+		}
+	}
+	if len(known) < 20 {
+		t.Fatalf("read only %d flags from the verbs' help: is its format changed?", len(known))
+	}
+	flagRe := regexp.MustCompile(`(?:^|[^A-Za-z0-9-])(--[a-z][a-z0-9-]*[a-z0-9])(-\*)?`)
+	var unknown []string
+	for name, text := range docs {
+		for _, m := range flagRe.FindAllStringSubmatch(text, -1) {
+			if f := m[1]; !known[f] && !foreignFlags[f] && !(m[2] != "" && anyPrefixed(known, f+"-")) {
+				unknown = append(unknown, name+": "+f)
+			}
+		}
+	}
+	sort.Strings(unknown)
+	for _, u := range dedup(unknown) {
+		t.Errorf("%s is no flag of any verb (halebench help VERB)", u)
+	}
+	for _, cmd := range []string{"make bench", "make test"} {
+		if !strings.Contains(docs["README.md"], "\n"+cmd+" ") {
+			t.Errorf("README.md's commands block lacks %q (.ci/run runs the README's make test)", cmd)
+		}
+	}
+}
+
+// readDocs reads README.md and every docs/*.md, keyed by path.
+func readDocs(t *testing.T) map[string]string {
+	t.Helper()
+	paths, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no docs/*.md (%v)", err)
+	}
+	docs := map[string]string{}
+	for _, p := range append(paths, "../../README.md") {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[strings.TrimPrefix(p, "../../")] = string(data)
+	}
+	return docs
+}
+
+// anyPrefixed says whether a known flag starts with prefix (`--hale-*`).
+func anyPrefixed(known map[string]bool, prefix string) bool {
+	for f := range known {
+		if strings.HasPrefix(f, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func dedup(s []string) []string {
+	var out []string
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
