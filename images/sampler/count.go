@@ -88,7 +88,7 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 	failAll := func(why string) []wire.Count {
 		out := make([]wire.Count, runs)
 		for i := range out {
-			out[i] = wire.Count{Status: wire.CountFailed, Detail: why, Scope: scopeOf(cj.Region), Instrument: instrumentOf(cj.CacheSim)}
+			out[i] = wire.Count{Status: wire.CountFailed, Detail: why, Scope: scopeOf(cj.Region), Instrument: instrumentOf(!cj.NoCacheSim)}
 		}
 		return out
 	}
@@ -120,7 +120,7 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 			c.Detail = "counted over the whole process: " + why
 		}
 		c.Threads = strings.HasSuffix(why, wire.GateThreads)
-		c.Instrument = instrumentOf(cj.CacheSim)
+		c.Instrument = instrumentOf(!cj.NoCacheSim)
 		out = append(out, c)
 		if spent {
 			return out, true
@@ -154,7 +154,7 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 		return c, "", false
 	}
 	ro := o
-	ro.argv, ro.countEnv, ro.noASLR, ro.dir = countArgv(o.count.Argv, region, o.count.CacheSim, cl.addr()), countEnv(o, region), true, "/"
+	ro.argv, ro.countEnv, ro.noASLR, ro.dir = countArgv(o.count.Argv, region, !o.count.NoCacheSim, cl.addr()), countEnv(o, region), true, "/"
 	ro.timeout, ro.tee = time.Duration(o.count.TimeoutNs), false
 	if ro.timeout <= 0 {
 		ro.timeout = 20 * time.Minute
@@ -171,7 +171,7 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 		spent = true // a process of ours still holds the log: it outlived the run
 	}
 	c.WallNs = smp.WallNs
-	got, gate := countOf(c, smp, countLogOf{text: log, conns: conns, pid: pidOf(r)}, region, o.count.CacheSim)
+	got, gate := countOf(c, smp, countLogOf{text: log, conns: conns, pid: pidOf(r)}, region, !o.count.NoCacheSim)
 	return got, gate, spent
 }
 

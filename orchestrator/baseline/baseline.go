@@ -133,9 +133,9 @@ type Entry struct {
 	// relative spread of the counted runs and the band derived from it,
 	// and what must match for the counts to gate another run: scope, CPU
 	// target, Valgrind version and instrument. CountInstrument is
-	// callgrind or callgrind-cachesim; an entry without one was recorded
-	// before instruments were named, by callgrind-cachesim (see
-	// wire.IrComparable for why its Ir still gates). CountedDigest names
+	// callgrind-cachesim or callgrind; an entry without one was recorded
+	// before instruments were named, by callgrind-cachesim, and is held to
+	// that instrument's counts only (wire.IrComparable). CountedDigest names
 	// the image that held the counted binary.
 	Instructions    uint64   `json:"instructions,omitempty"`
 	EstCycles       uint64   `json:"est_cycles,omitempty"`

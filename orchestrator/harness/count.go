@@ -72,7 +72,7 @@ func (c *counting) plan(ln *lane, unit string) {
 		ln.count.why = why
 		return
 	}
-	job.CacheSim = c.p.CountCacheSim
+	job.NoCacheSim = c.p.CountNoCacheSim
 	ln.count.job = &job
 }
 
@@ -163,7 +163,7 @@ func (c *counting) report(valgrind string) *report.Count {
 	if p.Count == CountOff {
 		return nil
 	}
-	rc := &report.Count{Mode: p.Count, Runs: p.CountRuns, OverBudget: c.over, Valgrind: valgrind, CacheSim: p.CountCacheSim,
+	rc := &report.Count{Mode: p.Count, Runs: p.CountRuns, OverBudget: c.over, Valgrind: valgrind, NoCacheSim: p.CountNoCacheSim,
 		Target: p.SubjectLang.CountTarget, CostSeconds: c.spent.Seconds(), Cells: c.cells}
 	for _, l := range p.Languages {
 		if c.langs[l.Name] {

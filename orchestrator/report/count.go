@@ -19,8 +19,8 @@ type CountLane struct {
 	Band      float64          `json:"count_band,omitempty"`
 	Target    string           `json:"target,omitempty"`
 	Valgrind  string           `json:"valgrind,omitempty"`
-	// Instrument is what counted: callgrind, or callgrind-cachesim (with
-	// the fixed cache model that gives est_cycles).
+	// Instrument is what counted: callgrind-cachesim (the default, with
+	// the fixed cache model that gives est_cycles) or callgrind.
 	Instrument string `json:"instrument,omitempty"`
 	WallNs     int64  `json:"wall_ns,omitempty"` // what counting this cell cost
 }
@@ -45,7 +45,7 @@ type Count struct {
 	Budget      string   `json:"budget,omitempty"`
 	OverBudget  []string `json:"over_budget,omitempty"` // benches left uncounted once the budget was spent
 	Valgrind    string   `json:"valgrind,omitempty"`
-	CacheSim    bool     `json:"cache_sim,omitempty"` // --count-cache-sim: Callgrind's cache simulation, for est_cycles
+	NoCacheSim  bool     `json:"no_cache_sim,omitempty"` // --count-cache-sim=false: Callgrind without its cache simulation
 	Target      string   `json:"target,omitempty"`
 	CostSeconds float64  `json:"cost_seconds"`
 	Cells       int      `json:"cells_counted"`
