@@ -52,10 +52,10 @@ const (
 // before instruments were named: those were all counted by
 // callgrind-cachesim, so they compare with it and with nothing else.
 // Callgrind without the simulation does not count the same Ir: measured
-// on the C catalogue (valgrind-3.19.0), a region count is 11 instructions
-// more (where collection is toggled) and a whole-process count some 500
-// fewer (the program's start-up reads the cache model through CPUID); a
-// band would hide that, an exact count must not.
+// on the 18 held C benches (valgrind-3.19.0, gcc, on the host), a region
+// count is 11 instructions more on every one (where collection is
+// toggled) and a whole-process count some 480 more; a band would hide
+// that, an exact count must not.
 func IrComparable(a, b string) bool {
 	return irClass(a) == irClass(b)
 }
