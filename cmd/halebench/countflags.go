@@ -13,6 +13,7 @@ type countFlags struct {
 	langs  string
 	runs   int
 	budget time.Duration
+	cache  bool
 }
 
 const countHelp = `
@@ -24,8 +25,10 @@ differ by more than 0.01 % are count_unstable (shown with their spread, not
 gated). Otherwise the count is held to baselines.json's: over its count_band
 (max(0.5 %, 4 × the recorded spread)) is a regression — exit 1, as a time
 regression is, the verdict naming instructions — past it improved. Counts gate
-on any x86-64 host; baselines counted with another Valgrind, target or scope
-are incomparable. count_failed (Valgrind failed, a timeout) and not_counted
+on any x86-64 host; baselines counted with another Valgrind, instrument, target
+or scope are incomparable (--count-cache-sim=false counts without the cache
+model: not the same instructions as with it, so not held to baselines
+counted with it). count_failed (Valgrind failed, a timeout) and not_counted
 (with the reason) leave the bench to the time gate.
 --count=only takes no timed sample: the fast, exact lane for CI.
 --update-baselines --count=only writes the count fields alone.
@@ -36,10 +39,11 @@ func (c *countFlags) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.mode, "count", harness.CountAuto, "count instructions under Valgrind: auto (the subject, beside timing it), off, or only (counts, no timing)")
 	fs.StringVar(&c.langs, "count-langs", "", "comma-separated comparatives to count too (reported, never gated)")
 	fs.IntVar(&c.runs, "count-runs", 2, "counted runs per cell (at least 2: the determinism rule compares them)")
+	fs.BoolVar(&c.cache, "count-cache-sim", true, "simulate a fixed cache model in counted runs (misses, est_cycles); =false counts without it, incomparable with baselines counted with it")
 	fs.DurationVar(&c.budget, "count-budget", 0, "stop counting once counting has taken this long (e.g. 10m); the benches left are not_counted, said in the report (0: no cap)")
 }
 
 // apply puts the flags into the run's options.
 func (c *countFlags) apply(o *harness.Options) {
-	o.Count, o.CountLangs, o.CountRuns, o.CountBudget = c.mode, c.langs, c.runs, c.budget
+	o.Count, o.CountLangs, o.CountRuns, o.CountBudget, o.CountNoCacheSim = c.mode, c.langs, c.runs, c.budget, !c.cache
 }

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -19,12 +18,8 @@ import (
 // valgrindPath is Debian's valgrind in the toolchain images.
 const valgrindPath = "/usr/bin/valgrind"
 
-// countLogFD is the descriptor a counted run's Valgrind writes its log on:
-// a pipe only the sampler reads (Valgrind moves it out of the program's
-// reach), so nothing the bench prints is read for counts.
-const countLogFD = 3
-
-// The fixed cache model: never the host's.
+// The fixed cache model, when the job asks for the cache simulation: never
+// the host's.
 var cacheModel = []string{"--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"}
 
 // glibcTunables pins what glibc would otherwise size from the CPU's cache
@@ -36,22 +31,32 @@ const glibcTunables = "glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-
 	":glibc.cpu.x86_data_cache_size=32768:glibc.cpu.x86_shared_cache_size=8388608" +
 	":glibc.cpu.x86_non_temporal_threshold=6291456:glibc.cpu.x86_rep_movsb_threshold=2048:glibc.cpu.x86_rep_stosb_threshold=2048"
 
-// countArgv is Valgrind's command line for one counted run of argv.
-// --trace-children=yes is defence in depth: the log pipe is root's, so a
-// bench cannot reopen it through /proc/self/fd, but a program that could
-// would write a summary of its own there and then exec, which untraced ends
-// Valgrind without its real summary. Traced, the exec'd program ends with
-// Valgrind's summary under the same pid: two summaries, the count fails.
-func countArgv(argv []string, region bool) []string {
+// countArgv is Valgrind's command line for one counted run of argv, its
+// log on the sampler's socket logAddr (countsock.go says why a socket).
+// --trace-children=yes is defence in depth: a program that execs starts a
+// Valgrind that connects to the log again, and more than one connection
+// fails the count, so a summary written before an exec is never taken for
+// Valgrind's.
+func countArgv(argv []string, region, cacheSim bool, logAddr string) []string {
 	collect := "--collect-atstart=yes"
 	if region {
 		collect = "--collect-atstart=no"
 	}
 	out := []string{valgrindPath, "--tool=callgrind", collect}
-	out = append(out, cacheModel...)
+	if cacheSim {
+		out = append(out, cacheModel...)
+	}
 	out = append(out, "--fair-sched=yes", "--trace-children=yes", "--callgrind-out-file=/dev/null",
-		fmt.Sprintf("--log-fd=%d", countLogFD), "--")
+		"--log-socket="+logAddr, "--")
 	return append(out, argv...)
+}
+
+// instrumentOf names what a job's runs are counted by.
+func instrumentOf(cacheSim bool) string {
+	if cacheSim {
+		return wire.InstrumentCallgrindCacheSim
+	}
+	return wire.InstrumentCallgrind
 }
 
 // countEnv is a counted run's whole environment: a fixed list (not the
@@ -83,7 +88,7 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 	failAll := func(why string) []wire.Count {
 		out := make([]wire.Count, runs)
 		for i := range out {
-			out[i] = wire.Count{Status: wire.CountFailed, Detail: why, Scope: scopeOf(cj.Region)}
+			out[i] = wire.Count{Status: wire.CountFailed, Detail: why, Scope: scopeOf(cj.Region), Instrument: instrumentOf(!cj.NoCacheSim)}
 		}
 		return out
 	}
@@ -115,12 +120,13 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 			c.Detail = "counted over the whole process: " + why
 		}
 		c.Threads = strings.HasSuffix(why, wire.GateThreads)
+		c.Instrument = instrumentOf(!cj.NoCacheSim)
 		out = append(out, c)
 		if spent {
 			return out, true
 		}
 		if err := cleanRoom(); err != nil {
-			out[len(out)-1] = wire.Count{Status: wire.CountFailed, Scope: c.Scope, Detail: "the counted run left what could not be cleaned: " + err.Error()}
+			out[len(out)-1] = wire.Count{Status: wire.CountFailed, Scope: c.Scope, Instrument: c.Instrument, Detail: "the counted run left what could not be cleaned: " + err.Error()}
 			return out, true
 		}
 		if s.stopped() {
@@ -142,39 +148,41 @@ func scopeOf(region bool) string {
 // the clock gate's verdict for a region run ("" when delimited).
 func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, spent bool) {
 	c.Scope = scopeOf(region)
-	lr, lw, err := os.Pipe()
+	cl, err := openCountLog()
 	if err != nil {
-		c.Status, c.Detail = wire.CountFailed, "valgrind's log pipe: "+err.Error()
+		c.Status, c.Detail = wire.CountFailed, err.Error()
 		return c, "", false
 	}
-	defer lr.Close()
-	log := &tailBuffer{max: 256 << 10}
-	logDone := make(chan struct{})
-	go func() {
-		defer close(logDone)
-		_, _ = io.Copy(log, lr)
-	}()
 	ro := o
-	ro.argv, ro.countEnv, ro.countLog, ro.noASLR, ro.dir = countArgv(o.count.Argv, region), countEnv(o, region), lw, true, "/"
+	ro.argv, ro.countEnv, ro.noASLR, ro.dir = countArgv(o.count.Argv, region, !o.count.NoCacheSim, cl.addr()), countEnv(o, region), true, "/"
 	ro.timeout, ro.tee = time.Duration(o.count.TimeoutNs), false
 	if ro.timeout <= 0 {
 		ro.timeout = 20 * time.Minute
 	}
 	r, smp, spent := startSample(ro, s.cg, s.conf)
-	lw.Close()
 	if r != nil {
 		r.wait(s.stop)
 		smp.WallNs = time.Since(r.start).Nanoseconds()
 		spent = r.clean(s.conf)
 		smp = r.classify(smp)
 	}
-	select {
-	case <-logDone:
-	case <-time.After(5 * time.Second):
+	log, conns, ended := cl.finish(5 * time.Second)
+	if !ended {
 		spent = true // a process of ours still holds the log: it outlived the run
 	}
 	c.WallNs = smp.WallNs
-	return countOf(c, smp, log.String(), pidOf(r), region)
+	got, gate := countOf(c, smp, countLogOf{text: log, conns: conns, pid: pidOf(r)}, region, !o.count.NoCacheSim)
+	return got, gate, spent
+}
+
+// connsFailure says why a run whose log was not one connection has no
+// count.
+func connsFailure(conns int, log string) string {
+	if conns == 0 {
+		return "valgrind never connected to its log socket" + tail(log, 400)
+	}
+	return fmt.Sprintf("valgrind's log socket was connected to %d times, want once: the program exec'd or connected to it itself, "+
+		"so a summary on it cannot be told from a forged one (a counted program must not exec)", conns)
 }
 
 func pidOf(r *sampleRun) int {
@@ -184,24 +192,36 @@ func pidOf(r *sampleRun) int {
 	return r.pid
 }
 
+// countLogOf is what a counted run left on its log socket: the first
+// connection's text, how many connections were made, and the pid started.
+type countLogOf struct {
+	text  string
+	conns int
+	pid   int
+}
+
 // countOf makes the run's count from how it ended and Valgrind's log.
-func countOf(c wire.Count, smp wire.Sample, log string, pid int, region bool) (wire.Count, string, bool) {
+func countOf(c wire.Count, smp wire.Sample, l countLogOf, region, cacheSim bool) (wire.Count, string) {
 	switch smp.Status {
 	case wire.StatusTimeout, wire.StatusOOM, wire.StatusRunFailed:
-		c.Status, c.Detail = wire.CountFailed, "the counted run: "+smp.Detail+valgrindSaid(log, smp.StderrTail)
-		return c, "", false
+		c.Status, c.Detail = wire.CountFailed, "the counted run: "+smp.Detail+valgrindSaid(l.text, smp.StderrTail)
+		return c, ""
 	}
-	got, err := parseCountLog(log, pid)
+	if l.conns != 1 {
+		c.Status, c.Detail = wire.CountFailed, connsFailure(l.conns, l.text+valgrindSaid("", smp.StderrTail))
+		return c, ""
+	}
+	got, err := parseCountLog(l.text, l.pid, cacheSim)
 	if err != nil {
 		c.Status, c.Detail = wire.CountFailed, err.Error()
-		return c, "", false
+		return c, ""
 	}
 	got.Scope, got.WallNs = c.Scope, c.WallNs
 	gate := ""
 	if region {
-		gate = gateVerdict(log, pid)
+		gate = gateVerdict(l.text, l.pid)
 	}
-	return got, gate, false
+	return got, gate
 }
 
 // valgrindSaid is the end of Valgrind's log (an unsupported instruction,

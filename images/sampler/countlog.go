@@ -11,18 +11,25 @@ import (
 )
 
 // The events a counted run's summary must carry, in Callgrind's order with
-// --cache-sim=yes.
-var countEvents = []string{"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"}
+// --cache-sim=yes, and without it.
+var (
+	cacheSimEvents = []string{"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"}
+	irEvents       = []string{"Ir"}
+)
 
 // parseCountLog reads Callgrind's totals from Valgrind's own log of one run
-// (the private descriptor the sampler holds, never the bench's stdout or
-// stderr). Only lines that Valgrind itself writes for process pid
+// (the first connection to the sampler's log socket, never the bench's
+// stdout or stderr). Only lines that Valgrind itself writes for process pid
 // ("==pid== ") count; a client request's lines ("**pid** ") do not. It wants
 // exactly one "Events :" line naming every event of countEvents and exactly
 // one "Collected :" line of at most as many unsigned numbers (Callgrind
 // leaves out trailing zeros): none, two, or a malformed one is an error that
 // says which.
-func parseCountLog(log string, pid int) (wire.Count, error) {
+func parseCountLog(log string, pid int, cacheSim bool) (wire.Count, error) {
+	want := irEvents
+	if cacheSim {
+		want = cacheSimEvents
+	}
 	var c wire.Count
 	prefix := "==" + strconv.Itoa(pid) + "== "
 	var events, collected []string
@@ -66,14 +73,17 @@ func parseCountLog(log string, pid int) (wire.Count, error) {
 		}
 		got[name] = n
 	}
-	for _, name := range countEvents {
+	for _, name := range want {
 		if _, ok := got[name]; !ok {
 			return c, fmt.Errorf("callgrind's summary lacks %s (events: %s): was the cache simulation on?", name, strings.Join(events, " "))
 		}
 	}
-	c = wire.Count{Status: wire.CountOK, Ir: got["Ir"], Dr: got["Dr"], Dw: got["Dw"],
-		I1mr: got["I1mr"], D1mr: got["D1mr"], D1mw: got["D1mw"], ILmr: got["ILmr"], DLmr: got["DLmr"], DLmw: got["DLmw"]}
-	c.EstCycles = c.EstimatedCycles()
+	c = wire.Count{Status: wire.CountOK, Ir: got["Ir"], Instrument: instrumentOf(cacheSim)}
+	if cacheSim {
+		c.Dr, c.Dw, c.I1mr, c.D1mr, c.D1mw = got["Dr"], got["Dw"], got["I1mr"], got["D1mr"], got["D1mw"]
+		c.ILmr, c.DLmr, c.DLmw = got["ILmr"], got["DLmr"], got["DLmw"]
+		c.EstCycles = c.EstimatedCycles()
+	}
 	return c, nil
 }
 

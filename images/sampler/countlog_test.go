@@ -27,7 +27,7 @@ func readFixture(t *testing.T, name string) string {
 func TestParseCountLogReadsCallgrindTotals(t *testing.T) {
 	log := readFixture(t, "callgrind-region.log")
 	pid := fixturePID(t, log)
-	c, err := parseCountLog(log, pid)
+	c, err := parseCountLog(log, pid, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestParseCountLogReadsCallgrindTotals(t *testing.T) {
 		t.Fatalf("the region run's gate verdict = %q, want delimited", v)
 	}
 	proc := readFixture(t, "callgrind-process.log")
-	pc, err := parseCountLog(proc, fixturePID(t, proc))
+	pc, err := parseCountLog(proc, fixturePID(t, proc), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestParseCountLogRefusesMissingDuplicateAndMalformed(t *testing.T) {
 		"another pid's lines": strings.ReplaceAll(log, "=="+itoa(pid)+"==", "=="+itoa(pid+1)+"=="),
 	}
 	for name, l := range cases {
-		if c, err := parseCountLog(l, pid); err == nil {
+		if c, err := parseCountLog(l, pid, true); err == nil {
 			t.Errorf("%s: parsed %+v, want an error", name, c)
 		}
 	}
@@ -92,14 +92,48 @@ func TestParseCountLogRefusesMissingDuplicateAndMalformed(t *testing.T) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// Without the cache simulation Callgrind's summary names Ir alone; the
+// count has no misses and no est_cycles, and says what counted it.
+func TestParseCountLogWithoutCacheSim(t *testing.T) {
+	log := "==9== Events    : Ir\n==9== Collected : 70000043\n==9== \n==9== I   refs:      70,000,043\n"
+	c, err := parseCountLog(log, 9, false)
+	if err != nil || c.Ir != 70000043 || c.EstCycles != 0 || c.EstimatedCycles() != 0 || c.Instrument != wire.InstrumentCallgrind {
+		t.Fatalf("%+v %v", c, err)
+	}
+	if _, err := parseCountLog(log, 9, true); err == nil {
+		t.Fatal("a summary without the cache events was taken for a cache-simulated one")
+	}
+	full, err := parseCountLog(readFixture(t, "callgrind-region.log"), fixturePID(t, readFixture(t, "callgrind-region.log")), true)
+	if err != nil || full.Instrument != wire.InstrumentCallgrindCacheSim || full.EstCycles == 0 {
+		t.Fatalf("%+v %v", full, err)
+	}
+}
+
+// A run whose log socket saw two connections (the program exec'd, or
+// connected itself) or none has no count, whatever the first one says.
+func TestCountOfWantsOneConnection(t *testing.T) {
+	log := readFixture(t, "callgrind-region.log")
+	pid := fixturePID(t, log)
+	ok := wire.Sample{Status: wire.StatusOK}
+	if c, _ := countOf(wire.Count{}, ok, countLogOf{text: log, conns: 1, pid: pid}, true, true); c.Status != wire.CountOK {
+		t.Fatalf("one connection: %+v", c)
+	}
+	for _, n := range []int{0, 2, 3} {
+		c, _ := countOf(wire.Count{}, ok, countLogOf{text: log, conns: n, pid: pid}, true, true)
+		if c.Status != wire.CountFailed || c.Ir != 0 || !strings.Contains(c.Detail, "log socket") {
+			t.Errorf("%d connections: %+v", n, c)
+		}
+	}
+}
+
 // A client request's line ("**PID** ...", what VALGRIND_PRINTF in a bench
 // writes) is not Valgrind's summary, whatever it says.
 func TestClientRequestLinesAreNotTheSummary(t *testing.T) {
 	log := readFixture(t, "callgrind-region.log")
 	pid := fixturePID(t, log)
 	forged := log + "**" + itoa(pid) + "** Collected : 1 1 1 1 1 1 1 1 1\n"
-	want, _ := parseCountLog(log, pid)
-	got, err := parseCountLog(forged, pid)
+	want, _ := parseCountLog(log, pid, true)
+	got, err := parseCountLog(forged, pid, true)
 	if err != nil || got != want {
 		t.Fatalf("with a forged client line: %+v %v, want %+v", got, err, want)
 	}
@@ -124,15 +158,17 @@ func TestGateVerdict(t *testing.T) {
 }
 
 func TestCountArgvPinsTheModel(t *testing.T) {
-	a := strings.Join(countArgv([]string{"/bench/bin/x.counted"}, true), " ")
+	a := strings.Join(countArgv([]string{"/bench/bin/x.counted"}, true, true, "127.0.0.1:4000"), " ")
 	for _, want := range []string{"--tool=callgrind", "--collect-atstart=no", "--cache-sim=yes", "--I1=32768,8,64",
-		"--D1=32768,8,64", "--LL=8388608,16,64", "--fair-sched=yes", "--trace-children=yes", "--callgrind-out-file=/dev/null", "--log-fd=3", "-- /bench/bin/x.counted"} {
+		"--D1=32768,8,64", "--LL=8388608,16,64", "--fair-sched=yes", "--trace-children=yes", "--callgrind-out-file=/dev/null",
+		"--log-socket=127.0.0.1:4000", "-- /bench/bin/x.counted"} {
 		if !strings.Contains(a, want) {
 			t.Errorf("argv %q lacks %q", a, want)
 		}
 	}
-	if p := strings.Join(countArgv([]string{"x"}, false), " "); !strings.Contains(p, "--collect-atstart=yes") {
-		t.Errorf("process argv %q", p)
+	p := strings.Join(countArgv([]string{"x"}, false, false, "127.0.0.1:4000"), " ")
+	if !strings.Contains(p, "--collect-atstart=yes") || strings.Contains(p, "cache-sim") || strings.Contains(p, "--LL") || strings.Contains(p, "log-fd") {
+		t.Errorf("process argv without the cache simulation %q", p)
 	}
 	env := strings.Join(countEnv(options{seed: "3", env: []string{"A=1"}}, true), "\n")
 	if strings.Contains(env, "HALEBENCH_SEED=3") { // the job's seed never reaches a counted run

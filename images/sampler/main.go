@@ -43,9 +43,8 @@ type options struct {
 	argv        []string
 	count       *wire.CountJob
 	// How a counted run is started (count.go): its whole environment, the
-	// write end of Valgrind's log as descriptor 3, ASLR off, and its cwd.
+	// ASLR off, and its cwd (its log is a socket of the sampler: countsock.go).
 	countEnv []string
-	countLog *os.File
 	noASLR   bool
 	dir      string
 }

@@ -36,9 +36,6 @@ func startSample(o options, cg cgroups, conf *confinement) (*sampleRun, wire.Sam
 		Files: []uintptr{devnull.Fd(), p[1].Fd(), p[3].Fd()},
 		Sys:   conf.sysProcAttr(),
 	}
-	if o.countLog != nil {
-		attr.Files = append(attr.Files, o.countLog.Fd())
-	}
 	fork := func() (int, error) { return syscall.ForkExec(path, o.argv, attr) }
 	if o.noASLR {
 		fork = withoutASLR(fork)
@@ -57,9 +54,6 @@ func startSample(o options, cg cgroups, conf *confinement) (*sampleRun, wire.Sam
 		r.pid, err = fork()
 	}
 	closeAll(p[1], p[3])
-	if o.countLog != nil {
-		o.countLog.Close()
-	}
 	if err != nil {
 		return nil, failed(wire.StatusRunFailed, "starting "+o.argv[0]+": "+err.Error()), r.abort()
 	}

@@ -132,8 +132,11 @@ type Entry struct {
 	// the counted build over its scope, Callgrind's estimated cycles, the
 	// relative spread of the counted runs and the band derived from it,
 	// and what must match for the counts to gate another run: scope, CPU
-	// target and Valgrind version. CountedDigest names the image that
-	// held the counted binary.
+	// target, Valgrind version and instrument. CountInstrument is
+	// callgrind-cachesim or callgrind; an entry without one was recorded
+	// before instruments were named, by callgrind-cachesim, and is held to
+	// that instrument's counts only (wire.IrComparable). CountedDigest names
+	// the image that held the counted binary.
 	Instructions    uint64   `json:"instructions,omitempty"`
 	EstCycles       uint64   `json:"est_cycles,omitempty"`
 	CountSpread     *float64 `json:"count_spread,omitempty"`
@@ -141,6 +144,7 @@ type Entry struct {
 	CountScope      string   `json:"count_scope,omitempty"`
 	CountTarget     string   `json:"count_target,omitempty"`
 	ValgrindVersion string   `json:"valgrind_version,omitempty"`
+	CountInstrument string   `json:"count_instrument,omitempty"`
 	CountedDigest   string   `json:"counted_digest,omitempty"`
 
 	// driftFloor is the host's drift (File.HostDriftSigma), set when the

@@ -57,6 +57,7 @@ type Counted struct {
 	Scope        string
 	Target       string
 	Valgrind     string
+	Instrument   string
 	Digest       string
 }
 
@@ -71,11 +72,14 @@ func (c Counted) fields() map[string]any {
 	if c.Digest != "" {
 		m["counted_digest"] = c.Digest
 	}
+	if c.Instrument != "" {
+		m["count_instrument"] = c.Instrument
+	}
 	return m
 }
 
 // countKeys are every key UpdateCounts may write in an entry.
-var countKeys = []string{"instructions", "est_cycles", "count_spread", "count_band", "count_scope", "count_target", "valgrind_version", "counted_digest"}
+var countKeys = []string{"instructions", "est_cycles", "count_spread", "count_band", "count_scope", "count_target", "valgrind_version", "count_instrument", "counted_digest"}
 
 // UpdateCounts writes the count fields of the benches in c, and
 // counts_updated_at, into the file at path under its lock, and nothing
@@ -177,7 +181,7 @@ func checkCounts(where string, e *Entry) string {
 		return msg
 	}
 	for _, c := range []struct{ field, v string }{{"count_scope", e.CountScope}, {"count_target", e.CountTarget},
-		{"valgrind_version", e.ValgrindVersion}, {"counted_digest", e.CountedDigest}} {
+		{"valgrind_version", e.ValgrindVersion}, {"count_instrument", e.CountInstrument}, {"counted_digest", e.CountedDigest}} {
 		if len(c.v) > maxCountText || !printable(c.v) {
 			return fmt.Sprintf("%sfield %s must be printable text of at most %d bytes", where, c.field, maxCountText)
 		}

@@ -51,7 +51,7 @@ func compact(t *testing.T, raw json.RawMessage) string {
 func TestUpdateCountsLeavesTimeAndMemoryAsTheyWere(t *testing.T) {
 	path, before := copyFixture(t, "counts-before.json")
 	now := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
-	c := Counted{Instructions: 140000051, EstCycles: 140500000, Spread: 0, Scope: "region", Target: "x86-64-v3", Valgrind: "valgrind-3.19.0", Digest: "sha256:ab"}
+	c := Counted{Instructions: 140000051, EstCycles: 140500000, Spread: 0, Scope: "region", Target: "x86-64-v3", Valgrind: "valgrind-3.19.0", Instrument: "callgrind", Digest: "sha256:ab"}
 	names, err := UpdateCounts(path, "hale", map[string]Counted{"fn_call": c, "fn_modular": c, "new_bench": c}, now)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +94,7 @@ func TestUpdateCountsLeavesTimeAndMemoryAsTheyWere(t *testing.T) {
 	for _, name := range names {
 		e := f.Benches[name]
 		if e.Instructions != 140000051 || e.EstCycles != 140500000 || e.CountTarget != "x86-64-v3" || e.CountScope != "region" ||
-			e.ValgrindVersion != "valgrind-3.19.0" || e.CountedDigest != "sha256:ab" || e.CountTol() != CountBandFloor {
+			e.ValgrindVersion != "valgrind-3.19.0" || e.CountedDigest != "sha256:ab" || e.CountInstrument != "callgrind" || e.CountTol() != CountBandFloor {
 			t.Errorf("%s: counts read back as %+v", name, e)
 		}
 	}

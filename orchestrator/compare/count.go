@@ -5,6 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -37,8 +38,8 @@ func countsOf(o, n *report.Lang) *Counts {
 	switch {
 	case !stable(oc) || !stable(nc):
 		c.Note = fmt.Sprintf("no stable count (old %s, new %s)", oc.Verdict, nc.Verdict)
-	case oc.Scope != nc.Scope || oc.Target != nc.Target || oc.Valgrind != nc.Valgrind:
-		c.Note = "counted differently (scope, target or Valgrind differ)"
+	case oc.Scope != nc.Scope || oc.Target != nc.Target || oc.Valgrind != nc.Valgrind || !wire.IrComparable(oc.Instrument, nc.Instrument):
+		c.Note = "counted differently (scope, target, Valgrind or instrument differ)"
 	default:
 		d := int64(c.New) - int64(c.Old)
 		pct := 100 * float64(d) / float64(c.Old)

@@ -72,6 +72,7 @@ func (c *counting) plan(ln *lane, unit string) {
 		ln.count.why = why
 		return
 	}
+	job.NoCacheSim = c.p.CountNoCacheSim
 	ln.count.job = &job
 }
 
@@ -140,7 +141,7 @@ func laneCount(ln *lane, v *judge.CountCheck) *report.CountLane {
 	}
 	cl := &report.CountLane{Runs: []report.CountRunResult{}, Scope: v.Scope, Ir: v.Median, EstCycles: v.EstCycles, Spread: v.Spread,
 		Verdict: v.Verdict, Reason: v.Why, Baseline: v.Baseline, Band: v.Band, Target: ln.lang.CountTarget,
-		Valgrind: ln.out.Env.Valgrind, WallNs: ln.count.ns}
+		Valgrind: ln.out.Env.Valgrind, Instrument: v.Instrument, WallNs: ln.count.ns}
 	if v.Baseline > 0 && v.Verdict != status.Incomparable {
 		d := v.Delta
 		cl.Delta = &d
@@ -150,7 +151,8 @@ func laneCount(ln *lane, v *judge.CountCheck) *report.CountLane {
 		if est == 0 {
 			est = r.EstimatedCycles()
 		}
-		cl.Runs = append(cl.Runs, report.CountRunResult{Status: r.Status, Detail: r.Detail, Scope: r.Scope, Ir: r.Ir, EstCycles: est, WallNs: r.WallNs})
+		cl.Runs = append(cl.Runs, report.CountRunResult{Status: r.Status, Detail: r.Detail, Scope: r.Scope, Ir: r.Ir, EstCycles: est,
+			Instrument: r.Instrument, WallNs: r.WallNs})
 	}
 	return cl
 }
@@ -161,7 +163,7 @@ func (c *counting) report(valgrind string) *report.Count {
 	if p.Count == CountOff {
 		return nil
 	}
-	rc := &report.Count{Mode: p.Count, Runs: p.CountRuns, OverBudget: c.over, Valgrind: valgrind,
+	rc := &report.Count{Mode: p.Count, Runs: p.CountRuns, OverBudget: c.over, Valgrind: valgrind, NoCacheSim: p.CountNoCacheSim,
 		Target: p.SubjectLang.CountTarget, CostSeconds: c.spent.Seconds(), Cells: c.cells}
 	for _, l := range p.Languages {
 		if c.langs[l.Name] {
@@ -254,7 +256,7 @@ func (r *run) updateCounts(pass []*benchRun) error {
 			continue
 		}
 		m[br.b.Name] = baseline.Counted{Instructions: v.Median, EstCycles: v.EstCycles, Spread: v.Spread, Scope: v.Scope,
-			Target: ln.lang.CountTarget, Valgrind: ln.out.Env.Valgrind, Digest: digest}
+			Target: ln.lang.CountTarget, Valgrind: ln.out.Env.Valgrind, Instrument: v.Instrument, Digest: digest}
 	}
 	if len(m) == 0 {
 		if p.Count == CountOnly {

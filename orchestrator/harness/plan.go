@@ -37,14 +37,17 @@ type Options struct {
 	Unprivileged    bool
 	// The count lane: --count (auto, off, only), --count-langs
 	// (comparatives to count too), --count-runs (counted runs per cell, at
-	// least 2) and --count-budget (0: none).
-	Count       string
-	CountLangs  string
-	CountRuns   int
-	CountBudget time.Duration
-	Images      imagebuild.Options
-	Log         io.Writer // progress and warnings
-	Live        bool      // Log is a terminal: show what is sampling now on a line redrawn in place
+	// least 2), --count-budget (0: none) and --count-cache-sim=false
+	// (Callgrind without its cache simulation: no est_cycles, and counts
+	// incomparable with baselines counted with it).
+	Count           string
+	CountLangs      string
+	CountRuns       int
+	CountBudget     time.Duration
+	CountNoCacheSim bool
+	Images          imagebuild.Options
+	Log             io.Writer // progress and warnings
+	Live            bool      // Log is a terminal: show what is sampling now on a line redrawn in place
 }
 
 // Plan is a run whose inputs have all been read and checked: the options

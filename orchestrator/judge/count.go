@@ -39,6 +39,8 @@ type Counts struct {
 	Median    uint64   // the cell's instructions: the lower middle run's
 	EstCycles uint64   // the same run's estimated cycles
 	Spread    float64
+	// Instrument is what counted the runs (wire.InstrumentCallgrind, …).
+	Instrument string
 }
 
 // Summarize applies the determinism rule to a cell's counted runs.
@@ -74,7 +76,11 @@ func Summarize(c CountCell) Counts {
 	case len(scopes) > 1:
 		s.Status, s.Why = status.CountFailed, "the counted runs covered different scopes"
 		return s
+	case !sameInstrument(ok):
+		s.Status, s.Why = status.CountFailed, "the counted runs were counted by different instruments"
+		return s
 	}
+	s.Instrument = ok[0].Instrument
 	sort.Slice(ok, func(i, j int) bool { return ok[i].Ir < ok[j].Ir })
 	mid := ok[(len(ok)-1)/2]
 	s.Scope, s.Median, s.EstCycles = mid.Scope, mid.Ir, mid.EstCycles
@@ -121,7 +127,7 @@ func Count(c CountCell, e *baseline.Entry) CountCheck {
 		return v
 	}
 	v.Baseline, v.Band = e.Instructions, e.CountTol()
-	if d := countDifferences(e, c, v.Scope); d != "" {
+	if d := countDifferences(e, c, v.Scope, v.Instrument); d != "" {
 		v.Verdict, v.Why = status.Incomparable, "the baseline's counts were taken with "+d+": not judged"
 		return v
 	}
@@ -142,7 +148,7 @@ func Count(c CountCell, e *baseline.Entry) CountCheck {
 
 // countDifferences names what differs between how the entry's counts and
 // the cell's were taken ("" : nothing that matters).
-func countDifferences(e *baseline.Entry, c CountCell, scope string) string {
+func countDifferences(e *baseline.Entry, c CountCell, scope, instrument string) string {
 	var d []string
 	add := func(what, base, here string) {
 		if base != here {
@@ -150,6 +156,9 @@ func countDifferences(e *baseline.Entry, c CountCell, scope string) string {
 		}
 	}
 	add("Valgrind", e.ValgrindVersion, c.Valgrind)
+	if !wire.IrComparable(e.CountInstrument, instrument) {
+		add("instrument", e.CountInstrument, instrument)
+	}
 	add("target", e.CountTarget, c.Target)
 	add("scope", e.CountScope, scope)
 	return strings.Join(d, ", ")
@@ -212,4 +221,14 @@ func threaded(runs []wire.Count) bool {
 		}
 	}
 	return false
+}
+
+// sameInstrument says whether every run was counted by one instrument.
+func sameInstrument(runs []wire.Count) bool {
+	for _, r := range runs {
+		if r.Instrument != runs[0].Instrument {
+			return false
+		}
+	}
+	return true
 }

@@ -171,3 +171,52 @@ func TestCountOnlyBenchStatus(t *testing.T) {
 		}
 	}
 }
+
+// The instrument: a baseline that names none was counted with the cache
+// simulation; Callgrind without it counts other instructions, so another
+// instrument is incomparable, as another Valgrind is; runs counted by two
+// instruments are no count.
+func TestCountInstruments(t *testing.T) {
+	cell := func(instrument string) CountCell {
+		c := counted(1000000, 1000000)
+		for i := range c.Runs {
+			c.Runs[i].Instrument = instrument
+		}
+		return c
+	}
+	entry := func(instrument string) *baseline.Entry {
+		e := countEntry(1000000)
+		e.CountInstrument = instrument
+		return e
+	}
+	cases := []struct {
+		here, base string
+		want       status.Status
+	}{
+		{wire.InstrumentCallgrindCacheSim, "", status.OK},
+		{wire.InstrumentCallgrindCacheSim, wire.InstrumentCallgrindCacheSim, status.OK},
+		{wire.InstrumentCallgrind, wire.InstrumentCallgrind, status.OK},
+		{wire.InstrumentCallgrind, "", status.Incomparable},
+		{wire.InstrumentCallgrind, wire.InstrumentCallgrindCacheSim, status.Incomparable},
+		{wire.InstrumentCallgrindCacheSim, wire.InstrumentCallgrind, status.Incomparable},
+		{wire.InstrumentCallgrindCacheSim, "cachegrind", status.Incomparable},
+		{"cachegrind", "", status.Incomparable},
+	}
+	for _, c := range cases {
+		v := Count(cell(c.here), entry(c.base))
+		if v.Verdict != c.want || v.Instrument != c.here {
+			t.Errorf("counted by %q, baseline by %q: %s (%s) instrument %q, want %s", c.here, c.base, v.Verdict, v.Why, v.Instrument, c.want)
+		}
+		if c.want == status.Incomparable && !strings.Contains(v.Why, "instrument") {
+			t.Errorf("%q vs %q: %q does not name the instrument", c.here, c.base, v.Why)
+		}
+	}
+	mixed := cell(wire.InstrumentCallgrind)
+	mixed.Runs[1].Instrument = wire.InstrumentCallgrindCacheSim
+	if s := Summarize(mixed); s.Status != status.CountFailed {
+		t.Fatalf("runs of two instruments: %s", s.Status)
+	}
+	if s := Summarize(cell(wire.InstrumentCallgrind)); s.EstCycles != 0 {
+		t.Fatalf("est_cycles %d without the cache simulation, want none", s.EstCycles)
+	}
+}

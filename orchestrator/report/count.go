@@ -19,17 +19,21 @@ type CountLane struct {
 	Band      float64          `json:"count_band,omitempty"`
 	Target    string           `json:"target,omitempty"`
 	Valgrind  string           `json:"valgrind,omitempty"`
-	WallNs    int64            `json:"wall_ns,omitempty"` // what counting this cell cost
+	// Instrument is what counted: callgrind-cachesim (the default, with
+	// the fixed cache model that gives est_cycles) or callgrind.
+	Instrument string `json:"instrument,omitempty"`
+	WallNs     int64  `json:"wall_ns,omitempty"` // what counting this cell cost
 }
 
 // CountRunResult is one counted run.
 type CountRunResult struct {
-	Status    string `json:"status"`
-	Detail    string `json:"detail,omitempty"`
-	Scope     string `json:"scope,omitempty"`
-	Ir        uint64 `json:"ir"`
-	EstCycles uint64 `json:"est_cycles,omitempty"`
-	WallNs    int64  `json:"wall_ns"`
+	Status     string `json:"status"`
+	Detail     string `json:"detail,omitempty"`
+	Scope      string `json:"scope,omitempty"`
+	Ir         uint64 `json:"ir"`
+	EstCycles  uint64 `json:"est_cycles,omitempty"`
+	Instrument string `json:"instrument,omitempty"`
+	WallNs     int64  `json:"wall_ns"`
 }
 
 // Count is how the run counted: --count's mode, the languages counted,
@@ -41,6 +45,7 @@ type Count struct {
 	Budget      string   `json:"budget,omitempty"`
 	OverBudget  []string `json:"over_budget,omitempty"` // benches left uncounted once the budget was spent
 	Valgrind    string   `json:"valgrind,omitempty"`
+	NoCacheSim  bool     `json:"no_cache_sim,omitempty"` // --count-cache-sim=false: Callgrind without its cache simulation
 	Target      string   `json:"target,omitempty"`
 	CostSeconds float64  `json:"cost_seconds"`
 	Cells       int      `json:"cells_counted"`

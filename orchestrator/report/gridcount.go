@@ -83,6 +83,9 @@ func countVerdicts(w io.Writer, r *Report) {
 	if r.Count.Valgrind != "" {
 		fmt.Fprintf(w, ", %s", clean(r.Count.Valgrind))
 	}
+	if r.Count.NoCacheSim {
+		fmt.Fprint(w, ", no cache simulation")
+	}
 	if n := len(r.Count.OverBudget); n > 0 {
 		fmt.Fprintf(w, "; %d benches not counted over --count-budget=%s", n, clean(r.Count.Budget))
 	}
