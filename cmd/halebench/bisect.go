@@ -35,8 +35,10 @@ type bisectConfig struct {
 	Benches   []string
 	Metric    string // instructions or time
 	Threshold float64
-	Images    imagebuild.Options // HaleGit is the local repository; HaleRef is set per commit
-	Log       io.Writer
+	// Unprivileged runs every comparison's containers without privilege.
+	Unprivileged bool
+	Images       imagebuild.Options // HaleGit is the local repository; HaleRef is set per commit
+	Log          io.Writer
 }
 
 // newJudge makes the Judge that builds hale per commit and compares with the
@@ -48,7 +50,7 @@ type bisectFlags struct {
 	threshold                  float64
 	suite                      string
 	hale                       haleFlags
-	json, list                 bool
+	json, list, unprivileged   bool
 	out                        outputFlags
 }
 
@@ -62,6 +64,7 @@ func (f *bisectFlags) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.hale.git, "hale-git", "", "hale's git repository: a local clone (bare or not) or a URL (cloned bare first)")
 	fs.StringVar(&f.hale.vendor, "hale-vendor", "", "crates for an offline hale-cli build (as images --hale-vendor)")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON on stdout")
+	fs.BoolVar(&f.unprivileged, "unprivileged", false, "run the comparisons' containers without privilege (as ab --unprivileged): no per-sample memory peak")
 	fs.BoolVar(&f.list, "list", false, "print the first-parent commits the bisect would walk (good first, bad last) and stop: no build, no engine")
 	f.out.addFlags(fs)
 }
@@ -139,7 +142,7 @@ func runBisect(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("bisect", err)
 	}
-	cfg := bisectConfig{Suite: f.suite, Benches: benches, Metric: f.metric, Threshold: f.threshold, Log: log,
+	cfg := bisectConfig{Suite: f.suite, Benches: benches, Metric: f.metric, Threshold: f.threshold, Log: log, Unprivileged: f.unprivileged,
 		Images: imagebuild.Options{HaleGit: repo, HaleVendor: f.hale.vendor, SourceDateEpoch: epoch}}
 	judge, closeJudge, err := newJudge(ctx, cfg)
 	if err != nil {

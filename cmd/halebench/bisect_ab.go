@@ -70,7 +70,7 @@ func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []strin
 	p, err := ab.Prepare(ab.Options{
 		A: side(x), B: side(y), Bench: strings.Join(benches, ","), Subject: "hale",
 		Settings: ab.Settings{Threshold: j.cfg.Threshold}, Timeout: 2 * time.Minute,
-		MemLimit: 4 << 30, OutCap: 1 << 20, Images: j.cfg.Images, Log: j.cfg.Log,
+		MemLimit: 4 << 30, OutCap: 1 << 20, Unprivileged: j.cfg.Unprivileged, Images: j.cfg.Images, Log: j.cfg.Log,
 	})
 	if err != nil {
 		return nil, err

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -13,24 +15,7 @@ import (
 // TestBisectBadInput: bisect's bad input exits 2 with what to do, before any
 // engine is asked (DOCKER_HOST points nowhere).
 func TestBisectBadInput(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git is needed and CI=true")
-		}
-		t.Skip("git is not installed on this host")
-	}
-	repo := t.TempDir()
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"commit", "-q", "--allow-empty", "-m", "one"}, {"tag", "v1"},
-		{"commit", "-q", "--allow-empty", "-m", "two"}, {"tag", "v2"},
-	} {
-		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-	}
+	repo := bisectRepo(t)
 	// The last case: with the ab verb wired in, the judge's session dials
 	// the (absent) engine instead.
 	wired := "bisect needs the ab verb"
@@ -59,6 +44,52 @@ func TestBisectBadInput(t *testing.T) {
 		code, out, errOut := run(t, []string{"DOCKER_HOST=unix:///tmp/halebench-no-such.sock"}, append(append([]string{}, base...), c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) || out != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 saying %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// bisectRepo is a git repository of two empty commits, tagged v1 and v2.
+func bisectRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("git is needed and CI=true")
+		}
+		t.Skip("git is not installed on this host")
+	}
+	repo := t.TempDir()
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"commit", "-q", "--allow-empty", "-m", "one"}, {"tag", "v1"},
+		{"commit", "-q", "--allow-empty", "-m", "two"}, {"tag", "v2"},
+	} {
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	return repo
+}
+
+// bisect --unprivileged reaches the judge's comparisons (as ab's flag does).
+func TestBisectUnprivileged(t *testing.T) {
+	repo := bisectRepo(t)
+	saved := newJudge
+	t.Cleanup(func() { newJudge = saved })
+	for _, unpriv := range []bool{false, true} {
+		var got *bool
+		newJudge = func(ctx context.Context, c bisectConfig) (bisect.Judge, func(), error) {
+			got = &c.Unprivileged
+			return nil, nil, errors.New("judge made")
+		}
+		args := []string{"--suite=../..", "--bench=fn_modular", "--hale-git=" + repo, "--good=v1", "--bad=v2", "--quiet"}
+		if unpriv {
+			args = append(args, "--unprivileged")
+		}
+		err := runBisect(context.Background(), args)
+		if err == nil || err.Error() != "judge made" || got == nil || *got != unpriv {
+			t.Errorf("--unprivileged=%v: err %v, the judge got %v", unpriv, err, got)
 		}
 	}
 }

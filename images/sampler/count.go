@@ -256,7 +256,10 @@ func (s *session) valgrindVersion() {
 	s.valgrindChecked = true
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, valgrindPath, "--version").Output()
+	// As a bench is run, never as root: valgrind is the toolchain image's.
+	cmd := exec.CommandContext(ctx, valgrindPath, "--version")
+	cmd.Env, cmd.SysProcAttr = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}, s.conf.sysProcAttr()
+	out, err := cmd.Output()
 	if err == nil {
 		s.env.Valgrind = strings.TrimSpace(string(out))
 	}

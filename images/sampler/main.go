@@ -15,7 +15,8 @@
 // once, sample.go one sample (start.go, wait.go, clean.go, classify.go),
 // reap.go reaping and killing, output.go the bench's output, hostfacts.go
 // what it reports of the host, cgroup*.go the per-sample cgroups,
-// privileges.go and seccomp.go the confinement.
+// privileges.go and seccomp.go the confinement, trust.go the check of
+// the image's privileged files.
 package main
 
 import (
@@ -78,6 +79,7 @@ func runOne(args []string) {
 	fs.IntVar(&o.outCap, "out-cap", 1<<20, "bytes of bench stdout kept; the rest is counted and dropped")
 	fs.StringVar(&o.buildFailed, "build-failed", "", "file whose presence means the build failed (its text is the compiler's message)")
 	fs.BoolVar(&o.tee, "tee", false, "copy the bench's stdout lines to our stdout as they come")
+	trusted := fs.String("trusted", "", "PATH=SHA256,...: files that must have these digests before anything runs (trust.go)")
 	_ = fs.Parse(args)
 	o.argv = fs.Args()
 	if len(o.argv) == 0 {
@@ -88,7 +90,7 @@ func runOne(args []string) {
 	// /proc/1/environ; it leaves it before any bench starts.
 	nonce := os.Getenv("HALEBENCH_NONCE")
 	os.Unsetenv("HALEBENCH_NONCE")
-	s := newSession(benchUID, benchGID)
+	s := startSession(benchUID, benchGID, *trusted)
 	res := s.run(o)
 	s.close()
 	res.Nonce = nonce
@@ -110,12 +112,13 @@ func serve(args []string) {
 	// For tests only: an impossible uid (4294967295, which setuid refuses)
 	// shows that a failed uid switch stops every bench.
 	uid := fs.Uint64("test-bench-uid", benchUID, "test only: the uid benches are started as")
+	trusted := fs.String("trusted", "", "PATH=SHA256,...: files that must have these digests before anything runs (trust.go)")
 	_ = fs.Parse(args)
 	if *uid > 1<<32-1 {
 		fmt.Fprintln(os.Stderr, "halebench-sampler: -test-bench-uid must fit in 32 bits")
 		os.Exit(2)
 	}
-	s := newSession(uint32(*uid), benchGID)
+	s := startSession(uint32(*uid), benchGID, *trusted)
 	s.lastRoom = true
 	defer s.close()
 	sc := bufio.NewScanner(os.Stdin)

@@ -162,9 +162,9 @@ func side(p *Plan, b *catalogue.Bench, l toolchain.Language, bt built, cpus stri
 		vars = append(vars, k+"="+v)
 	}
 	sort.Strings(vars)
-	ref := bt.images[l.Name].Ref
+	bi := bt.images[l.Name]
 	return Side{
-		Where: runner.Where{Lang: l.Name, Image: ref, CPUs: cpus},
+		Where: runner.Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus, Trusted: imagebuild.TrustedArg(bi.Trusted)},
 		Job:   runner.Job{Unit: b.Name, Lang: l, Timeout: p.Timeout, Seed: seed, MemLimit: p.MemLimit, OutCap: p.OutCap, Env: vars},
 	}
 }

@@ -39,8 +39,14 @@ func (s Spec) configs() (*container.Config, *container.HostConfig) {
 	for k, v := range s.Labels {
 		labels[k] = v
 	}
+	// The image's entrypoint and health check are never used: Cmd is the
+	// whole command line, and a toolchain image someone else made (ab
+	// --b-image) cannot put a program of its own in front of it, or beside
+	// it as a periodic health check, in a privileged container.
 	cfg := &container.Config{
 		Image:           s.Image,
+		Entrypoint:      []string{},
+		Healthcheck:     &container.HealthConfig{Test: []string{"NONE"}},
 		Cmd:             s.Cmd,
 		Env:             s.Env,
 		Labels:          labels,

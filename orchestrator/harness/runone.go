@@ -100,7 +100,7 @@ func newLanes(env Env, p *Plan, b *catalogue.Bench, built built, seed int64, cnt
 			ln.out.Status, ln.out.Detail, ln.done = status.Skipped, err.Error(), true
 		default:
 			ln.at = placement{image: bi.Ref, cpus: cpus, shared: shared}
-			ln.where = runner.Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus}
+			ln.where = runner.Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus, Trusted: imagebuild.TrustedArg(bi.Trusted)}
 			ln.base = runner.Job{Env: vars, Unit: b.Name, Lang: l, Timeout: p.Timeout, Seed: seed, MemLimit: p.MemLimit, OutCap: p.OutCap}
 			ln.out.Status = status.OK
 			cnt.plan(ln, b.Name)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"sort"
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -27,6 +29,10 @@ type BenchImage struct {
 	Executed int     `json:"steps_executed"`
 	Cached   int     `json:"steps_cached"`
 	Inputs   *Inputs `json:"inputs,omitempty"`
+	// Trusted are the sha256 digests of the files the image got from the
+	// apart build, by their path in the image: what the sampler checks
+	// before it does anything privileged (pass TrustedArg(Trusted)).
+	Trusted map[string]string `json:"trusted,omitempty"`
 }
 
 // Paths inside a bench image.
@@ -46,18 +52,30 @@ func FailedPath(unit string) string   { return BinDir + "/" + unit + ".build_fai
 func CountedPath(unit string) string       { return BinDir + "/" + unit + ".counted" }
 func CountedFailedPath(unit string) string { return CountedPath(unit) + ".build_failed" }
 
-const benchDockerfile = `ARG TOOLCHAIN
-ARG GO_TOOLCHAIN
-FROM ${GO_TOOLCHAIN} AS sampler
-COPY sampler/ /build/sampler/
-RUN cd /build/sampler && go build -o /halebench-sampler .
-FROM ${TOOLCHAIN}
-COPY --from=sampler /halebench-sampler ` + SamplerPath + `
+// benchDockerfile compiles the benches in a stage of their own, as the
+// bench uid with no network (the build's force-network-mode), and makes the
+// bench image of the toolchain, the pristine sources, the compiled programs
+// (root's: no bench can rewrite one) and, last, the apart files (apart.go).
+// The image's entrypoint and health check are reset: a --b-image toolchain
+// chooses its own, and either would run in the privileged container.
+func benchDockerfile(region bool) string {
+	df := `ARG TOOLCHAIN
+FROM ${TOOLCHAIN} AS compile
+COPY --chown=65534:65534 src/ ` + SrcDir + `/
+COPY --chown=65534:65534 bin/ ` + BinDir + `/
 COPY build.sh /bench/build.sh
-COPY count/ /bench/count/
-COPY src/ ` + SrcDir + `/
+USER 65534:65534
 RUN sh /bench/build.sh
+FROM ${TOOLCHAIN}
+COPY src/ ` + SrcDir + `/
+COPY --from=compile --chown=0:0 ` + BinDir + `/ ` + BinDir + `/
+COPY --chown=0:0 ` + apartDir + `/halebench-sampler ` + SamplerPath + `
 `
+	if region {
+		df += "COPY --chown=0:0 " + apartDir + "/gate/ " + path.Dir(wire.ClockGatePath) + "/\n"
+	}
+	return df + "USER 0:0\nENTRYPOINT []\nHEALTHCHECK NONE\n"
+}
 
 // The caps of one compile (or check) of one bench source: a source is a
 // few KiB, so what outgrows them (`#include "/dev/zero"`, a template bomb, a
@@ -85,13 +103,16 @@ func buildScript(lang toolchain.Language) string {
 	// The compilers' scratch (clang's crash reproducers among it, named at
 	// random) goes to a folder removed at the end, not into the image.
 	b.WriteString("TMPDIR=/tmp/halebench-scratch\nexport TMPDIR\nmkdir -p \"$TMPDIR\"\n")
+	// It runs as the bench uid, whose home is not writable: the compilers'
+	// caches (go's among them) go to a scratch home.
+	fmt.Fprintf(&b, "HOME=/tmp/halebench-home\nGOCACHE=$HOME/go-build\nexport HOME GOCACHE\nmkdir -p \"$HOME\"\nrm -f %s/.keep\n", BinDir)
 	fmt.Fprintf(&b, "cat >/tmp/halebench-compile.sh <<'HALEBENCH_COMPILE'\nulimit -d %d || exit 125\n%s\nHALEBENCH_COMPILE\n", CompileMemCapKiB, cmd)
 	fmt.Fprintf(&b, "for SRC in %s/*.%s; do\n  [ -e \"$SRC\" ] || continue\n  unit=$(basename \"$SRC\" .%s)\n  OUT=%s/$unit\n  export SRC OUT\n", SrcDir, lang.Ext, lang.Ext, BinDir)
 	fmt.Fprintf(&b, "  timeout -k 10 %d sh /tmp/halebench-compile.sh >/tmp/halebench-build.log 2>&1\n  rc=$?\n", CompileTimeCapSeconds)
 	fmt.Fprintf(&b, "  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo \"halebench: the compile of $unit ran over the %d s time cap and was killed\" >>/tmp/halebench-build.log; fi\n", CompileTimeCapSeconds)
 	b.WriteString("  if [ $rc -eq 0 ]; then\n    echo \"built $unit\"\n  else\n    cp /tmp/halebench-build.log \"$OUT.build_failed\"\n    echo \"build_failed $unit\"; tail -n 20 /tmp/halebench-build.log\n    fails=$((fails+1))\n  fi\ndone\n")
 	b.WriteString(countedScript(lang))
-	b.WriteString("# What the compilers leave besides the programs would make two builds of\n# the same sources differ: go's build cache (times, logs) and its telemetry\n# counters (files named by the day).\nrm -rf /tmp/halebench-build.log /tmp/halebench-compile.sh /tmp/halebench-scratch /root/.cache /root/.config/go\necho \"$fails failed\"\n")
+	b.WriteString("# Only " + BinDir + " leaves this stage; the rest goes with it.\nrm -rf /tmp/halebench-build.log /tmp/halebench-compile.sh /tmp/halebench-scratch \"$HOME\"\necho \"$fails failed\"\n")
 	return b.String()
 }
 
@@ -110,56 +131,77 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 	if err != nil {
 		return bi, err
 	}
-	files, parts, err := b.benchFiles(lang, sources)
+	bf, err := b.benchFiles(lang, sources)
 	if err != nil {
 		return bi, err
 	}
-	in := &Inputs{DockerfileSHA256: sha256Hex([]byte(benchDockerfile)), BaseDigest: tc.Digest, Files: map[string]string{}}
-	for name, data := range files {
-		if name != "Dockerfile" {
+	in := &Inputs{DockerfileSHA256: sha256Hex(bf.files["Dockerfile"]), BaseDigest: tc.Digest, Files: map[string]string{}}
+	for name, data := range bf.files {
+		if name != "Dockerfile" && name != "bin/.keep" {
 			in.Files[name] = sha256Hex(data)
 		}
 	}
-	dir, err := b.materialize(files)
+	dir, err := b.materialize(bf.files)
 	if err != nil {
 		return bi, err
 	}
 	defer os.RemoveAll(dir)
 	args := benchLabels(lang.Name, b.opts.Scope)
-	args["TOOLCHAIN"], args["GO_TOOLCHAIN"] = tc.Ref, goTC.Ref
+	args["TOOLCHAIN"], args["GO_TOOLCHAIN"], args[noNetwork] = tc.Ref, goTC.Ref, "none"
+	var trusted map[string]string
+	if !b.opts.NoBuild {
+		// Also when the image is found: the record the sampler checks is
+		// made from what these inputs build, not read from the image.
+		if trusted, err = b.buildApart(ctx, lang, bf.apart, args, dir); err != nil {
+			return bi, err
+		}
+		args["label:"+LabelTrusted] = TrustedArg(trusted)
+		for p, d := range trusted {
+			in.Files[apartDir+p] = d
+		}
+	}
 	var t Toolchain
-	s := image{repo: b.opts.Prefix + "/bench-" + lang.Name, key: inputsDigest(append([]string{tc.ID, goTC.ID}, parts...)...),
+	s := image{repo: b.opts.Prefix + "/bench-" + lang.Name, key: inputsDigest(append([]string{tc.ID, goTC.ID}, bf.parts...)...),
 		contextDir: dir, dfDir: dir, args: args, in: in, what: "benches " + lang.Name, parent: tc.layers}
 	if err := b.buildOrFind(ctx, &t, s); err != nil {
 		return bi, err
 	}
+	if trusted == nil { // --no-build: the found image's own record
+		trusted = parseTrusted(args["label:"+LabelTrusted])
+	}
 	// The toolchains' digests, not their references, are what the image was made from.
 	in.BuildArgs = map[string]string{"TOOLCHAIN": tc.Ref + "@" + tc.Digest, "GO_TOOLCHAIN": goTC.Ref + "@" + goTC.Digest, "SOURCE_DATE_EPOCH": b.epochString()}
-	bi.Ref, bi.ID, bi.Digest, bi.Executed, bi.Cached, bi.Inputs = t.Ref, t.ID, t.Digest, t.Executed, t.Cached, in
+	bi.Ref, bi.ID, bi.Digest, bi.Executed, bi.Cached, bi.Inputs, bi.Trusted = t.Ref, t.ID, t.Digest, t.Executed, t.Cached, in, trusted
 	return bi, nil
 }
 
+// benchContext is what a bench image is built from: its build context
+// (files), the apart build's (apart) and the parts its inputs digest is
+// made of, in a fixed order.
+type benchContext struct {
+	files, apart map[string][]byte
+	parts        []string
+}
+
 // benchFiles is a bench image's build context (the Dockerfile, the build
-// script, the sampler's sources and the benches' sources as src/<unit>.<ext>)
-// and the parts its inputs digest is made of, in a fixed order.
-func (b *Builder) benchFiles(lang toolchain.Language, sources []Source) (map[string][]byte, []string, error) {
-	files := map[string][]byte{
-		"Dockerfile":     []byte(benchDockerfile),
-		"build.sh":       []byte(buildScript(lang)),
-		"sampler/go.mod": []byte("module " + images.SamplerModule + "\n\ngo 1.22\n"),
-	}
+// script, the benches' sources as src/<unit>.<ext>), the apart build's (the
+// sampler's sources and the clock gate's) and its inputs.
+func (b *Builder) benchFiles(lang toolchain.Language, sources []Source) (benchContext, error) {
+	df := benchDockerfile(countsRegion(lang))
+	files := map[string][]byte{"Dockerfile": []byte(df), "build.sh": []byte(buildScript(lang)), "bin/.keep": nil}
+	sampler := map[string][]byte{"sampler/go.mod": []byte("module " + images.SamplerModule + "\n\ngo 1.22\n")}
 	gate, err := images.FS.ReadFile(images.ClockGateFile)
 	if err != nil {
-		return nil, nil, err
+		return benchContext{}, err
 	}
-	files[images.ClockGateFile] = gate
-	parts := []string{benchDockerfile, string(files["build.sh"]), string(files["sampler/go.mod"]), images.ClockGateFile, string(gate)}
+	apart := apartFiles(lang, sampler, gate)
+	parts := []string{df, string(files["build.sh"]), string(apart["Dockerfile"]), string(sampler["sampler/go.mod"]), images.ClockGateFile, string(gate), gateScript()}
 	for _, name := range images.SamplerFiles {
 		data, err := images.FS.ReadFile(name)
 		if err != nil {
-			return nil, nil, err
+			return benchContext{}, err
 		}
-		files[name] = data
+		apart[name] = data
 		parts = append(parts, name, string(data))
 	}
 	sort.Slice(sources, func(i, j int) bool { return sources[i].Unit < sources[j].Unit })
@@ -167,11 +209,11 @@ func (b *Builder) benchFiles(lang toolchain.Language, sources []Source) (map[str
 	for _, s := range sources {
 		data, err := catalogue.ReadSource(s.Path)
 		if err != nil {
-			return nil, nil, err
+			return benchContext{}, err
 		}
 		name := "src/" + s.Unit + "." + lang.Ext
 		if _, dup := files[name]; dup {
-			return nil, nil, fmt.Errorf("two %s sources are both named %s: rename one", lang.Name, s.Unit)
+			return benchContext{}, fmt.Errorf("two %s sources are both named %s: rename one", lang.Name, s.Unit)
 		}
 		files[name] = data
 		parts = append(parts, name, string(data))
@@ -182,5 +224,5 @@ func (b *Builder) benchFiles(lang toolchain.Language, sources []Source) (map[str
 	if b.opts.Scope != "" {
 		parts = append(parts, "scope", b.opts.Scope)
 	}
-	return files, parts, nil
+	return benchContext{files: files, apart: apart, parts: parts}, nil
 }

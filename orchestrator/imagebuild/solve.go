@@ -55,7 +55,7 @@ func (s *solver) solve(ctx context.Context, contextDir, dockerfileDir string, bu
 	}
 	attrs := map[string]string{"filename": "Dockerfile"}
 	for k, v := range buildArgs {
-		if strings.HasPrefix(k, "label:") {
+		if strings.HasPrefix(k, "label:") || k == "force-network-mode" {
 			attrs[k] = v // an image label (see benchLabels)
 			continue
 		}

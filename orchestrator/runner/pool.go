@@ -15,6 +15,9 @@ type Where struct {
 	Lang  string
 	Image string
 	CPUs  string
+	// Trusted is imagebuild.TrustedArg of the image's BenchImage.Trusted:
+	// the digests the sampler checks before anything privileged ("": none).
+	Trusted string
 }
 
 // Started is one sampler container a Pool started, and what starting it cost.
@@ -62,7 +65,7 @@ func (p *Pool) get(ctx context.Context, w Where) (*Server, error) {
 		s.Close()
 		delete(p.servers, w)
 	}
-	s, err := StartServer(ctx, p.eng, ServerSpec{Image: w.Image, CPUs: w.CPUs, Privilege: p.priv, RunID: p.runID, MemLimit: p.mem, Lang: w.Lang})
+	s, err := StartServer(ctx, p.eng, ServerSpec{Image: w.Image, CPUs: w.CPUs, Privilege: p.priv, RunID: p.runID, MemLimit: p.mem, Lang: w.Lang, Trusted: w.Trusted})
 	if err != nil {
 		return nil, fmt.Errorf("starting the %s sampler container on cpus %s: %w", w.Lang, w.CPUs, err)
 	}

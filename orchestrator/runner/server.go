@@ -47,13 +47,19 @@ type ServerSpec struct {
 	// only: -test-bench-uid asks for an impossible bench uid to show that
 	// a failed uid switch stops every bench.
 	SamplerArgs []string
+	// Trusted is the sampler's -trusted (see Where).
+	Trusted string
 }
 
 // StartServer creates, attaches to and starts a server container.
 func StartServer(ctx context.Context, eng Engine, sp ServerSpec) (*Server, error) {
 	start := time.Now()
+	cmd := []string{imagebuild.SamplerPath, "serve"}
+	if sp.Trusted != "" {
+		cmd = append(cmd, "-trusted", sp.Trusted)
+	}
 	spec := engine.Spec{
-		Image: sp.Image, Cmd: append([]string{imagebuild.SamplerPath, "serve"}, sp.SamplerArgs...), RunID: sp.RunID, CPUs: sp.CPUs,
+		Image: sp.Image, Cmd: append(cmd, sp.SamplerArgs...), RunID: sp.RunID, CPUs: sp.CPUs,
 		Privilege: sp.Privilege, Stdin: true,
 		Labels: map[string]string{"org.halebench.lang": sp.Lang, "org.halebench.role": "sampler"},
 	}

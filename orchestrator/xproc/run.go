@@ -99,7 +99,7 @@ func RunOnEngine(ctx context.Context, eng *engine.Engine, o Options) (*Report, s
 // buildImages makes each language's toolchain and an image of its xproc
 // programs (lifecycle.BuildImages); it returns the image of each language
 // that has one.
-func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Report) (map[string]string, error) {
+func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Report) (map[string]imagebuild.BenchImage, error) {
 	built, err := lifecycle.BuildImages(ctx, b, lifecycle.Need{
 		Langs:   o.Langs,
 		Sources: func(l toolchain.Language) []imagebuild.Source { return Sources(o.Suite, l) },
@@ -111,25 +111,25 @@ func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Repor
 		rep.Base = *built.Base
 	}
 	rep.Images = built.Toolchains
-	images := map[string]string{}
+	images := map[string]imagebuild.BenchImage{}
 	for name, bi := range built.Benches {
 		rep.BenchImages[name] = bi
-		images[name] = bi.Ref
+		images[name] = bi
 	}
 	return images, nil
 }
 
 // measureAll runs every row of every variant until done or cancelled.
-func measureAll(ctx context.Context, s *lifecycle.Session, o Options, rep *Report, images map[string]string, priv engine.Privilege) {
+func measureAll(ctx context.Context, s *lifecycle.Session, o Options, rep *Report, images map[string]imagebuild.BenchImage, priv engine.Privilege) {
 	for _, v := range o.Variants {
 		var results []*Result
 		for _, row := range Rows(v, o.Langs) {
-			img, ok := images[row.Lang.Name]
+			bi, ok := images[row.Lang.Name]
 			if !ok {
 				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: status.Unavailable, Detail: rep.Images[row.Lang.Name].Reason, ElapsedNsSamples: []int64{}})
 				continue
 			}
-			p := &Pair{Eng: s.Eng, Image: img, Privilege: priv, RunID: s.RunID, NCPU: s.Host.LogicalCPUs, Timeout: o.Timeout, Log: o.Log}
+			p := &Pair{Eng: s.Eng, Image: bi.Ref, Trusted: imagebuild.TrustedArg(bi.Trusted), Privilege: priv, RunID: s.RunID, NCPU: s.Host.LogicalCPUs, Timeout: o.Timeout, Log: o.Log}
 			res := p.Measure(ctx, row, v, o.Iters)
 			results = append(results, &res)
 			record.NoteSampler(&rep.Host, p.Env)

@@ -127,6 +127,7 @@ var _ Engine = (*engine.Engine)(nil)
 type Pair struct {
 	Eng       Engine
 	Image     string
+	Trusted   string // imagebuild.TrustedArg of the image's BenchImage.Trusted
 	Privilege engine.Privilege
 	RunID     string
 	NCPU      int
@@ -220,7 +221,7 @@ func (p *Pair) cpus() (reader, producer string) {
 }
 
 func (p *Pair) samplerCmd(row Row, unit, role, variant string) []string {
-	argv := []string{imagebuild.SamplerPath, "run", "--iters", "1", "--warmup", "0", "--tee",
+	argv := []string{imagebuild.SamplerPath, "run", "--trusted", p.Trusted, "--iters", "1", "--warmup", "0", "--tee",
 		"--timeout", p.Timeout.String(), "--build-failed", imagebuild.FailedPath(unit), "--"}
 	argv = append(argv, row.Lang.Argv(imagebuild.BinPath(unit), imagebuild.SrcPath(unit, row.Lang.Ext))...)
 	if row.Lang.Name != "hale" {

@@ -1,0 +1,79 @@
+//go:build linux
+
+package main
+
+// The files of a bench image that the sampler runs as root (itself) or
+// preloads into counted runs (the clock gate) come from a build apart from
+// the benches' compile, and the orchestrator hashes them there. It passes
+// those digests as -trusted; before anything privileged (the cgroup mount
+// is the first) the sampler hashes the image's files and, when one differs
+// or is missing, runs nothing: every job answers unconfined with the
+// reason. Valgrind is the toolchain image's and is never run as root.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// checkTrusted compares each PATH=SHA256 of spec with the file at PATH,
+// opened without following a link. "" checks nothing.
+func checkTrusted(spec string) error {
+	if spec == "" {
+		return nil
+	}
+	var bad []string
+	for _, pair := range strings.Split(spec, ",") {
+		path, want, ok := strings.Cut(pair, "=")
+		if !ok || !strings.HasPrefix(path, "/") || len(want) != sha256.Size*2 {
+			return fmt.Errorf("-trusted: %q is not /PATH=SHA256", pair)
+		}
+		got, err := digestNoFollow(path)
+		switch {
+		case err != nil:
+			bad = append(bad, fmt.Sprintf("%s: %v", path, err))
+		case got != want:
+			bad = append(bad, fmt.Sprintf("%s has sha256 %s, the build recorded %s", path, got, want))
+		}
+	}
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		return fmt.Errorf("this image's privileged files are not the ones its build made (%s): rebuild the bench image (`halebench images`) and do not run images from an untrusted source", strings.Join(bad, "; "))
+	}
+	return nil
+}
+
+func digestNoFollow(path string) (string, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", err
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !st.Mode().IsRegular() {
+		return "", fmt.Errorf("not a regular file (%s)", st.Mode().Type())
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// startSession is newSession after the check: a failed check gives a
+// session that set nothing up and refuses every job.
+func startSession(uid, gid uint32, trusted string) *session {
+	if err := checkTrusted(trusted); err != nil {
+		return &session{stop: make(chan struct{}), unconfined: err.Error()}
+	}
+	return newSession(uid, gid)
+}
