@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -180,8 +179,11 @@ func checkRef(git, ref string) error {
 	case strings.Contains(git, "://") || strings.Contains(git, "@"):
 		return nil
 	}
-	out, err := exec.Command("git", "-C", git, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}").Output()
-	if err != nil || len(strings.TrimSpace(string(out))) == 0 {
+	// imagebuild's git: a clean environment, the caller's GIT_* and config
+	// left out.
+	ctx, cancel := context.WithTimeout(context.Background(), imagebuild.DefaultProbeTimeout)
+	defer cancel()
+	if _, err := imagebuild.ResolveRef(ctx, git, ref); err != nil {
 		return fmt.Errorf("no such tag, branch or commit in %s", git)
 	}
 	return nil
