@@ -423,7 +423,7 @@ func hashTree(root string) (string, error) {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		st, err := os.Stat(p)
+		st, err := os.Lstat(p) // a link is named, not followed
 		if err != nil {
 			continue
 		}

@@ -72,7 +72,7 @@ func treeDigest(root string) (string, error) {
 			fmt.Fprintf(h, "%s %s %d\n", rel, st.Mode().Type(), st.Size())
 			continue
 		}
-		f, err := os.Open(p)
+		f, err := openSource(p)
 		if err != nil {
 			return "", err
 		}

@@ -325,7 +325,7 @@ func copyTree(src, dst string) error {
 }
 
 func copyFile(from, to string, mode fs.FileMode) error {
-	in, err := os.Open(from)
+	in, err := openSource(from)
 	if err != nil {
 		return err
 	}
