@@ -5,11 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
+	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
@@ -205,13 +207,8 @@ func (o *abOptions) print(res *ab.Result) error {
 	if o.html == "" {
 		return nil
 	}
-	f, err := os.Create(o.html)
-	if err != nil {
+	if err := atomicfile.Write(o.html, 0o644, func(w io.Writer) error { return ab.HTML(w, res) }); err != nil {
 		return fmt.Errorf("--html=%s: %w", o.html, err)
 	}
-	if err := ab.HTML(f, res); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return nil
 }
