@@ -55,15 +55,6 @@ func Cell(s string) string {
 	return b.String()
 }
 
-// Cells is Cell of each of ss.
-func Cells(ss ...string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = Cell(s)
-	}
-	return out
-}
-
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // autolinkColon says whether the ':' at i starts "://" (a URL autolink's
