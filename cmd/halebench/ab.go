@@ -5,12 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
+	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
@@ -180,8 +181,11 @@ func checkRef(git, ref string) error {
 	case strings.Contains(git, "://") || strings.Contains(git, "@"):
 		return nil
 	}
-	out, err := exec.Command("git", "-C", git, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}").Output()
-	if err != nil || len(strings.TrimSpace(string(out))) == 0 {
+	// imagebuild's git: a clean environment, the caller's GIT_* and config
+	// left out.
+	ctx, cancel := context.WithTimeout(context.Background(), imagebuild.DefaultProbeTimeout)
+	defer cancel()
+	if _, err := imagebuild.ResolveRef(ctx, git, ref); err != nil {
 		return fmt.Errorf("no such tag, branch or commit in %s", git)
 	}
 	return nil
@@ -203,13 +207,8 @@ func (o *abOptions) print(res *ab.Result) error {
 	if o.html == "" {
 		return nil
 	}
-	f, err := os.Create(o.html)
-	if err != nil {
+	if err := atomicfile.Write(o.html, 0o644, func(w io.Writer) error { return ab.HTML(w, res) }); err != nil {
 		return fmt.Errorf("--html=%s: %w", o.html, err)
 	}
-	if err := ab.HTML(f, res); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 const bisectHelp = `Usage: halebench bisect --good=REF --bad=REF --bench=LIST --hale-git=DIR|URL [flags]
@@ -131,7 +132,7 @@ func runBisect(ctx context.Context, args []string) error {
 	fmt.Fprintf(log, "bisect: %d first-parent commits after %s up to %s\n", len(commits)-1, f.good, f.bad)
 	if f.list {
 		for _, c := range commits {
-			fmt.Printf("%s %s\n", c.ID, c.Subject)
+			fmt.Printf("%s %s\n", termtext.Line(c.ID), termtext.Line(c.Subject))
 		}
 		return nil
 	}
@@ -167,8 +168,10 @@ func toBisect(cs []imagebuild.Commit) []bisect.Commit {
 }
 
 // printBisect is the result on stdout: JSON, or the steps' grid and the
-// answer.
+// answer. Subjects, notes and details (what authors and builds wrote) go
+// through termtext, in the grid as in the JSON.
 func printBisect(w io.Writer, r *bisect.Result, asJSON bool) error {
+	r = cleanBisect(r)
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -178,8 +181,8 @@ func printBisect(w io.Writer, r *bisect.Result, asJSON bool) error {
 	fmt.Fprintln(tw, "commit\tsubject\tverdict\tbuild s\tvs good\tvs bad")
 	for _, st := range r.Steps {
 		subject := st.Commit.Subject
-		if len(subject) > 50 {
-			subject = subject[:47] + "..."
+		if rs := []rune(subject); len(rs) > 50 {
+			subject = string(rs[:47]) + "..."
 		}
 		id := st.Commit.ID
 		if len(id) > 12 {
@@ -193,4 +196,30 @@ func printBisect(w io.Writer, r *bisect.Result, asJSON bool) error {
 	fmt.Fprintf(w, "ends (bad over good): %s\n", bisect.Figures(r.Ends))
 	_, err := fmt.Fprintf(w, "%s: %s; %d commits in range, %.0f s of builds\n", r.Outcome, r.Detail, r.Commits, r.BuildSeconds)
 	return err
+}
+
+// cleanBisect is a copy of r whose text is cleaned by termtext.
+func cleanBisect(r *bisect.Result) *bisect.Result {
+	c := *r
+	commit := func(x bisect.Commit) bisect.Commit {
+		return bisect.Commit{ID: termtext.Line(x.ID), Subject: termtext.Line(x.Subject)}
+	}
+	ptr := func(x *bisect.Commit) *bisect.Commit {
+		if x == nil {
+			return nil
+		}
+		y := commit(*x)
+		return &y
+	}
+	c.Good, c.Bad, c.First, c.At, c.Detail = commit(r.Good), commit(r.Bad), ptr(r.First), ptr(r.At), termtext.Clean(r.Detail)
+	c.Range = make([]bisect.Commit, len(r.Range))
+	for i, x := range r.Range {
+		c.Range[i] = commit(x)
+	}
+	c.Steps = make([]bisect.Step, len(r.Steps))
+	for i, st := range r.Steps {
+		st.Commit, st.Note = commit(st.Commit), termtext.Clean(st.Note)
+		c.Steps[i] = st
+	}
+	return &c
 }

@@ -5,8 +5,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
+	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
@@ -40,24 +42,16 @@ func runBundle(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	tmp := *out + ".partial"
-	f, err := os.Create(tmp)
+	var m *evidence.Manifest
+	err = atomicfile.Write(*out, 0o644, func(f io.Writer) error {
+		w := bufio.NewWriterSize(f, 1<<20)
+		var err error
+		if m, err = evidence.Bundle(ctx, s.Eng, rep, path, *suite, w); err != nil {
+			return err
+		}
+		return w.Flush()
+	})
 	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	m, err := evidence.Bundle(ctx, s.Eng, rep, path, *suite, w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, *out)
-	}
-	if err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("bundling %s: %w", path, err)
 	}
 	st, _ := os.Stat(*out)

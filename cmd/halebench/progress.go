@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // eraseLine is what the harness writes before a live line or a step line
@@ -17,7 +19,11 @@ var eraseLine = []byte("\r\033[K")
 // it. On a terminal (live) it keeps the one live line — the text written
 // after an eraseLine with no newline — at the bottom: before a whole line
 // it erases the live line, and after it draws it again, so nothing is
-// printed over it. Plain: lines pass through as they are; quiet: nothing.
+// printed over it. Plain: lines pass through; quiet: nothing. Every line is
+// cleaned by termtext on its way out: much of what goes to stderr (a build
+// log's tail, a compiler's message, a commit subject, an error quoting
+// them) was written by others, and stderr is what a CI runner reads
+// commands from.
 type printer struct {
 	mu      sync.Mutex
 	out     io.Writer
@@ -54,6 +60,7 @@ func (p *printer) Write(b []byte) (int, error) {
 
 // line prints one whole line above the live line.
 func (p *printer) line(l []byte) {
+	l = []byte(termtext.Clean(string(l)))
 	if !p.live || len(p.shown) == 0 {
 		p.out.Write(l)
 		return
@@ -70,6 +77,7 @@ func (p *printer) redraw(l []byte) {
 	if !p.live {
 		return
 	}
+	l = []byte(termtext.Line(string(l)))
 	if len(p.shown) > 0 || len(l) > 0 {
 		p.out.Write(append(append([]byte{}, eraseLine...), l...))
 	}
@@ -87,7 +95,7 @@ func (p *printer) Close() {
 	}
 	p.redraw(nil)
 	if p.final != "" {
-		p.out.Write([]byte(p.final + "\n"))
+		p.out.Write([]byte(termtext.Line(p.final) + "\n"))
 		p.final = ""
 	}
 }

@@ -61,3 +61,33 @@ func TestPrinterSaysFinalLineLast(t *testing.T) {
 		t.Fatalf("got  %q\nwant …%q", got, want)
 	}
 }
+
+// Whatever a build log, a compiler or a commit subject put in a line, the
+// printer lets no CI command and no escape through to stderr, live or
+// plain; the live line stays one line.
+func TestPrinterCleansEveryLine(t *testing.T) {
+	for _, live := range []bool{false, true} {
+		var out bytes.Buffer
+		p := &printer{out: &out, live: live}
+		fmt.Fprint(p, "\r\033[K[1/2] sample of   ::error::live\n::warning::x")
+		fmt.Fprintf(p, "toolchain hale: build failed:\n    ::error file=a::planted\n\x1b]0;title\x07done\n")
+		fmt.Fprintf(p, "bisect: building 0123456789ab fix ##vso[task.setvariable variable=x]1\n")
+		fmt.Fprint(p, "partial   ::error::")
+		fmt.Fprint(p, "x\n\t::add-mask::y")
+		p.sayLast("halebench:\n::error::last")
+		p.Close()
+		got := strings.ReplaceAll(out.String(), string(eraseLine), "\n")
+		for _, l := range strings.Split(got, "\n") {
+			low := strings.ToLower(l)
+			if strings.HasPrefix(strings.TrimLeft(l, " \t"), "::") || strings.Contains(low, "##vso[") || strings.Contains(low, "##[") {
+				t.Errorf("live=%v: the line %q reaches stderr in\n%q", live, l, out.String())
+			}
+		}
+		if strings.Contains(strings.ReplaceAll(out.String(), string(eraseLine), ""), "\x1b") {
+			t.Errorf("live=%v: an escape other than the printer's own: %q", live, out.String())
+		}
+		if !strings.Contains(got, "planted") || !strings.Contains(got, "vso[task.setvariable") {
+			t.Errorf("live=%v: the text itself was lost: %q", live, out.String())
+		}
+	}
+}

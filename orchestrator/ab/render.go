@@ -4,47 +4,53 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
+
+	"github.com/hale-lang/halebench/orchestrator/mdtext"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Grid writes one line per bench: bench | A | B | ratio [low, high] |
-// instructions | verdict, then the run's settings.
+// instructions | verdict, then the run's settings. Text a side, a bench or
+// a build wrote (names, details, warnings) goes through termtext.
 func Grid(w io.Writer, r *Result) {
-	fmt.Fprintf(w, "A: %s\nB: %s\n", r.A, r.B)
+	c, l := termtext.Clean, termtext.Line
+	fmt.Fprintf(w, "A: %s\nB: %s\n", l(r.A), l(r.B))
 	if r.SameSides {
 		fmt.Fprintln(w, "A and B are given alike: an A/A (nothing should differ)")
 	}
 	for _, warn := range r.Warnings {
-		fmt.Fprintln(w, "note:", warn)
+		fmt.Fprintln(w, "note:", c(warn))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "bench\tlang\tA\tB\tratio B/A [interval]\t±\trounds\tinstructions B/A\tverdict")
 	for _, b := range r.Benches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", b.Name, b.Lang, dur(b.MedianA), dur(b.MedianB),
-			ratioText(b), halfText(b), b.Rounds, instrText(b), b.Verdict)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", l(b.Name), l(b.Lang), dur(b.MedianA), dur(b.MedianB),
+			ratioText(b), halfText(b), b.Rounds, instrText(b), l(string(b.Verdict)))
 	}
 	tw.Flush()
 	for _, b := range r.Benches {
 		if b.Detail != "" {
-			fmt.Fprintf(w, "  %s (%s): %s\n", b.Name, b.Lang, b.Detail)
+			fmt.Fprintf(w, "  %s (%s): %s\n", l(b.Name), l(b.Lang), c(b.Detail))
 		}
 	}
 	fmt.Fprintf(w, "threshold ±%.1f %%; Hodges–Lehmann ratio, Wilcoxon signed-rank interval at %.2f %% per look (%.0f %% over %d looks); seed %d; stopped by %s after %d rounds in %.0fs\n",
-		100*r.Threshold, 100*r.LookLevel, 100*r.Confidence, len(r.Looks), r.Seed, r.StoppedBy, r.Rounds, float64(r.ElapsedNs)/1e9)
+		100*r.Threshold, 100*r.LookLevel, 100*r.Confidence, len(r.Looks), r.Seed, l(r.StoppedBy), r.Rounds, float64(r.ElapsedNs)/1e9)
 }
 
-// Markdown writes the comparison as a release-notes table.
+// Markdown writes the comparison as a release-notes table. Every text in it
+// goes through mdtext.Cell: a side's name, a bench's or a build's words
+// bring no image, link or HTML into the notes, and break no cell.
 func Markdown(w io.Writer, r *Result) {
-	fmt.Fprintf(w, "### Performance: %s → %s\n\n", r.A, r.B)
+	fmt.Fprintf(w, "### Performance: %s → %s\n\n", mdtext.Cell(r.A), mdtext.Cell(r.B))
 	fmt.Fprintln(w, "| bench | lang | A | B | B/A [interval] | instructions B/A | verdict |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---|")
 	for _, b := range r.Benches {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", b.Name, b.Lang, dur(b.MedianA), dur(b.MedianB), ratioText(b), instrText(b), verdictMD(b))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", mdtext.Cell(b.Name), mdtext.Cell(b.Lang), dur(b.MedianA), dur(b.MedianB), ratioText(b), instrText(b), verdictMD(b))
 	}
 	fmt.Fprintf(w, "\nRatios are B/A from %d paired interleaved rounds at most (Hodges–Lehmann, Wilcoxon signed-rank interval at %.2f %%); `slower`/`faster` need the whole interval past 1 and the estimate past ±%.1f %%.", r.Rounds, 100*r.LookLevel, 100*r.Threshold)
 	if r.Host != "" {
-		fmt.Fprintf(w, " Host: %s.", r.Host)
+		fmt.Fprintf(w, " Host: %s.", mdtext.Cell(r.Host))
 	}
 	fmt.Fprintln(w)
 }
@@ -58,9 +64,9 @@ func JSON(w io.Writer, r *Result) error {
 
 func verdictMD(b Bench) string {
 	if b.Detail != "" && b.Verdict == "missing" {
-		return fmt.Sprintf("%s (%s)", b.Verdict, strings.ReplaceAll(b.Detail, "|", "/"))
+		return mdtext.Cell(fmt.Sprintf("%s (%s)", b.Verdict, b.Detail))
 	}
-	return string(b.Verdict)
+	return mdtext.Cell(string(b.Verdict))
 }
 
 func ratioText(b Bench) string {

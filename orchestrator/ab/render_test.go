@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -72,4 +74,52 @@ func TestOutputs(t *testing.T) {
 	if rows != 3 || lines != 3 || band != 1 { // two intervals and the line at 1
 		t.Errorf("forest: %d rows, %d lines, %d bands", rows, lines, band)
 	}
+}
+
+// A side, a bench or a build can name itself anything: what the grid
+// prints carries no CI command or escape, and what the Markdown prints no
+// image, link, HTML or extra cell.
+func TestHostileTextIsDefanged(t *testing.T) {
+	r := sample()
+	r.A, r.B = "![pwn](https://evil.example/a.png)", "hale at  ::error::b ##vso[task.complete]"
+	r.Host = "<img src=https://evil.example/h.gif>"
+	r.Warnings = []string{"  ::warning::w\n\t::error::two", "\x1b]0;title\x07ok"}
+	r.Benches[0].Name = "x | <b>y</b>\n  ::error file=a::n"
+	r.Benches[2].Detail = "B: build failed:\n    ::error::from a build log ##vso[task.setvariable variable=x]1 [l](http://evil.example)"
+	var grid, md bytes.Buffer
+	Grid(&grid, r)
+	Markdown(&md, r)
+	if cmd := ciCommand(grid.String()); cmd != "" {
+		t.Errorf("grid carries the CI command %q:\n%s", cmd, grid.String())
+	}
+	if strings.Contains(grid.String(), "\x1b") {
+		t.Errorf("grid carries an escape: %q", grid.String())
+	}
+	if cmd := ciCommand(md.String()); cmd != "" {
+		t.Errorf("markdown carries the CI command %q:\n%s", cmd, md.String())
+	}
+	// What is left once backslash escapes are taken out is read as markup.
+	plain := regexp.MustCompile("\\\\[!-/:-@\\[-`{-~]").ReplaceAllString(md.String(), " ")
+	for _, bad := range []string{"<img", "<b>", "![", "](", "[l]", "://"} {
+		if strings.Contains(plain, bad) {
+			t.Errorf("markdown carries %q:\n%s", bad, md.String())
+		}
+	}
+	for _, line := range strings.Split(md.String(), "\n") {
+		if strings.HasPrefix(line, "| ") && strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") != 8 {
+			t.Errorf("a row with other than 7 cells: %q", line)
+		}
+	}
+}
+
+// ciCommand is the first line a CI runner would obey: "::" after leading
+// blanks (GitHub), "##vso[" or "##[" anywhere (Azure).
+func ciCommand(s string) string {
+	for _, line := range strings.Split(s, "\n") {
+		low := strings.ToLower(line)
+		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(low, "##vso[") || strings.Contains(low, "##[") {
+			return line
+		}
+	}
+	return ""
 }

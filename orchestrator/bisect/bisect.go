@@ -7,6 +7,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // DefaultThreshold is how far a bench must move to count as moved: 2 %, as
@@ -126,6 +128,13 @@ func Run(ctx context.Context, j Judge, o Options) (*Result, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
+	// A subject is what a commit's author wrote (in CI, anyone's pull
+	// request): it is said on stderr, in the details and on stdout, so it
+	// is cleaned once here.
+	o.Commits = append([]Commit(nil), o.Commits...)
+	for i := range o.Commits {
+		o.Commits[i].Subject = termtext.Line(o.Commits[i].Subject)
+	}
 	s := &search{j: j, o: o, cs: o.Commits, skipped: map[int]bool{}}
 	s.r = &Result{Good: o.Commits[0], Bad: o.Commits[len(o.Commits)-1], Commits: len(o.Commits) - 1, Threshold: o.Threshold}
 	if err := s.ends(ctx); err != nil || s.r.Outcome != "" {
@@ -180,12 +189,12 @@ func (s *search) buildEnd(ctx context.Context, c Commit, verdict, flag string) (
 	side, err := s.j.Build(ctx, c)
 	st := Step{Commit: c, Verdict: verdict, BuildSeconds: side.BuildSeconds}
 	if err != nil {
-		st.Note = err.Error()
+		st.Note = termtext.Clean(err.Error()) // it quotes the build log's tail
 		s.add(st)
 		if ctx.Err() != nil {
 			return side, err
 		}
-		return side, fmt.Errorf("%s=%s (%s): %w: %v (an end must build; choose another %s)", flag, c.short(), c.Subject, ErrEndNotBuilt, err, flag)
+		return side, fmt.Errorf("%s=%s (%s): %w: %s (an end must build; choose another %s)", flag, c.short(), c.Subject, ErrEndNotBuilt, st.Note, flag)
 	}
 	s.add(st)
 	return side, nil
@@ -255,8 +264,8 @@ func (s *search) test(ctx context.Context, i int) (string, error) {
 		if !errors.Is(err, ErrNotBuilt) || ctx.Err() != nil {
 			return "", fmt.Errorf("building %s: %w", c.short(), err)
 		}
-		st.Verdict, st.Note = VerdictSkipped, err.Error()
-		fmt.Fprintf(s.o.Log, "bisect: %s does not build, skipped (as git bisect skip): %v\n", c.short(), err)
+		st.Verdict, st.Note = VerdictSkipped, termtext.Clean(err.Error())
+		fmt.Fprintf(s.o.Log, "bisect: %s does not build, skipped (as git bisect skip): %s\n", c.short(), st.Note)
 		s.add(st)
 		return VerdictSkipped, nil
 	}

@@ -3,10 +3,12 @@ package bisect
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // fakeJudge: commit i has a level per bench (its metric); a ratio is the
@@ -216,4 +218,52 @@ func TestMove(t *testing.T) {
 			t.Errorf("move(%+v) = %d, want %d", c.r, got, c.want)
 		}
 	}
+}
+
+// A commit subject and a build's failure are written by others (in CI,
+// anyone's pull request): no CI command from either reaches the log, the
+// result's details, its steps or its JSON.
+func TestHostileSubjectsAndBuildLogs(t *testing.T) {
+	cs := commits(6)
+	cs[2].Subject = "fix  ##vso[task.setvariable variable=x]1"
+	cs[4].Subject = "  ::error::planted\nsecond line ##[error]y"
+	cs[5].Subject = "\x1b]0;title\x07bad ##VSO[task.complete]"
+	j := &fakeJudge{levels: map[string][]float64{"fn": step(6, 4, 1, 1.3)},
+		fail: map[int]error{2: fmt.Errorf("build failed:\n    ::error::from cargo ##vso[task.complete]: %w", ErrNotBuilt)}}
+	var log bytes.Buffer
+	res, err := Run(context.Background(), j, Options{Commits: cs, Benches: []string{"fn"}, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := json.Marshal(res)
+	for what, text := range map[string]string{"log": log.String(), "detail": res.Detail, "json": string(js)} {
+		if cmd := ciCommand(text); cmd != "" {
+			t.Errorf("the %s carries the CI command %q:\n%s", what, cmd, text)
+		}
+		if strings.Contains(text, "\x1b") || strings.Contains(text, `\u001b`) {
+			t.Errorf("the %s carries an escape: %q", what, text)
+		}
+	}
+	if res.First == nil || res.First.ID != "c4" || !strings.Contains(res.First.Subject, "::error::planted") {
+		t.Errorf("the first commit or its subject's text is lost: %s %+v (%s)", res.Outcome, res.First, res.Detail)
+	}
+	// A build failure whose log prints commands, at an end: the error says
+	// it cleaned.
+	j = &fakeJudge{fail: map[int]error{0: errors.New("build failed:\n    ::error::from cargo\nwarning ##vso[task.complete]")}}
+	_, err = Run(context.Background(), j, Options{Commits: commits(3), Benches: []string{"fn"}})
+	if err == nil || ciCommand(err.Error()) != "" || !strings.Contains(err.Error(), "from cargo") {
+		t.Errorf("an end's failure: %v", err)
+	}
+}
+
+// ciCommand is the first line a CI runner would obey: "::" after leading
+// blanks (GitHub), "##vso[" or "##[" anywhere (Azure).
+func ciCommand(s string) string {
+	for _, line := range strings.Split(s, "\n") {
+		low := strings.ToLower(line)
+		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(low, "##vso[") || strings.Contains(low, "##[") {
+			return line
+		}
+	}
+	return ""
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"syscall"
 
+	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -66,35 +68,19 @@ func (o Outputs) Write(r *report.Report) error {
 	return errors.Join(errs...)
 }
 
-// WriteJUnit writes the report's JUnit XML to path, atomically: a synced
-// temporary file beside it, renamed over it (a symlink at path is
-// replaced, never followed).
+// WriteJUnit writes the report's JUnit XML to path through atomicfile: a
+// synced temporary file beside it, renamed over it (a symlink at path is
+// refused, never followed).
 func WriteJUnit(path string, r *report.Report) error {
 	var buf bytes.Buffer
 	if err := JUnit(&buf, r); err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".junit-*.xml")
-	if err != nil {
-		return fmt.Errorf("writing JUnit file %s: %w (does its folder exist and is it writable?)", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(buf.Bytes())
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("writing JUnit file %s: %w", path, err)
+	if err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	}); err != nil {
+		return fmt.Errorf("JUnit file: %w", err)
 	}
 	return nil
 }

@@ -160,7 +160,7 @@ func TestAppendSummary(t *testing.T) {
 	}
 }
 
-// WriteJUnit replaces the file whole, and replaces a symlink rather than
+// WriteJUnit replaces the file whole, and refuses a symlink rather than
 // writing through it.
 func TestWriteJUnitReplaces(t *testing.T) {
 	dir := t.TempDir()
@@ -168,11 +168,18 @@ func TestWriteJUnitReplaces(t *testing.T) {
 	os.WriteFile(target, []byte("keep"), 0o644)
 	link := filepath.Join(dir, "junit.xml")
 	os.Symlink(target, link)
-	if err := WriteJUnit(link, sample()); err != nil {
-		t.Fatal(err)
+	if err := WriteJUnit(link, sample()); err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Fatalf("a symlinked junit.xml: %v, want it refused", err)
 	}
 	if b, _ := os.ReadFile(target); string(b) != "keep" {
 		t.Fatalf("written through the symlink: %q", b)
+	}
+	os.Remove(link)
+	if err := WriteJUnit(link, sample()); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJUnit(link, sample()); err != nil {
+		t.Fatal(err)
 	}
 	st, err := os.Lstat(link)
 	if err != nil || !st.Mode().IsRegular() {
@@ -181,7 +188,7 @@ func TestWriteJUnitReplaces(t *testing.T) {
 	if err := WriteJUnit(filepath.Join(dir, "no-such-dir", "j.xml"), sample()); err == nil || !strings.Contains(err.Error(), "no-such-dir") {
 		t.Fatalf("missing folder: %v", err)
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, ".junit-*")); len(left) > 0 {
+	if left, _ := filepath.Glob(filepath.Join(dir, ".junit.xml.tmp-*")); len(left) > 0 {
 		t.Fatalf("temporary files left: %v", left)
 	}
 }

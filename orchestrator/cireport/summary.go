@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
-	"unicode"
 
+	"github.com/hale-lang/halebench/orchestrator/mdtext"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
-	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Summary writes the run as a Markdown step summary: the verdict line
@@ -34,7 +32,7 @@ func Summary(w io.Writer, r *report.Report) {
 		}
 	}
 	fmt.Fprint(w, "\n<details><summary>The grid</summary>\n\n")
-	report.Markdown(w, markdownSafe(r))
+	report.Markdown(w, r)
 	fmt.Fprint(w, "\n</details>\n\n")
 }
 
@@ -82,65 +80,5 @@ func attention(r *report.Report) []item {
 }
 
 // mdText is text a bench or a toolchain may have written, made safe for
-// one line of Markdown: cleaned by termtext (no escape, no CI command),
-// then every character Markdown or HTML could read as markup escaped, so
-// it shows as the text it is. An underscore inside a word (fn_modular)
-// marks nothing and is left as it is.
-func mdText(s string) string {
-	rs := []rune(termtext.Line(s))
-	var b strings.Builder
-	for i, c := range rs {
-		switch c {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '_':
-			if i > 0 && i+1 < len(rs) && wordRune(rs[i-1]) && wordRune(rs[i+1]) {
-				b.WriteRune(c)
-				continue
-			}
-			b.WriteString("\\_")
-		case '\\', '`', '*', '[', ']', '#', '|', '!', '~', '$':
-			b.WriteByte('\\')
-			b.WriteRune(c)
-		default:
-			b.WriteRune(c)
-		}
-	}
-	return b.String()
-}
-
-func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// markdownSafe is a copy of r whose text that report.Markdown prints as it
-// is (bench names, category titles, the host, the subject's reason and
-// version) went through mdText, so a hostile name can neither break a
-// table nor bring in HTML. The copy shares what it does not change.
-func markdownSafe(r *report.Report) *report.Report {
-	c := *r
-	c.Benches = make([]*report.Bench, len(r.Benches))
-	for i, b := range r.Benches {
-		nb := *b
-		nb.Name = mdText(b.Name)
-		c.Benches[i] = &nb
-	}
-	c.Categories = make([]report.Category, len(r.Categories))
-	for i, cat := range r.Categories {
-		nc := report.Category{Name: cat.Name, Title: mdText(cat.Title)}
-		for _, n := range cat.Benches {
-			nc.Benches = append(nc.Benches, mdText(n))
-		}
-		c.Categories[i] = nc
-	}
-	c.Host.CPUModel, c.Host.Arch, c.Host.Kernel = mdText(r.Host.CPUModel), mdText(r.Host.Arch), mdText(r.Host.Kernel)
-	c.SubjectReason, c.SubjectStatus, c.Subject = mdText(r.SubjectReason), mdText(r.SubjectStatus), mdText(r.Subject)
-	c.Images = map[string]report.Toolchain{}
-	for l, tc := range r.Images {
-		tc.Version = mdText(tc.Version)
-		c.Images[mdText(l)] = tc
-	}
-	return &c
-}
+// one line of Markdown (mdtext.Cell).
+func mdText(s string) string { return mdtext.Cell(s) }

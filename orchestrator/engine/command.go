@@ -4,17 +4,34 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
+// ProbeTimeout bounds every probe (a toolchain's --version, `cat` of a
+// build record, dpkg-query, the privilege probe): a toolchain under test
+// may be anyone's, and its --version may never return.
+var ProbeTimeout = 2 * time.Minute
+
 // Command runs argv in a throw-away sandboxed container of img and returns
-// its stdout. For short probes such as `go version`.
+// its stdout. For short probes such as `go version`; it is stopped and
+// removed after ProbeTimeout.
 func (e *Engine) Command(ctx context.Context, img, runID string, argv []string) (string, error) {
 	return e.probe(ctx, Spec{Image: img, Cmd: argv, RunID: runID})
 }
 
-// probe runs one throw-away container to its end and returns its stdout; a
-// non-zero exit is an error carrying its stderr.
-func (e *Engine) probe(ctx context.Context, s Spec) (string, error) {
+// probe runs one throw-away container to its end, within ProbeTimeout, and
+// returns its stdout; a non-zero exit is an error carrying its stderr.
+func (e *Engine) probe(parent context.Context, s Spec) (string, error) {
+	ctx, cancel := context.WithTimeout(parent, ProbeTimeout)
+	defer cancel()
+	out, err := e.probeIn(ctx, s)
+	if err != nil && parent.Err() == nil && ctx.Err() == context.DeadlineExceeded {
+		return "", fmt.Errorf("%s in %s did not finish within %s (a probe that hangs); the container was removed: check that image's toolchain", strings.Join(s.Cmd, " "), s.Image, ProbeTimeout)
+	}
+	return out, err
+}
+
+func (e *Engine) probeIn(ctx context.Context, s Spec) (string, error) {
 	s.Labels = map[string]string{"org.halebench.role": "probe"}
 	c, err := e.Create(ctx, s)
 	if err != nil {

@@ -2,12 +2,14 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
@@ -91,6 +93,23 @@ func startTime(pid int) string {
 	return f[19]
 }
 
+// liveStart is startTime, and whether the process is there at all. Where
+// /proc/PID/stat cannot be read (/proc mounted with hidepid=2, another
+// user's process), signal 0 asks the kernel instead: EPERM means there is
+// such a process, only not one this user may signal, so it is alive with
+// an unknown start.
+func liveStart(pid int) (start string, alive bool) {
+	return liveStartWith(pid, startTime)
+}
+
+func liveStartWith(pid int, stat func(int) string) (string, bool) {
+	if s := stat(pid); s != "" {
+		return s, true
+	}
+	err := syscall.Kill(pid, 0)
+	return "", err == nil || errors.Is(err, syscall.EPERM)
+}
+
 // Sweep is what an orphan sweep did.
 type Sweep struct {
 	Removed int
@@ -123,7 +142,7 @@ func (e *Engine) RemoveOrphans(ctx context.Context) (Sweep, error) {
 	}
 	me := SelfIdentity()
 	for _, c := range list {
-		gone, why := judgeOwner(c.Labels, me, running, startTime)
+		gone, why := judgeOwner(c.Labels, me, running, liveStart)
 		if !gone {
 			if why != "" {
 				sw.Left = append(sw.Left, short(c.ID)+": "+why)
@@ -172,8 +191,9 @@ func (e *Engine) removeLabelled(ctx context.Context, label string) (int, error) 
 // A run in this pid namespace is gone when its pid is, or is now another
 // process (another start time); a run inside a container (halebench's own
 // image: its hostname is the container's short id) is gone when that
-// container no longer runs. Anything else is not judged.
-func judgeOwner(labels map[string]string, me Identity, running map[string]bool, start func(int) string) (gone bool, why string) {
+// container no longer runs. Anything else is not judged, nor is a pid that
+// is alive but whose start time cannot be read.
+func judgeOwner(labels map[string]string, me Identity, running map[string]bool, start func(int) (string, bool)) (gone bool, why string) {
 	host, _, _ := strings.Cut(labels[LabelOwner], ":")
 	inContainer := shortID.MatchString(host)
 	id, ok := ParseIdentity(labels[LabelOwnerID])
@@ -196,5 +216,12 @@ func judgeOwner(labels map[string]string, me Identity, running map[string]bool, 
 	if id.PID == me.PID && id.Start == me.Start {
 		return false, ""
 	}
-	return start(id.PID) != id.Start, ""
+	st, alive := start(id.PID)
+	switch {
+	case !alive:
+		return true, ""
+	case st == "":
+		return false, fmt.Sprintf("owner pid %d is alive but its start time cannot be read (/proc mounted with hidepid?): not judged", id.PID)
+	}
+	return st != id.Start, ""
 }

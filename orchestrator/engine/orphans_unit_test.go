@@ -8,7 +8,11 @@ import (
 func TestJudgeOwner(t *testing.T) {
 	me := Identity{Boot: "b1", PIDNS: "pid:[1]", PID: 100, Start: "500"}
 	alive := map[int]string{100: "500", 200: "700", 300: "999"}
-	start := func(pid int) string { return alive[pid] }
+	hidden := 400 // alive, but /proc/400/stat cannot be read (hidepid=2)
+	start := func(pid int) (string, bool) {
+		st, ok := alive[pid]
+		return st, ok || pid == hidden
+	}
 	running := map[string]bool{"0123456789ab": true}
 	id := func(i Identity) map[string]string {
 		return map[string]string{LabelOwner: "host:" + strconv.Itoa(i.PID), LabelOwnerID: i.String()}
@@ -23,6 +27,7 @@ func TestJudgeOwner(t *testing.T) {
 		{"a live run", id(Identity{"b1", "pid:[1]", 200, "700"}), false, false},
 		{"a dead run", id(Identity{"b1", "pid:[1]", 999999, "1"}), true, false},
 		{"its pid now another process", id(Identity{"b1", "pid:[1]", 300, "1"}), true, false},
+		{"alive, start unreadable", id(Identity{"b1", "pid:[1]", hidden, "1"}), false, true},
 		{"another pid namespace", id(Identity{"b1", "pid:[2]", 999999, "1"}), false, true},
 		{"another boot", id(Identity{"b0", "pid:[1]", 999999, "1"}), false, true},
 		{"no identity", map[string]string{LabelOwner: "host:999999"}, false, true},

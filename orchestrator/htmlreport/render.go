@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
+	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -183,23 +183,10 @@ func newBenchView(runs []*Run, b *report.Bench) benchView {
 	return bv
 }
 
-// WriteFile renders runs to path through a temporary file.
+// WriteFile renders runs to path through atomicfile: never through a
+// link, whole or not at all.
 func WriteFile(path string, runs []*Run) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("writing the HTML report: %w", err)
-	}
-	if err := Render(f, runs); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("rendering the HTML report: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing the HTML report: %w", err)
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return Render(w, runs) })
 }
 
 // NextTo writes the HTML page of a report a run just wrote beside its

@@ -18,6 +18,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagecache"
 	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	bkclient "github.com/moby/buildkit/client"
 )
@@ -364,7 +365,7 @@ func restoreArgs(args map[string]string, label string) {
 func (b *Builder) finish(ctx context.Context, tc Toolchain, lang toolchain.Language) (Toolchain, error) {
 	out, err := b.eng.Command(ctx, tc.Ref, b.opts.RunID, lang.Version)
 	if err != nil {
-		tc.Status, tc.Reason = Unavailable, fmt.Sprintf("%s does not run in %s: %v", strings.Join(lang.Version, " "), tc.Ref, err)
+		tc.Status, tc.Reason = Unavailable, fmt.Sprintf("%s does not run in %s: %s", strings.Join(lang.Version, " "), tc.Ref, termtext.Clean(err.Error()))
 		return tc, nil
 	}
 	tc.Version = firstLine(out)
@@ -422,7 +423,7 @@ func hashTree(root string) (string, error) {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		st, err := os.Stat(p)
+		st, err := os.Lstat(p) // a link is named, not followed
 		if err != nil {
 			continue
 		}
@@ -431,15 +432,19 @@ func hashTree(root string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// lastLine is the last line of what a tool printed (an error, a build
+// log), cleaned by termtext: it goes into reasons, reports and CI logs.
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
+	return termtext.Line(strings.TrimSpace(lines[len(lines)-1]))
 }
 
+// firstLine is the first line of what a tool printed (a --version),
+// cleaned by termtext.
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return strings.TrimSpace(s[:i])
+		s = strings.TrimSpace(s[:i])
 	}
-	return s
+	return termtext.Line(s)
 }

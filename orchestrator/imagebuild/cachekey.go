@@ -1,13 +1,13 @@
 package imagebuild
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -72,7 +72,7 @@ func treeDigest(root string) (string, error) {
 			fmt.Fprintf(h, "%s %s %d\n", rel, st.Mode().Type(), st.Size())
 			continue
 		}
-		f, err := os.Open(p)
+		f, err := openSource(p)
 		if err != nil {
 			return "", err
 		}
@@ -93,7 +93,9 @@ func haleSrcID(src string) string {
 	if src == "" {
 		return ""
 	}
-	out, err := exec.Command("git", "-C", src, "rev-parse", "HEAD").Output()
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultProbeTimeout)
+	defer cancel()
+	out, err := gitCommand(ctx, "-C", src, "rev-parse", "HEAD").Output()
 	if err == nil {
 		return "git:" + strings.TrimSpace(string(out))
 	}

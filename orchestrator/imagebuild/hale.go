@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -70,7 +71,7 @@ func (b *Builder) hale(ctx context.Context, tc Toolchain, lang toolchain.Languag
 		if ctx.Err() != nil {
 			return tc, err
 		}
-		fmt.Fprintf(b.log, "toolchain hale: build failed:\n%s\n", err)
+		fmt.Fprintf(b.log, "toolchain hale: build failed:\n%s\n", termtext.Clean(err.Error()))
 		tc.Status = BuildFailed
 		hint := "cargo needs crates.io, or Debian's packaged crates plus --hale-vendor=DIR holding the crates Debian lacks (inkwell 0.5.0 with inkwell_internals 0.10.0, llvm-sys 180.0.0, tree-sitter-go 0.21.2 for hale v0.17.0)"
 		tc.Reason = fmt.Sprintf("building hale-cli from %s failed: %s; the build log's tail is on stderr (%s); or give --hale-image=REF", hb.source(), lastLine(err.Error()), hint)
@@ -221,7 +222,8 @@ func (b *Builder) haleRecord(ctx context.Context, tc Toolchain) (Toolchain, erro
 		tc.Warnings = append(tc.Warnings, "hale release rule: "+msg)
 		fmt.Fprintf(b.log, "warning: hale release rule: %s\n", msg)
 	}
-	fmt.Fprintf(b.log, "toolchain hale: %s, built the %s way, cargo step %d s, Cargo.lock sha256 %s, %s\n", tc.Version, hb.Way, hb.CargoSeconds, hb.CargoLockSHA256, hb.Rustc)
+	l := termtext.Line
+	fmt.Fprintf(b.log, "toolchain hale: %s, built the %s way, cargo step %d s, Cargo.lock sha256 %s, %s\n", l(tc.Version), l(hb.Way), hb.CargoSeconds, l(hb.CargoLockSHA256), l(hb.Rustc))
 	return tc, nil
 }
 
@@ -323,7 +325,7 @@ func copyTree(src, dst string) error {
 }
 
 func copyFile(from, to string, mode fs.FileMode) error {
-	in, err := os.Open(from)
+	in, err := openSource(from)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package imagebuild
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // vendorCrate is one crate found in a --hale-vendor directory.
@@ -17,13 +19,47 @@ type vendorCrate struct {
 	Rel           string // its folder, relative to the vendor directory, with /
 }
 
-// workspaceVersion reads [workspace.package] version from a Cargo.toml.
-func workspaceVersion(manifest string) (string, error) {
-	f, err := os.Open(manifest)
+// maxManifest bounds a Cargo.toml read on this host.
+const maxManifest = 4 << 20
+
+// openSource opens a file of a checkout or vendor tree for reading on this
+// host, where the tree may be anyone's: never through a symlink (a
+// Cargo.toml linked to a host file is refused, not read), never a FIFO or
+// device (opened non-blocking, then checked to be a regular file).
+func openSource(p string) (*os.File, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%s is a symlink: a source tree's files are read on this host, never followed", p)
+	}
 	if err != nil {
-		return "", fmt.Errorf("the hale tree has no Cargo.toml: %w", err)
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file: refusing to read it", p)
+	}
+	return f, nil
+}
+
+// readManifest is a Cargo.toml's text, through openSource, at most
+// maxManifest bytes.
+func readManifest(p string) (string, error) {
+	f, err := openSource(p)
+	if err != nil {
+		return "", err
 	}
 	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxManifest))
+	return string(data), err
+}
+
+// workspaceVersion reads [workspace.package] version from a Cargo.toml.
+func workspaceVersion(manifest string) (string, error) {
+	data, err := readManifest(manifest)
+	if err != nil {
+		return "", fmt.Errorf("the hale tree's Cargo.toml: %w", err)
+	}
+	f := strings.NewReader(data)
 	v := tomlValue(f, "workspace.package", "version")
 	if v == "" {
 		return "", fmt.Errorf("%s has no [workspace.package] version: is it a hale-lang/hale tree?", manifest)
@@ -69,12 +105,10 @@ func scanVendor(dir string) ([]vendorCrate, error) {
 	}
 	var out []vendorCrate
 	add := func(rel, wsVersion string) bool {
-		f, err := os.Open(filepath.Join(dir, rel, "Cargo.toml"))
+		data, err := readManifest(filepath.Join(dir, rel, "Cargo.toml"))
 		if err != nil {
 			return false
 		}
-		data, _ := io.ReadAll(f)
-		f.Close()
 		name := tomlValue(strings.NewReader(string(data)), "package", "name")
 		if name == "" {
 			return false
@@ -91,9 +125,8 @@ func scanVendor(dir string) ([]vendorCrate, error) {
 			continue
 		}
 		wsVersion := ""
-		if f, err := os.Open(filepath.Join(dir, e.Name(), "Cargo.toml")); err == nil {
-			wsVersion = tomlValue(f, "workspace.package", "version")
-			f.Close()
+		if data, err := readManifest(filepath.Join(dir, e.Name(), "Cargo.toml")); err == nil {
+			wsVersion = tomlValue(strings.NewReader(data), "workspace.package", "version")
 		}
 		add(e.Name(), wsVersion)
 		subs, _ := os.ReadDir(filepath.Join(dir, e.Name()))

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // DefaultCloneTimeout bounds a clone or fetch from a remote repository, so
@@ -61,14 +63,14 @@ func isRemote(repo string) bool {
 	return strings.Contains(repo, "://") || strings.Contains(repo, "@")
 }
 
-// gitCmd runs git without a terminal prompt (a remote asking for a password
-// fails instead of waiting) and returns its trimmed stdout.
+// gitCmd runs git in gitEnv (a clean environment, no terminal prompt: a
+// remote asking for a password fails instead of waiting) and returns its
+// trimmed stdout.
 func gitCmd(ctx context.Context, args ...string) (string, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return "", fmt.Errorf("--hale-git needs git on this host (apt-get install git), or give a checkout with --hale-src=DIR")
 	}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=true")
+	cmd := gitCommand(ctx, args...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -77,7 +79,7 @@ func gitCmd(ctx context.Context, args ...string) (string, error) {
 		if ctx.Err() == context.DeadlineExceeded {
 			msg = "no answer in time (" + msg + ")"
 		}
-		return "", fmt.Errorf("git %s: %v: %s", args[0], err, msg)
+		return "", fmt.Errorf("git %s: %v: %s", args[0], err, termtext.Clean(msg))
 	}
 	return strings.TrimSpace(string(out)), nil
 }
@@ -172,7 +174,9 @@ func FirstParent(ctx context.Context, repo, good, bad string) ([]Commit, error) 
 	if err != nil {
 		return nil, err
 	}
-	list := []Commit{{ID: g, Subject: goodSubject}}
+	// A subject is anyone's words (a pull request's commits): cleaned here,
+	// where it enters.
+	list := []Commit{{ID: g, Subject: termtext.Line(goodSubject)}}
 	for i, line := range strings.Split(out, "\n") {
 		head, subject, _ := strings.Cut(line, "\x00")
 		f := strings.Fields(head)
@@ -182,7 +186,7 @@ func FirstParent(ctx context.Context, repo, good, bad string) ([]Commit, error) 
 		if i == 0 && (len(f) < 2 || f[1] != g) {
 			return nil, fmt.Errorf("--good=%s (%s) is not on the first-parent history of --bad=%s: %w (give a good that --bad descends from by first parents, e.g. an earlier release tag)", good, g[:12], bad, ErrBadRange)
 		}
-		list = append(list, Commit{ID: f[0], Subject: subject})
+		list = append(list, Commit{ID: f[0], Subject: termtext.Line(subject)})
 	}
 	if len(list) < 2 || list[len(list)-1].ID != b {
 		return nil, fmt.Errorf("--bad=%s does not descend from --good=%s: %w (is the order swapped?)", bad, good, ErrBadRange)

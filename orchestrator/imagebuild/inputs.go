@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -46,7 +45,9 @@ func SourceDateEpoch(dir string) (int64, string, error) {
 		}
 		return n, "SOURCE_DATE_EPOCH", nil
 	}
-	out, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%ct", "--", "images").Output()
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultProbeTimeout)
+	defer cancel()
+	out, err := gitCommand(ctx, "-C", dir, "log", "-1", "--format=%ct", "--", "images").Output()
 	if err == nil {
 		if n, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64); err == nil {
 			return n, "last git commit touching images/", nil

@@ -10,6 +10,8 @@ import (
 
 	bkclient "github.com/moby/buildkit/client"
 	"github.com/tonistiigi/fsutil"
+
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // solver runs one Dockerfile build through BuildKit.
@@ -82,9 +84,11 @@ func (s *solver) solve(ctx context.Context, contextDir, dockerfileDir string, bu
 	}()
 	res, err := s.bk.Solve(ctx, nil, opt, ch)
 	wg.Wait()
-	b.Log = string(logTail.b)
+	// The tail is what a build (a compiler, cargo, a build.rs) printed: it
+	// reaches errors, reasons and CI logs, so it is cleaned here, once.
+	b.Log = termtext.Clean(string(logTail.b))
 	if err != nil {
-		return b, fmt.Errorf("building %s: %w\n%s", what, err, indent(b.Log))
+		return b, fmt.Errorf("building %s: %w\n%s", what, cleanError{err}, indent(b.Log))
 	}
 	b.Ref = export.Attrs["name"]
 	b.Digest = res.ExporterResponse["containerimage.digest"]
@@ -116,7 +120,7 @@ func (s *solver) watch(ch chan *bkclient.SolveStatus, what string, logTail *tail
 			if v.Error != "" {
 				state = "error: " + v.Error
 			}
-			fmt.Fprintf(s.log, "  %s: %s %s\n", what, state, shorten(v.Name, 90))
+			fmt.Fprintf(s.log, "  %s: %s %s\n", what, termtext.Line(state), termtext.Line(shorten(v.Name, 90)))
 		}
 		for _, l := range st.Logs {
 			logTail.Write(l.Data)
@@ -124,6 +128,13 @@ func (s *solver) watch(ch chan *bkclient.SolveStatus, what string, logTail *tail
 	}
 	return executed, cached
 }
+
+// cleanError is BuildKit's error with its message cleaned by termtext (it
+// quotes the failing step's command); errors.Is and As still see the cause.
+type cleanError struct{ err error }
+
+func (e cleanError) Error() string { return termtext.Clean(e.err.Error()) }
+func (e cleanError) Unwrap() error { return e.err }
 
 type tailBuf struct {
 	max int

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"syscall"
+
+	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 )
 
 // MaxFileBytes bounds a stored report read back: a whole-suite run with
@@ -60,46 +61,20 @@ func ReadFile(path string) (*Report, error) {
 	return &r, nil
 }
 
-// WriteFile writes v as indented JSON to path through a temporary file,
-// synced, renamed over it, and the folder synced: a reader never sees half
-// a report, and a crash right after a run does not lose the one it wrote.
+// WriteFile writes v as indented JSON to path through atomicfile: a
+// synced temporary file renamed over it, so a reader never sees half a
+// report and a crash right after a run does not lose the one it wrote; a
+// symlink at path is refused, never followed.
 func WriteFile(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
-	if err != nil {
+	if err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	}); err != nil {
 		return fmt.Errorf("writing report: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if err := writeSynced(tmp, append(data, '\n')); err != nil {
-		return fmt.Errorf("writing report %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing report: %w", err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
-}
-
-// writeSynced writes data to f, readable by all as reports always were,
-// syncs and closes it.
-func writeSynced(f *os.File, data []byte) error {
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/mdtext"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -18,29 +19,32 @@ import (
 // numbers at a release, so it formats exactly as the seed did: the most
 // readable unit, three significant figures, `—` where a sibling is missing.
 // What the seed never needed (a failed cell, a parity mismatch) is written
-// as the status or a mark, with the mark's meaning under the tables.
+// as the status or a mark, with the mark's meaning under the tables. Every
+// text a report holds goes through mdtext.Cell: a report is a file anyone
+// may hand to `show --markdown`, and its snapshot goes into release notes,
+// so no name, status or reason may bring an image, a link or HTML along.
 func Markdown(w io.Writer, r *Report) {
 	langs := gridLangs(r)
 	mdIntro(w, r)
 	marks := map[string]bool{}
 	for _, t := range tables(r) {
-		fmt.Fprintf(w, "\n### %s\n\n", t.title)
+		fmt.Fprintf(w, "\n### %s\n\n", mdtext.Cell(t.title))
 		head := []string{"Bench"}
 		rule := []string{"---"}
 		for _, l := range langs {
-			head = append(head, l.Title)
+			head = append(head, mdtext.Cell(l.Title))
 			rule = append(rule, "---")
 			if r.counted(l.Name) {
-				head, rule = append(head, l.Title+" instructions"), append(rule, "---")
+				head, rule = append(head, mdtext.Cell(l.Title+" instructions")), append(rule, "---")
 			}
 		}
 		fmt.Fprintf(w, "| %s |\n|%s|\n", strings.Join(head, " | "), strings.Join(rule, "|"))
 		for _, b := range t.rows {
-			cells := []string{clean(b.Name)}
+			cells := []string{mdtext.Cell(b.Name)}
 			for _, l := range langs {
 				cells = append(cells, mdCell(r, b, l.Name, marks))
 				if r.counted(l.Name) {
-					cells = append(cells, strings.ReplaceAll(CountCell(b.Langs(r.Subject)[l.Name]), "|", "/"))
+					cells = append(cells, mdtext.Cell(strings.ReplaceAll(CountCell(b.Langs(r.Subject)[l.Name]), "|", "/")))
 				}
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
@@ -67,17 +71,18 @@ func Markdown(w io.Writer, r *Report) {
 // mdIntro is the snapshot's "Latest snapshot" line, what became of the
 // subject when it was not available, and how to read a cell.
 func mdIntro(w io.Writer, r *Report) {
-	subj := subjectTitle(r)
-	fmt.Fprintf(w, "Latest snapshot: %s (%s), %s / %s / %s.\n\n",
-		SubjectVersion(r), clean(reportDate(r.GeneratedAt)), clean(orUnknown(r.Host.CPUModel)), clean(orDash(r.Host.Arch)), clean(kernelLine(r.Host.Kernel)))
+	subj := mdtext.Cell(subjectTitle(r))
+	fmt.Fprintf(w, "Latest snapshot: %s (%s), %s / %s / %s.\n\n", mdtext.Cell(SubjectVersion(r)),
+		mdtext.Cell(reportDate(r.GeneratedAt)), mdtext.Cell(orUnknown(r.Host.CPUModel)), mdtext.Cell(orDash(r.Host.Arch)), mdtext.Cell(kernelLine(r.Host.Kernel)))
 	if r.SubjectStatus != "" && r.SubjectStatus != "available" {
-		fmt.Fprintf(w, "%s was %s in this run", subj, clean(r.SubjectStatus))
+		fmt.Fprintf(w, "%s was %s in this run", subj, mdtext.Cell(r.SubjectStatus))
 		if r.SubjectReason != "" {
-			fmt.Fprintf(w, " (%s)", clean(strings.TrimSuffix(r.SubjectReason, ".")))
+			fmt.Fprintf(w, " (%s)", mdtext.Cell(strings.TrimSuffix(r.SubjectReason, ".")))
 		}
 		fmt.Fprintf(w, ": no ratios.\n\n")
 	}
-	low := strings.ToLower(subj)
+	// Inside a code span a backslash escapes nothing: no backtick may end it.
+	low := strings.ToLower(strings.ReplaceAll(subj, "`", "'"))
 	fmt.Fprintf(w, "Read each cell as `<elapsed> (<ratio_vs_%s>×)` where ratio = sibling_time / %s_time:\n\n", low, low)
 	fmt.Fprintf(w, "- ratio > 1 → sibling is slower than %s by that factor.\n", subj)
 	fmt.Fprintf(w, "- ratio < 1 → sibling is faster than %s by 1/ratio.\n", subj)
@@ -93,7 +98,7 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		return "—"
 	}
 	if res.ElapsedNsMedian <= 0 {
-		return clean(string(res.Status))
+		return mdtext.Cell(string(res.Status))
 	}
 	s := FormatNs(res.ElapsedNsMedian)
 	if lang != r.Subject && res.RatioVsSubject != nil {
@@ -105,13 +110,13 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		s += " !"
 		marks["!"] = true
 	default:
-		s += " " + clean(string(res.Status))
+		s += " " + mdtext.Cell(string(res.Status))
 	}
 	// The bench's status is repeated where it says something about the
 	// number shown (attention or worse), not where it only says how it was
 	// gated.
 	if lang == r.Subject && b.Status.Severity() > status.Unjudged && b.Status != res.Status {
-		s += " " + clean(string(b.Status))
+		s += " " + mdtext.Cell(string(b.Status))
 	}
 	if !res.Comparable {
 		s += " *"

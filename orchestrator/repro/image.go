@@ -42,7 +42,7 @@ func Normalise(ctx context.Context, eng Engine, src, dst string, epoch int64, la
 	}
 	defer rc.Close()
 	at := time.Unix(epoch, 0).UTC()
-	saved, err := readSaved(rc, dir, at, src)
+	saved, err := readSaved(rc, dir, at, src, newBudget())
 	if err != nil {
 		return "", err
 	}
@@ -85,7 +85,7 @@ type saved struct {
 }
 
 // readSaved reads a saved image archive, normalising each layer into dir.
-func readSaved(r io.Reader, dir string, at time.Time, src string) (saved, error) {
+func readSaved(r io.Reader, dir string, at time.Time, src string, b *budget) (saved, error) {
 	s := saved{layers: map[string]layerFile{}, links: map[string]string{}, jsons: map[string][]byte{}}
 	tr := tar.NewReader(r)
 	for {
@@ -100,17 +100,17 @@ func readSaved(r io.Reader, dir string, at time.Time, src string) (saved, error)
 		case hdr.Typeflag == tar.TypeSymlink:
 			s.links[hdr.Name] = path.Join(path.Dir(hdr.Name), hdr.Linkname)
 		case strings.HasSuffix(hdr.Name, ".tar") && hdr.Typeflag == tar.TypeReg:
-			p, id, err := normaliseLayer(tr, dir, at)
+			p, id, err := normaliseLayer(tr, dir, at, b)
 			if err != nil {
 				return s, fmt.Errorf("image %s, layer %s: %w", src, hdr.Name, err)
 			}
 			s.layers[hdr.Name] = layerFile{path: p, diffID: id}
 		case strings.HasSuffix(hdr.Name, ".json") && hdr.Typeflag == tar.TypeReg:
-			b, err := io.ReadAll(tr)
+			data, err := io.ReadAll(io.TeeReader(tr, b)) // held in memory: counted too
 			if err != nil {
-				return s, err
+				return s, fmt.Errorf("image %s, %s: %w", src, hdr.Name, err)
 			}
-			s.jsons[hdr.Name] = b
+			s.jsons[hdr.Name] = data
 		}
 	}
 }
@@ -131,7 +131,7 @@ func FromRootfs(ctx context.Context, eng Engine, rootfs io.Reader, dst string, e
 	}
 	defer os.RemoveAll(dir)
 	at := time.Unix(epoch, 0).UTC()
-	p, id, err := normaliseLayer(rootfs, dir, at)
+	p, id, err := normaliseLayer(rootfs, dir, at, newBudget())
 	if err != nil {
 		return "", fmt.Errorf("root filesystem for %s: %w", dst, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -36,9 +37,32 @@ func canonical(h *tar.Header, epoch time.Time) {
 	h.Format = tar.FormatUnknown // the writer picks the smallest format that holds it
 }
 
+// MaxNormaliseBytes bounds what rewriting one image writes to the host's
+// temporary folder (its layers, uncompressed): the largest image halebench
+// builds, the hale toolchain, is a few GiB.
+var MaxNormaliseBytes int64 = 16 << 30
+
+// ErrTooLarge marks an image over MaxNormaliseBytes.
+var ErrTooLarge = errors.New("image too large to rewrite")
+
+// budget is what is left of MaxNormaliseBytes for one image; as a writer
+// it refuses the write that would go past it.
+type budget struct{ left int64 }
+
+func newBudget() *budget { return &budget{left: MaxNormaliseBytes} }
+
+func (b *budget) Write(p []byte) (int, error) {
+	if int64(len(p)) > b.left {
+		return 0, fmt.Errorf("%w: its layers come to over %d MiB, halebench's cap for an image it rewrites in %s (repro.MaxNormaliseBytes); is it the image meant?", ErrTooLarge, MaxNormaliseBytes>>20, os.TempDir())
+	}
+	b.left -= int64(len(p))
+	return len(p), nil
+}
+
 // normaliseLayer copies a layer tar canonically into a file in dir and
-// returns that file and its diff ID (sha256 of the uncompressed tar).
-func normaliseLayer(r io.Reader, dir string, epoch time.Time) (path, diffID string, err error) {
+// returns that file and its diff ID (sha256 of the uncompressed tar). What
+// it writes is taken from b.
+func normaliseLayer(r io.Reader, dir string, epoch time.Time, b *budget) (path, diffID string, err error) {
 	f, err := os.CreateTemp(dir, "layer-*.tar")
 	if err != nil {
 		return "", "", err
@@ -49,7 +73,7 @@ func normaliseLayer(r io.Reader, dir string, epoch time.Time) (path, diffID stri
 		}
 	}()
 	h := sha256.New()
-	tw := tar.NewWriter(io.MultiWriter(f, h))
+	tw := tar.NewWriter(io.MultiWriter(b, f, h))
 	tr := tar.NewReader(r)
 	for {
 		hdr, err := tr.Next()

@@ -3,8 +3,11 @@ package repro
 import (
 	"archive/tar"
 	"bytes"
+	"errors"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -36,7 +39,7 @@ func TestNormaliseLayer(t *testing.T) {
 	epoch := time.Unix(1735689600, 0)
 	dir := t.TempDir()
 	norm := func(b []byte) (string, []byte) {
-		p, id, err := normaliseLayer(bytes.NewReader(b), dir, epoch)
+		p, id, err := normaliseLayer(bytes.NewReader(b), dir, epoch, newBudget())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,5 +96,45 @@ func TestDiffFiles(t *testing.T) {
 	got, n := DiffFiles(map[string]string{"/a": "1", "/b": "2", "/c": "3"}, map[string]string{"/a": "1", "/b": "9", "/d": "4"}, 2)
 	if n != 3 || len(got) != 2 || got[0] != "/b" || got[1] != "/c (only in the recorded image)" {
 		t.Fatalf("got %q, %d", got, n)
+	}
+}
+
+// A saved image whose layers come to more than MaxNormaliseBytes is
+// refused with ErrTooLarge, having written no more than the cap to the
+// temporary folder.
+func TestNormaliseCap(t *testing.T) {
+	old := MaxNormaliseBytes
+	MaxNormaliseBytes = 256 << 10
+	defer func() { MaxNormaliseBytes = old }()
+	layer := func(name string) []byte {
+		var buf bytes.Buffer
+		tw := tar.NewWriter(&buf)
+		tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Mode: 0o644, Size: 200 << 10})
+		tw.Write(make([]byte, 200<<10))
+		tw.Close()
+		return buf.Bytes()
+	}
+	var saved bytes.Buffer
+	tw := tar.NewWriter(&saved)
+	for _, l := range []string{"a/layer.tar", "b/layer.tar"} {
+		data := layer(l + ".file")
+		tw.WriteHeader(&tar.Header{Name: l, Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(data))})
+		tw.Write(data)
+	}
+	tw.Close()
+	dir := t.TempDir()
+	_, err := readSaved(&saved, dir, time.Unix(0, 0), "test/big", newBudget())
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "test/big") {
+		t.Fatalf("an image over the cap: %v", err)
+	}
+	var written int64
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if st, err := os.Stat(filepath.Join(dir, e.Name())); err == nil {
+			written += st.Size()
+		}
+	}
+	if written > MaxNormaliseBytes {
+		t.Errorf("%d bytes written past the cap of %d", written, MaxNormaliseBytes)
 	}
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/hale-lang/halebench/orchestrator/bisect"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+)
+
+// ciCommand is the first line a CI runner would obey: "::" after leading
+// blanks (GitHub), "##vso[" or "##[" anywhere (Azure).
+func ciCommand(s string) string {
+	for _, line := range strings.Split(s, "\n") {
+		low := strings.ToLower(line)
+		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(low, "##vso[") || strings.Contains(low, "##[") {
+			return line
+		}
+	}
+	return ""
+}
+
+// Commit subjects are anyone's words in CI (a pull request's commits):
+// `bisect --list` prints them, and no CI command in one reaches stdout or
+// stderr.
+func TestBisectListCleansSubjects(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("git is needed and CI=true")
+		}
+		t.Skip("git is not installed on this host")
+	}
+	repo := t.TempDir()
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"commit", "-q", "--allow-empty", "-m", "one"}, {"tag", "v1"},
+		{"commit", "-q", "--allow-empty", "-m", "fix ##vso[task.setvariable variable=x]1 \x1b]0;t\x07"},
+		{"commit", "-q", "--allow-empty", "-m", "::error file=a::planted ##[error]b"}, {"tag", "v2"},
+	} {
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	code, out, errOut := run(t, nil, "bisect", "--suite=../..", "--bench=fn_modular", "--hale-git="+repo, "--good=v1", "--bad=v2", "--list")
+	if code != 0 || strings.Count(out, "\n") != 3 || !strings.Contains(out, "planted") {
+		t.Fatalf("--list: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for what, text := range map[string]string{"stdout": out, "stderr": errOut} {
+		if cmd := ciCommand(text); cmd != "" || strings.Contains(text, "\x1b") {
+			t.Errorf("%s carries %q: %q", what, cmd, text)
+		}
+	}
+}
+
+// printBisect cleans a result it is handed, grid and JSON alike.
+func TestPrintBisectCleans(t *testing.T) {
+	first := bisect.Commit{ID: "2fc22f10aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", Subject: "  ::error::planted ##vso[task.complete]"}
+	r := &bisect.Result{Outcome: bisect.Found, First: &first, Detail: "commit 2fc (\n::error::x)", Good: first, Bad: first,
+		Steps: []bisect.Step{{Commit: first, Verdict: bisect.VerdictSkipped, Note: "cargo:\n    ::error::y ##[error]z"}}}
+	for _, asJSON := range []bool{false, true} {
+		var b bytes.Buffer
+		if err := printBisect(&b, r, asJSON); err != nil {
+			t.Fatal(err)
+		}
+		if cmd := ciCommand(b.String()); cmd != "" || !strings.Contains(b.String(), "planted") {
+			t.Errorf("json=%v: %q in\n%s", asJSON, cmd, b.String())
+		}
+	}
+	if r.First.Subject != first.Subject {
+		t.Error("printBisect changed the result it was handed")
+	}
+}
+
+// The images table prints versions, reasons and notes that toolchains,
+// builds and git wrote: none carries a CI command to stdout.
+func TestPrintImagesCleans(t *testing.T) {
+	hb := &imagebuild.HaleBuild{Git: "https://x/##vso[task.complete]", Ref: "v1", Way: "  ::error::way", Rustc: "rustc ##[error]1"}
+	built := &lifecycle.Images{Order: []string{"hale", "c"}, Toolchains: map[string]imagebuild.Toolchain{
+		"hale": {Lang: "hale", Status: imagebuild.BuildFailed, Reason: "building hale-cli failed:\n    ::error::from a build log"},
+		"c":    {Lang: "c", Status: imagebuild.Available, Version: "clang ##vso[task.prependpath]/x", Hale: hb, Warnings: []string{"x\n::warning::w"}},
+	}}
+	var b bytes.Buffer
+	if err := printImages(&b, built); err != nil {
+		t.Fatal(err)
+	}
+	if cmd := ciCommand(b.String()); cmd != "" || !strings.Contains(b.String(), "from a build log") {
+		t.Errorf("%q in\n%s", cmd, b.String())
+	}
+}
