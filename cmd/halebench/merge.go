@@ -67,6 +67,9 @@ func runMerge(_ context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
+	for _, p := range r.Shard.Parts {
+		fmt.Fprintf(stderr, "shard %d/%d: %s, %d benches on %s, count cost %.1f s (%s)\n", p.Index, r.Shard.Total, p.Status, len(p.Benches), p.Host.Hostname, p.CountCostSeconds, p.File)
+	}
 	if err := writeMerged(r, *out, *html); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -129,7 +130,7 @@ func settings(r *report.Report) []fact {
 		{"--iters", fmt.Sprint(r.Iters)}, {"--warmup", fmt.Sprint(r.Warmup)},
 		{"--timeout", r.Settings.TimeoutPerSample}, {"--memory", fmt.Sprint(r.Settings.MemLimitBytes)},
 		{"the output cap", fmt.Sprint(r.Settings.OutputCapBytes)}, {"the languages", strings.Join(r.Settings.Languages, ",")},
-		{"--baselines", r.Baselines}, {"--alpha", fmt.Sprint(r.Gate.Alpha)}, {"--confirm", fmt.Sprint(r.Gate.Confirm)},
+		{"the baselines file", filepath.Base(r.Baselines)}, // its folder is each runner's {"--alpha", fmt.Sprint(r.Gate.Alpha)}, {"--confirm", fmt.Sprint(r.Gate.Confirm)},
 		{"--strict", fmt.Sprint(r.Gate.Strict)}, {"--gate-any-machine", fmt.Sprint(r.Gate.AnyMachine)},
 	}
 	if c := r.Count; c != nil {
