@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // shardBenches are five of the C stand-in's cheapest counted benches.
@@ -136,4 +139,65 @@ func irs(c *report.CountLane) []uint64 {
 		out = append(out, r.Ir)
 	}
 	return out
+}
+
+// writeShards writes the two shard reports of a made-up count-only run,
+// shard 2's one bench regressed, and returns their paths.
+func writeShards(t *testing.T) []string {
+	t.Helper()
+	benches := []string{"fn_call", "json_parse", "loop_overhead"}
+	p := shard.Split(2, shard.Costs{Of: map[string]int64{"fn_call": 1, "json_parse": 5, "loop_overhead": 1}, By: "test"})
+	dir := t.TempDir()
+	var files []string
+	for k := 1; k <= 2; k++ {
+		r := &report.Report{Schema: report.Schema, RunID: fmt.Sprint("run-", k), Status: status.OK, Subject: "c", SubjectStatus: "available",
+			Host:       report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprint("runner-", k)}},
+			Count:      &report.Count{Mode: "only", Runs: 2, CostSeconds: 1},
+			Categories: []report.Category{{Name: "all", Title: "All", Benches: benches}},
+			Shard:      &report.Shard{Index: k, Total: 2, SuiteBenches: p.Benches, Benches: p.Part(k), Digest: p.Digest, SuiteSourcesDigest: "sha256:s"}}
+		for _, name := range p.Part(k) {
+			b := &report.Bench{Name: name, Category: "all", Status: status.OK, CountVerdict: status.OK,
+				SubjectResult: &report.Lang{Status: status.OK, Count: &report.CountLane{Ir: 1234, Verdict: status.OK}}, Comparatives: map[string]*report.Lang{}}
+			if k == 2 {
+				b.Status, b.CountVerdict, r.Status = status.Regression, status.Regression, status.Regression
+			}
+			r.Benches = append(r.Benches, b)
+		}
+		f := filepath.Join(dir, fmt.Sprintf("shard%d.json", k))
+		if err := report.WriteFile(f, r); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// merge's verb: the grid on stdout, the merged run's exit code, the CI
+// outputs; the refusals exit 2 naming the file.
+func TestMergeVerb(t *testing.T) {
+	files := writeShards(t)
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	code, out, errOut := run(t, []string{"GITHUB_STEP_SUMMARY="}, "merge", "--junit", junit, files[1], files[0])
+	if code != 1 || !strings.Contains(out, "json_parse") || !strings.Contains(out, "fn_call") || !strings.Contains(errOut, "verdict regression") {
+		t.Fatalf("merge: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if data, err := os.ReadFile(junit); err != nil || !strings.Contains(string(data), "loop_overhead") {
+		t.Fatalf("junit: %v\n%s", err, data)
+	}
+	link := filepath.Join(t.TempDir(), "link.json")
+	os.Symlink(files[0], link)
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{files[0], files[0]}, files[0] + ": shard 1/2 is given twice"},
+		{[]string{files[0]}, "shard(s) 2 of them are missing"},
+		{[]string{link, files[1]}, link + ": not a report"},
+		{[]string{files[0], "../../baselines-c.json"}, "baselines-c.json: not a report"},
+	} {
+		code, _, errOut := run(t, nil, append([]string{"merge"}, c.files...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("merge %v: exit %d, %q; want 2 and %q", c.files, code, errOut, c.want)
+		}
+	}
 }
