@@ -26,8 +26,8 @@ type Work struct {
 // instructions at Callgrind's pace; a timed sample pays a round trip
 // besides its elapsed time.
 const (
-	CountRunStartNs = 1_000_000_000
-	CountNsPerInstr = 40
+	CountRunStartNs = 700_000_000
+	CountNsPerInstr = 35
 	SampleOverNs    = 20_000_000
 )
 
