@@ -17,7 +17,7 @@ func work(samples int, cells ...string) Work {
 }
 
 // Counted cells cost by their recorded instructions, timed ones by their
-// recorded medians; a bench the file lacks costs the median, a bench that
+// recorded medians; a bench the file lacks costs the mean, a bench that
 // runs in no language nothing.
 func TestFromBaselines(t *testing.T) {
 	f := &baseline.File{Benches: map[string]*baseline.Entry{
@@ -28,10 +28,10 @@ func TestFromBaselines(t *testing.T) {
 	w.Cells["nolang"] = 0
 	c := FromBaselines("b.json", f, w)
 	wantBig := int64(2 * (CountRunStartNs + CountNsPerInstr*1_000_000_000))
-	if c.Of["big"] != wantBig || c.Of["nolang"] != 0 || c.Of["new"] != c.Of["mid"] {
-		t.Fatalf("costs %v; want big %d, new at the median (mid's), nolang 0", c.Of, wantBig)
+	if mean := (c.Of["big"] + c.Of["small"] + c.Of["mid"]) / 3; c.Of["big"] != wantBig || c.Of["nolang"] != 0 || c.Of["new"] != mean {
+		t.Fatalf("costs %v; want big %d, new at the mean %d, nolang 0", c.Of, wantBig, mean)
 	}
-	if !strings.Contains(c.By, "b.json") || !strings.Contains(c.By, "1 benches without one") {
+	if !strings.Contains(c.By, "b.json") || !strings.Contains(c.By, "1 benches without one at the mean") {
 		t.Fatalf("balanced by %q", c.By)
 	}
 	timed := FromBaselines("b.json", f, Work{Cells: map[string]int{"big": 2}, Counted: map[string]int{}, Samples: 6})
@@ -53,8 +53,8 @@ func TestFromReport(t *testing.T) {
 		{Name: "c", Comparatives: map[string]*report.Lang{"go": nil}},
 	}}
 	c := FromReport("old.json", r, work(1, "a", "b", "c"))
-	if c.Of["a"] != 115 || c.Of["b"] != 1 || c.Of["c"] != 115 {
-		t.Fatalf("costs %v; want a 115, b 1, c at the median 115", c.Of)
+	if c.Of["a"] != 115 || c.Of["b"] != 1 || c.Of["c"] != 58 {
+		t.Fatalf("costs %v; want a 115, b 1, c at the mean 58", c.Of)
 	}
 	if !strings.Contains(c.By, "old.json") {
 		t.Fatalf("balanced by %q", c.By)
