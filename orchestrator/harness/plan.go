@@ -44,13 +44,14 @@ type Options struct {
 	CountLangs  string
 	CountRuns   int
 	CountBudget time.Duration
+	Images      imagebuild.Options
+	Log         io.Writer // progress and warnings
+	Live        bool      // Log is a terminal: show what is sampling now on a line redrawn in place
+
 	// Shard is this run's part of a sharded run (N 0: unsharded);
 	// ShardCosts an earlier report whose recorded times balance it.
 	Shard      shard.Spec
 	ShardCosts string
-	Images     imagebuild.Options
-	Log        io.Writer // progress and warnings
-	Live       bool      // Log is a terminal: show what is sampling now on a line redrawn in place
 }
 
 // Plan is a run whose inputs have all been read and checked: the options
