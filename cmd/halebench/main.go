@@ -27,6 +27,7 @@ Usage:
                               --markdown: the README snapshot tables
   halebench ab      [flags]   two versions A and B interleaved in one run: ratio B/A per bench
   halebench compare OLD NEW   two stored reports bench by bench (benchstat-style)
+  halebench merge   SHARD…    one report, verdict and exit code from a run's shards (run --shard=K/N)
   halebench report  FILE…     one self-contained HTML page (charts, trends) of stored reports
   halebench prune   [flags]   remove bench/toolchain images no report names, and old build cache
   halebench verify  REPORT    rebuild a report's images without cache; are the digests equal?
@@ -87,6 +88,8 @@ func dispatch(ctx context.Context, args []string) error {
 		return runCompare(ctx, args[1:])
 	case "report":
 		return runReport(ctx, args[1:])
+	case "merge":
+		return runMerge(ctx, args[1:])
 	case "prune":
 		return runPrune(ctx, args[1:])
 	case "verify":

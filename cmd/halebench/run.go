@@ -39,6 +39,7 @@ type runOptions struct {
 	timeout         time.Duration
 	memory          byteSize
 	count           countFlags
+	shard           shardFlags
 }
 
 const runHelp = `Usage: halebench run [flags]
@@ -76,6 +77,7 @@ func (o *runOptions) addFlags(fs *flag.FlagSet) {
 	o.memory = 4 << 30
 	o.common.addFlags(fs)
 	o.count.addFlags(fs)
+	o.shard.addFlags(fs)
 	fs.IntVar(&o.iters, "iters", 5, "measured samples per bench and language")
 	fs.IntVar(&o.warmup, "warmup", 1, "discarded warm-up runs before the samples")
 	fs.StringVar(&o.bench, "bench", "", "run only these benches (a comma-separated list)")
@@ -102,7 +104,7 @@ func runRun(ctx context.Context, args []string) error {
 	var o runOptions
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	o.addFlags(fs)
-	if _, err := parseN(fs, args, strings.Replace(runHelp, "\nFlags:\n", countHelp+"Flags:\n", 1), 0, ""); err != nil {
+	if _, err := parseN(fs, args, strings.Replace(runHelp, "\nFlags:\n", countHelp+shardHelp+"Flags:\n", 1), 0, ""); err != nil {
 		return err
 	}
 	if o.baselines == "" {
@@ -128,6 +130,9 @@ func runRun(ctx context.Context, args []string) error {
 		RequireSubject: o.requireSubject, Unprivileged: o.unprivileged, Images: imgOpts, Log: log, Live: live,
 	}
 	o.count.apply(&ho)
+	if err := o.shard.apply(&ho, log); err != nil {
+		return badInput("run", err)
+	}
 	plan, err := harness.Prepare(ho)
 	if err != nil {
 		return badInput("run", err)

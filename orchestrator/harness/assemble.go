@@ -26,7 +26,7 @@ func (r *run) assemble(st status.Status) *report.Report {
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 		SourcesDigest: r.digest, Baselines: p.Baselines,
 		Gate:       report.Gate{Alpha: p.Alpha, Confirm: p.Confirm, Strict: p.Strict, AnyMachine: p.GateAnyMachine},
-		Rebaseline: r.rebaseline, Benches: []*report.Bench{}, Warnings: r.warnings, Samplers: record.Samplers(r.samplers),
+		Rebaseline: r.rebaseline, Shard: p.Partition, Benches: []*report.Bench{}, Warnings: r.warnings, Samplers: record.Samplers(r.samplers),
 	}
 	if r.machine != nil {
 		rep.Gate.Machine = r.machine.Machine

@@ -10,6 +10,8 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -48,6 +50,11 @@ type Options struct {
 	Images          imagebuild.Options
 	Log             io.Writer // progress and warnings
 	Live            bool      // Log is a terminal: show what is sampling now on a line redrawn in place
+
+	// Shard is this run's part of a sharded run (N 0: unsharded);
+	// ShardCosts an earlier report whose recorded times balance it.
+	Shard      shard.Spec
+	ShardCosts string
 }
 
 // Plan is a run whose inputs have all been read and checked: the options
@@ -63,6 +70,8 @@ type Plan struct {
 	Warnings    []string
 	// CountedLangs are the comparatives --count-langs names.
 	CountedLangs []string
+	// Partition is a sharded run's partition and part (nil: unsharded).
+	Partition *report.Shard
 }
 
 // Prepare reads and checks every input of a run — flags, the suite's
@@ -109,7 +118,7 @@ func Prepare(o Options) (*Plan, error) {
 		p.warn(fmt.Sprintf("baselines %s hold %s's medians, not %s's: nothing gates this run", o.Baselines, bs, p.SubjectLang.Name))
 		p.Base = &baseline.File{Benches: map[string]*baseline.Entry{}}
 	}
-	return p, nil
+	return p, p.selectShard()
 }
 
 // withDefaults checks the options that need no file and fills in the

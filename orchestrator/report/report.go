@@ -32,6 +32,7 @@ type Report struct {
 	Count         *Count                `json:"count,omitempty"`      // the count lane, when on
 	FlaggedBy     []string              `json:"flagged_by,omitempty"` // metrics that regressed: time, memory, instructions
 	Rebaseline    *Rebaseline           `json:"rebaseline,omitempty"`
+	Shard         *Shard                `json:"shard,omitempty"` // run --shard, or a merge of shards
 	Benches       []*Bench              `json:"benches"`
 	Warnings      []string              `json:"warnings,omitempty"`
 	Samplers      []Sampler             `json:"sampler_containers"`

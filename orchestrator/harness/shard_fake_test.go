@@ -1,0 +1,72 @@
+package harness_test
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/merge"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/shard"
+)
+
+// A whole run and its two shards, on the fake engine: each shard runs its
+// part only, shard 1 alone says the bench the baselines name and the
+// suite lost, and their merge has the whole run's benches, verdicts,
+// status and sources digest.
+func TestFakeShardsMergeToTheWholeRun(t *testing.T) {
+	base := `{"subject": "c", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 0.3},
+		"spin": {"kind": "micro", "elapsed_ns": 900000, "maxrss_kb": 1000},
+		"vanished": {"kind": "micro", "elapsed_ns": 5, "maxrss_kb": 1}}}`
+	fresh := func(sp shard.Spec) *report.Report {
+		o := fakeOptions(t, "c", "c", "")
+		o.Shard = sp
+		os.WriteFile(o.Baselines, []byte(base), 0o644)
+		eng := &fakeEngine{elapsed: map[string]int64{"c": 5000}, check: map[string]string{"c": "n:1"}}
+		res, _ := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o)
+		if res == nil || res.Report == nil {
+			t.Fatalf("shard %v: no report", sp)
+		}
+		return res.Report
+	}
+	whole := fresh(shard.Spec{})
+	var parts []merge.Shard
+	var ran []string
+	for k := 1; k <= 2; k++ {
+		r := fresh(shard.Spec{K: k, N: 2, From: "--shard"})
+		if r.Shard == nil || r.Shard.Index != k || r.Shard.SuiteSourcesDigest != whole.SourcesDigest {
+			t.Fatalf("shard %d's field %+v; want its index and the whole run's sources %s", k, r.Shard, whole.SourcesDigest)
+		}
+		for _, b := range r.Benches {
+			if b.Name == "vanished" && k != 1 {
+				t.Errorf("shard %d says the lost bench; only shard 1 does", k)
+			}
+			ran = append(ran, b.Name)
+		}
+		parts = append(parts, merge.Shard{File: "shard" + string(rune('0'+k)), Report: r})
+	}
+	if len(ran) != len(whole.Benches) {
+		t.Fatalf("the shards ran %v; the whole run %d benches", ran, len(whole.Benches))
+	}
+	m, err := merge.Reports(parts, "2026-01-01T00:00:00Z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Status != whole.Status || m.SourcesDigest != whole.SourcesDigest || !reflect.DeepEqual(m.FlaggedBy, whole.FlaggedBy) {
+		t.Fatalf("merged %s %s %v; whole %s %s %v", m.Status, m.SourcesDigest, m.FlaggedBy, whole.Status, whole.SourcesDigest, whole.FlaggedBy)
+	}
+	for i, b := range whole.Benches {
+		if got := m.Benches[i]; got.Name != b.Name || got.Status != b.Status {
+			t.Errorf("bench %d: merged %s %s; whole %s %s", i, got.Name, got.Status, b.Name, b.Status)
+		}
+	}
+	if _, err := harness.Prepare(func() harness.Options {
+		o := fakeOptions(t, "c", "c", "")
+		o.Shard, o.UpdateBaselines = shard.Spec{K: 1, N: 2}, true
+		return o
+	}()); err == nil {
+		t.Fatal("--shard with --update-baselines was accepted")
+	}
+}

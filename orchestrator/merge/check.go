@@ -1,0 +1,174 @@
+package merge
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
+)
+
+// sameRun refuses shards that are not all of one run: each against the
+// first, its partition, sources, builds and settings; then a shard given
+// twice, a bench in two shards, a shard missing.
+func sameRun(shards []Shard) error {
+	ref := shards[0]
+	for _, s := range shards[1:] {
+		if err := samePartition(ref, s); err != nil {
+			return err
+		}
+		if err := sameFacts(ref, s, "built", builds); err != nil {
+			return err
+		}
+		if err := sameFacts(ref, s, "settings", settings); err != nil {
+			return err
+		}
+	}
+	return allOnce(shards)
+}
+
+// samePartition refuses a shard of another suite, sources or partition.
+func samePartition(ref, s Shard) error {
+	a, b := ref.Report.Shard, s.Report.Shard
+	switch {
+	case a.Total != b.Total:
+		return refuse(s.File, "shard %d of %d, but %s is shard %d of %d: N disagrees (shards of different runs?)", b.Index, b.Total, ref.File, a.Index, a.Total)
+	case strings.Join(a.SuiteBenches, ",") != strings.Join(b.SuiteBenches, ","):
+		return refuse(s.File, "a different suite than %s's: %s", ref.File, setDiff(a.SuiteBenches, b.SuiteBenches))
+	case a.SuiteSourcesDigest != b.SuiteSourcesDigest:
+		return refuse(s.File, "different bench sources than %s (sources digest %s, not %s)", ref.File, b.SuiteSourcesDigest, a.SuiteSourcesDigest)
+	case a.Digest != b.Digest:
+		return refuse(s.File, "a different partition than %s (%s, not %s): the shards were balanced from different baselines or --shard-costs (balanced by %q there, %q here)", ref.File, b.Digest, a.Digest, a.BalancedBy, b.BalancedBy)
+	}
+	return nil
+}
+
+// setDiff says what one sorted list has that the other lacks.
+func setDiff(a, b []string) string {
+	var only []string
+	for _, n := range b {
+		if !has(a, n) {
+			only = append(only, "+"+n)
+		}
+	}
+	for _, n := range a {
+		if !has(b, n) {
+			only = append(only, "-"+n)
+		}
+	}
+	return strings.Join(only, " ")
+}
+
+// fact is one named thing two shards of a run must agree on.
+type fact struct{ name, value string }
+
+// sameFacts refuses a shard whose facts (of) differ from the first's.
+func sameFacts(ref, s Shard, what string, of func(*report.Report) []fact) error {
+	want, got := index(of(ref.Report)), index(of(s.Report))
+	var names []string
+	for n := range want {
+		names = append(names, n)
+	}
+	for n := range got {
+		if _, ok := want[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if want[n] != got[n] {
+			return refuse(s.File, "%s differently than %s: %s is %s here, %s there", what, ref.File, n, shown(got[n]), shown(want[n]))
+		}
+	}
+	return nil
+}
+
+func index(fs []fact) map[string]string {
+	m := map[string]string{}
+	for _, f := range fs {
+		m[f.name] = f.value
+	}
+	return m
+}
+
+func shown(v string) string {
+	if v == "" {
+		return "(none)"
+	}
+	return v
+}
+
+// builds are the images a shard measured: shards of one run measure the
+// same subject build in the same images.
+func builds(r *report.Report) []fact {
+	fs := []fact{{"the base image", r.Base.ID + " " + r.Base.RootfsSHA256}}
+	for lang, t := range r.Images {
+		fs = append(fs, fact{"the " + lang + " toolchain", fmt.Sprintf("%s %s %s", t.Status, imageName(t.Digest, t.ID), t.Version)})
+		if t.Hale != nil {
+			fs = append(fs, fact{"the " + lang + " build's commit", t.Hale.Commit})
+		}
+	}
+	for lang, b := range r.BenchImages {
+		fs = append(fs, fact{"the " + lang + " bench image", imageName(b.Digest, b.ID)})
+	}
+	return fs
+}
+
+func imageName(digest, id string) string {
+	if digest != "" {
+		return digest
+	}
+	return id
+}
+
+// settings are the knobs a shard ran with: what the report records of
+// the run's flags, the count lane's included.
+func settings(r *report.Report) []fact {
+	fs := []fact{
+		{"the subject", r.Subject}, {"the subject's toolchain", r.SubjectStatus},
+		{"--iters", fmt.Sprint(r.Iters)}, {"--warmup", fmt.Sprint(r.Warmup)},
+		{"--timeout", r.Settings.TimeoutPerSample}, {"--memory", fmt.Sprint(r.Settings.MemLimitBytes)},
+		{"the output cap", fmt.Sprint(r.Settings.OutputCapBytes)}, {"the languages", strings.Join(r.Settings.Languages, ",")},
+		{"the baselines file", filepath.Base(r.Baselines)}, // its folder is each runner's {"--alpha", fmt.Sprint(r.Gate.Alpha)}, {"--confirm", fmt.Sprint(r.Gate.Confirm)},
+		{"--strict", fmt.Sprint(r.Gate.Strict)}, {"--gate-any-machine", fmt.Sprint(r.Gate.AnyMachine)},
+	}
+	if c := r.Count; c != nil {
+		fs = append(fs, fact{"--count", c.Mode}, fact{"the counted languages", strings.Join(c.Languages, ",")},
+			fact{"--count-runs", fmt.Sprint(c.Runs)}, fact{"--count-budget", c.Budget},
+			fact{"the count target", c.Target}, fact{"Valgrind", c.Valgrind})
+	} else {
+		fs = append(fs, fact{"--count", "off"})
+	}
+	return fs
+}
+
+// allOnce refuses a shard given twice, a bench in two shards, and a
+// shard missing.
+func allOnce(shards []Shard) error {
+	byK, where := map[int]string{}, map[string]string{}
+	for _, s := range shards {
+		k := s.Report.Shard.Index
+		if f, ok := byK[k]; ok {
+			return refuse(s.File, "shard %d/%d is given twice (also %s)", k, s.Report.Shard.Total, f)
+		}
+		byK[k] = s.File
+		for _, b := range s.Report.Benches {
+			if f, ok := where[b.Name]; ok {
+				return refuse(s.File, "bench %s is in two shards (also %s)", b.Name, f)
+			}
+			where[b.Name] = s.File
+		}
+	}
+	n := shards[0].Report.Shard.Total
+	var missing []string
+	for k := 1; k <= n; k++ {
+		if byK[k] == "" {
+			missing = append(missing, fmt.Sprint(k))
+		}
+	}
+	if len(missing) > 0 {
+		return refuse(shards[0].File, "the run has %d shards and shard(s) %s of them are missing; give every shard's report", n, strings.Join(missing, ", "))
+	}
+	return nil
+}

@@ -1,0 +1,13 @@
+// Package merge makes one report of the shards of one sharded run
+// (halebench merge): it refuses shards that are not of the same run — other
+// suites or sources, other subject builds or images, other settings, a
+// different partition, a bench twice, a shard missing or given twice, a
+// file that is no shard — naming the file and why, and otherwise joins
+// them as they are: each bench's row, counts and verdicts exactly as its
+// shard's machine decided them, each shard's host kept, the run's status
+// the worst of its shards'.
+//
+// It reads JSON reports, which are hostile input, through report's bounded
+// reader, and links no Docker, BuildKit or engine code. How a partition is
+// made is orchestrator/shard's.
+package merge

@@ -1,0 +1,173 @@
+package merge
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+var suite = []string{"alpha", "beta", "delta", "epsilon", "gamma", "zeta"}
+
+// shards are the n reports of one made-up sharded run: each shard's rows
+// hold counts, shard 2 regressed on its first bench, and each ran on a
+// host of its own.
+func shards(n int) []Shard {
+	costs := shard.Costs{Of: map[string]int64{}, By: "test"}
+	for i, b := range suite {
+		costs.Of[b] = int64(10 * (i + 1))
+	}
+	p := shard.Split(n, costs)
+	var out []Shard
+	for k := 1; k <= n; k++ {
+		r := &report.Report{
+			Schema: report.Schema, RunID: fmt.Sprintf("run-%d", k), Status: status.OK, Subject: "c", SubjectStatus: "available",
+			Host:     report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
+			Settings: report.Settings{TimeoutPerSample: "2m0s", Languages: []string{"c"}},
+			Base:     report.Base{ID: "sha256:base"}, Baselines: "baselines-c.json",
+			Images:        map[string]report.Toolchain{"c": {Status: status.Available, Digest: "sha256:tc"}},
+			BenchImages:   map[string]report.BenchImage{"c": {Digest: "sha256:bi"}},
+			Gate:          report.Gate{Alpha: 0.01, Machine: "same"},
+			Count:         &report.Count{Mode: "only", Languages: []string{"c"}, Runs: 2, CostSeconds: float64(k), Cells: len(p.Part(k))},
+			Categories:    []report.Category{{Name: "all", Benches: suite}},
+			SourcesDigest: fmt.Sprintf("sha256:part%d", k),
+			Shard: &report.Shard{Index: k, Total: n, SuiteBenches: p.Benches, Benches: p.Part(k), BalancedBy: p.BalancedBy,
+				Loads: p.Loads, Digest: p.Digest, SuiteSourcesDigest: "sha256:suite"},
+		}
+		for i, name := range p.Part(k) {
+			b := &report.Bench{Name: name, Status: status.OK, CountVerdict: status.OK,
+				SubjectResult: &report.Lang{Count: &report.CountLane{Ir: uint64(1000 + len(name))}}}
+			if k == 2 && i == 0 {
+				b.Status, r.Status, r.FlaggedBy = status.Regression, status.Regression, []string{"instructions"}
+			}
+			r.Benches = append(r.Benches, b)
+		}
+		out = append(out, Shard{File: fmt.Sprintf("shard%d.json", k), Report: r})
+	}
+	return out
+}
+
+func TestMergeJoinsAsTheyAre(t *testing.T) {
+	in := shards(3)
+	in[0], in[2] = in[2], in[0] // any order
+	m, err := Reports(in, "2026-01-01T00:00:00Z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, b := range m.Benches {
+		names = append(names, b.Name)
+		if want := uint64(1000 + len(b.Name)); b.SubjectResult.Count.Ir != want {
+			t.Errorf("%s: count %d; want %d as its shard counted it", b.Name, b.SubjectResult.Count.Ir, want)
+		}
+	}
+	if !reflect.DeepEqual(names, suite) {
+		t.Fatalf("benches %v; want each once in grid order %v", names, suite)
+	}
+	if m.Status != status.Regression || !reflect.DeepEqual(m.FlaggedBy, []string{"instructions"}) {
+		t.Fatalf("status %s flagged %v; want shard 2's regression", m.Status, m.FlaggedBy)
+	}
+	if m.Count.CostSeconds != 6 || m.Count.Cells != len(suite) || m.SourcesDigest != "sha256:suite" {
+		t.Fatalf("count %+v, sources %s; want cost 1+2+3, every cell, the suite's digest", m.Count, m.SourcesDigest)
+	}
+	sh := m.Shard
+	if sh.Index != 0 || len(sh.Parts) != 3 || !reflect.DeepEqual(sh.Benches, suite) {
+		t.Fatalf("shard field %+v", sh)
+	}
+	for k, p := range sh.Parts {
+		if p.Index != k+1 || p.Host.Hostname != fmt.Sprintf("runner-%d", k+1) || p.File != fmt.Sprintf("shard%d.json", k+1) {
+			t.Errorf("part %d: %+v; want its shard's host and file", k+1, p)
+		}
+	}
+	if in[1].Report.Shard.Parts != nil || len(in[0].Report.Benches) == len(suite) {
+		t.Fatal("merging changed a shard's own report")
+	}
+}
+
+// Each way the reports may not be one run's is refused, naming the file
+// and why.
+func TestMergeRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func([]Shard) []Shard
+		file string
+		why  string
+	}{
+		{"1/3 twice", func(s []Shard) []Shard { return []Shard{s[0], s[0]} }, "shard1.json", "shard 1/3 is given twice"},
+		{"1/3 with 2/3 alone", func(s []Shard) []Shard { return s[:2] }, "shard1.json", "shard(s) 3 of them are missing"},
+		{"not a shard", func(s []Shard) []Shard { s[1].Report.Shard = nil; return s }, "shard2.json", "no shard field"},
+		{"a merged report", func(s []Shard) []Shard {
+			m, _ := Reports(shards(3), "x")
+			return append(s, Shard{File: "merged.json", Report: m})
+		}, "merged.json", "already a merge of 3 shards"},
+		{"interrupted", func(s []Shard) []Shard { s[2].Report.Status = status.Interrupted; return s }, "shard3.json", "interrupted"},
+		{"N disagrees", func(s []Shard) []Shard { return append(s[:1], shards(2)[1]) }, "shard2.json", "N disagrees"},
+		{"another suite", func(s []Shard) []Shard {
+			s[1].Report.Shard.SuiteBenches = append([]string{"aaa"}, s[1].Report.Shard.SuiteBenches...)
+			return s
+		}, "shard2.json", "a different suite than shard1.json's: +aaa"},
+		{"other sources", func(s []Shard) []Shard { s[2].Report.Shard.SuiteSourcesDigest = "sha256:other"; return s }, "shard3.json", "different bench sources"},
+		{"other partition", func(s []Shard) []Shard { s[1].Report.Shard.Digest = "sha256:other"; return s }, "shard2.json", "a different partition"},
+		{"another subject build", func(s []Shard) []Shard {
+			s[1].Report.Images = map[string]report.Toolchain{"c": {Status: status.Available, Digest: "sha256:other"}}
+			return s
+		}, "shard2.json", "built differently than shard1.json: the c toolchain"},
+		{"another bench image", func(s []Shard) []Shard { s[2].Report.BenchImages = nil; return s }, "shard3.json", "the c bench image is (none) here"},
+		{"other iters", func(s []Shard) []Shard { s[1].Report.Iters = 3; return s }, "shard2.json", "--iters is 3 here, 0 there"},
+		{"other count mode", func(s []Shard) []Shard { s[1].Report.Count.Mode = "auto"; return s }, "shard2.json", "--count is auto here, only there"},
+		{"count off", func(s []Shard) []Shard { s[2].Report.Count = nil; return s }, "shard3.json", "--count is off here, only there"},
+		{"other strictness", func(s []Shard) []Shard { s[1].Report.Gate.Strict = true; return s }, "shard2.json", "--strict is true here"},
+		{"a bench outside its part", func(s []Shard) []Shard {
+			s[1].Report.Benches = append(s[1].Report.Benches, s[0].Report.Benches[0])
+			return s
+		}, "shard2.json", "which is not shard 2's part"},
+		{"a bench of its part missing", func(s []Shard) []Shard { s[2].Report.Benches = s[2].Report.Benches[1:]; return s }, "shard3.json", "has no row for it"},
+		{"a bench in two shards", func(s []Shard) []Shard {
+			s[1].Report.Shard.Benches = append([]string{s[0].Report.Benches[0].Name}, s[1].Report.Shard.Benches...)
+			s[1].Report.Benches = append(s[1].Report.Benches, s[0].Report.Benches[0])
+			return s
+		}, "shard2.json", "is in two shards"},
+		{"a shard index past N", func(s []Shard) []Shard { s[2].Report.Shard.Index = 4; return s }, "shard3.json", "shard 4 of 3, which cannot be"},
+		{"unsorted lists", func(s []Shard) []Shard { s[0].Report.Shard.SuiteBenches = []string{"b", "a"}; return s }, "shard1.json", "not sorted"},
+		{"null bench", func(s []Shard) []Shard { s[0].Report.Benches = append(s[0].Report.Benches, nil); return s }, "shard1.json", "null"},
+	} {
+		_, err := Reports(c.edit(shards(3)), "x")
+		rf, ok := err.(*Refusal)
+		if !ok || rf.File != c.file || !strings.Contains(rf.Why, c.why) {
+			t.Errorf("%s: %v; want %s refused for %q", c.name, err, c.file, c.why)
+		}
+	}
+}
+
+// A file is read as the hostile input it may be: no symlink, no
+// non-report, no report of another schema.
+func TestReadFileRefuses(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "shard1.json")
+	if err := report.WriteFile(good, shards(1)[0].Report); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := ReadFile(good); err != nil || s.Report.Shard.Total != 1 {
+		t.Fatalf("a good shard: %v", err)
+	}
+	link := filepath.Join(dir, "link.json")
+	os.Symlink(good, link)
+	garbage := filepath.Join(dir, "garbage.json")
+	os.WriteFile(garbage, []byte("{\"schema\": [1,"), 0o644)
+	other := filepath.Join(dir, "xproc.json")
+	os.WriteFile(other, []byte(`{"schema":"halebench-xproc/1"}`), 0o644)
+	plain := filepath.Join(dir, "plain.json")
+	os.WriteFile(plain, []byte(`{"schema":"`+report.Schema+`","benches":[]}`), 0o644)
+	for path, why := range map[string]string{link: "symlink", garbage: "not a JSON report", other: "want a run report", plain: "not a shard", dir: "not a regular file"} {
+		_, err := ReadFile(path)
+		if rf, ok := err.(*Refusal); !ok || rf.File != path || !strings.Contains(rf.Why, why) {
+			t.Errorf("%s: %v; want it refused for %q", filepath.Base(path), err, why)
+		}
+	}
+}

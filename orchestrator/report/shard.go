@@ -1,0 +1,41 @@
+package report
+
+import "github.com/hale-lang/halebench/orchestrator/status"
+
+// Shard is the partition of a sharded run (run --shard=K/N) and the part a
+// report holds. In a report halebench merge wrote, Index is 0 and Parts
+// keeps each shard's own evidence.
+type Shard struct {
+	Index int    `json:"index"` // K, from 1; 0 in a merged report
+	Total int    `json:"total"` // N
+	From  string `json:"from,omitempty"`
+	// SuiteBenches is every bench of the run over all shards, sorted.
+	SuiteBenches []string `json:"suite_benches"`
+	// Benches is this shard's, sorted (in a merged report, all of them).
+	Benches    []string `json:"benches"`
+	BalancedBy string   `json:"balanced_by"`
+	// Loads is each shard's planned cost, in BalancedBy's unit.
+	Loads []int64 `json:"planned_loads,omitempty"`
+	// Digest names N and every shard's benches: the shards of one run
+	// have the same.
+	Digest string `json:"partition_digest"`
+	// SuiteSourcesDigest is the sources digest of SuiteBenches: what an
+	// unsharded run of the same benches records as its sources_digest.
+	SuiteSourcesDigest string      `json:"suite_sources_digest"`
+	Parts              []ShardPart `json:"parts,omitempty"`
+}
+
+// ShardPart is one shard's own record in a merged report: its run, the
+// host that ran it, its benches and verdict.
+type ShardPart struct {
+	Index            int           `json:"index"`
+	File             string        `json:"file"`
+	RunID            string        `json:"run_id"`
+	GeneratedAt      string        `json:"generated_at"`
+	Status           status.Status `json:"status"`
+	Host             Host          `json:"host"`
+	GateMachine      string        `json:"gate_machine"`
+	Benches          []string      `json:"benches"`
+	CountCostSeconds float64       `json:"count_cost_seconds,omitempty"`
+	SourcesDigest    string        `json:"sources_digest"`
+}
