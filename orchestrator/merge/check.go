@@ -130,13 +130,15 @@ func settings(r *report.Report) []fact {
 		{"--iters", fmt.Sprint(r.Iters)}, {"--warmup", fmt.Sprint(r.Warmup)},
 		{"--timeout", r.Settings.TimeoutPerSample}, {"--memory", fmt.Sprint(r.Settings.MemLimitBytes)},
 		{"the output cap", fmt.Sprint(r.Settings.OutputCapBytes)}, {"the languages", strings.Join(r.Settings.Languages, ",")},
-		{"the baselines file", filepath.Base(r.Baselines)}, // its folder is each runner's {"--alpha", fmt.Sprint(r.Gate.Alpha)}, {"--confirm", fmt.Sprint(r.Gate.Confirm)},
+		{"the baselines file", filepath.Base(r.Baselines)}, // its folder is each runner's
+		{"--alpha", fmt.Sprint(r.Gate.Alpha)}, {"--confirm", fmt.Sprint(r.Gate.Confirm)},
 		{"--strict", fmt.Sprint(r.Gate.Strict)}, {"--gate-any-machine", fmt.Sprint(r.Gate.AnyMachine)},
 	}
 	if c := r.Count; c != nil {
 		fs = append(fs, fact{"--count", c.Mode}, fact{"the counted languages", strings.Join(c.Languages, ",")},
 			fact{"--count-runs", fmt.Sprint(c.Runs)}, fact{"--count-budget", c.Budget},
-			fact{"the count target", c.Target}, fact{"Valgrind", c.Valgrind})
+			fact{"the count target", c.Target}, fact{"Valgrind", c.Valgrind},
+			fact{"--count-cache-sim", fmt.Sprint(!c.NoCacheSim)})
 	} else {
 		fs = append(fs, fact{"--count", "off"})
 	}

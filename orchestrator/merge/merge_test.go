@@ -123,6 +123,9 @@ func TestMergeRefuses(t *testing.T) {
 		{"other count mode", func(s []Shard) []Shard { s[1].Report.Count.Mode = "auto"; return s }, "shard2.json", "--count is auto here, only there"},
 		{"count off", func(s []Shard) []Shard { s[2].Report.Count = nil; return s }, "shard3.json", "--count is off here, only there"},
 		{"other strictness", func(s []Shard) []Shard { s[1].Report.Gate.Strict = true; return s }, "shard2.json", "--strict is true here"},
+		{"other alpha", func(s []Shard) []Shard { s[1].Report.Gate.Alpha = 0.05; return s }, "shard2.json", "--alpha is 0.05 here"},
+		{"other confirm", func(s []Shard) []Shard { s[2].Report.Gate.Confirm = 7; return s }, "shard3.json", "--confirm is 7 here"},
+		{"other cache simulation", func(s []Shard) []Shard { s[1].Report.Count.NoCacheSim = true; return s }, "shard2.json", "--count-cache-sim is false here"},
 		{"a bench outside its part", func(s []Shard) []Shard {
 			s[1].Report.Benches = append(s[1].Report.Benches, s[0].Report.Benches[0])
 			return s
