@@ -13,6 +13,8 @@ type countFlags struct {
 	langs  string
 	runs   int
 	budget time.Duration
+	jobs   int
+	guards bool
 }
 
 const countHelp = `
@@ -27,6 +29,13 @@ regression is, the verdict naming instructions — past it improved. Counts gate
 on any x86-64 host; baselines counted with another Valgrind, target or scope
 are incomparable. count_failed (Valgrind failed, a timeout) and not_counted
 (with the reason) leave the bench to the time gate.
+The count lane runs after the timed samples, its cells in parallel, one per
+CPU (--count-jobs): a count does not depend on what runs beside it. A cell
+whose timed samples failed is not counted; a counted run is bounded by the
+program's native time times Valgrind's slowdown, with a margin. A cell whose
+baseline repeated to the instruction is counted once, and a second time only
+when that run differs from the baseline. Guards (benches/guards, there for
+their memory peak) are not counted unless --count-guards.
 --count=only takes no timed sample: the fast, exact lane for CI.
 --update-baselines --count=only writes the count fields alone.
 
@@ -37,9 +46,12 @@ func (c *countFlags) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.langs, "count-langs", "", "comma-separated comparatives to count too (reported, never gated)")
 	fs.IntVar(&c.runs, "count-runs", 2, "counted runs per cell (at least 2: the determinism rule compares them)")
 	fs.DurationVar(&c.budget, "count-budget", 0, "stop counting once counting has taken this long (e.g. 10m); the benches left are not_counted, said in the report (0: no cap)")
+	fs.IntVar(&c.jobs, "count-jobs", 0, "cells counted at once, one CPU each (0: one per CPU of the host)")
+	fs.BoolVar(&c.guards, "count-guards", false, "count the guards too (benches/guards: measured for their memory peak, not counted by default)")
 }
 
 // apply puts the flags into the run's options.
 func (c *countFlags) apply(o *harness.Options) {
 	o.Count, o.CountLangs, o.CountRuns, o.CountBudget = c.mode, c.langs, c.runs, c.budget
+	o.CountJobs, o.CountGuards = c.jobs, c.guards
 }

@@ -37,11 +37,15 @@ type Options struct {
 	Unprivileged    bool
 	// The count lane: --count (auto, off, only), --count-langs
 	// (comparatives to count too), --count-runs (counted runs per cell, at
-	// least 2) and --count-budget (0: none).
+	// least 2), --count-budget (0: none), --count-jobs (cells counted at
+	// once, one CPU each; 0: every CPU) and --count-guards (count the
+	// guards too).
 	Count       string
 	CountLangs  string
 	CountRuns   int
 	CountBudget time.Duration
+	CountJobs   int
+	CountGuards bool
 	Images      imagebuild.Options
 	Log         io.Writer // progress and warnings
 	Live        bool      // Log is a terminal: show what is sampling now on a line redrawn in place
