@@ -145,10 +145,7 @@ func (c *counting) countCell(ctx context.Context, env Env, t countTask, cpu stri
 	prog.counting(t.bench, ln.lang.Name)
 	start := time.Now()
 	ln.count.cpus = cpu
-	ln.count.timeout = runner.CountTimeout(c.p.Timeout)
-	if native := nativeWall(ln.out); native > 0 {
-		ln.count.timeout = runner.CountTimeout(native)
-	}
+	ln.count.timeout = firstCountTimeout(ln.out, c.p.Timeout)
 	job := *ln.count.job
 	job.Runs = 1
 	first, ok := c.countJob(ctx, env, t, cpu, job, ln.count.timeout)
@@ -178,6 +175,17 @@ func (c *counting) countCell(ctx context.Context, env Env, t countTask, cpu stri
 	}
 	ln.count.ns = time.Since(start).Nanoseconds()
 	prog.countDone(t.bench, ln, countLine(ln, t.entry))
+}
+
+// firstCountTimeout bounds a cell's first counted run: from its native
+// time, or where nothing was timed (--count=only) from --timeout, the
+// longest a native run could have taken, and then never over
+// runner.DefaultCountTimeout.
+func firstCountTimeout(o runner.Outcome, timeout time.Duration) time.Duration {
+	if native := nativeWall(o); native > 0 {
+		return runner.CountTimeout(native)
+	}
+	return min(runner.CountTimeout(timeout), runner.DefaultCountTimeout)
 }
 
 // countJob runs one count job of a cell on cpu, each run bounded by
