@@ -14,6 +14,8 @@ type countFlags struct {
 	runs   int
 	budget time.Duration
 	cache  bool
+	jobs   int
+	guards bool
 }
 
 const countHelp = `
@@ -30,6 +32,13 @@ or scope are incomparable (--count-cache-sim=false counts without the cache
 model: not the same instructions as with it, so not held to baselines
 counted with it). count_failed (Valgrind failed, a timeout) and not_counted
 (with the reason) leave the bench to the time gate.
+The count lane runs after the timed samples, its cells in parallel, one per
+CPU (--count-jobs): a count does not depend on what runs beside it. A cell
+whose timed samples failed is not counted; a counted run is bounded by the
+program's native time times Valgrind's slowdown, with a margin. A cell whose
+baseline repeated to the instruction is counted once, and a second time only
+when that run differs from the baseline. Guards (benches/guards, there for
+their memory peak) are not counted unless --count-guards.
 --count=only takes no timed sample: the fast, exact lane for CI.
 --update-baselines --count=only writes the count fields alone.
 
@@ -41,9 +50,12 @@ func (c *countFlags) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.runs, "count-runs", 2, "counted runs per cell (at least 2: the determinism rule compares them)")
 	fs.BoolVar(&c.cache, "count-cache-sim", true, "simulate a fixed cache model in counted runs (misses, est_cycles); =false counts without it, incomparable with baselines counted with it")
 	fs.DurationVar(&c.budget, "count-budget", 0, "stop counting once counting has taken this long (e.g. 10m); the benches left are not_counted, said in the report (0: no cap)")
+	fs.IntVar(&c.jobs, "count-jobs", 0, "cells counted at once, one CPU each (0: one per CPU of the host)")
+	fs.BoolVar(&c.guards, "count-guards", false, "count the guards too (benches/guards: measured for their memory peak, not counted by default)")
 }
 
 // apply puts the flags into the run's options.
 func (c *countFlags) apply(o *harness.Options) {
 	o.Count, o.CountLangs, o.CountRuns, o.CountBudget, o.CountNoCacheSim = c.mode, c.langs, c.runs, c.budget, !c.cache
+	o.CountJobs, o.CountGuards = c.jobs, c.guards
 }

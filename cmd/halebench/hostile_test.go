@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -89,6 +90,74 @@ func TestForgingBenchRunEndsOnItsOwn(t *testing.T) {
 	}
 	if !seen {
 		t.Fatalf("no count bench in the report\n%s", out)
+	}
+	enginetest.NoLeftovers(t, eng, r.RunID)
+}
+
+// The hostile suite under the default --count=auto and --timeout=5s: the
+// bench whose setsid'd child sleeps holding its stdout ends timeout and is
+// not counted (its timed samples failed), the forger's child changes no
+// number, the run ends on its own and the count bench is counted. (Its
+// wall time is a measured figure, not asserted here: README, "The count
+// gate".)
+func TestHostileSuiteCountedEndsOnItsOwn(t *testing.T) {
+	eng := enginetest.Connect(t)
+	suite := hostileSuite(t, "holder", "forger")
+	dir := t.TempDir()
+	done := make(chan struct{})
+	var code int
+	var out, errOut string
+	start := time.Now()
+	go func() {
+		defer close(done)
+		code, out, errOut = run(t, nil, "run", "--suite="+suite, "--lang=c", "--subject=c", "--timeout=5s", "--iters=2", "--json",
+			"--baselines="+filepath.Join(dir, "b.json"), "--results="+filepath.Join(dir, "results"))
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Minute): // a hang, not a time target
+		t.Fatal("the run did not end on its own within 10 minutes")
+	}
+	t.Logf("the hostile suite under --count=auto --timeout=5s took %s", time.Since(start).Round(time.Millisecond))
+	if code != 1 { // the subject timed out on a bench
+		t.Fatalf("exit %d, want 1\n%s", code, errOut)
+	}
+	var r struct {
+		RunID   string `json:"run_id"`
+		Benches []struct {
+			Name          string `json:"name"`
+			Status        string `json:"status"`
+			CountVerdict  string `json:"count_verdict"`
+			SubjectResult struct {
+				Count *struct {
+					Reason string            `json:"reason"`
+					Runs   []json.RawMessage `json:"runs"`
+				} `json:"count"`
+			} `json:"subject_result"`
+		} `json:"benches"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("report: %v\n%s", err, out)
+	}
+	seen := map[string]bool{}
+	for _, b := range r.Benches {
+		seen[b.Name] = true
+		c := b.SubjectResult.Count
+		t.Logf("%s: %s, count %s", b.Name, b.Status, b.CountVerdict)
+		switch b.Name {
+		case "holder":
+			if b.Status != "timeout" || b.CountVerdict != "not_counted" || c == nil || len(c.Runs) != 0 ||
+				!strings.Contains(c.Reason, "timed samples ended timeout") {
+				t.Errorf("holder: %s, count %s %+v", b.Status, b.CountVerdict, c)
+			}
+		case "count":
+			if b.Status != "no_baseline" || b.CountVerdict != "no_baseline" {
+				t.Errorf("count after the hostile benches: %s, count %s %+v", b.Status, b.CountVerdict, c)
+			}
+		}
+	}
+	if !seen["holder"] || !seen["forger"] || !seen["count"] {
+		t.Fatalf("benches %v\n%s", seen, out)
 	}
 	enginetest.NoLeftovers(t, eng, r.RunID)
 }

@@ -1,16 +1,17 @@
 package harness
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -25,28 +26,36 @@ const (
 	CountOnly = "only" // count, take no timed sample
 )
 
-// CountSlowdown bounds a counted run: Valgrind runs a program some tens of
-// times slower than natively, so a counted run gets this many times the
-// per-sample timeout (less where the budget has less left).
-const CountSlowdown = 50
+// NotCountedGuard is why a guard is not counted unless --count-guards asks:
+// a guard is there for its memory peak, and its counts cost most of the
+// catalogue's counting (README, "The count gate").
+const NotCountedGuard = "guard: measured for its memory peak; --count-guards to count"
 
 // countLane is what a lane's count lane holds besides the outcome's counts.
 type countLane struct {
-	asked bool
-	job   *wire.CountJob
-	why   string // not counted: why
-	ns    int64  // what counting it cost
+	asked   bool
+	job     *wire.CountJob
+	why     string        // not counted: why
+	ns      int64         // what counting it cost
+	cpus    string        // the CPU it was counted on
+	timeout time.Duration // its first counted run's bound
 }
 
-// counting is the run's count lane: which languages it counts, and what
-// it has spent against the budget.
+// counting is the run's count lane: which languages it counts, on which
+// CPUs, and what it has spent against the budget. The count lane's jobs
+// run in parallel: mu guards what they add up.
 type counting struct {
-	p     *Plan
-	langs map[string]bool
+	p        *Plan
+	langs    map[string]bool
+	idle     bool     // this pass counts nothing (an --update-baselines pass before the last)
+	cpus     []string // one per count job, as the last count lane ran them
+	wall     time.Duration
+	deadline time.Time // when --count-budget is spent
+
+	mu    sync.Mutex
 	spent time.Duration
 	cells int
 	over  []string
-	idle  bool // this pass counts nothing (an --update-baselines pass before the last)
 }
 
 func newCounting(p *Plan) *counting {
@@ -61,68 +70,24 @@ func newCounting(p *Plan) *counting {
 	return c
 }
 
-// plan sets the lane's count job for bench unit, or why it has none.
-func (c *counting) plan(ln *lane, unit string) {
+// plan sets the lane's count job for bench b, or why it has none. The
+// job's timeout is set when it runs (countCell), from the program's time.
+func (c *counting) plan(ln *lane, b *catalogue.Bench) {
 	if !c.langs[ln.lang.Name] || c.idle {
 		return
 	}
 	ln.count.asked = true
-	job, why := runner.CountJobFor(ln.lang, unit, c.p.CountRuns, CountSlowdown*c.p.Timeout)
+	if b.Kind == "guard" && !c.p.CountGuards {
+		ln.count.why = NotCountedGuard
+		return
+	}
+	job, why := runner.CountJobFor(ln.lang, b.Name, c.p.CountRuns, 0)
 	if why != "" {
 		ln.count.why = why
 		return
 	}
 	job.NoCacheSim = c.p.CountNoCacheSim
 	ln.count.job = &job
-}
-
-// count runs the count jobs of a bench's lanes, after their timed
-// samples; once the budget is spent a bench is left uncounted (said in
-// its cells and in the report). A count job's failure is the count
-// lane's (count_failed): it never changes the lane's timed status.
-func (c *counting) count(ctx context.Context, env Env, bench string, order []*lane, prog *progress) {
-	for _, ln := range order {
-		if ln.count.job == nil || ctx.Err() != nil {
-			continue
-		}
-		job := *ln.count.job
-		if b := c.p.CountBudget; b > 0 {
-			left := b - c.spent
-			if left <= 0 {
-				ln.count.job, ln.count.why = nil, fmt.Sprintf("over budget: --count-budget=%s was spent before this bench", b)
-				c.overBudget(bench)
-				continue
-			}
-			if per := left / time.Duration(job.Runs); per.Nanoseconds() < job.TimeoutNs {
-				job.TimeoutNs = per.Nanoseconds()
-			}
-		}
-		prog.counting(bench, ln.lang.Name)
-		j := ln.base
-		j.Iters, j.Warmup, j.Count = 0, 0, &job
-		start := time.Now()
-		o := env.Engine.Sample(ctx, ln.where, j)
-		took := time.Since(start)
-		c.spent += took
-		c.cells++
-		ln.count.ns = took.Nanoseconds()
-		ln.out.Counts = o.Counts
-		if o.Env.Valgrind != "" {
-			ln.out.Env.Valgrind = o.Env.Valgrind
-		}
-		if len(o.Counts) == 0 && o.Status != status.OK {
-			ln.out.Counts = []runner.Count{{Status: wire.CountFailed, Detail: string(o.Status) + ": " + o.Detail}}
-		}
-		if ln.out.ContainerID == "" {
-			ln.out.ContainerID = o.ContainerID
-		}
-	}
-}
-
-func (c *counting) overBudget(bench string) {
-	if n := len(c.over); n == 0 || c.over[n-1] != bench {
-		c.over = append(c.over, bench)
-	}
 }
 
 // cellOf is the judge's view of a lane's count lane, read from its
@@ -141,7 +106,7 @@ func laneCount(ln *lane, v *judge.CountCheck) *report.CountLane {
 	}
 	cl := &report.CountLane{Runs: []report.CountRunResult{}, Scope: v.Scope, Ir: v.Median, EstCycles: v.EstCycles, Spread: v.Spread,
 		Verdict: v.Verdict, Reason: v.Why, Baseline: v.Baseline, Band: v.Band, Target: ln.lang.CountTarget,
-		Valgrind: ln.out.Env.Valgrind, Instrument: v.Instrument, WallNs: ln.count.ns}
+		Valgrind: ln.out.Env.Valgrind, Instrument: v.Instrument, WallNs: ln.count.ns, CPUs: ln.count.cpus, TimeoutNs: ln.count.timeout.Nanoseconds()}
 	if v.Baseline > 0 && v.Verdict != status.Incomparable {
 		d := v.Delta
 		cl.Delta = &d
@@ -164,7 +129,8 @@ func (c *counting) report(valgrind string) *report.Count {
 		return nil
 	}
 	rc := &report.Count{Mode: p.Count, Runs: p.CountRuns, OverBudget: c.over, Valgrind: valgrind, NoCacheSim: p.CountNoCacheSim,
-		Target: p.SubjectLang.CountTarget, CostSeconds: c.spent.Seconds(), Cells: c.cells}
+		Target: p.SubjectLang.CountTarget, CostSeconds: c.spent.Seconds(), Cells: c.cells,
+		Jobs: len(c.cpus), CPUs: c.cpus, WallSeconds: c.wall.Seconds(), Guards: p.CountGuards}
 	for _, l := range p.Languages {
 		if c.langs[l.Name] {
 			rc.Languages = append(rc.Languages, l.Name)
@@ -214,8 +180,11 @@ func countDefaults(o Options) (Options, error) {
 	if o.CountBudget < 0 {
 		return o, fmt.Errorf("--count-budget=%s: cannot be negative", o.CountBudget)
 	}
-	if o.Count == CountOff && (o.CountLangs != "" || o.CountBudget > 0) {
-		return o, errors.New("--count-langs and --count-budget need counting: drop them or --count=off")
+	if o.CountJobs < 0 {
+		return o, fmt.Errorf("--count-jobs=%d: cannot be negative (0: one per CPU)", o.CountJobs)
+	}
+	if o.Count == CountOff && (o.CountLangs != "" || o.CountBudget > 0 || o.CountJobs > 0 || o.CountGuards) {
+		return o, errors.New("--count-langs, --count-budget, --count-jobs and --count-guards need counting: drop them or --count=off")
 	}
 	if o.Count == CountOnly {
 		o.Iters, o.Warmup, o.Confirm = 0, 0, 0
@@ -228,7 +197,7 @@ func (c *counting) sayCost(log io.Writer) {
 	if c.p.Count == CountOff {
 		return
 	}
-	fmt.Fprintf(log, "counting: %d cells counted under Valgrind in %.1f s", c.cells, c.spent.Seconds())
+	fmt.Fprintf(log, "counting: %d cells counted under Valgrind in %.1f s (%.1f s of counting over %d parallel jobs)", c.cells, c.wall.Seconds(), c.spent.Seconds(), len(c.cpus))
 	if len(c.over) > 0 {
 		fmt.Fprintf(log, "; %d benches left uncounted over --count-budget=%s", len(c.over), c.p.CountBudget)
 	}
@@ -276,11 +245,16 @@ func (r *run) updateCounts(pass []*benchRun) error {
 	return nil
 }
 
-// countLine is a counted-only cell's progress line: its counts or why none.
-func countLine(ln *lane) string {
-	s := judge.Summarize(cellOf(ln))
+// countLine is a cell's count lane as a progress line: its counts or why
+// none, judged against e (the subject's entry: one run may settle it).
+func countLine(ln *lane, e *baseline.Entry) string {
+	s := judge.SummarizeAgainst(cellOf(ln), e)
 	if s.Status != status.OK && s.Status != status.CountUnstable {
 		return string(s.Status) + ": " + s.Why
 	}
-	return fmt.Sprintf("%d instructions (%s), spread %.4f%%, counted in %.1f s", s.Median, s.Scope, 100*s.Spread, float64(ln.count.ns)/1e9)
+	runs := fmt.Sprintf("spread %.4f%%", 100*s.Spread)
+	if len(s.Ir) == 1 {
+		runs = "one run, the baseline's count exactly"
+	}
+	return fmt.Sprintf("%d instructions (%s), %s, counted in %.1f s on CPU %s", s.Median, s.Scope, runs, float64(ln.count.ns)/1e9, ln.count.cpus)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,9 +16,14 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
-// count answers a count job as the sampler would: one count per run.
+// count answers a count job as the sampler would: one count per run, the
+// nth counted run of a (language, bench) counting irs[n] (cycling).
 func (f *fakeEngine) count(w runner.Where, j runner.Job) runner.Outcome {
 	f.countJobs = append(f.countJobs, j)
+	if f.countCPUs == nil {
+		f.countCPUs, f.runsOf = map[string]bool{}, map[string]int{}
+	}
+	f.countCPUs[w.CPUs] = true
 	o := runner.Outcome{Status: status.OK, Samples: []runner.Sample{}, Env: runner.Env{Valgrind: "valgrind-3.19.0", CgroupVersion: "v1"}}
 	irs, ok := f.counts[w.Lang]
 	for i := 0; i < j.Count.Runs; i++ {
@@ -25,9 +31,47 @@ func (f *fakeEngine) count(w runner.Where, j runner.Job) runner.Outcome {
 			o.Counts = append(o.Counts, runner.Count{Status: wire.CountFailed, Detail: "valgrind: unrecognised instruction"})
 			continue
 		}
-		o.Counts = append(o.Counts, runner.Count{Status: wire.CountOK, Scope: wire.ScopeRegion, Ir: irs[i%len(irs)], WallNs: 1e6})
+		n := f.runsOf[w.Lang+"/"+j.Unit]
+		f.runsOf[w.Lang+"/"+j.Unit]++
+		o.Counts = append(o.Counts, runner.Count{Status: wire.CountOK, Scope: wire.ScopeRegion, Ir: irs[n%len(irs)], WallNs: 1e6})
 	}
 	return o
+}
+
+// barrier lets its first n callers through only once all n have come.
+type barrier struct {
+	mu      sync.Mutex
+	n, came int
+	all     chan struct{}
+}
+
+func newBarrier(n int) *barrier { return &barrier{n: n, all: make(chan struct{})} }
+
+func (b *barrier) wait() {
+	b.mu.Lock()
+	b.came++
+	switch {
+	case b.came == b.n:
+		close(b.all)
+	case b.came > b.n:
+		b.mu.Unlock()
+		return
+	}
+	b.mu.Unlock()
+	select {
+	case <-b.all:
+	case <-time.After(time.Minute): // not a time target: a serial count lane would wait forever
+		panic("count jobs did not run in parallel")
+	}
+}
+
+// countedRuns is how many counted runs the count jobs asked for.
+func (f *fakeEngine) countedRuns() int {
+	n := 0
+	for _, j := range f.countJobs {
+		n += j.Count.Runs
+	}
+	return n
 }
 
 // countedC is a plan whose c is counted, as count-sampler's branch makes
@@ -71,8 +115,9 @@ func TestFakeCountOnlyGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(eng.countJobs) != 1 || len(eng.iters) != 1 || eng.iters[0] != 0 || eng.countJobs[0].Count.Runs != 2 {
-		t.Fatalf("count-only took timed samples or miscounted: iters %v, %d count jobs", eng.iters, len(eng.countJobs))
+	// Recording keeps two runs: the first, then the rest bounded by its time.
+	if eng.countedRuns() != 2 || len(eng.iters) != 2 || eng.iters[0]+eng.iters[1] != 0 {
+		t.Fatalf("count-only took timed samples or miscounted: iters %v, %d counted runs", eng.iters, eng.countedRuns())
 	}
 	if rb := res.Report.Rebaseline; rb == nil || len(rb.CountsRecorded) != 1 {
 		t.Fatalf("rebaseline %+v", res.Report.Rebaseline)
@@ -89,8 +134,14 @@ func TestFakeCountOnlyGate(t *testing.T) {
 		ir   uint64
 		want status.Status
 		err  error
-	}{{1004000, status.OK, nil}, {1100000, status.Regression, harness.ErrRegression}, {1020000, status.Regression, harness.ErrRegression}} {
-		res, err := runCounted(t, o, &fakeEngine{counts: map[string][]uint64{"c": {c.ir}}})
+	}{{1000000, status.OK, nil}, {1004000, status.OK, nil}, {1100000, status.Regression, harness.ErrRegression}, {1020000, status.Regression, harness.ErrRegression}} {
+		eng := &fakeEngine{counts: map[string][]uint64{"c": {c.ir}}}
+		res, err := runCounted(t, o, eng)
+		// The baseline repeated to the instruction: one run equal to it
+		// settles the cell; one that differs asks a second.
+		if want := 2; eng.countedRuns() != want-btoi(c.ir == 1000000) {
+			t.Fatalf("%d: %d counted runs", c.ir, eng.countedRuns())
+		}
 		if !errors.Is(err, c.err) {
 			t.Fatalf("%d: err %v, want %v", c.ir, err, c.err)
 		}
@@ -137,8 +188,9 @@ func TestFakeCountBesideTime(t *testing.T) {
 	}
 }
 
-// Once --count-budget is spent, the benches left are not counted, and the
-// report names them.
+// --count-budget bounds the count lane's wall time: once it is spent the
+// benches left are not counted, and the report names them; before, no
+// counted run gets more than the budget left.
 func TestFakeCountBudget(t *testing.T) {
 	o := fakeOptions(t, "c", "c", "")
 	o.Count, o.CountBudget = harness.CountOnly, time.Nanosecond
@@ -147,17 +199,94 @@ func TestFakeCountBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(eng.countJobs) != 1 || len(res.Report.Count.OverBudget) != len(res.Report.Benches)-1 {
+	if len(eng.countJobs) != 0 || len(res.Report.Count.OverBudget) != len(res.Report.Benches) {
 		t.Fatalf("%d count jobs, over budget %v", len(eng.countJobs), res.Report.Count.OverBudget)
 	}
-	var notCounted int
 	for _, b := range res.Report.Benches {
-		if b.CountVerdict == status.NotCounted && strings.Contains(b.SubjectResult.Count.Reason, "over budget") {
-			notCounted++
+		if b.CountVerdict != status.NotCounted || !strings.Contains(b.SubjectResult.Count.Reason, "over budget") {
+			t.Fatalf("%s: %s %+v", b.Name, b.CountVerdict, b.SubjectResult.Count)
 		}
 	}
-	if notCounted != len(res.Report.Benches)-1 {
-		t.Fatalf("%d benches not counted over budget", notCounted)
+	o.CountBudget = time.Hour
+	eng = &fakeEngine{counts: map[string][]uint64{"c": {5}}}
+	if _, err := runCounted(t, o, eng); err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range eng.countJobs {
+		if d := time.Duration(j.Count.TimeoutNs); d <= 0 || d > time.Hour {
+			t.Fatalf("a counted run bounded by %s under a 1 h budget", d)
+		}
+	}
+}
+
+// The count lane runs after the timed lane, one job per CPU (both here;
+// --count-jobs=1 the one CPU 0 is not), and the report says how many
+// jobs ran on which CPUs and which cell was counted where. A cell whose
+// timed samples failed is not counted, with the reason.
+func TestFakeCountLaneInParallel(t *testing.T) {
+	o := fakeOptions(t, "c,python", "c", "")
+	o.Count, o.CountLangs = harness.CountAuto, "python"
+	eng := &fakeEngine{elapsed: map[string]int64{"c": 5000}, check: map[string]string{"c": "n:1"}, counts: map[string][]uint64{"c": {9}, "python": {9}},
+		together: newBarrier(2)}
+	res, err := runCounted(t, o, eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Report.Count
+	if c.Jobs != 2 || strings.Join(c.CPUs, ",") != "0,1" || len(eng.countCPUs) != 2 {
+		t.Fatalf("count block %+v; jobs ran on %v", c, eng.countCPUs)
+	}
+	for i, w := range eng.jobs {
+		if eng.iters[i] > 0 && w.CPUs != "1" {
+			t.Fatalf("a timed job ran on cpus %s", w.CPUs)
+		}
+	}
+	crashed := 0
+	for _, b := range res.Report.Benches {
+		cl := b.SubjectResult.Count
+		if cl == nil || cl.Verdict != status.NoBaseline || (cl.CPUs != "0" && cl.CPUs != "1") || cl.TimeoutNs != int64(runner.CountFloor) {
+			t.Fatalf("%s: c's count lane %+v", b.Name, cl)
+		}
+		py := b.Comparatives["python"]
+		if py == nil {
+			continue
+		}
+		crashed++
+		if g := py.Count; g == nil || g.Verdict != status.NotCounted || !strings.Contains(g.Reason, "timed samples ended run_failed") || len(g.Runs) != 0 {
+			t.Fatalf("%s: python's count lane %+v", b.Name, py.Count)
+		}
+	}
+	if crashed == 0 {
+		t.Fatal("no bench has a python comparative")
+	}
+	o.CountJobs = 1
+	eng = &fakeEngine{elapsed: map[string]int64{"c": 5000}, check: map[string]string{"c": "n:1"}, counts: map[string][]uint64{"c": {9}}}
+	res, _ = runCounted(t, o, eng)
+	if c := res.Report.Count; c.Jobs != 1 || strings.Join(c.CPUs, ",") != "1" || len(eng.countCPUs) != 1 || !eng.countCPUs["1"] {
+		t.Fatalf("--count-jobs=1: count block %+v, jobs on %v", c, eng.countCPUs)
+	}
+}
+
+// A guard is not counted unless --count-guards asks.
+func TestFakeGuardsNotCountedByDefault(t *testing.T) {
+	o := fakeOptions(t, "c", "c", "")
+	o.Suite, o.Count = "testdata/guardsuite", harness.CountOnly
+	eng := &fakeEngine{counts: map[string][]uint64{"c": {9}}}
+	res, err := runCounted(t, o, eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := bench(res.Report, "flat"); g.CountVerdict != status.NotCounted || g.SubjectResult.Count.Reason != harness.NotCountedGuard {
+		t.Fatalf("guard: %s %+v", g.CountVerdict, g.SubjectResult.Count)
+	}
+	if b := bench(res.Report, "count"); b.CountVerdict != status.NoBaseline || eng.countedRuns() != 2 || res.Report.Count.Guards {
+		t.Fatalf("count: %s, %d counted runs", b.CountVerdict, eng.countedRuns())
+	}
+	o.CountGuards = true
+	eng = &fakeEngine{counts: map[string][]uint64{"c": {9}}}
+	res, _ = runCounted(t, o, eng)
+	if g := bench(res.Report, "flat"); g.CountVerdict != status.NoBaseline || eng.countedRuns() != 4 || !res.Report.Count.Guards {
+		t.Fatalf("--count-guards: %s, %d counted runs", g.CountVerdict, eng.countedRuns())
 	}
 }
 
@@ -172,6 +301,8 @@ func TestPrepareRejectsBadCountFlags(t *testing.T) {
 		{func(o *harness.Options) { o.CountBudget = -time.Second }, "--count-budget"},
 		{func(o *harness.Options) { o.CountLangs = "rust" }, "--count-langs=rust"},
 		{func(o *harness.Options) { o.Count, o.CountLangs = "off", "c" }, "need counting"},
+		{func(o *harness.Options) { o.CountJobs = -1 }, "--count-jobs=-1"},
+		{func(o *harness.Options) { o.Count, o.CountGuards = "off", true }, "need counting"},
 	} {
 		o := fakeOptions(t, "c", "c", "")
 		o.Count = harness.CountAuto
@@ -191,8 +322,8 @@ func TestFakeUpdateRecordsTimeAndCounts(t *testing.T) {
 	if _, err := runCounted(t, o, eng); err != nil {
 		t.Fatal(err)
 	}
-	if len(eng.countJobs) != 1 {
-		t.Fatalf("%d count jobs over 3 passes, want 1", len(eng.countJobs))
+	if eng.countedRuns() != 2 {
+		t.Fatalf("%d counted runs over 3 passes, want the last pass's 2", eng.countedRuns())
 	}
 	f, err := baseline.Load(o.Baselines)
 	if err != nil {
@@ -201,4 +332,11 @@ func TestFakeUpdateRecordsTimeAndCounts(t *testing.T) {
 	if e := f.Benches["count"]; e.Instructions != 777 || e.ElapsedNs != 5000 || e.Runs != 3 {
 		t.Fatalf("entry %+v", e)
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,6 +39,7 @@ func (f fakeImages) BenchImage(ctx context.Context, l toolchain.Language, srcs [
 // fakeEngine answers each job with the samples its table gives: per
 // language, an elapsed time and a check (a missing language crashes).
 type fakeEngine struct {
+	mu      sync.Mutex // the count lane's jobs run in parallel
 	elapsed map[string]int64
 	check   map[string]string
 	peakKB  int64
@@ -50,6 +52,11 @@ type fakeEngine struct {
 	// counted run (a missing language's count fails).
 	counts    map[string][]uint64
 	countJobs []runner.Job
+	countCPUs map[string]bool // the CPUs count jobs ran on
+	runsOf    map[string]int  // counted runs so far, per language and bench
+	// together, when set, holds the first count jobs until that many are
+	// under way at once: proof that they run in parallel.
+	together *barrier
 }
 
 func (f *fakeEngine) Privilege() (engine.Privilege, []engine.Attempt) {
@@ -59,6 +66,11 @@ func (f *fakeEngine) CloseSamplers() []runner.Started {
 	return []runner.Started{{Lang: "c", CPUs: "1", ContainerID: "fake"}}
 }
 func (f *fakeEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
+	if j.Count != nil && f.together != nil {
+		f.together.wait()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.jobs, f.iters = append(f.jobs, w), append(f.iters, j.Iters)
 	if f.samples == nil {
 		f.samples = map[string]int{}

@@ -39,13 +39,17 @@ type Options struct {
 	Unprivileged    bool
 	// The count lane: --count (auto, off, only), --count-langs
 	// (comparatives to count too), --count-runs (counted runs per cell, at
-	// least 2), --count-budget (0: none) and --count-cache-sim=false
-	// (Callgrind without its cache simulation: no est_cycles, and counts
-	// incomparable with baselines counted with it).
+	// least 2), --count-budget (0: none), --count-jobs (cells counted at
+	// once, one CPU each; 0: every CPU), --count-guards (count the guards
+	// too) and --count-cache-sim=false (Callgrind without its cache
+	// simulation: no est_cycles, and counts incomparable with baselines
+	// counted with it).
 	Count           string
 	CountLangs      string
 	CountRuns       int
 	CountBudget     time.Duration
+	CountJobs       int
+	CountGuards     bool
 	CountNoCacheSim bool
 	Images          imagebuild.Options
 	Log             io.Writer // progress and warnings

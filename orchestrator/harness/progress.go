@@ -2,6 +2,8 @@ package harness
 
 import (
 	"fmt"
+	"strings"
+	"sync"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -9,10 +11,13 @@ import (
 )
 
 // progress says on the log how far sampling is: a line per finished
-// (bench, language) and, on a terminal, a live line for the one sampling.
+// (bench, language) and, on a terminal, a live line for the one sampling;
+// the count lane's jobs, running in parallel, print through it too.
 type progress struct {
-	p           *Plan
-	done, total int
+	mu            sync.Mutex
+	p             *Plan
+	done, total   int
+	counted, cnts int // the count lane's cells done, and to do
 }
 
 func newProgress(p *Plan) *progress {
@@ -30,26 +35,79 @@ func newProgress(p *Plan) *progress {
 // sampling says, on a terminal, which sample of which cell is being taken
 // (the languages of a bench are sampled in turns).
 func (pr *progress) sampling(bench, lang string, round, rounds int) {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
 	if pr.p.Live {
 		fmt.Fprintf(pr.p.Log, "\r\033[K[%d/%d] %-28s %-6s sample %d of %d…", pr.done+1, pr.total, bench, lang, round, rounds)
 	}
 }
 
-// counting says, on a terminal, which cell is being counted.
-func (pr *progress) counting(bench, lang string) {
+// countStart says how the count lane will count: how many cells, on
+// which CPUs.
+func (pr *progress) countStart(cells int, cpus []string) {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	pr.cnts = cells
 	if pr.p.Live {
-		fmt.Fprintf(pr.p.Log, "\r\033[K[%d/%d] %-28s %-6s counting under Valgrind…", pr.done+1, pr.total, bench, lang)
+		fmt.Fprint(pr.p.Log, "\r\033[K")
+	}
+	fmt.Fprintf(pr.p.Log, "counting: %d cells under Valgrind, %d at a time on CPUs %s\n", cells, len(cpus), strings.Join(cpus, ","))
+}
+
+// counting says, on a terminal, which cell was last started counting.
+func (pr *progress) counting(bench, lang string) {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	if pr.p.Live {
+		fmt.Fprintf(pr.p.Log, "\r\033[K[count %d/%d] %-28s %-6s counting under Valgrind…", pr.counted+1, pr.cnts, bench, lang)
 	}
 }
 
+// countDone prints a counted cell's line: under --count=only it is the
+// cell's line, else the count lane's beside the timed one.
+func (pr *progress) countDone(bench string, ln *lane, line string) {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	pr.counted++
+	if pr.p.Live {
+		fmt.Fprint(pr.p.Log, "\r\033[K")
+	}
+	if pr.p.Count == CountOnly {
+		pr.done++
+		fmt.Fprintf(pr.p.Log, "[%d/%d] %-28s %-6s %s\n", pr.done, pr.total, bench, ln.lang.Name, line)
+		return
+	}
+	fmt.Fprintf(pr.p.Log, "[count %d/%d] %-28s %-6s %s\n", pr.counted, pr.cnts, bench, ln.lang.Name, line)
+}
+
+// countSkipped prints, under --count=only, the line of a cell the count
+// lane will not count (its timed line said why otherwise).
+func (pr *progress) countSkipped(bench string, ln *lane) {
+	if pr.p.Count != CountOnly {
+		return
+	}
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	pr.done++
+	fmt.Fprintf(pr.p.Log, "[%d/%d] %-28s %-6s %s\n", pr.done, pr.total, bench, ln.lang.Name, countLine(ln, nil))
+}
+
+// finished prints a (bench, language)'s timed line; under --count=only a
+// cell still to count prints its line once counted (countDone).
 func (pr *progress) finished(bench, lang string, ln *lane) {
+	countOnly := len(ln.out.Samples) == 0 && ln.out.Status == status.OK && ln.count.asked
+	if countOnly && ln.count.job != nil {
+		return
+	}
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
 	pr.done++
 	if pr.p.Live {
 		fmt.Fprint(pr.p.Log, "\r\033[K")
 	}
 	line := progressLine(measured(ln.out), ln.out.Env.Affinity)
-	if len(ln.out.Samples) == 0 && ln.out.Status == status.OK && ln.count.asked { // --count=only
-		line = countLine(ln)
+	if countOnly {
+		line = countLine(ln, nil)
 	}
 	fmt.Fprintf(pr.p.Log, "[%d/%d] %-28s %-6s %s\n", pr.done, pr.total, bench, lang, line)
 }

@@ -81,9 +81,10 @@ func (r *run) checkSubject() error {
 	return nil
 }
 
-// measure samples every bench, its languages interleaved, and judges each
-// as it finishes, re-measuring a suspect subject first. It says whether the
-// run was interrupted; the cells it did not reach are marked so.
+// measure samples every bench, its languages interleaved, re-measuring a
+// suspect subject; then the count lane counts the cells it can, in
+// parallel; then each bench is judged. It says whether the run was
+// interrupted; the cells it did not reach are marked so.
 func (r *run) measure(ctx context.Context) (interrupted bool) {
 	p := r.p
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
@@ -99,20 +100,19 @@ func (r *run) measure(ctx context.Context) (interrupted bool) {
 		if r.machine == nil {
 			r.decideMachine()
 		}
-		gate := r.gateOf(b.Name)
 		if subj := br.lanes[p.SubjectLang.Name]; subj != nil && p.Confirm > 0 && !p.UpdateBaselines && ctx.Err() == nil &&
-			judge.Suspect(measured(subj.out).cell(), gate) {
+			judge.Suspect(measured(subj.out).cell(), r.gateOf(b.Name)) {
 			r.confirm(ctx, br, subj)
 		}
 		for _, ln := range br.lanes {
 			prog.finished(b.Name, ln.lang.Name, ln)
 		}
-		br.verdict = judge.Bench(p.SubjectLang.Name, cells(br.lanes), gate)
-		if ctx.Err() != nil {
-			interrupted = true
-		}
 	}
-	return interrupted || ctx.Err() != nil
+	r.count.countAll(ctx, r.env, r.benches, prog)
+	for _, br := range r.benches {
+		br.verdict = judge.Bench(p.SubjectLang.Name, cells(br.lanes), r.gateOf(br.b.Name))
+	}
+	return ctx.Err() != nil
 }
 
 // confirm takes Confirm more samples of a suspect subject, to be judged on

@@ -43,7 +43,8 @@ func (l *lane) job(n, w int) runner.Job {
 // round after round, one sample of each language in turn (the first round
 // after its warm-ups), so that a machine drifting during the bench moves
 // every language alike and ratios stay honest. A language that fails stops
-// there, keeping what it had.
+// there, keeping what it had. The count lane counts the bench later
+// (counting.countAll), once every bench of the pass is timed.
 func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, built built, seed int64, prog *progress, cnt *counting) map[string]*lane {
 	lanes, order := newLanes(env, p, b, built, seed, cnt)
 	for round := 0; round < p.Iters; round++ {
@@ -64,7 +65,6 @@ func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, buil
 			ln.done = ln.out.Status != status.OK
 		}
 	}
-	cnt.count(ctx, env, b.Name, order, prog)
 	return lanes
 }
 
@@ -103,7 +103,7 @@ func newLanes(env Env, p *Plan, b *catalogue.Bench, built built, seed int64, cnt
 			ln.where = runner.Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus, Trusted: imagebuild.TrustedArg(bi.Trusted)}
 			ln.base = runner.Job{Env: vars, Unit: b.Name, Lang: l, Timeout: p.Timeout, Seed: seed, MemLimit: p.MemLimit, OutCap: p.OutCap}
 			ln.out.Status = status.OK
-			cnt.plan(ln, b.Name)
+			cnt.plan(ln, b)
 		}
 	}
 	return lanes, order

@@ -117,7 +117,7 @@ type CountCheck struct {
 // machines: the baseline's Valgrind version, CPU target and scope must be
 // this run's (else incomparable), the CPU model need not be.
 func Count(c CountCell, e *baseline.Entry) CountCheck {
-	v := CountCheck{Counts: Summarize(c)}
+	v := CountCheck{Counts: SummarizeAgainst(c, e)}
 	v.Verdict = v.Status
 	if v.Status != status.OK {
 		return v

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -14,6 +15,7 @@ type Sampling struct {
 	s       *Session
 	priv    engine.Privilege
 	refused []engine.Attempt
+	mu      sync.Mutex // the count lane samples from several goroutines
 	pool    *runner.Pool
 }
 
@@ -49,15 +51,20 @@ func (sp *Sampling) Privilege() (engine.Privilege, []engine.Attempt) {
 
 // Sample runs a job in the sampler container for w, started on first use.
 func (sp *Sampling) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
+	sp.mu.Lock()
 	if sp.pool == nil {
 		sp.pool = runner.NewPool(runner.OnEngine(sp.s.Eng), sp.priv, sp.s.RunID, sp.s.opts.MemLimit, sp.s.opts.Log)
 	}
-	return sp.pool.Sample(ctx, w, j)
+	pool := sp.pool
+	sp.mu.Unlock()
+	return pool.Sample(ctx, w, j)
 }
 
 // CloseSamplers ends the sampler containers and lists what was started;
 // the next Sample starts fresh ones.
 func (sp *Sampling) CloseSamplers() []runner.Started {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
 	if sp.pool == nil {
 		return []runner.Started{}
 	}

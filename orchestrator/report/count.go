@@ -23,6 +23,11 @@ type CountLane struct {
 	// the fixed cache model that gives est_cycles) or callgrind.
 	Instrument string `json:"instrument,omitempty"`
 	WallNs     int64  `json:"wall_ns,omitempty"` // what counting this cell cost
+	CPUs       string `json:"cpus,omitempty"`    // the CPU it was counted on
+	// TimeoutNs bounds its first counted run: the instrument's slowdown
+	// over the program's native run, with a margin (later runs: over the
+	// first counted run's time).
+	TimeoutNs int64 `json:"timeout_ns,omitempty"`
 }
 
 // CountRunResult is one counted run.
@@ -37,7 +42,8 @@ type CountRunResult struct {
 }
 
 // Count is how the run counted: --count's mode, the languages counted,
-// runs per cell, the budget and what it left out, and the cost.
+// runs per cell, the budget and what it left out, the cost, and the
+// parallel jobs that counted (one per CPU listed).
 type Count struct {
 	Mode        string   `json:"mode"` // auto, off or only
 	Languages   []string `json:"languages,omitempty"`
@@ -47,6 +53,10 @@ type Count struct {
 	Valgrind    string   `json:"valgrind,omitempty"`
 	NoCacheSim  bool     `json:"no_cache_sim,omitempty"` // --count-cache-sim=false: Callgrind without its cache simulation
 	Target      string   `json:"target,omitempty"`
-	CostSeconds float64  `json:"cost_seconds"`
+	CostSeconds float64  `json:"cost_seconds"` // every count job's time, summed
 	Cells       int      `json:"cells_counted"`
+	Jobs        int      `json:"jobs"`           // count jobs run at once
+	CPUs        []string `json:"cpus,omitempty"` // the CPU of each
+	WallSeconds float64  `json:"wall_seconds"`   // the count lane's wall time
+	Guards      bool     `json:"guards_counted"` // --count-guards
 }

@@ -54,3 +54,27 @@ func TestJobDeadlineGrowsWithCounts(t *testing.T) {
 		t.Fatalf("deadline with 2 counted runs of 20 min: %s (without: %s)", got, plain)
 	}
 }
+
+// A counted run's timeout grows with the program's native time, from a
+// floor that covers Valgrind's start-up; a later run's, with the first
+// counted run's time.
+func TestCountTimeoutFollowsTheProgram(t *testing.T) {
+	for _, c := range []struct {
+		native, want time.Duration
+	}{
+		{0, CountFloor},
+		{time.Millisecond, CountFloor},
+		{time.Second, CountSlowdown * CountMargin * time.Second},
+		{5 * time.Second, CountSlowdown * CountMargin * 5 * time.Second},
+	} {
+		if got := CountTimeout(c.native); got != c.want {
+			t.Errorf("CountTimeout(%s) = %s, want %s", c.native, got, c.want)
+		}
+	}
+	if got := CountTimeoutAfter(time.Second); got != CountFloor {
+		t.Errorf("after a 1 s counted run: %s, want the floor", got)
+	}
+	if got := CountTimeoutAfter(time.Minute); got != CountMargin*time.Minute {
+		t.Errorf("after a 1 min counted run: %s", got)
+	}
+}

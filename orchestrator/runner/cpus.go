@@ -25,3 +25,25 @@ func cpuRange(first, n int) string {
 	}
 	return fmt.Sprintf("%d-%d", first, first+n-1)
 }
+
+// CountCPUs picks the CPUs of the count lane's jobs, one CPU each: jobs
+// of them (all, when jobs is 0 or more than the host has). A count is the
+// same whatever runs beside it, so CPU 0 (the orchestrator's and the
+// engine's) is used too, but only once every other CPU has a job.
+func CountCPUs(ncpu, jobs int) []string {
+	if ncpu < 1 {
+		ncpu = 1
+	}
+	if jobs <= 0 || jobs > ncpu {
+		jobs = ncpu
+	}
+	first := 1
+	if jobs == ncpu {
+		first = 0
+	}
+	out := make([]string, 0, jobs)
+	for i := 0; i < jobs; i++ {
+		out = append(out, fmt.Sprint(first+i))
+	}
+	return out
+}

@@ -1,6 +1,9 @@
 package runner
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestPlanCPUs(t *testing.T) {
 	cases := []struct {
@@ -21,6 +24,27 @@ func TestPlanCPUs(t *testing.T) {
 		cpus, shared, err := PlanCPUs(c.ncpu, c.need)
 		if cpus != c.cpus || shared != c.shared || (err != nil) != c.err {
 			t.Errorf("PlanCPUs(%d, %d) = %q %v %v", c.ncpu, c.need, cpus, shared, err)
+		}
+	}
+}
+
+func TestCountCPUs(t *testing.T) {
+	cases := []struct {
+		ncpu, jobs int
+		want       string
+	}{
+		{2, 0, "0,1"},
+		{2, 1, "1"},
+		{2, 2, "0,1"},
+		{2, 5, "0,1"},
+		{1, 0, "0"},
+		{16, 4, "1,2,3,4"},
+		{4, 0, "0,1,2,3"},
+		{0, 0, "0"},
+	}
+	for _, c := range cases {
+		if got := strings.Join(CountCPUs(c.ncpu, c.jobs), ","); got != c.want {
+			t.Errorf("CountCPUs(%d, %d) = %s, want %s", c.ncpu, c.jobs, got, c.want)
 		}
 	}
 }

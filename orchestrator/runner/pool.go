@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -30,8 +31,11 @@ type Started struct {
 
 // Pool keeps one sampler container per (language, image, cpuset) for a
 // run, so a container starts once per language and cpuset rather than once
-// per bench, and replaces one that died.
+// per bench, and replaces one that died. Jobs for different Wheres may run
+// at once (the count lane's, one per CPU); two jobs for the same Where must
+// not, as a Server answers one job at a time.
 type Pool struct {
+	mu      sync.Mutex // guards servers and started
 	eng     Engine
 	priv    engine.Privilege
 	runID   string
@@ -58,6 +62,8 @@ func (p *Pool) Sample(ctx context.Context, w Where, j Job) Outcome {
 }
 
 func (p *Pool) get(ctx context.Context, w Where) (*Server, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if s := p.servers[w]; s != nil {
 		if s.Dead() == nil {
 			return s, nil
@@ -75,10 +81,16 @@ func (p *Pool) get(ctx context.Context, w Where) (*Server, error) {
 }
 
 // Started lists every container the pool started, in order.
-func (p *Pool) Started() []Started { return p.started }
+func (p *Pool) Started() []Started {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Started(nil), p.started...)
+}
 
 // Close ends every container of the pool and removes it.
 func (p *Pool) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	for w, s := range p.servers {
 		if err := s.Close(); err != nil {
 			fmt.Fprintf(p.log, "warning: %v\n", err)
