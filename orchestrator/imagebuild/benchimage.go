@@ -27,6 +27,8 @@ type BenchImage struct {
 	Executed int     `json:"steps_executed"`
 	Cached   int     `json:"steps_cached"`
 	Inputs   *Inputs `json:"inputs,omitempty"`
+	// Provenance is where the image came from and what vouches for it.
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
 // Paths inside a bench image.
@@ -129,13 +131,14 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 	args["TOOLCHAIN"], args["GO_TOOLCHAIN"] = tc.Ref, goTC.Ref
 	var t Toolchain
 	s := image{repo: b.opts.Prefix + "/bench-" + lang.Name, key: inputsDigest(append([]string{tc.ID, goTC.ID}, parts...)...),
-		contextDir: dir, dfDir: dir, args: args, in: in, what: "benches " + lang.Name, parent: tc.layers}
+		contextDir: dir, dfDir: dir, args: args, in: in, what: "benches " + lang.Name, parent: tc.layers,
+		parentWhy: joinWhy(parentWhy(tc.Ref, tc.Provenance), parentWhy(goTC.Ref, goTC.Provenance))}
 	if err := b.buildOrFind(ctx, &t, s); err != nil {
 		return bi, err
 	}
 	// The toolchains' digests, not their references, are what the image was made from.
 	in.BuildArgs = map[string]string{"TOOLCHAIN": tc.Ref + "@" + tc.Digest, "GO_TOOLCHAIN": goTC.Ref + "@" + goTC.Digest, "SOURCE_DATE_EPOCH": b.epochString()}
-	bi.Ref, bi.ID, bi.Digest, bi.Executed, bi.Cached, bi.Inputs = t.Ref, t.ID, t.Digest, t.Executed, t.Cached, in
+	bi.Ref, bi.ID, bi.Digest, bi.Executed, bi.Cached, bi.Inputs, bi.Provenance = t.Ref, t.ID, t.Digest, t.Executed, t.Cached, in, t.Provenance
 	return bi, nil
 }
 

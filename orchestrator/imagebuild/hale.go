@@ -95,6 +95,7 @@ func (b *Builder) givenHale(ctx context.Context, tc Toolchain, lang toolchain.La
 		return tc, nil
 	}
 	tc.Ref, tc.ID, tc.Base, tc.layers = b.opts.HaleImage, img.ID, "given with --hale-image", img.Layers
+	tc.Provenance = provenance(OriginGiven, CheckedUser, "")
 	return b.finish(ctx, tc, lang)
 }
 
@@ -202,6 +203,7 @@ func (b *Builder) buildHale(ctx context.Context, tc *Toolchain, ctxDir string, p
 	return b.buildOrFind(ctx, tc, image{
 		repo: b.opts.Prefix + "/toolchain-hale", key: inputsDigest(base.ID, string(df), string(p.script), string(p.patch), p.src, p.vendor, b.epochString()),
 		contextDir: ctxDir, dfDir: dfDir, args: map[string]string{"BASE": base.Ref}, in: in, what: "toolchain hale", parent: base.layers,
+		parentWhy: parentWhy(base.Ref, base.Provenance),
 	})
 }
 
