@@ -202,7 +202,7 @@ func (b *Builder) buildHale(ctx context.Context, tc *Toolchain, ctxDir string, p
 		"build.sh": sha256Hex(p.script), "patch.toml": sha256Hex(p.patch), "hale source (commit or tree)": p.src, "vendor tree": p.vendor}}
 	return b.buildOrFind(ctx, tc, image{
 		repo: b.opts.Prefix + "/toolchain-hale", key: inputsDigest(base.ID, string(df), string(p.script), string(p.patch), p.src, p.vendor, b.epochString()),
-		contextDir: ctxDir, dfDir: dfDir, args: map[string]string{"BASE": base.Ref}, in: in, what: "toolchain hale", parent: base.layers,
+		contextDir: ctxDir, dfDir: dfDir, args: withBase(b.haleCacheArgs(ctx, tc.Hale), base.Ref), in: in, what: "toolchain hale", parent: base.layers,
 		parentWhy: parentWhy(base.Ref, base.Provenance),
 	})
 }

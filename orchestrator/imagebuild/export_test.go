@@ -1,0 +1,17 @@
+package imagebuild
+
+import "context"
+
+// What the external tests (which need enginetest, itself an importer of
+// this package) use of the package's insides.
+const (
+	HaleCacheRelease = haleCacheRelease
+	HaleCacheRef     = haleCacheRef
+)
+
+// SolveLocal builds the Dockerfile in dir (the build context too) with
+// args, every step anew, and writes the result's files to out.
+func SolveLocal(ctx context.Context, b *Builder, dir string, args map[string]string, out string) error {
+	_, err := b.sv.solve(ctx, dir, dir, args, true, exportLocal(out), "test")
+	return err
+}
