@@ -9,9 +9,12 @@ const (
 	HaleCacheRef     = haleCacheRef
 )
 
+// HaleDockerfile is haleDockerfile.
+var HaleDockerfile = haleDockerfile
+
 // SolveLocal builds the Dockerfile in dir (the build context too) with
-// args, every step anew, and writes the result's files to out.
+// args and writes the result's files to out.
 func SolveLocal(ctx context.Context, b *Builder, dir string, args map[string]string, out string) error {
-	_, err := b.sv.solve(ctx, dir, dir, args, true, exportLocal(out), "test")
+	_, err := b.sv.solve(ctx, dir, dir, args, false, exportLocal(out), "test")
 	return err
 }

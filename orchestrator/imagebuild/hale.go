@@ -192,7 +192,8 @@ func (b *Builder) buildHale(ctx context.Context, tc *Toolchain, ctxDir string, p
 		return err
 	}
 	df, _ := images.FS.ReadFile("hale/Dockerfile")
-	dfDir, err := b.materialize(map[string][]byte{"Dockerfile": df})
+	cacheArgs := b.haleCacheArgs(ctx, tc.Hale)
+	dfDir, err := b.materialize(map[string][]byte{"Dockerfile": haleDockerfile(df, cacheArgs)})
 	if err != nil {
 		return err
 	}
@@ -202,7 +203,7 @@ func (b *Builder) buildHale(ctx context.Context, tc *Toolchain, ctxDir string, p
 		"build.sh": sha256Hex(p.script), "patch.toml": sha256Hex(p.patch), "hale source (commit or tree)": p.src, "vendor tree": p.vendor}}
 	return b.buildOrFind(ctx, tc, image{
 		repo: b.opts.Prefix + "/toolchain-hale", key: inputsDigest(base.ID, string(df), string(p.script), string(p.patch), p.src, p.vendor, b.epochString()),
-		contextDir: ctxDir, dfDir: dfDir, args: withBase(b.haleCacheArgs(ctx, tc.Hale), base.Ref), in: in, what: "toolchain hale", parent: base.layers,
+		contextDir: ctxDir, dfDir: dfDir, args: withBase(cacheArgs, base.Ref), in: in, what: "toolchain hale", parent: base.layers,
 		parentWhy: parentWhy(base.Ref, base.Provenance),
 	})
 }

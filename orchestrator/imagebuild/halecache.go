@@ -1,6 +1,7 @@
 package imagebuild
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"strings"
@@ -28,7 +29,8 @@ const (
 )
 
 // haleCacheArgs are the build arguments naming the target dir's cache mount
-// for hale built as hb (HALE_TARGET_CACHE) and whether it is emptied first
+// for hale built as hb (HALE_TARGET_CACHE: recorded, and written into the
+// Dockerfile by haleDockerfile) and whether it is emptied first
 // (HALE_TARGET_FRESH=1).
 func (b *Builder) haleCacheArgs(ctx context.Context, hb *HaleBuild) map[string]string {
 	id, fresh := haleCacheRef, "1"
@@ -42,6 +44,15 @@ func (b *Builder) haleCacheArgs(ctx context.Context, hb *HaleBuild) map[string]s
 		id, fresh = haleCacheRelease+sha256Hex([]byte(repoIdentity(hb.Git)))[:16], "0"
 	}
 	return map[string]string{"HALE_TARGET_CACHE": id, "HALE_TARGET_FRESH": fresh}
+}
+
+// haleDockerfile is images/hale/Dockerfile with the target dir's cache id
+// args name. The engine's BuildKit (v0.8) does not expand a build argument
+// in a --mount option (tried: ${HALE_TARGET_CACHE} named one id for every
+// build), so the id is written into the Dockerfile the build is given; the
+// image's inputs digest is of the Dockerfile as shipped.
+func haleDockerfile(df []byte, args map[string]string) []byte {
+	return bytes.Replace(df, []byte("id="+haleCacheRef+","), []byte("id="+args["HALE_TARGET_CACHE"]+","), 1)
 }
 
 func withBase(args map[string]string, base string) map[string]string {

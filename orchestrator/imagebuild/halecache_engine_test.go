@@ -32,28 +32,26 @@ func TestHaleCacheMountIsolates(t *testing.T) {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	df, _ := images.FS.ReadFile("hale/Dockerfile")
-	mount := string(df)
-	start := strings.Index(mount, "ARG HALE_TARGET_CACHE")
-	end := strings.Index(mount, "sh /halebench/build.sh")
-	if start < 0 || end < start {
-		t.Fatal("images/hale/Dockerfile declares no HALE_TARGET_CACHE mount before build.sh")
-	}
-	mount = mount[start : end+len("sh /halebench/build.sh")]
-	dir := t.TempDir()
-	for name, data := range map[string]string{
-		"Dockerfile": "ARG BASE\nFROM ${BASE} AS builder\nARG PLANT\nCOPY build.sh /halebench/build.sh\n" + mount + "\nFROM scratch\nCOPY --from=builder /halebench/out/ /\n",
-		"build.sh":   "set -eu\nmkdir -p /halebench/out\nls -A /src/target > /halebench/out/seen\necho planted > \"/src/target/planted-$PLANT\"\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	nonce := fmt.Sprint(time.Now().UnixNano())
 	release := map[string]string{"HALE_TARGET_CACHE": imagebuild.HaleCacheRelease + "test-" + nonce, "HALE_TARGET_FRESH": "0"}
 	ref := map[string]string{"HALE_TARGET_CACHE": imagebuild.HaleCacheRef + "-test-" + nonce, "HALE_TARGET_FRESH": "1"}
 	build := func(args map[string]string, plant string) string {
 		t.Helper()
-		out := t.TempDir()
+		mount := string(imagebuild.HaleDockerfile(df, args))
+		start := strings.Index(mount, "ARG HALE_TARGET_FRESH")
+		end := strings.Index(mount, "sh /halebench/build.sh")
+		if start < 0 || end < start || !strings.Contains(mount[start:end], "id="+args["HALE_TARGET_CACHE"]+",") {
+			t.Fatalf("images/hale/Dockerfile has no target dir mount of id %s before build.sh", args["HALE_TARGET_CACHE"])
+		}
+		dir, out := t.TempDir(), t.TempDir()
+		for name, data := range map[string]string{
+			"Dockerfile": "ARG BASE\nFROM ${BASE} AS builder\nARG PLANT\nCOPY build.sh /halebench/build.sh\n" + mount[start:end+len("sh /halebench/build.sh")] + "\nFROM scratch\nCOPY --from=builder /halebench/out/ /\n",
+			"build.sh":   "set -eu\nmkdir -p /halebench/out\nls -A /src/target > /halebench/out/seen\necho planted > \"/src/target/planted-$PLANT\"\n",
+		} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		a := map[string]string{"BASE": base.Ref, "PLANT": plant}
 		for k, v := range args {
 			a[k] = v
