@@ -32,7 +32,8 @@ import (
 // trusted, under its own tag, checked by hmac.
 func TestRestoredImageEarnsTrust(t *testing.T) {
 	eng := enginetest.Connect(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	// Four sessions, each waiting its turn for the engine's lock.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
 	key := []byte(strings.Repeat("k", 40))
