@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagecache"
@@ -20,7 +21,7 @@ type cacheFlags struct {
 }
 
 func (c *cacheFlags) addFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.dir, "cache-dir", "", "cache folder for CI: images are restored from `DIR` (checked) instead of built, and kept there after a build")
+	fs.StringVar(&c.dir, "cache-dir", "", "cache folder for CI: images are restored from `DIR` (checked) instead of built, and kept there after a build; entries are signed with $HALEBENCH_CACHE_KEY when set, and a restore no key vouches for runs unprivileged")
 	fs.BoolVar(&c.printKey, "print-cache-key", false, "print the key a CI cache step stores --cache-dir under (a digest of the images' inputs) and exit")
 }
 
@@ -42,5 +43,11 @@ func (c *cacheFlags) apply(verb, suite string, o *imagebuild.Options) error {
 		return badInput(verb, err)
 	}
 	o.CacheDir = c.dir
+	if k := os.Getenv("HALEBENCH_CACHE_KEY"); k != "" {
+		if len(k) < imagecache.MinKeyLen {
+			return badInput(verb, fmt.Errorf("HALEBENCH_CACHE_KEY has %d characters, fewer than %d: give a random secret (e.g. `openssl rand -hex 32`), or unset it", len(k), imagecache.MinKeyLen))
+		}
+		o.CacheKey = []byte(k)
+	}
 	return nil
 }

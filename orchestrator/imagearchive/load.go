@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
+	"syscall"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 )
@@ -25,11 +27,21 @@ var _ Engine = (*engine.Engine)(nil)
 // Check reads archive and says why it is not an archive holding exactly
 // images (reference → digest) under those references, or nil.
 func Check(archive string, images map[string]string) error {
+	f, err := Open(archive)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return CheckFile(f, images)
+}
+
+// CheckFile is Check of an archive already open (see Open).
+func CheckFile(f *os.File, images map[string]string) error {
 	same := map[string]string{}
 	for ref := range images {
 		same[ref] = ref
 	}
-	_, err := checked(archive, images, same)
+	_, err := checked(f, images, same)
 	return err
 }
 
@@ -41,13 +53,27 @@ func Check(archive string, images map[string]string) error {
 // anything. After loading each image must be there under its new reference
 // with its digest; if one is not, every new reference is removed again.
 func Load(ctx context.Context, eng Engine, archive string, images, renamed map[string]string) error {
-	manifest, err := checked(archive, images, renamed)
+	f, err := Open(archive)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return LoadFile(ctx, eng, f, images, renamed)
+}
+
+// LoadFile is Load of an archive already open (see Open): the one
+// descriptor is read to check the archive and again to load it, so what
+// is loaded is what was checked, whatever happens to the path meanwhile
+// (as long as no one writes the file itself: the caller's own, or one it
+// has checked by content).
+func LoadFile(ctx context.Context, eng Engine, f *os.File, images, renamed map[string]string) error {
+	manifest, err := checked(f, images, renamed)
 	if err != nil {
 		return err
 	}
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- writeRetagged(pw, archive, manifest) }()
+	go func() { done <- writeRetagged(pw, f, manifest) }()
 	lerr := eng.Load(ctx, pr)
 	pr.CloseWithError(errors.New("the engine stopped reading the archive"))
 	if werr := <-done; lerr == nil && werr != nil {
@@ -65,8 +91,8 @@ func Load(ctx context.Context, eng Engine, archive string, images, renamed map[s
 }
 
 // checked reads archive's tables and returns its manifest.json retagged.
-func checked(archive string, images, renamed map[string]string) ([]byte, error) {
-	t, err := readTables(archive)
+func checked(f *os.File, images, renamed map[string]string) ([]byte, error) {
+	t, err := readTables(f)
 	if err != nil {
 		return nil, err
 	}
@@ -94,14 +120,13 @@ func checkLoaded(ctx context.Context, eng Engine, images, renamed map[string]str
 
 // writeRetagged copies the archive to w with manifest.json replaced by
 // manifest and the other tables that name images left out.
-func writeRetagged(w *io.PipeWriter, archive string, manifest []byte) (err error) {
+func writeRetagged(w *io.PipeWriter, f *os.File, manifest []byte) (err error) {
 	defer func() { w.CloseWithError(err) }()
-	f, err := os.Open(archive)
+	r, err := from0(f)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	tr, tw := tar.NewReader(f), tar.NewWriter(w)
+	tr, tw := tar.NewReader(r), tar.NewWriter(w)
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -129,6 +154,37 @@ func writeRetagged(w *io.PipeWriter, archive string, manifest []byte) (err error
 			return err
 		}
 	}
+}
+
+// Open opens an archive for reading once, never through a link (the last
+// part of path) and without blocking on a FIFO, and wants a regular file:
+// everything after reads this descriptor, never the path again.
+func Open(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%s is not a regular file (a link)", filepath.Base(path))
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file (%s)", filepath.Base(path), st.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// from0 is a reader of f from its first byte, independent of f's offset.
+func from0(f *os.File) (io.Reader, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return io.NewSectionReader(f, 0, st.Size()), nil
 }
 
 func sortedKeys(m map[string]string) []string {

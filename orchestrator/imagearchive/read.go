@@ -33,15 +33,14 @@ type tables map[string][]byte
 // readTables reads an archive's manifest.json and index.json, refusing a
 // sparse entry, a device, a link other than docker's own layer links, or
 // more than MaxEntries entries.
-func readTables(archive string) (tables, error) {
-	f, err := os.Open(archive)
+func readTables(f *os.File) (tables, error) {
+	r, err := from0(f)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	t := tables{}
 	files, links := map[string]bool{}, map[string]string{}
-	tr := tar.NewReader(f)
+	tr := tar.NewReader(r)
 	for n := 1; ; n++ {
 		h, err := tr.Next()
 		if err == io.EOF {

@@ -68,7 +68,12 @@ func TestReadTablesRefusesLinks(t *testing.T) {
 		tw.Close()
 		p := filepath.Join(t.TempDir(), "a.tar")
 		os.WriteFile(p, buf.Bytes(), 0o644)
-		_, err := readTables(p)
+		f, err := Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = readTables(f)
+		f.Close()
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
 		}

@@ -33,7 +33,7 @@ func Save(ctx context.Context, eng Engine, ref, id string, w *os.File, max int64
 	if err := w.Sync(); err != nil {
 		return err
 	}
-	if err := Check(w.Name(), map[string]string{ref: id}); err != nil {
+	if err := CheckFile(w, map[string]string{ref: id}); err != nil {
 		return fmt.Errorf("saving %s: the engine's archive of it: %w", ref, err)
 	}
 	return nil

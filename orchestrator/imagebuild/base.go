@@ -30,12 +30,14 @@ const (
 
 // Base is the image every toolchain image is built FROM.
 type Base struct {
-	Ref          string   `json:"reference"`
-	ID           string   `json:"id"`
-	Origin       string   `json:"origin"` // how it was made: mmdebstrap, or given by the user
-	RootfsSHA256 string   `json:"rootfs_sha256,omitempty"`
-	Inputs       *Inputs  `json:"inputs,omitempty"`
-	layers       []string // the image's layers, which every toolchain's must start with
+	Ref          string  `json:"reference"`
+	ID           string  `json:"id"`
+	Origin       string  `json:"origin"` // how it was made: mmdebstrap, or given by the user
+	RootfsSHA256 string  `json:"rootfs_sha256,omitempty"`
+	Inputs       *Inputs `json:"inputs,omitempty"`
+	// Provenance is where the image came from and what vouches for it.
+	Provenance *Provenance `json:"provenance,omitempty"`
+	layers     []string    // the image's layers, which every toolchain's must start with
 }
 
 // makeBase returns the base image: the one given, or the one made here with
@@ -55,7 +57,8 @@ func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 		if why = b.checkBase(img); why == "" {
 			in.Packages, err = b.packages(ctx, ref)
 			b.keep(ctx, baseKey(in), ref, img.ID, err)
-			return Base{Ref: ref, ID: img.ID, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: img.Labels[labelRootfs], Inputs: in, layers: img.Layers}, err
+			return Base{Ref: ref, ID: img.ID, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: img.Labels[labelRootfs], Inputs: in, layers: img.Layers,
+				Provenance: provenance(OriginFound, CheckedEngine, "")}, err
 		}
 		fmt.Fprintf(b.log, "base: found %s but not using it (%s): making it again\n", ref, why)
 	}
@@ -116,7 +119,7 @@ func (b *Builder) givenBase(ctx context.Context) (Base, error) {
 		}
 		origin = "pulled with --base-image"
 	}
-	return Base{Ref: b.opts.BaseImage, ID: img.ID, Origin: origin, layers: img.Layers}, nil
+	return Base{Ref: b.opts.BaseImage, ID: img.ID, Origin: origin, layers: img.Layers, Provenance: provenance(OriginGiven, CheckedUser, "")}, nil
 }
 
 // mmdebstrap makes the Debian rootfs and loads it, normalised, as ref.
@@ -164,5 +167,5 @@ func (b *Builder) mmdebstrap(ctx context.Context, ref string) (Base, error) {
 		return Base{}, fmt.Errorf("making the Debian base image: %s is not there after loading it (found %v, id %s, want %s): %v", ref, ok, img.ID, id, err)
 	}
 	fmt.Fprintf(b.log, "base: %s made in %.1fs\n", ref, time.Since(start).Seconds())
-	return Base{Ref: ref, ID: id, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: sum, layers: img.Layers}, nil
+	return Base{Ref: ref, ID: id, Origin: "mmdebstrap " + BaseSuite, RootfsSHA256: sum, layers: img.Layers, Provenance: provenance(OriginBuilt, CheckedBuild, "")}, nil
 }

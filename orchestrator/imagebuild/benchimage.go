@@ -33,6 +33,8 @@ type BenchImage struct {
 	// apart build, by their path in the image: what the sampler checks
 	// before it does anything privileged (pass TrustedArg(Trusted)).
 	Trusted map[string]string `json:"trusted,omitempty"`
+	// Provenance is where the image came from and what vouches for it.
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
 // Paths inside a bench image.
@@ -162,7 +164,8 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 	}
 	var t Toolchain
 	s := image{repo: b.opts.Prefix + "/bench-" + lang.Name, key: inputsDigest(append([]string{tc.ID, goTC.ID}, bf.parts...)...),
-		contextDir: dir, dfDir: dir, args: args, in: in, what: "benches " + lang.Name, parent: tc.layers}
+		contextDir: dir, dfDir: dir, args: args, in: in, what: "benches " + lang.Name, parent: tc.layers,
+		parentWhy: joinWhy(parentWhy(tc.Ref, tc.Provenance), parentWhy(goTC.Ref, goTC.Provenance))}
 	if err := b.buildOrFind(ctx, &t, s); err != nil {
 		return bi, err
 	}
@@ -171,7 +174,7 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 	}
 	// The toolchains' digests, not their references, are what the image was made from.
 	in.BuildArgs = map[string]string{"TOOLCHAIN": tc.Ref + "@" + tc.Digest, "GO_TOOLCHAIN": goTC.Ref + "@" + goTC.Digest, "SOURCE_DATE_EPOCH": b.epochString()}
-	bi.Ref, bi.ID, bi.Digest, bi.Executed, bi.Cached, bi.Inputs, bi.Trusted = t.Ref, t.ID, t.Digest, t.Executed, t.Cached, in, trusted
+	bi.Ref, bi.ID, bi.Digest, bi.Executed, bi.Cached, bi.Inputs, bi.Trusted, bi.Provenance = t.Ref, t.ID, t.Digest, t.Executed, t.Cached, in, trusted, t.Provenance
 	return bi, nil
 }
 

@@ -65,6 +65,9 @@ type Options struct {
 	// CacheDir is a cache folder (package imagecache): images are restored
 	// from it before a build and kept in it after one ("": none).
 	CacheDir string
+	// CacheKey signs the entries kept in CacheDir and, when set, is
+	// required of those restored (HALEBENCH_CACHE_KEY; see Provenance).
+	CacheKey []byte
 }
 
 // Builder makes images.
@@ -76,6 +79,9 @@ type Builder struct {
 	made  *Base
 	tcs   map[string]Toolchain // toolchains already made or found by this builder
 	cache *imagecache.Cache    // nil without Options.CacheDir
+	// untrusted are the images handed out that may not run privileged,
+	// with why (see Provenance).
+	untrusted map[string]string
 }
 
 // New returns a builder. bk may be nil when opts.NoBuild is set.
@@ -91,7 +97,7 @@ func New(eng Engine, bk *bkclient.Client, log io.Writer, opts Options) *Builder 
 	}
 	b := &Builder{eng: eng, sv: &solver{bk: bk, log: log}, log: log, opts: opts}
 	if opts.CacheDir != "" && !opts.NoCache {
-		b.cache = imagecache.New(opts.CacheDir, eng, log)
+		b.cache = imagecache.New(opts.CacheDir, eng, log, opts.CacheKey)
 	}
 	return b
 }
@@ -115,7 +121,9 @@ type Toolchain struct {
 	// Warnings are what the toolchain got wrong without being unusable
 	// (hale's release rule); a run requiring its subject refuses them.
 	Warnings []string `json:"warnings,omitempty"`
-	layers   []string // the image's layers, which its bench image's must start with
+	// Provenance is where the image came from and what vouches for it.
+	Provenance *Provenance `json:"provenance,omitempty"`
+	layers     []string    // the image's layers, which its bench image's must start with
 }
 
 // What a toolchain can be: orchestrator/status's names, so that what a
@@ -194,7 +202,7 @@ func (b *Builder) makeToolchain(ctx context.Context, lang toolchain.Language) (T
 		repo: b.opts.Prefix + "/toolchain-" + lang.Name, key: inputsDigest(base.ID, string(df), b.epochString()),
 		contextDir: dir, dfDir: dir, args: map[string]string{"BASE": base.Ref},
 		in:   &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID},
-		what: "toolchain " + lang.Name, parent: base.layers,
+		what: "toolchain " + lang.Name, parent: base.layers, parentWhy: parentWhy(base.Ref, base.Provenance),
 	}
 	s.prepare = b.pinPackages(ctx, base, df, lang.Name, s.what, s.args)
 	if err := b.buildOrFind(ctx, &tc, s); err != nil {
@@ -240,6 +248,7 @@ type image struct {
 	in         *Inputs
 	what       string
 	parent     []string // the layers it must start with: those of the image it is built FROM
+	parentWhy  string   // why an image it is built FROM is not trusted ("": they are)
 }
 
 func (s image) ref() string { return s.repo + ":" + s.key[:16] }
@@ -273,6 +282,13 @@ func (b *Builder) buildOrFind(ctx context.Context, tc *Toolchain, s image) error
 	return err
 }
 
+// had records how tc's image s was had: its provenance, and whether it
+// is trusted.
+func (b *Builder) had(tc *Toolchain, origin, checked string, s image) {
+	tc.Provenance = provenance(origin, checked, s.parentWhy)
+	b.note(tc.Ref, tc.Provenance)
+}
+
 // useFound takes the image found under s's tag when its labels and layers
 // say it was made from s's inputs; otherwise it says why on the log and
 // leaves it to be rebuilt (an error under NoBuild).
@@ -289,6 +305,7 @@ func (b *Builder) useFound(ctx context.Context, tc *Toolchain, img engine.Image,
 	}
 	restoreArgs(s.args, img.Labels[labelArgs])
 	tc.Ref, tc.ID, tc.Digest, tc.layers = s.ref(), img.ID, img.ID, img.Layers
+	b.had(tc, OriginFound, CheckedEngine, s)
 	if b.opts.NoBuild {
 		return true, nil
 	}
@@ -325,6 +342,7 @@ func (b *Builder) build(ctx context.Context, tc *Toolchain, s image) error {
 		return fmt.Errorf("%s: image %s is not there after its build (found %v, id %s, want %s): %v", s.what, ref, ok, img.ID, id, err)
 	}
 	tc.Ref, tc.ID, tc.Digest, tc.Executed, tc.Cached, tc.layers = ref, id, id, res.Executed, res.Cached, img.Layers
+	b.had(tc, OriginBuilt, CheckedBuild, s)
 	return b.stamp(ctx, ref)
 }
 

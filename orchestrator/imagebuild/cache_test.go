@@ -20,9 +20,10 @@ import (
 )
 
 // A cache folder filled by one builder restores the toolchain and bench
-// images into an engine that lost them: no build step, the same digests. A
-// tampered archive (bytes changed; another image, consistently relabelled)
-// is refused, removed from the folder, and the image rebuilt.
+// images into an engine that lost them: no build step, the same digests,
+// trusted by their signed entries. A tampered archive (bytes changed;
+// another image, consistently relabelled) is refused, removed from the
+// folder, and the image rebuilt.
 func TestCacheRestore(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
@@ -35,7 +36,9 @@ func TestCacheRestore(t *testing.T) {
 	var log bytes.Buffer
 	builder := func() *imagebuild.Builder {
 		log.Reset()
-		return imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-cache", CacheDir: dir})
+		// Signed entries: restored under their own tags (an unsigned
+		// restore, its own references, is lifecycle's TestRestoredImageEarnsTrust).
+		return imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-cache", CacheDir: dir, CacheKey: []byte(strings.Repeat("k", 32))})
 	}
 	py, _ := toolchain.ByName("python")
 	srcs := []imagebuild.Source{{Unit: "cached", Path: "testdata/cached.py"}}
@@ -61,6 +64,9 @@ func TestCacheRestore(t *testing.T) {
 	if tc2.Executed+tc2.Cached+bi2.Executed+bi2.Cached != 0 || tc2.ID != tc1.ID || bi2.ID != bi1.ID {
 		t.Fatalf("restored: toolchain %s (%d+%d steps), bench %s (%d+%d steps); want %s and %s, no step\n%s",
 			tc2.ID, tc2.Executed, tc2.Cached, bi2.ID, bi2.Executed, bi2.Cached, tc1.ID, bi1.ID, log.String())
+	}
+	if tc2.Provenance.Checked != imagebuild.CheckedHMAC || bi2.Provenance.Checked != imagebuild.CheckedHMAC || !bi2.Provenance.Trusted {
+		t.Fatalf("restored: toolchain %+v, bench %+v; want both checked by hmac and trusted", tc2.Provenance, bi2.Provenance)
 	}
 	if strings.Count(log.String(), "restored") != 2 {
 		t.Fatalf("want two images restored from the folder:\n%s", log.String())

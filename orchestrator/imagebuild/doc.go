@@ -15,4 +15,9 @@
 // into a 20.10 engine has no named contexts and one assembled context keeps the
 // Dockerfile the readable definition; BuildKit's content checksums make the
 // copy's fresh timestamps irrelevant to the cache.
+//
+// Every image it hands out carries its Provenance (trust.go): built here,
+// found on the engine, restored from a cache folder (signed or not) or given
+// by the user, and whether it may run privileged. hale's cargo target dir
+// is a BuildKit cache mount chosen by trust (halecache.go).
 package imagebuild

@@ -96,6 +96,7 @@ func (b *Builder) givenHale(ctx context.Context, tc Toolchain, lang toolchain.La
 		return tc, nil
 	}
 	tc.Ref, tc.ID, tc.Base, tc.layers = b.opts.HaleImage, img.ID, "given with --hale-image", img.Layers
+	tc.Provenance = provenance(OriginGiven, CheckedUser, "")
 	return b.finish(ctx, tc, lang)
 }
 
@@ -192,7 +193,8 @@ func (b *Builder) buildHale(ctx context.Context, tc *Toolchain, ctxDir string, p
 		return err
 	}
 	df, _ := images.FS.ReadFile("hale/Dockerfile")
-	dfDir, err := b.materialize(map[string][]byte{"Dockerfile": df})
+	cacheArgs := b.haleCacheArgs(ctx, tc.Hale)
+	dfDir, err := b.materialize(map[string][]byte{"Dockerfile": haleDockerfile(df, cacheArgs)})
 	if err != nil {
 		return err
 	}
@@ -202,7 +204,8 @@ func (b *Builder) buildHale(ctx context.Context, tc *Toolchain, ctxDir string, p
 		"build.sh": sha256Hex(p.script), "patch.toml": sha256Hex(p.patch), "hale source (commit or tree)": p.src, "vendor tree": p.vendor}}
 	return b.buildOrFind(ctx, tc, image{
 		repo: b.opts.Prefix + "/toolchain-hale", key: inputsDigest(base.ID, string(df), string(p.script), string(p.patch), p.src, p.vendor, b.epochString()),
-		contextDir: ctxDir, dfDir: dfDir, args: map[string]string{"BASE": base.Ref}, in: in, what: "toolchain hale", parent: base.layers,
+		contextDir: ctxDir, dfDir: dfDir, args: withBase(cacheArgs, base.Ref), in: in, what: "toolchain hale", parent: base.layers,
+		parentWhy: parentWhy(base.Ref, base.Provenance),
 	})
 }
 

@@ -34,7 +34,7 @@ func (b *Builder) Own(ctx context.Context, dir, tag string) (Toolchain, error) {
 	img := image{repo: b.opts.Prefix + "/self", key: inputsDigest(base.ID, string(df), sum, b.epochString()),
 		contextDir: dir, dfDir: dir, args: map[string]string{"BASE": base.Ref},
 		in:   &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID, Files: map[string]string{"build context": sum}},
-		what: "halebench image", parent: base.layers}
+		what: "halebench image", parent: base.layers, parentWhy: parentWhy(base.Ref, base.Provenance)}
 	img.prepare = b.pinPackages(ctx, base, df, "halebench", img.what, img.args)
 	if err := b.buildOrFind(ctx, &tc, img); err != nil {
 		return tc, err

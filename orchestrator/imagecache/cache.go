@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/imagearchive"
@@ -16,10 +17,11 @@ import (
 
 // Cache is one cache folder.
 type Cache struct {
-	dir string
-	eng imagearchive.Engine
-	log io.Writer
-	now func() time.Time
+	dir  string
+	eng  imagearchive.Engine
+	log  io.Writer
+	now  func() time.Time
+	sign []byte // HALEBENCH_CACHE_KEY: entries are signed with it and, when set, must be
 }
 
 // Prepare makes sure dir can be a cache folder: a folder (made when
@@ -41,62 +43,102 @@ func Prepare(dir string) error {
 	return nil
 }
 
+// MinKeyLen is the shortest signing key taken (a random 32 bytes in hex
+// is 64 characters).
+const MinKeyLen = 32
+
 // New returns the cache folder dir (see Prepare) on eng; what it refuses
-// or cannot keep is said on log.
-func New(dir string, eng imagearchive.Engine, log io.Writer) *Cache {
-	return &Cache{dir: dir, eng: eng, log: log, now: time.Now}
+// or cannot keep is said on log. sign is the key entries are signed with
+// (HALEBENCH_CACHE_KEY; nil: none, see Restore).
+func New(dir string, eng imagearchive.Engine, log io.Writer, sign []byte) *Cache {
+	return &Cache{dir: dir, eng: eng, log: log, now: time.Now, sign: sign}
 }
 
-// Restore loads the image kept under key as ref and says whether it did.
-// An archive that is missing is no error; one that fails a check is said,
-// removed from the folder, and reported as not restored, so that the image
-// is built instead. Only a cancelled ctx is an error.
-func (c *Cache) Restore(ctx context.Context, key, ref string) (bool, error) {
+// Restored is an image loaded from the folder.
+type Restored struct {
+	Ref    string // the reference it was loaded as
+	Signed bool   // its entry's signature was checked with this job's key
+}
+
+// Restore loads the image kept under key and says how. With a signing key,
+// only an entry signed with it is taken, and loaded as ref; without one, no
+// entry can be verified, and the image is loaded as unsigned instead (a
+// reference of its own, never one an image built here has), so that an
+// unverified image can never later pass for one built on this engine. An
+// archive that is missing is no error (a zero Restored); one that fails a
+// check is said, removed from the folder, and reported as not restored, so
+// that the image is built instead. Only a cancelled ctx is an error.
+func (c *Cache) Restore(ctx context.Context, key, ref, unsigned string) (Restored, error) {
 	if !keyRE.MatchString(key) {
-		return false, fmt.Errorf("cache key %q is not a sha256 in hex", key)
+		return Restored{}, fmt.Errorf("cache key %q is not a sha256 in hex", key)
 	}
 	e, err := c.readEntry(key)
 	if err == nil && e == nil {
-		return false, nil
+		return Restored{}, nil
 	}
-	if err == nil && e.Ref != ref {
+	r := Restored{Ref: unsigned}
+	switch {
+	case err != nil:
+	case e.Ref != ref:
 		err = fmt.Errorf("its entry holds %s, not %s", e.Ref, ref)
+	case len(c.sign) > 0 && !e.signedWith(c.sign):
+		err = errors.New("its entry is not signed with this job's HALEBENCH_CACHE_KEY")
+	case len(c.sign) > 0:
+		r = Restored{Ref: ref, Signed: true}
 	}
 	if err == nil {
-		err = c.load(ctx, *e, ref)
+		err = c.load(ctx, *e, r)
 	}
 	if ctx.Err() != nil {
-		return false, ctx.Err()
+		return Restored{}, ctx.Err()
 	}
 	if err != nil {
 		c.Drop(key, err.Error())
-		return false, nil
+		return Restored{}, nil
 	}
 	e.Used = c.now().UTC()
 	if err := c.writeEntry(*e); err != nil {
 		fmt.Fprintf(c.log, "cache: could not record the use of %s: %v\n", key[:16], err)
 	}
-	return true, nil
+	return r, nil
 }
 
-// load checks e's archive and loads it under ref.
-func (c *Cache) load(ctx context.Context, e Entry, ref string) error {
-	path := c.archivePath(e.Key)
-	st, err := regular(path)
+// load checks e's archive (opened once, never through a link) and loads it
+// as r.Ref; a signed entry's layers must be the loaded image's.
+func (c *Cache) load(ctx context.Context, e Entry, r Restored) error {
+	f, err := imagearchive.Open(c.archivePath(e.Key))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return err
 	}
 	if st.Size() != e.Size {
 		return fmt.Errorf("its archive has %d bytes, its entry says %d", st.Size(), e.Size)
 	}
-	sum, err := FileSHA256(path)
-	if err != nil {
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, st.Size())); err != nil {
 		return err
 	}
-	if sum != e.SHA256 {
+	if sum := hex.EncodeToString(h.Sum(nil)); sum != e.SHA256 {
 		return fmt.Errorf("its archive's sha256 is %s, its entry says %s", sum[:16], e.SHA256[:16])
 	}
-	return imagearchive.Load(ctx, c.eng, path, map[string]string{e.Ref: e.ID}, map[string]string{e.Ref: ref})
+	if err := imagearchive.LoadFile(ctx, c.eng, f, map[string]string{e.Ref: e.ID}, map[string]string{e.Ref: r.Ref}); err != nil {
+		return err
+	}
+	if !r.Signed {
+		return nil
+	}
+	img, ok, err := c.eng.Image(ctx, r.Ref)
+	if err == nil && (!ok || !slices.Equal(img.Layers, e.Layers)) {
+		err = fmt.Errorf("the loaded image's layers are not those its signed entry pins")
+	}
+	if err != nil {
+		_ = c.eng.RemoveImage(context.WithoutCancel(ctx), r.Ref)
+	}
+	return err
 }
 
 // Drop says why the archive under key is refused and removes it and its
@@ -108,16 +150,25 @@ func (c *Cache) Drop(key, why string) {
 }
 
 // Store keeps the image ref (digest id) under key, unless the folder
-// already holds it (then it records the use). The archive is written to a
-// temporary file, checked, synced and renamed; then its entry likewise.
+// already holds it (then it records the use, and signs the entry anew).
+// The archive is written to a temporary file, checked, synced and renamed;
+// then its entry likewise. Keep only what this job trusts: with a key, the
+// entry vouches for the image to every job holding the key.
 func (c *Cache) Store(ctx context.Context, key, ref, id string) error {
 	if !keyRE.MatchString(key) {
 		return fmt.Errorf("cache key %q is not a sha256 in hex", key)
 	}
+	img, ok, err := c.eng.Image(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if !ok || img.ID != id {
+		return fmt.Errorf("keeping %s: it has digest %q, not %s", ref, img.ID, id)
+	}
 	if e, err := c.readEntry(key); err == nil && e != nil && e.ID == id && e.Ref == ref {
 		if st, err := regular(c.archivePath(key)); err == nil && st.Size() == e.Size {
-			e.Used = c.now().UTC()
-			return c.writeEntry(*e)
+			e.Used, e.Layers = c.now().UTC(), img.Layers
+			return c.writeEntry(c.signed(*e))
 		}
 	}
 	f, err := os.CreateTemp(c.dir, ".tmp-"+key+"-*.tar")
@@ -126,17 +177,17 @@ func (c *Cache) Store(ctx context.Context, key, ref, id string) error {
 	}
 	defer os.Remove(f.Name())
 	err = imagearchive.Save(ctx, c.eng, ref, id, f, MaxArchive)
+	var st os.FileInfo
+	if err == nil {
+		st, err = f.Stat()
+	}
+	h := sha256.New()
+	if err == nil {
+		_, err = io.Copy(h, io.NewSectionReader(f, 0, st.Size()))
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return err
-	}
-	st, err := os.Stat(f.Name())
-	if err != nil {
-		return err
-	}
-	sum, err := FileSHA256(f.Name())
 	if err != nil {
 		return err
 	}
@@ -144,7 +195,17 @@ func (c *Cache) Store(ctx context.Context, key, ref, id string) error {
 		return err
 	}
 	now := c.now().UTC()
-	return c.writeEntry(Entry{Key: key, Ref: ref, ID: id, Size: st.Size(), SHA256: sum, Stored: now, Used: now})
+	e := Entry{Key: key, Ref: ref, ID: id, Size: st.Size(), SHA256: hex.EncodeToString(h.Sum(nil)), Stored: now, Used: now, Layers: img.Layers}
+	return c.writeEntry(c.signed(e))
+}
+
+// signed is e with its signature, when this job has a key (else with none).
+func (c *Cache) signed(e Entry) Entry {
+	e.HMAC = ""
+	if len(c.sign) > 0 {
+		e.HMAC = e.mac(c.sign)
+	}
+	return e
 }
 
 // FileSHA256 is the hex sha256 of the file at path.

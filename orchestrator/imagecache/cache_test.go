@@ -4,11 +4,14 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,7 +27,7 @@ type fakeEngine struct {
 
 func (f *fakeEngine) Image(_ context.Context, ref string) (engine.Image, bool, error) {
 	id, ok := f.imgs[ref]
-	return engine.Image{Ref: ref, ID: id}, ok, nil
+	return engine.Image{Ref: ref, ID: id, Layers: []string{layer}}, ok, nil
 }
 
 func (f *fakeEngine) Save(_ context.Context, refs ...string) (io.ReadCloser, error) {
@@ -73,13 +76,21 @@ var (
 	key = strings.Repeat("1", 64)
 	id  = "sha256:" + strings.Repeat("a", 64)
 	ref = "halebench/toolchain-c:1111111111111111"
+	// unsigned is where an image no key vouches for is loaded.
+	unsigned = "halebench-restored/toolchain-c:1111111111111111"
+	layer    = "sha256:" + strings.Repeat("b", 64)
 )
 
 func filled(t *testing.T) (*Cache, *fakeEngine, *bytes.Buffer) {
+	return filledWith(t, nil)
+}
+
+// filledWith is a folder holding one image, stored by a job with key sign.
+func filledWith(t *testing.T, sign []byte) (*Cache, *fakeEngine, *bytes.Buffer) {
 	t.Helper()
 	eng := &fakeEngine{imgs: map[string]string{ref: id}}
 	var log bytes.Buffer
-	c := New(t.TempDir(), eng, &log)
+	c := New(t.TempDir(), eng, &log, sign)
 	if err := c.Store(context.Background(), key, ref, id); err != nil {
 		t.Fatal(err)
 	}
@@ -87,19 +98,74 @@ func filled(t *testing.T) (*Cache, *fakeEngine, *bytes.Buffer) {
 	return c, eng, &log
 }
 
-// Stored, then restored under the same reference: the image is back with
-// its digest and nothing else is written or loaded.
+// Stored, then restored with no key: the image is back with its digest,
+// under the reference of unverified images (no key can vouch for it), and
+// nothing else is written or loaded.
 func TestStoreRestore(t *testing.T) {
 	c, eng, log := filled(t)
-	ok, err := c.Restore(context.Background(), key, ref)
-	if err != nil || !ok || eng.imgs[ref] != id || len(eng.imgs) != 1 {
-		t.Fatalf("restore: %v %v %v\n%s", ok, err, eng.imgs, log)
+	r, err := c.Restore(context.Background(), key, ref, unsigned)
+	if err != nil || r.Ref != unsigned || r.Signed || eng.imgs[unsigned] != id || len(eng.imgs) != 1 {
+		t.Fatalf("restore: %+v %v %v\n%s", r, err, eng.imgs, log)
 	}
 	if m, _ := filepath.Glob(filepath.Join(c.dir, "*")); len(m) != 2 {
 		t.Fatalf("the folder holds %v, want the archive and its entry", m)
 	}
-	if ok, err := c.Restore(context.Background(), strings.Repeat("2", 64), ref); ok || err != nil {
-		t.Fatalf("a key not held: %v %v", ok, err)
+	if r, err := c.Restore(context.Background(), strings.Repeat("2", 64), ref, unsigned); r.Ref != "" || err != nil {
+		t.Fatalf("a key not held: %+v %v", r, err)
+	}
+}
+
+// An entry signed with the job's key restores the image under its own
+// reference, signed; a job without the key restores it unverified; a job
+// with another key, or an entry whose pinned digest was changed (archive
+// and entry forged to agree), is refused and removed before anything loads.
+func TestSignedRestore(t *testing.T) {
+	k := []byte(strings.Repeat("k", MinKeyLen))
+	c, eng, log := filledWith(t, k)
+	data, _ := os.ReadFile(c.entryPath(key))
+	if !bytes.Contains(data, []byte(`"hmac"`)) || !bytes.Contains(data, []byte(layer)) {
+		t.Fatalf("the entry of a keyed job is not signed or names no layers:\n%s", data)
+	}
+	r, err := c.Restore(context.Background(), key, ref, unsigned)
+	if err != nil || r.Ref != ref || !r.Signed || eng.imgs[ref] != id {
+		t.Fatalf("signed restore: %+v %v %v\n%s", r, err, eng.imgs, log)
+	}
+	delete(eng.imgs, ref)
+	c.sign = nil
+	if r, err := c.Restore(context.Background(), key, ref, unsigned); err != nil || r.Ref != unsigned || r.Signed {
+		t.Fatalf("restore without the key: %+v %v", r, err)
+	}
+	other := "sha256:" + strings.Repeat("c", 64)
+	for name, tamper := range map[string]func(*Cache){
+		"another key": func(c *Cache) { c.sign = []byte(strings.Repeat("o", MinKeyLen)) },
+		"another image pinned": func(c *Cache) {
+			edit(t, c.archivePath(key), func(b []byte) []byte { return bytes.ReplaceAll(b, []byte(id[7:]), []byte(other[7:])) })
+			archive, _ := os.ReadFile(c.archivePath(key))
+			sum := sha256.Sum256(archive)
+			edit(t, c.entryPath(key), func(b []byte) []byte {
+				var e Entry
+				json.Unmarshal(b, &e)
+				e.ID, e.Size, e.SHA256 = other, int64(len(archive)), hex.EncodeToString(sum[:])
+				out, _ := json.Marshal(e)
+				return out
+			})
+		},
+		"no signature": func(c *Cache) {
+			edit(t, c.entryPath(key), func(b []byte) []byte {
+				var e Entry
+				json.Unmarshal(b, &e)
+				e.HMAC = ""
+				out, _ := json.Marshal(e)
+				return out
+			})
+		},
+	} {
+		c, eng, log := filledWith(t, k)
+		tamper(c)
+		r, err := c.Restore(context.Background(), key, ref, unsigned)
+		if r.Ref != "" || err != nil || eng.loaded != 0 || !strings.Contains(log.String(), "not signed with this job's HALEBENCH_CACHE_KEY") {
+			t.Errorf("%s: restored %+v, %v, %d loads; log %q", name, r, err, eng.loaded, log)
+		}
 	}
 }
 
@@ -125,13 +191,24 @@ func TestRestoreRefuses(t *testing.T) {
 			os.Remove(c.archivePath(key))
 			os.Symlink("/etc/passwd", c.archivePath(key))
 		}, ref, "not a regular file"},
+		"a link for the entry": {func(c *Cache) {
+			data, _ := os.ReadFile(c.entryPath(key))
+			os.WriteFile(filepath.Join(t.TempDir(), "e.json"), data, 0o644)
+			os.Remove(c.entryPath(key))
+			os.Symlink(filepath.Join(t.TempDir(), "e.json"), c.entryPath(key))
+		}, ref, "not a regular file"},
+		// A FIFO would block an open for reading until a writer came.
+		"a FIFO for the archive": {func(c *Cache) {
+			os.Remove(c.archivePath(key))
+			syscall.Mkfifo(c.archivePath(key), 0o644)
+		}, ref, "not a regular file"},
 		"another reference asked": {func(*Cache) {}, "halebench/toolchain-go:1111111111111111", "not halebench/toolchain-go"},
 	} {
 		cache, eng, log := filled(t)
 		c.tamper(cache)
-		ok, err := cache.Restore(context.Background(), key, c.ref)
-		if ok || err != nil || eng.loaded != 0 || !strings.Contains(log.String(), "cache: refusing") || !strings.Contains(log.String(), c.want) {
-			t.Errorf("%s: restored %v, %v, %d loads; log %q, want %q", name, ok, err, eng.loaded, log, c.want)
+		r, err := cache.Restore(context.Background(), key, c.ref, unsigned)
+		if r.Ref != "" || err != nil || eng.loaded != 0 || !strings.Contains(log.String(), "cache: refusing") || !strings.Contains(log.String(), c.want) {
+			t.Errorf("%s: restored %+v, %v, %d loads; log %q, want %q", name, r, err, eng.loaded, log, c.want)
 		}
 		if m, _ := filepath.Glob(filepath.Join(cache.dir, "*")); len(m) != 0 {
 			t.Errorf("%s: the refused archive stays in the folder: %v", name, m)

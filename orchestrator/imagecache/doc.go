@@ -12,4 +12,14 @@
 // recorded digest. The caller then checks the image's recorded inputs (see
 // imagebuild). Whatever fails is said, removed from the folder and left to
 // be rebuilt. It does not decide what an image's key is.
+//
+// Those checks make an entry agree with itself, not true: whoever can write
+// the folder can write an image that claims any inputs. So an entry is
+// signed (an HMAC-SHA256 over its key, reference, image digest and layer
+// digests) with HALEBENCH_CACHE_KEY when the storing job holds it; a job
+// holding the key restores only entries signed with it, and a job without
+// one restores every entry unverified, under a reference of the caller's
+// choosing that an image built here never has. Each file is opened once,
+// never through a link and never blocking on a FIFO, and that descriptor is
+// all that is read.
 package imagecache

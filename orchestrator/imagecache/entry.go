@@ -1,13 +1,19 @@
 package imagecache
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/imagearchive"
 )
 
 const (
@@ -32,6 +38,34 @@ type Entry struct {
 	SHA256 string    `json:"sha256"`    // of the archive
 	Stored time.Time `json:"stored"`
 	Used   time.Time `json:"used"` // last stored or restored: what prune ages by
+	// Layers are the image's layer digests, as the engine lists them.
+	Layers []string `json:"layers,omitempty"`
+	// HMAC is the entry's signature (see mac) with the key of the job that
+	// stored it, when that job had one: what lets a restored image be
+	// trusted as much as one built here.
+	HMAC string `json:"hmac,omitempty"`
+}
+
+// mac is the HMAC-SHA256 of what e pins with key k: its key (the inputs
+// digest), reference, image digest and layer digests, each on a line of
+// its own (none of them can hold a newline: check refuses them).
+func (e Entry) mac(k []byte) string {
+	m := hmac.New(sha256.New, k)
+	fmt.Fprintf(m, "halebench cache entry v1\n%s\n%s\n%s\n%d\n", e.Key, e.Ref, e.ID, len(e.Layers))
+	for _, l := range e.Layers {
+		fmt.Fprintf(m, "%s\n", l)
+	}
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// signedWith says whether e carries a valid signature with key k.
+func (e Entry) signedWith(k []byte) bool {
+	if len(k) == 0 || e.HMAC == "" {
+		return false
+	}
+	want, err := hex.DecodeString(e.mac(k))
+	got, gerr := hex.DecodeString(e.HMAC)
+	return err == nil && gerr == nil && hmac.Equal(got, want)
 }
 
 // check says why e is not a well-formed entry for key, or "".
@@ -42,6 +76,15 @@ func (e Entry) check(key string) string {
 	}
 	if !refRE.MatchString(e.Ref) || !digestRE.MatchString(e.ID) || !keyRE.MatchString(e.SHA256) {
 		why = append(why, "its reference, digest or sha256 is malformed")
+	}
+	for _, l := range e.Layers {
+		if !digestRE.MatchString(l) {
+			why = append(why, fmt.Sprintf("its layer %q is not a sha256 digest", l))
+			break
+		}
+	}
+	if e.HMAC != "" && !keyRE.MatchString(e.HMAC) {
+		why = append(why, "its hmac is malformed")
 	}
 	if e.Size <= 0 || e.Size > MaxArchive {
 		why = append(why, fmt.Sprintf("its size %d is not in 1..%d", e.Size, int64(MaxArchive)))
@@ -73,16 +116,19 @@ func (c *Cache) readEntry(key string) (*Entry, error) {
 	return &e, nil
 }
 
-// readRegular reads a regular file (never through a link) of at most max bytes.
+// readRegular reads a regular file (opened once, never through a link) of
+// at most max bytes.
 func readRegular(path string, max int64) ([]byte, error) {
-	st, err := regular(path)
+	f, err := imagearchive.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if st.Size() > max {
-		return nil, fmt.Errorf("%s is over %d bytes", filepath.Base(path), max)
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(data)) > max {
+		err = fmt.Errorf("%s is over %d bytes", filepath.Base(path), max)
 	}
-	return os.ReadFile(path)
+	return data, err
 }
 
 // regular stats path without following a link and wants a regular file.

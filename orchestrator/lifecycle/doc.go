@@ -7,6 +7,9 @@
 // Ready probes the most privilege the host grants on one fixed image, pins
 // halebench to CPU 0 and returns the Sampling that keeps the sampler
 // containers — the only thing that samples, so nothing samples before the
-// probe. Close undoes it all and releases the lock last. ErrInterrupted is the one error of a cancelled verb. It
+// probe. When the builder handed out an image not trusted (restored from a
+// cache folder with no signature to check, or built on one: see
+// imagebuild.Provenance), Ready asks for no privilege at all, as
+// --unprivileged does, and records the withheld modes with why. Close undoes it all and releases the lock last. ErrInterrupted is the one error of a cancelled verb. It
 // decides nothing about numbers.
 package lifecycle

@@ -3,10 +3,12 @@ package lifecycle
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Sampling is a session ready to sample: it exists only once the privilege
@@ -23,6 +25,12 @@ type Sampling struct {
 // the same image (the sampler's toolchain image, which every run has),
 // pins this process to CPU 0 and returns what samples with that privilege
 // (the CPUs are the session's already: Open took the engine's lock). A second call returns the same Sampling.
+//
+// When an image the session's builder handed out is not trusted (restored
+// from a cache folder with no signature this job could check, or built on
+// one that was), nothing runs privileged: the sampler runs unprivileged,
+// as with --unprivileged, and the withheld modes are among the refusals
+// with why.
 func (s *Session) Ready(ctx context.Context) (*Sampling, error) {
 	if s.sampling != nil {
 		return s.sampling, nil
@@ -31,11 +39,15 @@ func (s *Session) Ready(ctx context.Context) (*Sampling, error) {
 	if err != nil {
 		return nil, err
 	}
-	priv, refused, err := s.Eng.ProbePrivilege(ctx, tc.Ref, s.RunID, s.opts.Unprivileged)
+	untrusted := s.Builder.Untrusted()
+	priv, refused, err := s.Eng.ProbePrivilege(ctx, tc.Ref, s.RunID, s.opts.Unprivileged || len(untrusted) > 0)
 	if err != nil {
 		return nil, err
 	}
-	if priv.Mode != engine.ModePrivileged {
+	if len(untrusted) > 0 && !s.opts.Unprivileged {
+		refused = append(withheld(untrusted), refused...)
+		fmt.Fprintf(s.opts.Log, "privilege: running unprivileged: %d images are not trusted (%s)\n", len(untrusted), strings.Join(untrusted, "; "))
+	} else if priv.Mode != engine.ModePrivileged {
 		fmt.Fprintf(s.opts.Log, "privilege: running %s (%d stronger modes refused by the engine; see host.privilege_refusals)\n", priv, len(refused))
 	}
 	pinSelf(s.opts.Log)
@@ -49,8 +61,27 @@ func (sp *Sampling) Privilege() (engine.Privilege, []engine.Attempt) {
 	return sp.priv, sp.refused
 }
 
+// withheld are the modes stronger than unprivileged, each refused by
+// halebench because of the images not trusted.
+func withheld(untrusted []string) []engine.Attempt {
+	why := "withheld by halebench: not trusted: " + strings.Join(untrusted, "; ")
+	var out []engine.Attempt
+	for _, p := range engine.Candidates(false) {
+		if p.Mode != engine.ModeUnprivileged {
+			out = append(out, engine.Attempt{Privilege: p, Error: why})
+		}
+	}
+	return out
+}
+
 // Sample runs a job in the sampler container for w, started on first use.
+// An image not trusted never runs with privilege: should one be made after
+// Ready (which then saw none), its job is refused.
 func (sp *Sampling) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
+	if why, bad := sp.s.Builder.Distrusts(w.Image); bad && sp.priv.Mode != engine.ModeUnprivileged {
+		return runner.Outcome{Status: status.RunFailed, Samples: []runner.Sample{}, CPUsAsked: w.CPUs,
+			Detail: fmt.Sprintf("image %s is not trusted (%s) and the samplers run %s: run again with --unprivileged", w.Image, why, sp.priv)}
+	}
 	sp.mu.Lock()
 	if sp.pool == nil {
 		sp.pool = runner.NewPool(runner.OnEngine(sp.s.Eng), sp.priv, sp.s.RunID, sp.s.opts.MemLimit, sp.s.opts.Log)

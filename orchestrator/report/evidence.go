@@ -94,6 +94,20 @@ type Base struct {
 	Origin       string  `json:"origin"` // how it was made: mmdebstrap, or given by the user
 	RootfsSHA256 string  `json:"rootfs_sha256,omitempty"`
 	Inputs       *Inputs `json:"inputs,omitempty"`
+	// Provenance is where the image came from and what vouches for it.
+	Provenance *Provenance `json:"provenance,omitempty"`
+}
+
+// Provenance is where an image came from (built by this run, found on the
+// engine, restored from a cache folder, given by the user), what vouches
+// for it (build, engine, hmac: a cache entry signed with
+// HALEBENCH_CACHE_KEY, user, none), and whether it was trusted to run
+// privileged; a run with one image not trusted runs unprivileged.
+type Provenance struct {
+	Origin  string `json:"origin"`
+	Checked string `json:"checked"`
+	Trusted bool   `json:"trusted"`
+	Why     string `json:"why,omitempty"`
 }
 
 // Toolchain is a language's toolchain image, or why there is none.
@@ -111,6 +125,7 @@ type Toolchain struct {
 	Inputs     *Inputs       `json:"inputs,omitempty"`
 	Hale       *HaleBuild    `json:"hale_build,omitempty"`
 	Warnings   []string      `json:"warnings,omitempty"`
+	Provenance *Provenance   `json:"provenance,omitempty"`
 }
 
 // BenchImage is a language's image of compiled bench programs.
@@ -121,6 +136,13 @@ type BenchImage struct {
 	Executed int     `json:"steps_executed"`
 	Cached   int     `json:"steps_cached"`
 	Inputs   *Inputs `json:"inputs,omitempty"`
+	// Trusted are the sha256 digests, by path in the image, of the files
+	// the privileged sampler runs or loads (itself, the clock gate): built
+	// apart from the benches and checked by the sampler before anything
+	// privileged.
+	Trusted map[string]string `json:"trusted,omitempty"`
+	// Provenance is where the image came from and what vouches for it.
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
 // Inputs are what an image was built from, to rebuild and compare it.

@@ -93,7 +93,7 @@ func NoteSampler(h *report.Host, env runner.Env) {
 
 // Base is the base image as the report records it.
 func Base(b imagebuild.Base) report.Base {
-	return report.Base{Ref: b.Ref, ID: b.ID, Origin: b.Origin, RootfsSHA256: b.RootfsSHA256, Inputs: inputs(b.Inputs)}
+	return report.Base{Ref: b.Ref, ID: b.ID, Origin: b.Origin, RootfsSHA256: b.RootfsSHA256, Inputs: inputs(b.Inputs), Provenance: provenance(b.Provenance)}
 }
 
 // Toolchain is a toolchain image (or why there is none) as the report
@@ -102,7 +102,7 @@ func Toolchain(tc imagebuild.Toolchain) report.Toolchain {
 	out := report.Toolchain{
 		Status: tc.Status, Reason: tc.Reason, Ref: tc.Ref, ID: tc.ID, Digest: tc.Digest, Base: tc.Base,
 		Version: tc.Version, BuildFlags: tc.BuildFlags, Executed: tc.Executed, Cached: tc.Cached,
-		Inputs: inputs(tc.Inputs), Warnings: tc.Warnings,
+		Inputs: inputs(tc.Inputs), Warnings: tc.Warnings, Provenance: provenance(tc.Provenance),
 	}
 	if tc.Hale != nil {
 		h := report.HaleBuild(*tc.Hale)
@@ -113,7 +113,18 @@ func Toolchain(tc imagebuild.Toolchain) report.Toolchain {
 
 // BenchImage is a bench image as the report records it.
 func BenchImage(bi imagebuild.BenchImage) report.BenchImage {
-	return report.BenchImage{Ref: bi.Ref, ID: bi.ID, Digest: bi.Digest, Executed: bi.Executed, Cached: bi.Cached, Inputs: inputs(bi.Inputs)}
+	return report.BenchImage{Ref: bi.Ref, ID: bi.ID, Digest: bi.Digest, Executed: bi.Executed, Cached: bi.Cached, Inputs: inputs(bi.Inputs),
+		Trusted: bi.Trusted, Provenance: provenance(bi.Provenance)}
+}
+
+// provenance is where an image came from and what vouches for it (nil
+// stays nil: an image from a report written before it was recorded).
+func provenance(p *imagebuild.Provenance) *report.Provenance {
+	if p == nil {
+		return nil
+	}
+	v := report.Provenance(*p)
+	return &v
 }
 
 func inputs(in *imagebuild.Inputs) *report.Inputs {

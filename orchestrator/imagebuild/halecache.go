@@ -1,0 +1,114 @@
+package imagebuild
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+)
+
+// cargo's target dir is a BuildKit cache mount (images/hale/Dockerfile), and
+// a hale build runs the tree's own build scripts (build.rs, proc macros)
+// with that dir writable: what one build leaves there, a later build links.
+// So the dir is not shared between builds of different trust:
+//
+//   - a release tag of the repository (a version tag the tree's
+//     [workspace.package] version agrees with, which the repository names
+//     as a tag of the commit fetched) shares one dir per repository with
+//     that repository's other release tags: nothing but released code of
+//     that repository ever wrote it;
+//   - a --hale-src tree has one per folder: the user's own tree, warm from
+//     one edit to the next, written by nothing else;
+//   - any other ref (a commit id, a branch, a pull request's head: what ab
+//     and bisect build) gets a dir emptied before it builds, so nothing an
+//     earlier build left reaches it.
+const (
+	haleCacheRelease = "halebench-hale-target-release-" // + the repository's digest
+	haleCacheSrc     = "halebench-hale-target-src-"     // + the folder's digest
+	haleCacheRef     = "halebench-hale-target-ref"      // emptied before each build
+)
+
+// haleCacheArgs are the build arguments naming the target dir's cache mount
+// for hale built as hb (HALE_TARGET_CACHE: recorded, and written into the
+// Dockerfile by haleDockerfile) and whether it is emptied first
+// (HALE_TARGET_FRESH=1).
+func (b *Builder) haleCacheArgs(ctx context.Context, hb *HaleBuild) map[string]string {
+	id, fresh := haleCacheRef, "1"
+	switch {
+	case hb.Src != "":
+		abs, err := filepath.Abs(hb.Src)
+		if err == nil {
+			id, fresh = haleCacheSrc+sha256Hex([]byte(abs))[:16], "0"
+		}
+	case releaseTag(ctx, hb):
+		id, fresh = haleCacheRelease+sha256Hex([]byte(repoIdentity(hb.Git)))[:16], "0"
+	}
+	return map[string]string{"HALE_TARGET_CACHE": id, "HALE_TARGET_FRESH": fresh}
+}
+
+// haleDockerfile is images/hale/Dockerfile with the target dir's cache id
+// args name. The engine's BuildKit (v0.8) does not expand a build argument
+// in a --mount option (tried: ${HALE_TARGET_CACHE} named one id for every
+// build), so the id is written into the Dockerfile the build is given; the
+// image's inputs digest is of the Dockerfile as shipped.
+func haleDockerfile(df []byte, args map[string]string) []byte {
+	return bytes.Replace(df, []byte("id="+haleCacheRef+","), []byte("id="+args["HALE_TARGET_CACHE"]+","), 1)
+}
+
+func withBase(args map[string]string, base string) map[string]string {
+	args["BASE"] = base
+	return args
+}
+
+// releaseTag says whether hb was fetched at a release tag: a version tag
+// that the tree's [workspace.package] version agrees with and that the
+// repository names as a tag (not a branch of that name) of the commit
+// fetched.
+func releaseTag(ctx context.Context, hb *HaleBuild) bool {
+	if !versionTag.MatchString(hb.Ref) || strings.TrimPrefix(hb.Ref, "v") != hb.WorkspaceVersion || !fullID.MatchString(hb.Commit) {
+		return false
+	}
+	return tagCommit(ctx, hb.Git, hb.Ref) == hb.Commit
+}
+
+// tagCommit is the commit refs/tags/<tag> of repo names ("" when none or
+// when the repository does not answer in time).
+func tagCommit(ctx context.Context, repo, tag string) string {
+	if !isRemote(repo) {
+		id, err := gitCmd(ctx, "-C", repo, "rev-parse", "--verify", "--quiet", "refs/tags/"+tag+"^{commit}")
+		if err != nil {
+			return ""
+		}
+		return id
+	}
+	ctx, cancel := context.WithTimeout(ctx, DefaultProbeTimeout)
+	defer cancel()
+	out, err := gitCmd(ctx, "ls-remote", "--", repo, "refs/tags/"+tag, "refs/tags/"+tag+"^{}")
+	if err != nil {
+		return ""
+	}
+	// An annotated tag lists the tag object, then the commit as ^{}.
+	id := ""
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			continue
+		}
+		if f[1] == "refs/tags/"+tag+"^{}" || id == "" {
+			id = f[0]
+		}
+	}
+	return id
+}
+
+// repoIdentity is what names a repository for its release dir: a local
+// folder by its absolute path, a URL as given.
+func repoIdentity(repo string) string {
+	if isRemote(repo) {
+		return repo
+	}
+	if abs, err := filepath.Abs(repo); err == nil {
+		return abs
+	}
+	return repo
+}
