@@ -47,7 +47,15 @@ func TestSlowCIRecipe(t *testing.T) {
 	if warm.Base.ID != cold.Base.ID {
 		t.Errorf("base: warm %s, cold %s", warm.Base.ID, cold.Base.ID)
 	}
+	// The recipe hands the job's key in: what the warm run restored is
+	// vouched for by its signature, so it is trusted (and may run privileged).
+	if p := warm.Base.Provenance; p == nil || p.Origin != "restored" || p.Checked != "hmac" || !p.Trusted {
+		t.Errorf("base after a restore with the key: provenance %+v, want restored, hmac, trusted", p)
+	}
 }
+
+// recipeCacheKey is the test's HALEBENCH_CACHE_KEY (a CI secret in the recipe).
+const recipeCacheKey = "halebench-test-recipe-key-0123456789abcdef"
 
 // recipeLines are the lines of the sh block between the README's markers.
 func recipeLines(t *testing.T) []string {
@@ -78,6 +86,7 @@ func runRecipe(t *testing.T, lines []string, dir string) *report.Report {
 	start := time.Now()
 	cmd := exec.Command("bash", "-c", "set -u\n"+strings.ReplaceAll(script, "\n", " || exit $?\n")+"\n")
 	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), "HALEBENCH_CACHE_KEY="+recipeCacheKey)
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
