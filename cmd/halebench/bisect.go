@@ -59,7 +59,7 @@ func (f *bisectFlags) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.good, "good", "", "the good end: a tag, branch or commit id of --hale-git (the older)")
 	fs.StringVar(&f.bad, "bad", "", "the bad end: a tag, branch or commit id of --hale-git that descends from --good by first parents")
 	fs.StringVar(&f.benches, "bench", "", "comma-separated benches to bisect on (all must move at one commit)")
-	fs.StringVar(&f.metric, "metric", "time", "what moves: time (the A/B ratio of medians) or instructions (the count lane's exact ratio)")
+	fs.StringVar(&f.metric, "metric", "", "what moves: instructions (the count lane's exact ratio), time (the A/B ratio), or unset: instructions where hale is counted, with time beside (a time-only step is named too), time where it is not")
 	fs.Float64Var(&f.threshold, "threshold", bisect.DefaultThreshold, "how far a bench must move to count (0.02 = 2 %)")
 	fs.StringVar(&f.suite, "suite", ".", "folder holding benches/")
 	fs.StringVar(&f.hale.git, "hale-git", "", "hale's git repository: a local clone (bare or not) or a URL (cloned bare first)")
@@ -79,7 +79,7 @@ func (f *bisectFlags) check() ([]string, error) {
 		return nil, errors.New("bisect needs --bench=LIST (the benches that moved)")
 	case f.hale.git == "":
 		return nil, errors.New("bisect needs --hale-git=DIR|URL (hale's repository)")
-	case f.metric != "time" && f.metric != "instructions":
+	case f.metric != "" && f.metric != "time" && f.metric != "instructions":
 		return nil, fmt.Errorf("--metric=%s: give instructions or time", f.metric)
 	case !(f.threshold > 0 && f.threshold < 1):
 		return nil, fmt.Errorf("--threshold=%g: give a fraction between 0 and 1 (0.02 = 2 %%)", f.threshold)
@@ -178,7 +178,7 @@ func printBisect(w io.Writer, r *bisect.Result, asJSON bool) error {
 		return enc.Encode(r)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "commit\tsubject\tverdict\tbuild s\tvs good\tvs bad")
+	fmt.Fprintln(tw, "commit\tsubject\tverdict\tbuild s\tvs the tested commit before\tthe one after vs it")
 	for _, st := range r.Steps {
 		subject := st.Commit.Subject
 		if rs := []rune(subject); len(rs) > 50 {
@@ -188,14 +188,25 @@ func printBisect(w io.Writer, r *bisect.Result, asJSON bool) error {
 		if len(id) > 12 {
 			id = id[:12]
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\t%s\t%s\n", id, subject, st.Verdict, st.BuildSeconds, bisect.Figures(st.VsGood), bisect.Figures(st.VsBad))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\t%s\t%s\n", id, subject, st.Verdict, st.BuildSeconds, figures(st.VsBefore, st.VsGood), figures(st.VsAfter, st.VsBad))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "ends (bad over good): %s\n", bisect.Figures(r.Ends))
+	for _, c := range r.Changes {
+		fmt.Fprintf(w, "step: %s\n", bisect.DescribeChange(c))
+	}
 	_, err := fmt.Fprintf(w, "%s: %s; %d commits in range, %.0f s of builds\n", r.Outcome, r.Detail, r.Commits, r.BuildSeconds)
 	return err
+}
+
+// figures is a step's ratios: the new fields, or an older result's.
+func figures(m, old map[string]bisect.Ratio) string {
+	if len(m) == 0 {
+		m = old
+	}
+	return bisect.Figures(m)
 }
 
 // cleanBisect is a copy of r whose text is cleaned by termtext.
@@ -220,6 +231,16 @@ func cleanBisect(r *bisect.Result) *bisect.Result {
 	for i, st := range r.Steps {
 		st.Commit, st.Note = commit(st.Commit), termtext.Clean(st.Note)
 		c.Steps[i] = st
+	}
+	c.Changes = make([]bisect.Change, len(r.Changes))
+	for i, x := range r.Changes {
+		x.Commit, x.Subject, x.Against, x.Note = termtext.Line(x.Commit), termtext.Line(x.Subject), termtext.Line(x.Against), termtext.Clean(x.Note)
+		among := x.Among
+		x.Among = nil
+		for _, a := range among {
+			x.Among = append(x.Among, commit(a))
+		}
+		c.Changes[i] = x
 	}
 	return &c
 }

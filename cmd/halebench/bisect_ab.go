@@ -22,7 +22,8 @@ func init() { newJudge = newABJudge }
 // target dir keeps a step to what changed) and compares two of them with
 // ab's interleaved rounds.
 type abJudge struct {
-	cfg bisectConfig
+	cfg   bisectConfig
+	built map[string]bisect.Side // by commit id: each commit is built once
 }
 
 var _ bisect.Judge = (*abJudge)(nil)
@@ -30,12 +31,16 @@ var _ bisect.Judge = (*abJudge)(nil)
 // Each Build and each Compare opens its own lifecycle session (the engine
 // lock is the session's, so no session is held across them).
 func newABJudge(ctx context.Context, cfg bisectConfig) (bisect.Judge, func(), error) {
-	return &abJudge{cfg: cfg}, func() {}, nil
+	return &abJudge{cfg: cfg, built: map[string]bisect.Side{}}, func() {}, nil
 }
 
 // Build is the hale toolchain image of one commit. A build that fails is
 // the commit's (ErrNotBuilt: skipped); anything else ends the bisect.
 func (j *abJudge) Build(ctx context.Context, c bisect.Commit) (bisect.Side, error) {
+	if side, ok := j.built[c.ID]; ok {
+		side.BuildSeconds = 0 // found built
+		return side, nil
+	}
 	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "bisect", Images: j.cfg.Images, Log: j.cfg.Log})
 	if err != nil {
 		return bisect.Side{Commit: c}, err
@@ -57,6 +62,7 @@ func (j *abJudge) Build(ctx context.Context, c bisect.Commit) (bisect.Side, erro
 		return side, fmt.Errorf("hale at %s is %s: %s", c.ID, tc.Status, tc.Reason)
 	}
 	side.Image = tc.Ref
+	j.built[c.ID] = side
 	return side, nil
 }
 
@@ -84,14 +90,29 @@ func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []strin
 		if b.Lang != "hale" || b.Ratio == 0 {
 			continue // not measured on a side: not compared (judged like neither end)
 		}
-		r := bisect.Ratio{Ratio: b.Ratio, Low: b.RatioLow, High: b.RatioHigh}
-		if j.cfg.Metric == "instructions" {
-			if b.InstrRatio == 0 {
-				return nil, fmt.Errorf("bench %s has no instruction counts (the count lane does not count hale here); use --metric=time", b.Name)
-			}
-			r = bisect.Ratio{Ratio: b.InstrRatio, Low: b.InstrRatio, High: b.InstrRatio} // exact
+		r, err := judgeRatio(j.cfg.Metric, b.Name, bisect.Ratio{Ratio: b.Ratio, Low: b.RatioLow, High: b.RatioHigh}, b.InstrRatio)
+		if err != nil {
+			return nil, err
 		}
 		out[b.Name] = r
 	}
 	return out, nil
+}
+
+// judgeRatio is one bench's ratio by the metric asked: instructions (exact,
+// an interval of a point), time, or "" (the default): instructions with
+// the time beside them where hale is counted, time where it is not.
+func judgeRatio(metric, bench string, t bisect.Ratio, instr float64) (bisect.Ratio, error) {
+	t.Metric = "time"
+	exact := bisect.Ratio{Ratio: instr, Low: instr, High: instr, Metric: "instructions"}
+	switch {
+	case metric == "time" || (metric == "" && instr == 0):
+		return t, nil
+	case metric == "":
+		exact.Time = &t
+		return exact, nil
+	case instr == 0:
+		return bisect.Ratio{}, fmt.Errorf("bench %s has no instruction counts (the count lane does not count hale here); use --metric=time", bench)
+	}
+	return exact, nil
 }

@@ -124,3 +124,53 @@ func TestPrintBisect(t *testing.T) {
 		t.Fatalf("json: %v %+v", err, back)
 	}
 }
+
+// judgeRatio: the default metric is instructions with time beside where
+// hale is counted, time where it is not; --metric picks one.
+func TestJudgeRatio(t *testing.T) {
+	tr := bisect.Ratio{Ratio: 1.125, Low: 1.013, High: 1.21}
+	r, err := judgeRatio("", "fn", tr, 1)
+	if err != nil || r.Metric != "instructions" || r.Ratio != 1 || r.Low != 1 || r.Time == nil || r.Time.Ratio != 1.125 || r.Time.Metric != "time" {
+		t.Errorf("default, counted: %+v %v", r, err)
+	}
+	if r, err := judgeRatio("", "fn", tr, 0); err != nil || r.Metric != "time" || r.Ratio != 1.125 || r.Time != nil {
+		t.Errorf("default, not counted: %+v %v", r, err)
+	}
+	if r, err := judgeRatio("time", "fn", tr, 1.86); err != nil || r.Metric != "time" || r.Ratio != 1.125 {
+		t.Errorf("time: %+v %v", r, err)
+	}
+	if r, err := judgeRatio("instructions", "fn", tr, 1.86); err != nil || r.Ratio != 1.86 || r.Time != nil {
+		t.Errorf("instructions: %+v %v", r, err)
+	}
+	if _, err := judgeRatio("instructions", "fn", tr, 0); err == nil || !strings.Contains(err.Error(), "--metric=time") {
+		t.Errorf("instructions, not counted: %v", err)
+	}
+}
+
+// printBisect says every step, the time-only one as such, in the grid and
+// the JSON (changes).
+func TestPrintBisectSteps(t *testing.T) {
+	r := &bisect.Result{Outcome: bisect.Found, First: &bisect.Commit{ID: "791e25ec00", Subject: "#377"}, Changes: []bisect.Change{
+		{Commit: "791e25ec00", Subject: "#377", Bench: "fn_modular", Against: "aaaa", AgainstParent: true, Ratio: 1, Interval: [2]float64{1, 1}, Metric: "instructions", TimeRatio: 1.125, TimeInterval: [2]float64{1.013, 1.21}, TimeOnly: true},
+		{Commit: "bbbbbbbb", Subject: "#378", Bench: "fn_modular", Against: "791e25ec00", AgainstParent: true, Ratio: 1.86, Interval: [2]float64{1.86, 1.86}, Metric: "instructions", TimeRatio: 1.44},
+	}}
+	var b strings.Builder
+	if err := printBisect(&b, r, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"step: 791e25ec00 fn_modular ×1.000 [1.000, 1.000] by instructions vs parent, time ×1.125 [1.013, 1.210] (time only)", "step: bbbbbbbb fn_modular ×1.860"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := printBisect(&b, r, true); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Changes []map[string]any `json:"changes"`
+	}
+	if err := json.Unmarshal([]byte(b.String()), &back); err != nil || len(back.Changes) != 2 || back.Changes[0]["time_only"] != true || back.Changes[1]["ratio_vs_parent"] != 1.86 {
+		t.Fatalf("json: %v %s", err, b.String())
+	}
+}

@@ -35,16 +35,23 @@ type Side struct {
 	BuildSeconds float64 // what building it cost (0: found built)
 }
 
-// Ratio is one bench's y/x of the metric with its interval.
+// Ratio is one bench's y/x of the metric with its interval. Metric names
+// it (instructions or time; empty: the caller's choice); Time is the time
+// ratio beside an instructions one, when the Judge measured both: a move
+// in either is a step.
 type Ratio struct {
-	Ratio float64 `json:"ratio"`
-	Low   float64 `json:"ratio_low"`
-	High  float64 `json:"ratio_high"`
+	Ratio  float64 `json:"ratio"`
+	Low    float64 `json:"ratio_low"`
+	High   float64 `json:"ratio_high"`
+	Metric string  `json:"metric,omitempty"`
+	Time   *Ratio  `json:"time,omitempty"`
 }
 
 // Judge builds commits and compares two builds. Build's error wraps
 // ErrNotBuilt when the commit itself does not build (it is skipped); any
-// other error ends the bisect. Compare gives, per bench, y over x.
+// other error ends the bisect. Compare gives, per bench, y over x, for
+// any two built commits (the search compares a commit with the tested
+// commits either side of it); Build is asked once per commit.
 type Judge interface {
 	Build(ctx context.Context, c Commit) (Side, error)
 	Compare(ctx context.Context, x, y Side, benches []string) (map[string]Ratio, error)
@@ -63,17 +70,22 @@ type Outcome string
 const (
 	Found        Outcome = "found"         // First is the first commit that moves the benches
 	EndsSame     Outcome = "ends_same"     // good and bad do not differ past the threshold: no search
-	NonMonotonic Outcome = "non_monotonic" // At is like neither end: reported, not guessed
+	NonMonotonic Outcome = "non_monotonic" // no longer answered by Run (every step is named): kept for old results
 	AmongSkipped Outcome = "among_skipped" // the first move is one of Range, which did not all build
+	// Gradual: the ends differ, yet no commit moves past the threshold
+	// against the tested commit before it (a drift spread over commits,
+	// or noise): nothing is named.
+	Gradual Outcome = "gradual"
 )
 
 // Verdicts of a step.
 const (
 	VerdictGoodEnd = "good_end"
 	VerdictBadEnd  = "bad_end"
-	VerdictGood    = "good"    // like the good end
-	VerdictBad     = "bad"     // like the bad end
-	VerdictNeither = "neither" // closer to neither end, or benches disagree
+	VerdictGood    = "good"    // like the tested commit before it, moved against the one after
+	VerdictBad     = "bad"     // moved against the tested commit before it, like the one after
+	VerdictNeither = "neither" // moved against both: a step on each side
+	VerdictSame    = "same"    // like both (the segment's move was noise or spread out)
 	VerdictSkipped = "skipped" // did not build
 )
 
@@ -82,8 +94,12 @@ type Step struct {
 	Commit       Commit           `json:"commit"`
 	Verdict      string           `json:"verdict"`
 	BuildSeconds float64          `json:"build_seconds"`
-	VsGood       map[string]Ratio `json:"vs_good,omitempty"` // this commit over the good end
-	VsBad        map[string]Ratio `json:"vs_bad,omitempty"`  // the bad end over this commit
+	VsGood       map[string]Ratio `json:"vs_good,omitempty"`   // this commit over the good end (results before steps were named)
+	VsBad        map[string]Ratio `json:"vs_bad,omitempty"`    // the bad end over this commit (idem)
+	Before       string           `json:"before,omitempty"`    // the tested commit before it in the segment searched
+	After        string           `json:"after,omitempty"`     // the tested commit after it
+	VsBefore     map[string]Ratio `json:"vs_before,omitempty"` // this commit over Before
+	VsAfter      map[string]Ratio `json:"vs_after,omitempty"`  // After over this commit
 	Note         string           `json:"note,omitempty"`
 }
 
@@ -97,11 +113,12 @@ type Result struct {
 	Ends         map[string]Ratio `json:"ends,omitempty"` // bad over good
 	Moved        []string         `json:"moved,omitempty"`
 	Unmoved      []string         `json:"unmoved,omitempty"`
-	First        *Commit          `json:"first,omitempty"` // Found
-	At           *Commit          `json:"at,omitempty"`    // NonMonotonic
-	Range        []Commit         `json:"range,omitempty"` // AmongSkipped
-	Steps        []Step           `json:"steps"`
-	BuildSeconds float64          `json:"build_seconds"` // every step's build, summed
+	First        *Commit          `json:"first,omitempty"`   // Found: the first step's commit
+	At           *Commit          `json:"at,omitempty"`      // NonMonotonic
+	Range        []Commit         `json:"range,omitempty"`   // AmongSkipped
+	Steps        []Step           `json:"steps"`             // every commit built (or tried), in order
+	Changes      []Change         `json:"changes,omitempty"` // every step where a bench moved, oldest first
+	BuildSeconds float64          `json:"build_seconds"`     // every step's build, summed
 	Detail       string           `json:"detail"`
 }
 
@@ -135,7 +152,7 @@ func Run(ctx context.Context, j Judge, o Options) (*Result, error) {
 	for i := range o.Commits {
 		o.Commits[i].Subject = termtext.Line(o.Commits[i].Subject)
 	}
-	s := &search{j: j, o: o, cs: o.Commits, skipped: map[int]bool{}}
+	s := &search{j: j, o: o, cs: o.Commits, skipped: map[int]bool{}, sides: map[int]Side{}, memo: map[[2]int]map[string]Ratio{}}
 	s.r = &Result{Good: o.Commits[0], Bad: o.Commits[len(o.Commits)-1], Commits: len(o.Commits) - 1, Threshold: o.Threshold}
 	if err := s.ends(ctx); err != nil || s.r.Outcome != "" {
 		return s.r, err
@@ -149,8 +166,9 @@ type search struct {
 	cs        []Commit
 	r         *Result
 	good, bad Side
-	dir       map[string]int // moved benches: +1 bad is slower, -1 faster
 	skipped   map[int]bool
+	sides     map[int]Side                // built commits by index
+	memo      map[[2]int]map[string]Ratio // comparisons made, by the indices compared
 }
 
 // ends builds both ends and compares them: the benches that moved are the
@@ -167,11 +185,11 @@ func (s *search) ends(ctx context.Context) error {
 	if s.r.Ends, err = s.j.Compare(ctx, s.good, s.bad, s.o.Benches); err != nil {
 		return fmt.Errorf("comparing the ends: %w", err)
 	}
-	s.dir = map[string]int{}
+	last := len(s.cs) - 1
+	s.sides[0], s.sides[last], s.memo[[2]int{0, last}] = s.good, s.bad, s.r.Ends
 	for _, b := range s.o.Benches {
 		r, ok := s.r.Ends[b]
-		if d := move(r, s.o.Threshold); ok && d != 0 {
-			s.dir[b] = d
+		if ok && moves(r, s.o.Threshold) {
 			s.r.Moved = append(s.r.Moved, b)
 		} else {
 			s.r.Unmoved = append(s.r.Unmoved, b)
@@ -205,113 +223,9 @@ func (s *search) add(st Step) {
 	s.r.BuildSeconds += st.BuildSeconds
 }
 
-// walk is the binary search between the last good (lo) and the first bad
-// (hi) index.
-func (s *search) walk(ctx context.Context) error {
-	lo, hi := 0, len(s.cs)-1
-	for hi-lo > 1 {
-		mid, ok := s.pick(lo, hi)
-		if !ok {
-			s.r.Outcome, s.r.Range = AmongSkipped, append([]Commit(nil), s.cs[lo+1:hi+1]...)
-			s.r.Detail = fmt.Sprintf("the first commit that moves %s is one of these %d, and all but the last did not build: %s", strings.Join(s.r.Moved, ", "), hi-lo, shorts(s.r.Range))
-			return nil
-		}
-		v, err := s.test(ctx, mid)
-		if err != nil {
-			return err
-		}
-		switch v {
-		case VerdictSkipped:
-			s.skipped[mid] = true
-		case VerdictGood:
-			lo = mid
-		case VerdictBad:
-			hi = mid
-		default:
-			c := s.cs[mid]
-			s.r.Outcome, s.r.At = NonMonotonic, &c
-			s.r.Detail = fmt.Sprintf("commit %s (%s) is like neither end: %s; the range is not monotonic, so no commit is named", c.short(), c.Subject, s.r.Steps[len(s.r.Steps)-1].Note)
-			return nil
-		}
-	}
-	c := s.cs[hi]
-	s.r.Outcome, s.r.First = Found, &c
-	s.r.Detail = fmt.Sprintf("commit %s (%s) is the first that moves %s past %s", c.short(), c.Subject, strings.Join(s.r.Moved, ", "), pct(s.o.Threshold))
-	return nil
-}
-
-// pick is the untested, buildable-so-far commit strictly between lo and hi
-// nearest the middle (the lower on a tie).
-func (s *search) pick(lo, hi int) (int, bool) {
-	mid := (lo + hi) / 2
-	for d := 0; d < hi-lo; d++ {
-		for _, i := range []int{mid - d, mid + d} {
-			if i > lo && i < hi && !s.skipped[i] {
-				return i, true
-			}
-		}
-	}
-	return 0, false
-}
-
-// test builds commit i and judges it against both ends.
-func (s *search) test(ctx context.Context, i int) (string, error) {
-	c := s.cs[i]
-	fmt.Fprintf(s.o.Log, "bisect: building %s %s\n", c.short(), c.Subject)
-	side, err := s.j.Build(ctx, c)
-	st := Step{Commit: c, BuildSeconds: side.BuildSeconds}
-	if err != nil {
-		if !errors.Is(err, ErrNotBuilt) || ctx.Err() != nil {
-			return "", fmt.Errorf("building %s: %w", c.short(), err)
-		}
-		st.Verdict, st.Note = VerdictSkipped, termtext.Clean(err.Error())
-		fmt.Fprintf(s.o.Log, "bisect: %s does not build, skipped (as git bisect skip): %s\n", c.short(), st.Note)
-		s.add(st)
-		return VerdictSkipped, nil
-	}
-	if st.VsGood, err = s.j.Compare(ctx, s.good, side, s.r.Moved); err != nil {
-		return "", fmt.Errorf("comparing %s with the good end: %w", c.short(), err)
-	}
-	if st.VsBad, err = s.j.Compare(ctx, side, s.bad, s.r.Moved); err != nil {
-		return "", fmt.Errorf("comparing %s with the bad end: %w", c.short(), err)
-	}
-	st.Verdict, st.Note = s.classify(st.VsGood, st.VsBad)
-	fmt.Fprintf(s.o.Log, "bisect: %s is %s (%s)\n", c.short(), st.Verdict, st.Note)
-	s.add(st)
-	return st.Verdict, nil
-}
-
-// classify says which end a commit is like: every moved bench must be the
-// same as one end and differ from the other in the ends' direction.
-func (s *search) classify(vsGood, vsBad map[string]Ratio) (string, string) {
-	var seen []string
-	byVerdict := map[string][]string{}
-	for _, b := range s.r.Moved {
-		v := VerdictNeither
-		g, okG := vsGood[b]
-		k, okB := vsBad[b]
-		switch {
-		case !okG || !okB:
-			v = "not compared"
-		case move(g, s.o.Threshold) == 0 && move(k, s.o.Threshold) == s.dir[b]:
-			v = VerdictGood
-		case move(g, s.o.Threshold) == s.dir[b] && move(k, s.o.Threshold) == 0:
-			v = VerdictBad
-		}
-		if len(byVerdict[v]) == 0 {
-			seen = append(seen, v)
-		}
-		byVerdict[v] = append(byVerdict[v], fmt.Sprintf("%s %s vs good, %s vs bad", b, fmtRatio(g), fmtRatio(k)))
-	}
-	var parts []string
-	for _, v := range seen {
-		parts = append(parts, v+": "+strings.Join(byVerdict[v], "; "))
-	}
-	note := strings.Join(parts, " | ")
-	if len(seen) == 1 && (seen[0] == VerdictGood || seen[0] == VerdictBad) {
-		return seen[0], note
-	}
-	return VerdictNeither, note
+// moves says a bench moved: its metric, or the time beside it.
+func moves(r Ratio, t float64) bool {
+	return move(r, t) != 0 || (r.Time != nil && move(*r.Time, t) != 0)
 }
 
 // move is +1 when a ratio (y over x) is past 1+t with its interval above 1,
@@ -345,7 +259,14 @@ func Figures(m map[string]Ratio) string {
 }
 
 func fmtRatio(r Ratio) string {
-	return fmt.Sprintf("×%.3f [%.3f, %.3f]", r.Ratio, r.Low, r.High)
+	s := fmt.Sprintf("×%.3f [%.3f, %.3f]", r.Ratio, r.Low, r.High)
+	if r.Metric != "" {
+		s += " " + r.Metric
+	}
+	if r.Time != nil {
+		s += fmt.Sprintf(", time ×%.3f [%.3f, %.3f]", r.Time.Ratio, r.Time.Low, r.Time.High)
+	}
+	return s
 }
 
 func pct(t float64) string { return fmt.Sprintf("%g %%", t*100) }

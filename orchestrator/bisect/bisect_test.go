@@ -19,6 +19,10 @@ type fakeJudge struct {
 	broken map[int]bool
 	fail   map[int]error
 	built  []int
+	// times, when set for a bench, make it counted: levels are its
+	// instructions and times its time.
+	times    map[string][]float64
+	compared [][2]int
 }
 
 func (f *fakeJudge) Build(_ context.Context, c Commit) (Side, error) {
@@ -38,6 +42,10 @@ func (f *fakeJudge) Compare(_ context.Context, x, y Side, benches []string) (map
 	var a, b int
 	fmt.Sscanf(x.Commit.ID, "c%d", &a)
 	fmt.Sscanf(y.Commit.ID, "c%d", &b)
+	if x.Image == "" || y.Image == "" {
+		return nil, fmt.Errorf("compared %s with %s, not both built", x.Commit.ID, y.Commit.ID)
+	}
+	f.compared = append(f.compared, [2]int{a, b})
 	out := map[string]Ratio{}
 	for _, name := range benches {
 		l, ok := f.levels[name]
@@ -46,6 +54,10 @@ func (f *fakeJudge) Compare(_ context.Context, x, y Side, benches []string) (map
 		}
 		r := l[b] / l[a]
 		out[name] = Ratio{Ratio: r, Low: r * 0.995, High: r * 1.005}
+		if tl, ok := f.times[name]; ok { // counted: instructions exact, time beside
+			tr := tl[b] / tl[a]
+			out[name] = Ratio{Ratio: r, Low: r, High: r, Metric: "instructions", Time: &Ratio{Ratio: tr, Low: tr * 0.99, High: tr * 1.01, Metric: "time"}}
+		}
 	}
 	return out, nil
 }
@@ -88,9 +100,9 @@ func TestBisect(t *testing.T) {
 		{"the bad end itself", 9, map[string][]float64{"fn_modular": step(9, 8, 1, 1.3)}, nil, nil, Found, "c8", 0},
 		{"adjacent ends", 2, map[string][]float64{"fn_modular": step(2, 1, 1, 1.3)}, nil, nil, Found, "c1", 0},
 		{"ends same", 9, map[string][]float64{"fn_modular": step(9, 5, 1, 1.01)}, nil, nil, EndsSame, "", 0},
-		{"halfway commit", 9, map[string][]float64{"fn_modular": mid}, nil, nil, NonMonotonic, "c4", 0},
-		{"moves back", 9, map[string][]float64{"fn_modular": {1, 1, 1, 1, 0.8, 1.3, 1.3, 1.3, 1.3}}, nil, nil, NonMonotonic, "c4", 0},
-		{"benches move at different commits", 9, map[string][]float64{"a": step(9, 3, 1, 1.3), "b": step(9, 6, 1, 1.3)}, nil, nil, NonMonotonic, "c4", 0},
+		{"halfway commit: two steps", 9, map[string][]float64{"fn_modular": mid}, nil, nil, Found, "c4", 0},
+		{"moves back: two steps", 9, map[string][]float64{"fn_modular": {1, 1, 1, 1, 0.8, 1.3, 1.3, 1.3, 1.3}}, nil, nil, Found, "c4", 0},
+		{"benches move at different commits", 9, map[string][]float64{"a": step(9, 3, 1, 1.3), "b": step(9, 6, 1, 1.3)}, nil, nil, Found, "c3", 0},
 		{"a skip on the way", 9, map[string][]float64{"fn_modular": step(9, 6, 1, 1.3)}, map[int]bool{4: true}, nil, Found, "c6", 1},
 		{"among skipped", 9, map[string][]float64{"fn_modular": step(9, 5, 1, 1.3)}, map[int]bool{4: true, 5: true}, nil, AmongSkipped, "c4 c5 c6", 2},
 		{"all skipped", 5, map[string][]float64{"fn_modular": step(5, 2, 1, 1.3)}, map[int]bool{1: true, 2: true, 3: true}, nil, AmongSkipped, "c1 c2 c3 c4", 3},
@@ -138,6 +150,13 @@ func checkSteps(t *testing.T, r *Result, f *fakeJudge, skips int) {
 	if len(r.Steps) != len(f.built) || r.Steps[0].Verdict != VerdictGoodEnd || r.Steps[1].Verdict != VerdictBadEnd {
 		t.Fatalf("steps %+v for builds %v", r.Steps, f.built)
 	}
+	once := map[int]bool{}
+	for _, i := range f.built {
+		if once[i] {
+			t.Errorf("commit %d built twice: %v", i, f.built)
+		}
+		once[i] = true
+	}
 	if r.Outcome == EndsSame && len(f.built) != 2 {
 		t.Errorf("ends same, yet %d builds", len(f.built))
 	}
@@ -148,11 +167,11 @@ func checkSteps(t *testing.T, r *Result, f *fakeJudge, skips int) {
 		switch st.Verdict {
 		case VerdictSkipped:
 			n++
-			if !strings.Contains(st.Note, "does not build") || st.VsGood != nil {
+			if !strings.Contains(st.Note, "does not build") || st.VsBefore != nil {
 				t.Errorf("skipped step %+v", st)
 			}
 		default:
-			if len(st.VsGood) == 0 || len(st.VsBad) == 0 || st.Commit.Subject == "" {
+			if len(st.VsBefore) == 0 || len(st.VsAfter) == 0 || st.Before == "" || st.After == "" || st.Commit.Subject == "" {
 				t.Errorf("step without its figures: %+v", st)
 			}
 		}
@@ -206,11 +225,11 @@ func TestMove(t *testing.T) {
 		r    Ratio
 		want int
 	}{
-		{Ratio{1.3, 1.28, 1.32}, 1},
-		{Ratio{1.03, 0.99, 1.07}, 0}, // past the threshold, but the interval holds 1
-		{Ratio{1.01, 1.005, 1.015}, 0},
-		{Ratio{0.7, 0.69, 0.71}, -1},
-		{Ratio{0.97, 0.9, 1.01}, 0},
+		{Ratio{Ratio: 1.3, Low: 1.28, High: 1.32}, 1},
+		{Ratio{Ratio: 1.03, Low: 0.99, High: 1.07}, 0}, // past the threshold, but the interval holds 1
+		{Ratio{Ratio: 1.01, Low: 1.005, High: 1.015}, 0},
+		{Ratio{Ratio: 0.7, Low: 0.69, High: 0.71}, -1},
+		{Ratio{Ratio: 0.97, Low: 0.9, High: 1.01}, 0},
 		{Ratio{}, 0},
 	}
 	for _, c := range cases {

@@ -1,8 +1,11 @@
-// Package bisect finds the first commit of hale's first-parent history
-// between a good and a bad end that moves a bench past a threshold. It is
-// the search alone: building a commit and comparing two builds are a Judge
-// the caller gives (cmd/halebench wires one on the A/B machinery), so every
-// rule here is tested with fakes. It never guesses: ends that do not
-// differ, a commit like neither end, and a first move hidden among commits
-// that do not build are each reported as such.
+// Package bisect finds every commit of hale's first-parent history between
+// a good and a bad end where a bench moved past a threshold: each step,
+// not only the first. It is the search alone: building a commit and
+// comparing two builds are a Judge the caller gives (cmd/halebench wires
+// one on the A/B machinery; bisect --from-reports one on stored counts),
+// so every rule here is tested with fakes. A segment whose ends differ is
+// split at a built commit near its middle until the step is between
+// adjacent commits; built commits and comparisons are reused. It never
+// guesses: ends that do not differ, a drift no commit makes, and a step
+// hidden among commits that do not build are each reported as such.
 package bisect
