@@ -19,13 +19,21 @@ import (
 const bisectHelp = `Usage: halebench bisect --good=REF --bad=REF --bench=LIST --hale-git=DIR|URL [flags]
 
 Walks hale's first-parent history from --good to --bad (tags, branches or
-commit ids of --hale-git), builds each tested commit's hale toolchain (cargo's
-target dir is shared across commits, so a step recompiles what changed) and
-judges it against both ends with the A/B machinery. Prints the first commit
-that moves the benches past --threshold with every step's figures. A commit
-that does not build is skipped and said (as git bisect skip); ends that do
-not differ, or a commit like neither end, are reported, never guessed.
-Exit 2 on unknown refs, a bad range or an end that does not build.
+commit ids of --hale-git), builds each tested commit's hale toolchain and
+compares it with the tested commits either side with the A/B machinery.
+Names every step: each commit where a bench moved past --threshold against
+its parent, by instructions where hale is counted (time beside it, so a
+time-only step is said as such), by time where it is not. A commit that
+does not build is skipped and said (as git bisect skip); ends that do not
+differ, or a step hidden among commits that do not build, are reported,
+never guessed.
+
+As a fan-out: --plan prints the commits as a CI matrix; each job runs
+  halebench run --hale-git=DIR --hale-ref=<commit> --lang=hale --count=only --bench=LIST
+and --from-reports=DIR answers from those reports' exact counts, ordered
+by the same first-parent walk (so --hale-git, --good and --bad are given).
+Exit 2 on unknown refs, a bad range, an end that does not build (or has no
+report), or a report refused.
 
 Flags:
 `
@@ -52,6 +60,8 @@ type bisectFlags struct {
 	suite                      string
 	hale                       haleFlags
 	json, list, unprivileged   bool
+	plan                       bool
+	fromReports                string
 	out                        outputFlags
 }
 
@@ -67,6 +77,8 @@ func (f *bisectFlags) addFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON on stdout")
 	fs.BoolVar(&f.unprivileged, "unprivileged", false, "run the comparisons' containers without privilege (as ab --unprivileged): no per-sample memory peak")
 	fs.BoolVar(&f.list, "list", false, "print the first-parent commits the bisect would walk (good first, bad last) and stop: no build, no engine")
+	fs.BoolVar(&f.plan, "plan", false, "print the commits as a CI matrix, one line of JSON {\"include\":[{commit, short, subject}…]} (GitHub Actions strategy.matrix), and stop: no build, no engine")
+	fs.StringVar(&f.fromReports, "from-reports", "", "answer from the count-only run reports in DIR (one per commit, from the --plan's jobs), ordered by the first-parent walk: no build, no engine")
 	f.out.addFlags(fs)
 }
 
@@ -81,6 +93,10 @@ func (f *bisectFlags) check() ([]string, error) {
 		return nil, errors.New("bisect needs --hale-git=DIR|URL (hale's repository)")
 	case f.metric != "" && f.metric != "time" && f.metric != "instructions":
 		return nil, fmt.Errorf("--metric=%s: give instructions or time", f.metric)
+	case (f.list && f.plan) || ((f.list || f.plan) && f.fromReports != ""):
+		return nil, errors.New("give one of --list, --plan and --from-reports")
+	case f.fromReports != "" && f.metric == "time":
+		return nil, errors.New("--from-reports answers by instructions (the reports' exact counts): drop --metric=time")
 	case !(f.threshold > 0 && f.threshold < 1):
 		return nil, fmt.Errorf("--threshold=%g: give a fraction between 0 and 1 (0.02 = 2 %%)", f.threshold)
 	}
@@ -136,6 +152,19 @@ func runBisect(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
+	return f.answer(ctx, repo, toBisect(commits), benches, log)
+}
+
+// answer is the plan, the answer from stored reports, or the sequential
+// bisect with the ab-backed judge.
+func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.Commit, benches []string, log io.Writer) error {
+	if f.plan {
+		return printPlan(os.Stdout, log, commits)
+	}
+	if f.fromReports != "" {
+		res, err := fromReports(ctx, f.fromReports, commits, benches, f.threshold, log)
+		return f.print(res, err)
+	}
 	if newJudge == nil {
 		return errors.New("bisect needs the ab verb, which this build of halebench lacks (build it with the ab package)")
 	}
@@ -150,8 +179,13 @@ func runBisect(ctx context.Context, args []string) error {
 		return err
 	}
 	defer closeJudge()
-	res, err := bisect.Run(ctx, judge, bisect.Options{Commits: toBisect(commits), Benches: benches, Threshold: f.threshold, Log: log})
-	if res != nil && !errors.Is(err, bisect.ErrEndNotBuilt) { // no end, no figures worth a table
+	return f.print(bisect.Run(ctx, judge, bisect.Options{Commits: commits, Benches: benches, Threshold: f.threshold, Log: log}))
+}
+
+// print is a result on stdout (none when an end is missing: no figures
+// worth a table), and err.
+func (f *bisectFlags) print(res *bisect.Result, err error) error {
+	if res != nil && !errors.Is(err, bisect.ErrEndNotBuilt) {
 		if perr := printBisect(os.Stdout, res, f.json); perr != nil && err == nil {
 			err = perr
 		}

@@ -151,7 +151,7 @@ func TestJudgeRatio(t *testing.T) {
 // the JSON (changes).
 func TestPrintBisectSteps(t *testing.T) {
 	r := &bisect.Result{Outcome: bisect.Found, First: &bisect.Commit{ID: "791e25ec00", Subject: "#377"}, Changes: []bisect.Change{
-		{Commit: "791e25ec00", Subject: "#377", Bench: "fn_modular", Against: "aaaa", AgainstParent: true, Ratio: 1, Interval: [2]float64{1, 1}, Metric: "instructions", TimeRatio: 1.125, TimeInterval: [2]float64{1.013, 1.21}, TimeOnly: true},
+		{Commit: "791e25ec00", Subject: "#377", Bench: "fn_modular", Against: "aaaa", AgainstParent: true, Ratio: 1, Interval: [2]float64{1, 1}, Metric: "instructions", TimeRatio: 1.125, TimeInterval: []float64{1.013, 1.21}, TimeOnly: true},
 		{Commit: "bbbbbbbb", Subject: "#378", Bench: "fn_modular", Against: "791e25ec00", AgainstParent: true, Ratio: 1.86, Interval: [2]float64{1.86, 1.86}, Metric: "instructions", TimeRatio: 1.44},
 	}}
 	var b strings.Builder

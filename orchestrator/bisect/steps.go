@@ -26,7 +26,7 @@ type Change struct {
 	Interval      [2]float64 `json:"interval"`
 	Metric        string     `json:"metric,omitempty"`
 	TimeRatio     float64    `json:"time_ratio,omitempty"`
-	TimeInterval  [2]float64 `json:"time_interval,omitempty"`
+	TimeInterval  []float64  `json:"time_interval,omitempty"`
 	TimeOnly      bool       `json:"time_only,omitempty"`
 	Among         []Commit   `json:"among,omitempty"` // the step is one of these: all but the last did not build
 	Note          string     `json:"note,omitempty"`
@@ -148,7 +148,7 @@ func (s *search) record(lo, hi int) {
 		c := Change{Commit: s.cs[hi].ID, Subject: s.cs[hi].Subject, Bench: b, Against: s.cs[lo].ID, AgainstParent: hi-lo == 1,
 			Ratio: r.Ratio, Interval: [2]float64{r.Low, r.High}, Metric: r.Metric}
 		if r.Time != nil {
-			c.TimeRatio, c.TimeInterval = r.Time.Ratio, [2]float64{r.Time.Low, r.Time.High}
+			c.TimeRatio, c.TimeInterval = r.Time.Ratio, []float64{r.Time.Low, r.Time.High}
 			c.TimeOnly = move(r, s.o.Threshold) == 0
 		}
 		if hi-lo > 1 {
@@ -204,7 +204,7 @@ func DescribeChange(c Change) string {
 		metric = "metric"
 	}
 	out := fmt.Sprintf("%s %s ×%.3f [%.3f, %.3f] by %s vs %s", id, c.Bench, c.Ratio, c.Interval[0], c.Interval[1], metric, against)
-	if c.TimeRatio != 0 {
+	if len(c.TimeInterval) == 2 {
 		out += fmt.Sprintf(", time ×%.3f [%.3f, %.3f]", c.TimeRatio, c.TimeInterval[0], c.TimeInterval[1])
 	}
 	if c.TimeOnly {
