@@ -159,8 +159,8 @@ func (s *search) record(lo, hi int) {
 	}
 }
 
-// conclude is the answer: the first step names the outcome, and the
-// detail lists every step.
+// conclude is the answer: the first step by the metric names the outcome,
+// and the detail lists every step.
 func (s *search) conclude() {
 	if len(s.r.Changes) == 0 {
 		s.r.Outcome = Gradual
@@ -171,7 +171,15 @@ func (s *search) conclude() {
 	for _, c := range s.r.Changes {
 		parts = append(parts, DescribeChange(c))
 	}
+	// The first step is the first by the metric; time-only steps are
+	// named beside it (the first when there are only those).
 	first := s.r.Changes[0]
+	for _, c := range s.r.Changes {
+		if !c.TimeOnly {
+			first = c
+			break
+		}
+	}
 	if first.Among != nil {
 		s.r.Outcome, s.r.Range = AmongSkipped, first.Among
 		s.r.Detail = fmt.Sprintf("the first step is one of these %d commits, and all but the last did not build: %s; steps: %s", len(first.Among), shorts(first.Among), strings.Join(parts, "; "))
@@ -179,7 +187,14 @@ func (s *search) conclude() {
 	}
 	c := s.cs[s.index(first.Commit)]
 	s.r.Outcome, s.r.First = Found, &c
-	s.r.Detail = fmt.Sprintf("commit %s (%s) is the first that moves %s past %s; %d step(s): %s", c.short(), c.Subject, first.Bench, pct(s.o.Threshold), len(s.r.Changes), strings.Join(parts, "; "))
+	by := ""
+	if first.Metric != "" {
+		by = " by " + first.Metric
+		if first.TimeOnly {
+			by = " by time alone"
+		}
+	}
+	s.r.Detail = fmt.Sprintf("commit %s (%s) is the first that moves %s past %s%s; %d step(s): %s", c.short(), c.Subject, first.Bench, pct(s.o.Threshold), by, len(s.r.Changes), strings.Join(parts, "; "))
 }
 
 func (s *search) index(id string) int {

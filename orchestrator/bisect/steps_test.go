@@ -40,13 +40,14 @@ func TestStepsSingle(t *testing.T) {
 
 // hale#522's shape: a time-only step (equal instructions, ×1.125 time) at
 // c3, then the instructions step (×1.86) at c6. Both are named, the first
-// said time only, with instructions the metric and time beside.
+// said time only, with instructions the metric and time beside; the answer
+// (first) is the instructions step, as --metric=instructions would give.
 func TestStepsTimeOnlyThenInstructions(t *testing.T) {
 	instr := step(9, 6, 100, 186)
 	times := []float64{1, 1, 1, 1.125, 1.125, 1.125, 1.62, 1.62, 1.62}
 	f := &fakeJudge{levels: map[string][]float64{"fn": instr}, times: map[string][]float64{"fn": times}}
 	r := runFake(t, f, 9, "fn")
-	if r.Outcome != Found || r.First.ID != "c3" || changeIDs(r) != "c3 c6" {
+	if r.Outcome != Found || r.First.ID != "c6" || changeIDs(r) != "c3 c6" {
 		t.Fatalf("%s %s: %s", r.Outcome, changeIDs(r), r.Detail)
 	}
 	first, second := r.Changes[0], r.Changes[1]
@@ -60,6 +61,11 @@ func TestStepsTimeOnlyThenInstructions(t *testing.T) {
 		t.Errorf("detail %q", r.Detail)
 	}
 	checkSteps(t, r, f, 0)
+	// Only a time step: it is the answer.
+	f2 := &fakeJudge{levels: map[string][]float64{"fn": step(9, 0, 100, 100)}, times: map[string][]float64{"fn": times}}
+	if r2 := runFake(t, f2, 9, "fn"); r2.Outcome != Found || changeIDs(r2) != "c3 c6" || r2.First.ID != "c3" || !r2.Changes[1].TimeOnly {
+		t.Errorf("time only: %s %s: %s", r2.Outcome, changeIDs(r2), r2.Detail)
+	}
 	// Each pair of commits is compared once.
 	seen := map[[2]int]bool{}
 	for _, p := range f.compared {
