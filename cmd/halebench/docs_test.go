@@ -14,7 +14,8 @@ import (
 var foreignFlags = map[string]bool{
 	"--cache-sim": true, "--collect-atstart": true, "--fair-sched": true, "--log-fd": true,
 	"--trace-children": true, "--first-parent": true, "--privileged": true, "--rm": true,
-	"--target-cpu": true, "--version": true,
+	"--target-cpu": true, "--version": true, "--log-socket": true, "--mount": true, "--network": true,
+	"--instr-at-start": true, "--chown": true, "--from": true,
 }
 
 // TestDocsMatchHelp holds README.md and docs/*.md to the binary: every verb
