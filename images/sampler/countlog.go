@@ -60,18 +60,9 @@ func parseCountLog(log string, pid int, cacheSim bool) (wire.Count, error) {
 	case len(collected) == 0 || len(collected) > len(events):
 		return c, fmt.Errorf("callgrind's summary names %d events but gives %d totals", len(events), len(collected))
 	}
-	got := map[string]uint64{}
-	// Callgrind leaves out the trailing totals that are zero.
-	for i, name := range events {
-		if i >= len(collected) {
-			got[name] = 0
-			continue
-		}
-		n, err := strconv.ParseUint(collected[i], 10, 64)
-		if err != nil {
-			return c, fmt.Errorf("callgrind's total of %s is %q, not a count", name, collected[i])
-		}
-		got[name] = n
+	got, err := countTotals(events, collected)
+	if err != nil {
+		return c, err
 	}
 	for _, name := range want {
 		if _, ok := got[name]; !ok {
@@ -85,6 +76,24 @@ func parseCountLog(log string, pid int, cacheSim bool) (wire.Count, error) {
 		c.EstCycles = c.EstimatedCycles()
 	}
 	return c, nil
+}
+
+// countTotals pairs Callgrind's event names with its totals; it leaves
+// out the trailing totals that are zero, so a name without one is 0.
+func countTotals(events, collected []string) (map[string]uint64, error) {
+	got := map[string]uint64{}
+	for i, name := range events {
+		if i >= len(collected) {
+			got[name] = 0
+			continue
+		}
+		n, err := strconv.ParseUint(collected[i], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("callgrind's total of %s is %q, not a count", name, collected[i])
+		}
+		got[name] = n
+	}
+	return got, nil
 }
 
 // gateVerdict reads what the clock gate said on Valgrind's log of a region
