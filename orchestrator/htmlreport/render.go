@@ -247,20 +247,14 @@ func verdict(r *report.Report) string {
 }
 
 func counts(r *report.Report) []count {
-	n := map[status.Status]int{}
+	var tally status.Tally
 	for _, b := range r.Benches {
-		n[b.Status]++
+		tally.Add(b.Status, status.OfBench(b.Status, b.BaselineElapsedNs != nil))
 	}
 	var out []count
-	for s, c := range n {
-		out = append(out, count{s, c})
+	for _, c := range tally.Counts() {
+		out = append(out, count{c.Status, c.N})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if statusRank(out[i].Status) != statusRank(out[j].Status) {
-			return statusRank(out[i].Status) < statusRank(out[j].Status)
-		}
-		return out[i].Status < out[j].Status
-	})
 	return out
 }
 

@@ -89,9 +89,9 @@ func Verdicts(w io.Writer, r *Report) {
 		{"IMPROVED", func(_ status.Severity, s status.Status) bool { return s == status.Improved }},
 		{"NOT GATED", func(v status.Severity, _ status.Status) bool { return v == status.Unjudged }},
 	}
-	counts := map[status.Status]int{}
+	var tally status.Tally
 	for _, b := range r.Benches {
-		counts[b.Status]++
+		tally.Add(b.Status, status.OfBench(b.Status, b.BaselineElapsedNs != nil))
 	}
 	var lines []string
 	for _, o := range order {
@@ -109,10 +109,11 @@ func Verdicts(w io.Writer, r *Report) {
 	if r.Status == "" {
 		return
 	}
-	var parts []string
-	for _, s := range []status.Status{status.OK, status.Regression, status.MemRegression, status.Inconclusive, status.Improved, status.NoBaseline, status.IncomparableMachine} {
-		if counts[s] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+	parts := []string{"no bench"}
+	if c := tally.Counts(); len(c) > 0 {
+		parts = parts[:0]
+		for _, c := range c {
+			parts = append(parts, fmt.Sprintf("%d %s", c.N, clean(string(c.Status))))
 		}
 	}
 	flagged := ""
@@ -170,9 +171,7 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	if res == nil {
 		return "—"
 	}
-	switch res.Status {
-	case status.OK, status.ParityMismatch, status.Regression, status.MemRegression:
-	default:
+	if !res.Status.Measured() {
 		return clean(string(res.Status))
 	}
 	if res.ElapsedNsMedian == 0 && res.Count != nil {
