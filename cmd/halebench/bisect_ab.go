@@ -13,6 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -86,12 +87,23 @@ func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []strin
 		}
 		r := bisect.Ratio{Ratio: b.Ratio, Low: b.RatioLow, High: b.RatioHigh}
 		if j.cfg.Metric == "instructions" {
-			if b.InstrRatio == 0 {
-				return nil, fmt.Errorf("bench %s has no instruction counts (the count lane does not count hale here); use --metric=time", b.Name)
+			switch {
+			case b.CountStatus == status.CountUnstable:
+				return nil, fmt.Errorf("bench %s's instruction counts are unstable (%s): they cannot place a commit; use --metric=time or leave the bench out", b.Name, b.Detail)
+			case b.InstrRatio == 0:
+				return nil, fmt.Errorf("bench %s has no instruction counts (%s); use --metric=time", b.Name, orNone(b.Detail, "the count lane does not count hale here"))
 			}
 			r = bisect.Ratio{Ratio: b.InstrRatio, Low: b.InstrRatio, High: b.InstrRatio} // exact
 		}
 		out[b.Name] = r
 	}
 	return out, nil
+}
+
+// orNone is s, or none when s is empty.
+func orNone(s, none string) string {
+	if s == "" {
+		return none
+	}
+	return s
 }

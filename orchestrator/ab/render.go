@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Grid writes one line per bench: bench | A | B | ratio [low, high] |
@@ -81,6 +83,9 @@ func halfText(b Bench) string {
 }
 
 func instrText(b Bench) string {
+	if b.CountStatus == status.CountUnstable {
+		return "unstable"
+	}
 	if b.InstrRatio == 0 {
 		return "—"
 	}

@@ -25,11 +25,6 @@ const (
 	CountOnly = "only" // count, take no timed sample
 )
 
-// CountSlowdown bounds a counted run: Valgrind runs a program some tens of
-// times slower than natively, so a counted run gets this many times the
-// per-sample timeout (less where the budget has less left).
-const CountSlowdown = 50
-
 // countLane is what a lane's count lane holds besides the outcome's counts.
 type countLane struct {
 	asked bool
@@ -67,7 +62,7 @@ func (c *counting) plan(ln *lane, unit string) {
 		return
 	}
 	ln.count.asked = true
-	job, why := runner.CountJobFor(ln.lang, unit, c.p.CountRuns, CountSlowdown*c.p.Timeout)
+	job, why := runner.CountJobTimed(ln.lang, unit, c.p.CountRuns, c.p.Timeout)
 	if why != "" {
 		ln.count.why = why
 		return
