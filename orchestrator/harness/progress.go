@@ -51,6 +51,9 @@ func (pr *progress) finished(bench, lang string, ln *lane) {
 	if len(ln.out.Samples) == 0 && ln.out.Status == status.OK && ln.count.asked { // --count=only
 		line = countLine(ln)
 	}
+	if ln.noToolchain {
+		line = fmt.Sprintf("%s: %s", ln.out.Status, report.SaidAbove(lang))
+	}
 	fmt.Fprintf(pr.p.Log, "[%d/%d] %-28s %-6s %s\n", pr.done, pr.total, bench, lang, line)
 }
 
