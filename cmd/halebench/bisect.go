@@ -58,7 +58,7 @@ func (f *bisectFlags) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.benches, "bench", "", "comma-separated benches to bisect on (all must move at one commit)")
 	fs.StringVar(&f.metric, "metric", "time", "what moves: time (the A/B ratio of medians) or instructions (the count lane's exact ratio)")
 	fs.Float64Var(&f.threshold, "threshold", bisect.DefaultThreshold, "how far a bench must move to count (0.02 = 2 %)")
-	fs.StringVar(&f.suite, "suite", ".", "folder holding benches/")
+	fs.StringVar(&f.suite, "suite", ".", "the suite folder holding benches/ (or the seed's micro/ and app/)")
 	fs.StringVar(&f.hale.git, "hale-git", "", "hale's git repository: a local clone (bare or not) or a URL (cloned bare first)")
 	fs.StringVar(&f.hale.vendor, "hale-vendor", "", "crates for an offline hale-cli build (as images --hale-vendor)")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON on stdout")
