@@ -13,7 +13,7 @@ import (
 func TestABThreadedCountIsUnstable(t *testing.T) {
 	enginetest.Connect(t)
 	args := []string{"ab", "--suite=../..", "--a-suite=../..", "--b-suite=../..", "--subject=c", "--lang=c",
-		"--bench=bus_dispatch_cross_pool,fn_call", "--min-rounds=2", "--max-rounds=2"}
+		"--bench=bus_dispatch_cross_pool,fn_call", "--min-rounds=3", "--max-rounds=3"}
 	code, out, errOut := run(t, nil, args...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)

@@ -39,9 +39,10 @@ type bisectConfig struct {
 	Log       io.Writer
 }
 
-// newJudge makes the Judge that builds hale per commit and compares with the
-// ab verb's machinery; bisect_ab.go sets it. It returns a close func.
-var newJudge func(ctx context.Context, c bisectConfig) (bisect.Judge, func(), error)
+// judgeMaker makes the Judge that builds hale per commit and compares two
+// builds (newABJudge: with the ab verb's machinery; a fake in tests). It
+// returns a close func.
+type judgeMaker func(ctx context.Context, c bisectConfig) (bisect.Judge, func(), error)
 
 type bisectFlags struct {
 	good, bad, benches, metric string
@@ -97,7 +98,7 @@ func (f *bisectFlags) check() ([]string, error) {
 	return list, f.hale.check("bisect", "")
 }
 
-func runBisect(ctx context.Context, args []string) error {
+func runBisect(ctx context.Context, args []string, newJudge judgeMaker) error {
 	var f bisectFlags
 	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
 	f.addFlags(fs)
@@ -131,9 +132,6 @@ func runBisect(ctx context.Context, args []string) error {
 			fmt.Printf("%s %s\n", c.ID, c.Subject)
 		}
 		return nil
-	}
-	if newJudge == nil {
-		return errors.New("bisect needs the ab verb, which this build of halebench lacks (build it with the ab package)")
 	}
 	epoch, _, err := imagebuild.SourceDateEpoch(f.suite)
 	if err != nil {

@@ -17,8 +17,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
-func init() { newJudge = newABJudge }
-
 // abJudge builds one hale toolchain image per commit (the shared cargo
 // target dir keeps a step to what changed) and compares two of them with
 // ab's interleaved rounds.

@@ -31,12 +31,8 @@ func TestBisectBadInput(t *testing.T) {
 			t.Fatalf("git %v: %v: %s", args, err, out)
 		}
 	}
-	// The last case: with the ab verb wired in, the judge's session dials
-	// the (absent) engine instead.
-	wired := "bisect needs the ab verb"
-	if newJudge != nil {
-		wired = "engine unreachable at unix:///tmp/halebench-no-such.sock"
-	}
+	// The last case: the judge's session dials the (absent) engine.
+	wired := "engine unreachable at unix:///tmp/halebench-no-such.sock"
 	base := []string{"bisect", "--suite=../..", "--bench=fn_modular", "--hale-git=" + repo}
 	cases := []struct {
 		args []string

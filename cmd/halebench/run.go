@@ -172,6 +172,6 @@ func (o *runOptions) print(res *harness.Result, log io.Writer) {
 		fmt.Fprintf(log, "report: %s\n", res.ReportPath)
 	}
 	if o.html && res.ReportPath != "" {
-		writeHTMLNextTo(res.ReportPath, log)
+		writeHTMLNextTo(res.ReportPath, res.Report, log)
 	}
 }

@@ -42,13 +42,18 @@ func Load(path string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	return RunOf(path, r), nil
+}
+
+// RunOf is report r, written at path, as the page draws it.
+func RunOf(path string, r *report.Report) *Run {
 	run := &Run{Path: path, Report: r, Gate: map[string]Gate{}}
 	for _, b := range r.Benches {
 		if g := gateOf(b); g.Any() {
 			run.Gate[b.Name] = g
 		}
 	}
-	return run, nil
+	return run
 }
 
 // gateOf is what the gate's checks say of a bench beyond its status: the

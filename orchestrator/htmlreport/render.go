@@ -202,16 +202,12 @@ func WriteFile(path string, runs []*Run) error {
 	return os.Rename(tmp, path)
 }
 
-// NextTo writes the HTML page of a report a run just wrote beside its
-// JSON (run-….json → run-….html) and returns its path. It reads the file
-// back, so the page shows exactly what the report holds.
-func NextTo(jsonPath string) (string, error) {
-	run, err := Load(jsonPath)
-	if err != nil {
-		return "", err
-	}
+// NextTo writes the HTML page of report r, which a run just wrote to
+// jsonPath, beside it (run-….json → run-….html) and returns its path. The
+// page is drawn from r as it is, not from the file read back.
+func NextTo(jsonPath string, r *report.Report) (string, error) {
 	path := strings.TrimSuffix(jsonPath, ".json") + ".html"
-	return path, WriteFile(path, []*Run{run})
+	return path, WriteFile(path, []*Run{RunOf(jsonPath, r)})
 }
 
 func hasSubjectData(benches []*report.Bench) bool {
