@@ -11,16 +11,20 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 )
 
-// tinySuite writes two of the suite's C benches (a micro and an app) in
-// the layout given: under benches/, or at the root as the seed keeps them.
-func tinySuite(t *testing.T, seed bool) string {
+// tinySuite writes some of the suite's bench files (by default two C
+// benches, a micro and an app) in the layout given: under benches/, or at
+// the root as the seed keeps them.
+func tinySuite(t *testing.T, seed bool, files ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "benches")
 	if seed {
 		root = dir
 	}
-	for _, f := range []string{"micro/fn_call.c", "app/stream_aggregator.c"} {
+	if len(files) == 0 {
+		files = []string{"micro/fn_call.c", "app/stream_aggregator.c"}
+	}
+	for _, f := range files {
 		data, err := os.ReadFile(filepath.Join("..", "..", "benches", f))
 		if err != nil {
 			t.Fatal(err)
