@@ -71,7 +71,7 @@ func (o *abOptions) addFlags(fs *flag.FlagSet) {
 	o.common.addFlags(fs)
 	for i, x := range []string{"a", "b"} {
 		s, X := &o.sides[i], strings.ToUpper(x)
-		fs.StringVar(&s.suite, x+"-suite", "", "side "+X+"'s suite folder (holding benches/; default --suite)")
+		fs.StringVar(&s.suite, x+"-suite", "", "side "+X+"'s suite folder (holding benches/ or the seed's micro/ and app/; default --suite)")
 		fs.StringVar(&s.ref, x+"-ref", "", "side "+X+"'s hale: this tag, branch or commit id of --hale-git")
 		fs.StringVar(&s.src, x+"-src", "", "side "+X+"'s hale: this hale source tree")
 		fs.StringVar(&s.image, x+"-image", "", "side "+X+"'s hale: this local image with `hale` on PATH")

@@ -50,9 +50,10 @@ type bisectConfig struct {
 	Log          io.Writer
 }
 
-// newJudge makes the Judge that builds hale per commit and compares with the
-// ab verb's machinery; bisect_ab.go sets it. It returns a close func.
-var newJudge func(ctx context.Context, c bisectConfig) (bisect.Judge, func(), error)
+// judgeMaker makes the Judge that builds hale per commit and compares two
+// builds (newABJudge: with the ab verb's machinery; a fake in tests). It
+// returns a close func.
+type judgeMaker func(ctx context.Context, c bisectConfig) (bisect.Judge, func(), error)
 
 type bisectFlags struct {
 	good, bad, benches, metric string
@@ -71,7 +72,7 @@ func (f *bisectFlags) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.benches, "bench", "", "comma-separated benches to bisect on (all must move at one commit)")
 	fs.StringVar(&f.metric, "metric", "", "what moves: instructions (the count lane's exact ratio), time (the A/B ratio), or unset: instructions where hale is counted, with time beside (a time-only step is named too), time where it is not")
 	fs.Float64Var(&f.threshold, "threshold", bisect.DefaultThreshold, "how far a bench must move to count (0.02 = 2 %)")
-	fs.StringVar(&f.suite, "suite", ".", "folder holding benches/")
+	fs.StringVar(&f.suite, "suite", ".", "the suite folder holding benches/ (or the seed's micro/ and app/)")
 	fs.StringVar(&f.hale.git, "hale-git", "", "hale's git repository: a local clone (bare or not) or a URL (cloned bare first)")
 	fs.StringVar(&f.hale.vendor, "hale-vendor", "", "crates for an offline hale-cli build (as images --hale-vendor)")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON on stdout")
@@ -117,7 +118,7 @@ func (f *bisectFlags) check() ([]string, error) {
 	return list, f.hale.check("bisect", "")
 }
 
-func runBisect(ctx context.Context, args []string) error {
+func runBisect(ctx context.Context, args []string, newJudge judgeMaker) error {
 	var f bisectFlags
 	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
 	f.addFlags(fs)
@@ -152,21 +153,18 @@ func runBisect(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
-	return f.answer(ctx, repo, toBisect(commits), benches, log)
+	return f.answer(ctx, repo, toBisect(commits), benches, log, newJudge)
 }
 
 // answer is the plan, the answer from stored reports, or the sequential
 // bisect with the ab-backed judge.
-func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.Commit, benches []string, log io.Writer) error {
+func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.Commit, benches []string, log io.Writer, newJudge judgeMaker) error {
 	if f.plan {
 		return printPlan(os.Stdout, log, commits)
 	}
 	if f.fromReports != "" {
 		res, err := fromReports(ctx, f.fromReports, commits, benches, f.threshold, log)
 		return f.print(res, err)
-	}
-	if newJudge == nil {
-		return errors.New("bisect needs the ab verb, which this build of halebench lacks (build it with the ab package)")
 	}
 	epoch, _, err := imagebuild.SourceDateEpoch(f.suite)
 	if err != nil {

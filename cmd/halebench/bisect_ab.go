@@ -13,10 +13,9 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
-
-func init() { newJudge = newABJudge }
 
 // abJudge builds one hale toolchain image per commit (the shared cargo
 // target dir keeps a step to what changed) and compares two of them with
@@ -90,7 +89,7 @@ func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []strin
 		if b.Lang != "hale" || b.Ratio == 0 {
 			continue // not measured on a side: not compared (judged like neither end)
 		}
-		r, err := judgeRatio(j.cfg.Metric, b.Name, bisect.Ratio{Ratio: b.Ratio, Low: b.RatioLow, High: b.RatioHigh}, b.InstrRatio)
+		r, err := judgeRatio(j.cfg.Metric, b.Name, bisect.Ratio{Ratio: b.Ratio, Low: b.RatioLow, High: b.RatioHigh}, b.InstrRatio, noInstr(b.CountStatus, b.Detail))
 		if err != nil {
 			return nil, err
 		}
@@ -101,8 +100,9 @@ func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []strin
 
 // judgeRatio is one bench's ratio by the metric asked: instructions (exact,
 // an interval of a point), time, or "" (the default): instructions with
-// the time beside them where hale is counted, time where it is not.
-func judgeRatio(metric, bench string, t bisect.Ratio, instr float64) (bisect.Ratio, error) {
+// the time beside them where hale is counted stably, time where it is not.
+// noInstr says why instr is 0 (no counts, or counts that are unstable).
+func judgeRatio(metric, bench string, t bisect.Ratio, instr float64, noInstr string) (bisect.Ratio, error) {
 	t.Metric = "time"
 	exact := bisect.Ratio{Ratio: instr, Low: instr, High: instr, Metric: "instructions"}
 	switch {
@@ -112,7 +112,24 @@ func judgeRatio(metric, bench string, t bisect.Ratio, instr float64) (bisect.Rat
 		exact.Time = &t
 		return exact, nil
 	case instr == 0:
-		return bisect.Ratio{}, fmt.Errorf("bench %s has no instruction counts (the count lane does not count hale here); use --metric=time", bench)
+		return bisect.Ratio{}, fmt.Errorf("bench %s has no instruction ratio (%s); use --metric=time or leave the bench out", bench, noInstr)
 	}
 	return exact, nil
+}
+
+// noInstr says why a compared bench has no instruction ratio: its counts
+// are unstable on a side (they cannot place a commit), or it was not counted.
+func noInstr(st status.Status, detail string) string {
+	if st == status.CountUnstable {
+		return "its instruction counts are unstable: " + orNone(detail, "a side's runs disagree or it starts a thread") + "; they cannot place a commit"
+	}
+	return orNone(detail, "the count lane does not count hale here")
+}
+
+// orNone is s, or none when s is empty.
+func orNone(s, none string) string {
+	if s == "" {
+		return none
+	}
+	return s
 }

@@ -16,12 +16,8 @@ import (
 // engine is asked (DOCKER_HOST points nowhere).
 func TestBisectBadInput(t *testing.T) {
 	repo := bisectRepo(t)
-	// The last case: with the ab verb wired in, the judge's session dials
-	// the (absent) engine instead.
-	wired := "bisect needs the ab verb"
-	if newJudge != nil {
-		wired = "engine unreachable at unix:///tmp/halebench-no-such.sock"
-	}
+	// The last case: the judge's session dials the (absent) engine.
+	wired := "engine unreachable at unix:///tmp/halebench-no-such.sock"
 	base := []string{"bisect", "--suite=../..", "--bench=fn_modular", "--hale-git=" + repo}
 	cases := []struct {
 		args []string
@@ -75,11 +71,9 @@ func bisectRepo(t *testing.T) string {
 // bisect --unprivileged reaches the judge's comparisons (as ab's flag does).
 func TestBisectUnprivileged(t *testing.T) {
 	repo := bisectRepo(t)
-	saved := newJudge
-	t.Cleanup(func() { newJudge = saved })
 	for _, unpriv := range []bool{false, true} {
 		var got *bool
-		newJudge = func(ctx context.Context, c bisectConfig) (bisect.Judge, func(), error) {
+		newJudge := func(ctx context.Context, c bisectConfig) (bisect.Judge, func(), error) {
 			got = &c.Unprivileged
 			return nil, nil, errors.New("judge made")
 		}
@@ -87,7 +81,7 @@ func TestBisectUnprivileged(t *testing.T) {
 		if unpriv {
 			args = append(args, "--unprivileged")
 		}
-		err := runBisect(context.Background(), args)
+		err := runBisect(context.Background(), args, newJudge)
 		if err == nil || err.Error() != "judge made" || got == nil || *got != unpriv {
 			t.Errorf("--unprivileged=%v: err %v, the judge got %v", unpriv, err, got)
 		}
@@ -129,20 +123,20 @@ func TestPrintBisect(t *testing.T) {
 // hale is counted, time where it is not; --metric picks one.
 func TestJudgeRatio(t *testing.T) {
 	tr := bisect.Ratio{Ratio: 1.125, Low: 1.013, High: 1.21}
-	r, err := judgeRatio("", "fn", tr, 1)
+	r, err := judgeRatio("", "fn", tr, 1, "not counted")
 	if err != nil || r.Metric != "instructions" || r.Ratio != 1 || r.Low != 1 || r.Time == nil || r.Time.Ratio != 1.125 || r.Time.Metric != "time" {
 		t.Errorf("default, counted: %+v %v", r, err)
 	}
-	if r, err := judgeRatio("", "fn", tr, 0); err != nil || r.Metric != "time" || r.Ratio != 1.125 || r.Time != nil {
+	if r, err := judgeRatio("", "fn", tr, 0, "not counted"); err != nil || r.Metric != "time" || r.Ratio != 1.125 || r.Time != nil {
 		t.Errorf("default, not counted: %+v %v", r, err)
 	}
-	if r, err := judgeRatio("time", "fn", tr, 1.86); err != nil || r.Metric != "time" || r.Ratio != 1.125 {
+	if r, err := judgeRatio("time", "fn", tr, 1.86, "not counted"); err != nil || r.Metric != "time" || r.Ratio != 1.125 {
 		t.Errorf("time: %+v %v", r, err)
 	}
-	if r, err := judgeRatio("instructions", "fn", tr, 1.86); err != nil || r.Ratio != 1.86 || r.Time != nil {
+	if r, err := judgeRatio("instructions", "fn", tr, 1.86, "not counted"); err != nil || r.Ratio != 1.86 || r.Time != nil {
 		t.Errorf("instructions: %+v %v", r, err)
 	}
-	if _, err := judgeRatio("instructions", "fn", tr, 0); err == nil || !strings.Contains(err.Error(), "--metric=time") {
+	if _, err := judgeRatio("instructions", "fn", tr, 0, "not counted"); err == nil || !strings.Contains(err.Error(), "--metric=time") {
 		t.Errorf("instructions, not counted: %v", err)
 	}
 }

@@ -27,7 +27,7 @@ Flags:
 func runBundle(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("bundle", flag.ContinueOnError)
 	out := fs.String("o", "evidence.tar", "the bundle to write")
-	suite := fs.String("suite", ".", "the suite folder holding benches/ and baselines.json")
+	suite := fs.String("suite", ".", "the suite folder holding benches/ (or the seed's micro/ and app/) and baselines.json")
 	pos, err := parseN(fs, args, bundleHelp, 1, "one report, REPORT.json")
 	if err != nil {
 		return err

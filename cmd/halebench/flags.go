@@ -52,7 +52,7 @@ type common struct {
 }
 
 func (c *common) addFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.suite, "suite", ".", "folder holding benches/, xproc/ and baselines.json")
+	fs.StringVar(&c.suite, "suite", ".", "the suite: the folder holding benches/ (or the seed's micro/ and app/), xproc/ and baselines.json")
 	fs.StringVar(&c.langs, "lang", "", "comma-separated languages to run: hale,go,node,python,c,rust (default all)")
 	fs.StringVar(&c.subject, "subject", "hale", "the language whose regressions gate; the others are comparatives")
 	fs.BoolVar(&c.noBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")

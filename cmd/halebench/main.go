@@ -101,7 +101,7 @@ func dispatch(ctx context.Context, args []string) error {
 	case "replay":
 		return runReplay(ctx, args[1:])
 	case "bisect":
-		return runBisect(ctx, args[1:])
+		return runBisect(ctx, args[1:], newABJudge)
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch(ctx, []string{args[1], "--help"})

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/htmlreport"
+	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 const reportHelp = `Usage: halebench report [flags] REPORT.json [MORE.json …]
@@ -57,8 +58,8 @@ func runReport(_ context.Context, args []string) error {
 
 // writeHTMLNextTo is run --html: the page beside the JSON report. A page
 // that cannot be written is said on log; the run's outcome stands.
-func writeHTMLNextTo(jsonPath string, log io.Writer) {
-	if p, err := htmlreport.NextTo(jsonPath); err != nil {
+func writeHTMLNextTo(jsonPath string, r *report.Report, log io.Writer) {
+	if p, err := htmlreport.NextTo(jsonPath, r); err != nil {
 		fmt.Fprintf(log, "html report: %v\n", err)
 	} else {
 		fmt.Fprintf(log, "html: %s\n", p)

@@ -169,12 +169,14 @@ func (o *runOptions) print(res *harness.Result, log io.Writer) {
 		enc.SetIndent("", "  ")
 		enc.Encode(res.Report)
 	} else {
-		report.Grid(os.Stdout, res.Report)
+		// On one terminal the images step has just said why a toolchain is
+		// missing; a grid bound for a file or a pipe says it again.
+		report.GridFor(os.Stdout, res.Report, report.GridOptions{ReasonSaid: isTerminal(os.Stdout) && isTerminal(os.Stderr)})
 	}
 	if res.ReportPath != "" {
 		fmt.Fprintf(log, "report: %s\n", res.ReportPath)
 	}
 	if o.html && res.ReportPath != "" {
-		writeHTMLNextTo(res.ReportPath, log)
+		writeHTMLNextTo(res.ReportPath, res.Report, log)
 	}
 }

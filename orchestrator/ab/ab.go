@@ -24,12 +24,17 @@ type Bench struct {
 	// fraction of 1 (0.01: ±1 %). 0 when unbounded.
 	HalfWidth float64 `json:"half_width"`
 	Rounds    int     `json:"rounds"`
-	// Instructions where the count lane counts the language (exact: no
-	// interval); 0 and a "not counted" detail otherwise.
-	InstrA     uint64  `json:"instructions_a,omitempty"`
-	InstrB     uint64  `json:"instructions_b,omitempty"`
-	InstrRatio float64 `json:"instructions_ratio,omitempty"`
-	Detail     string  `json:"detail,omitempty"`
+	// Instructions where the count lane counts the language, each side's
+	// median counted run (exact: no interval); 0 and a "not counted" detail
+	// otherwise. CountStatus is the count lane's verdict on the pair, by
+	// run's rule: ok, count_unstable (a side's runs disagree: threads,
+	// clock-driven work), count_failed or not_counted; InstrRatio is set
+	// only when it is ok.
+	InstrA      uint64        `json:"instructions_a,omitempty"`
+	InstrB      uint64        `json:"instructions_b,omitempty"`
+	InstrRatio  float64       `json:"instructions_ratio,omitempty"`
+	CountStatus status.Status `json:"count_status,omitempty"`
+	Detail      string        `json:"detail,omitempty"`
 	// SamplesA and SamplesB are the paired samples, round by round (ns).
 	SamplesA []int64 `json:"samples_a_ns,omitempty"`
 	SamplesB []int64 `json:"samples_b_ns,omitempty"`

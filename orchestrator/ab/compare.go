@@ -73,7 +73,7 @@ func (s Settings) Defaults() Settings {
 type state struct {
 	p          Pair
 	a, b       []int64
-	ia, ib     uint64
+	ca, cb     []runner.Count // each side's counted runs, from round 1
 	done       bool
 	verdict    status.Status
 	detail     string
@@ -195,24 +195,15 @@ func sampleRound(ctx context.Context, s Sampler, st *state, round, warmup int, b
 			i = 1
 		}
 		got[i] = o.Samples[0].ElapsedNs
-		if ir := counted(o); ir > 0 {
+		if j.Count != nil {
 			if side == 'A' {
-				st.ia = ir
+				st.ca = o.Counts
 			} else {
-				st.ib = ir
+				st.cb = o.Counts
 			}
 		}
 	}
 	st.a, st.b = append(st.a, got[0]), append(st.b, got[1])
-}
-
-func counted(o runner.Outcome) uint64 {
-	for _, c := range o.Counts {
-		if c.Status == string(status.OK) && c.Ir > 0 {
-			return c.Ir
-		}
-	}
-	return 0
 }
 
 // look gives a pair its verdict at this look; a resolved pair stops.
@@ -246,12 +237,7 @@ func finish(st *state, level, t float64) Bench {
 	if b.Verdict == "" {
 		b.Verdict, b.Detail = status.Unresolved, "no round was run"
 	}
-	b.InstrA, b.InstrB = st.ia, st.ib
-	if st.ia > 0 && st.ib > 0 {
-		b.InstrRatio = float64(st.ib) / float64(st.ia)
-	} else if st.p.NotCounted != "" {
-		b.Detail = join(b.Detail, "not counted: "+st.p.NotCounted)
-	}
+	judgeCounts(&b, st.p, st.ca, st.cb)
 	return b
 }
 

@@ -19,6 +19,7 @@ type fakeSampler struct {
 	times map[string]float64 // image -> true ns
 	fail  map[string]status.Status
 	irs   map[string]uint64
+	multi map[string]bool // images whose program starts a second thread
 	calls []runner.Where
 	jobs  []runner.Job
 	t     int
@@ -37,22 +38,24 @@ func (f *fakeSampler) Sample(ctx context.Context, w runner.Where, j runner.Job) 
 	ns := f.times[w.Image] * drift * (1 + 0.01*f.rng.NormFloat64())
 	o := runner.Outcome{Status: status.OK, Samples: []runner.Sample{{ElapsedNs: int64(ns)}}}
 	if j.Count != nil && f.irs[w.Image] > 0 {
-		o.Counts = []runner.Count{{Status: "ok", Ir: f.irs[w.Image]}}
+		for i := range j.Count.Runs {
+			o.Counts = append(o.Counts, runner.Count{Status: "ok", Scope: wire.ScopeRegion, Ir: f.irs[w.Image] + uint64(i), Threads: f.multi[w.Image]})
+		}
 	}
 	return o
 }
 
 func pair(name, a, b string) Pair {
 	return Pair{Name: name, Lang: "c",
-		A: Side{Where: runner.Where{Lang: "c", Image: a, CPUs: "1"}, Job: runner.Job{Unit: name, Count: &wire.CountJob{Runs: 1}}},
-		B: Side{Where: runner.Where{Lang: "c", Image: b, CPUs: "1"}, Job: runner.Job{Unit: name, Count: &wire.CountJob{Runs: 1}}}}
+		A: Side{Where: runner.Where{Lang: "c", Image: a, CPUs: "1"}, Job: runner.Job{Unit: name, Count: &wire.CountJob{Runs: 2}}},
+		B: Side{Where: runner.Where{Lang: "c", Image: b, CPUs: "1"}, Job: runner.Job{Unit: name, Count: &wire.CountJob{Runs: 2}}}}
 }
 
 func TestCompareFindsKnownEffects(t *testing.T) {
 	f := &fakeSampler{rng: rand.New(rand.NewSource(3)),
 		times: map[string]float64{"a1": 1e6, "b1": 1.10e6, "a2": 2e6, "b2": 2e6, "a3": 1e6, "b3": 0.9e6, "a4": 1e6},
 		fail:  map[string]status.Status{"b4": status.BuildFailed},
-		irs:   map[string]uint64{"a1": 1000, "b1": 1100}}
+		irs:   map[string]uint64{"a1": 1_000_000, "b1": 1_100_000}}
 	pairs := []Pair{pair("slow", "a1", "b1"), pair("same", "a2", "b2"), pair("fast", "a3", "b3"), pair("broken", "a4", "b4")}
 	pairs = append(pairs, Pair{Name: "gone", Lang: "c", A: pairs[0].A, B: Side{Missing: "no such bench in B"}})
 	res := Compare(context.Background(), f, pairs, Settings{Seed: 42, Threshold: 0.03})

@@ -135,11 +135,8 @@ func pairs(p *Plan, ncpu int, a, b built, seed int64) []Pair {
 			if ba != nil && ba.Sources[l.Name] == "" && bb != nil && bb.Sources[l.Name] == "" {
 				continue // the language has no program of this bench on either side
 			}
-			cj, why := runner.CountJobFor(l, name, 1, p.Timeout)
-			if why == "" {
-				pr.A.Job.Count, pr.B.Job.Count = &cj, &cj
-			}
-			pr.NotCounted = why
+			pr.A.Job.Count, pr.NotCounted = countJob(l, name, p.Timeout)
+			pr.B.Job.Count = pr.A.Job.Count
 			out = append(out, pr)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/hale-lang/halebench/orchestrator/mdtext"
+	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -87,6 +88,9 @@ func halfText(b Bench) string {
 }
 
 func instrText(b Bench) string {
+	if b.CountStatus == status.CountUnstable {
+		return "unstable"
+	}
 	if b.InstrRatio == 0 {
 		return "—"
 	}

@@ -36,18 +36,15 @@ type Category struct {
 // Suite is what was discovered.
 type Suite struct {
 	Dir        string
+	Layout     Layout // how Dir holds its benches
 	Categories []Category
 	Benches    []*Bench // in grid order: the ones selected to run
 	All        []*Bench // every bench found, whatever Select kept
 }
 
 type file struct {
-	Categories []struct {
-		Name    string   `json:"name"`
-		Title   string   `json:"title"`
-		Benches []string `json:"benches"`
-	} `json:"categories"`
-	Benches map[string]struct {
+	Categories []fileCategory `json:"categories"`
+	Benches    map[string]struct {
 		CPUs          int               `json:"cpus"`
 		NotComparable []string          `json:"not_comparable"`
 		Note          string            `json:"note"`
@@ -55,15 +52,26 @@ type file struct {
 	} `json:"benches"`
 }
 
-var kinds = []struct{ dir, kind string }{{"micro", "micro"}, {"app", "app"}, {"guards", "guard"}}
+type fileCategory struct {
+	Name    string   `json:"name"`
+	Title   string   `json:"title"`
+	Benches []string `json:"benches"`
+}
 
-// Load discovers the suite in dir.
+// kinds are the folders a suite keeps its benches in, what a bench there
+// is, and the title of its category when the suite has no catalogue.
+var kinds = []struct{ dir, kind, title string }{
+	{"micro", "micro", "Micro benches"}, {"app", "app", "App benches"}, {"guards", "guard", "Guards"},
+}
+
+// Load discovers the suite in dir, in either layout (FindLayout).
 func Load(dir string) (*Suite, error) {
-	root := filepath.Join(dir, "benches")
-	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("no benches/ folder in suite %s (give --suite=DIR, the folder holding benches/, xproc/ and baselines.json)", dir)
+	layout, err := FindLayout(dir)
+	if err != nil {
+		return nil, err
 	}
-	catPath := filepath.Join(root, "catalogue.json")
+	root := layout.Root(dir)
+	catPath := filepath.Join(root, catalogueFile)
 	cat, err := readCatalogue(catPath)
 	if err != nil {
 		return nil, err
@@ -75,7 +83,11 @@ func Load(dir string) (*Suite, error) {
 	if err := unknownNames(catPath, cat, found); err != nil {
 		return nil, err
 	}
+	if !exists(catPath) {
+		cat = byFolder(found)
+	}
 	s := place(dir, cat, found)
+	s.Layout = layout
 	for n, meta := range cat.Benches {
 		if b := found[n]; b != nil {
 			if meta.CPUs > 0 {
@@ -87,8 +99,8 @@ func Load(dir string) (*Suite, error) {
 	return s, nil
 }
 
-// readCatalogue reads benches/catalogue.json; a suite without one is fine
-// (every bench lands in "other").
+// readCatalogue reads the suite's catalogue.json; a suite without one is
+// fine (its benches are placed by the folder they live in).
 func readCatalogue(path string) (file, error) {
 	var cat file
 	data, err := ReadSource(path)
@@ -217,7 +229,7 @@ func unknownNames(path string, cat file, found map[string]*Bench) error {
 	sort.Strings(extra)
 	bad = append(bad, extra...)
 	if len(bad) > 0 {
-		return fmt.Errorf("suite catalogue %s names benches with no program under benches/: %s (fix the name or add the program)", path, strings.Join(bad, ", "))
+		return fmt.Errorf("suite catalogue %s names benches with no program beside it: %s (fix the name or add the program)", path, strings.Join(bad, ", "))
 	}
 	return nil
 }
@@ -262,4 +274,25 @@ func (b *Bench) Comparable(lang string) bool {
 		}
 	}
 	return true
+}
+
+// byFolder is the catalogue of a suite that has none: one category per
+// kind folder (micro, app, guards), its benches by name — the seed's README
+// splits its benches so.
+func byFolder(found map[string]*Bench) file {
+	var cat file
+	for _, k := range kinds {
+		var names []string
+		for n, b := range found {
+			if b.Kind == k.kind {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		sort.Strings(names)
+		cat.Categories = append(cat.Categories, fileCategory{Name: k.kind, Title: k.title, Benches: names})
+	}
+	return cat
 }

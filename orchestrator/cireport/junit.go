@@ -117,9 +117,8 @@ func testCase(r *report.Report, b *report.Bench, subject string) (junitCase, flo
 	secs := float64(subjectMedian(b)) / 1e9
 	c := junitCase{Name: termtext.Line(b.Name), Classname: "halebench." + subject, Time: seconds(secs)}
 	sev := benchSeverity(b)
-	strictFail := r.Gate.Strict && b.Status == status.Inconclusive
 	switch {
-	case sev >= status.Regresses || strictFail:
+	case sev.FailsGate(r.Gate.Strict):
 		c.Failure = &junitResult{Message: failureMessage(b), Type: word(b.Status), Text: clip(termtext.Clean(details(r, b)))}
 	case sev != status.Fine:
 		c.Skipped = &junitResult{Message: word(b.Status) + reasonSuffix(r, b)}

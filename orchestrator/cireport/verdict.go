@@ -2,7 +2,6 @@ package cireport
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
@@ -33,33 +32,21 @@ const named = 3
 // report's own; a report that holds none (one from before runs had a
 // status) gets the worst bench severity's word.
 func Of(r *report.Report) Verdict {
-	byStatus := map[status.Status]*Group{}
-	var groups []*Group
+	var tally status.Tally
+	byStatus := map[status.Status][]*report.Bench{}
 	worst := status.Fine
 	for _, b := range r.Benches {
 		sev := benchSeverity(b)
 		worst = max(worst, sev)
-		g := byStatus[b.Status]
-		if g == nil {
-			g = &Group{Status: b.Status, Severity: sev}
-			byStatus[b.Status] = g
-			groups = append(groups, g)
-		}
-		g.Severity = max(g.Severity, sev)
-		g.Benches = append(g.Benches, b)
+		tally.Add(b.Status, sev)
+		byStatus[b.Status] = append(byStatus[b.Status], b)
 	}
-	sort.SliceStable(groups, func(i, j int) bool {
-		if groups[i].Severity.Rank() != groups[j].Severity.Rank() {
-			return groups[i].Severity.Rank() < groups[j].Severity.Rank()
-		}
-		return groups[i].Status < groups[j].Status
-	})
 	v := Verdict{Status: r.Status}
 	if v.Status == "" {
 		v.Status = wordFor(worst)
 	}
-	for _, g := range groups {
-		v.Groups = append(v.Groups, *g)
+	for _, c := range tally.Counts() {
+		v.Groups = append(v.Groups, Group{Status: c.Status, Severity: c.Severity, Benches: byStatus[c.Status]})
 	}
 	return v
 }

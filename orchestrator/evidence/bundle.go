@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"golang.org/x/sys/unix"
@@ -121,7 +122,8 @@ type bundleWriter struct {
 }
 
 // addSuite adds the suite's baselines.json, when it has one, and every file
-// under its benches/, refusing any that is not a regular file.
+// of its benches (benches/, or the seed layout's kind folders and
+// catalogue.json), refusing any that is not a regular file.
 func (w *bundleWriter) addSuite(suite string) error {
 	bl := filepath.Join(suite, "baselines.json")
 	if _, err := os.Lstat(bl); err == nil {
@@ -129,18 +131,24 @@ func (w *bundleWriter) addSuite(suite string) error {
 			return err
 		}
 	}
-	err := filepath.WalkDir(filepath.Join(suite, "benches"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(suite, p)
-		if err != nil {
-			return err
-		}
-		return w.add("suite/"+filepath.ToSlash(rel), p)
-	})
+	layout, err := catalogue.FindLayout(suite)
 	if err != nil {
-		return fmt.Errorf("adding the bench sources: %w", err)
+		return err
+	}
+	for _, in := range layout.Inputs(suite) {
+		err := filepath.WalkDir(in, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, err := filepath.Rel(suite, p)
+			if err != nil {
+				return err
+			}
+			return w.add("suite/"+filepath.ToSlash(rel), p)
+		})
+		if err != nil {
+			return fmt.Errorf("adding the bench sources: %w", err)
+		}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Every name in the comparison comes from a report, the recorded one from
@@ -34,5 +35,27 @@ func TestWriteComparisonCleansWhatReportsCarry(t *testing.T) {
 	}
 	if n := strings.Count(s, "\n"); n != 4 {
 		t.Fatalf("%d lines, want 4 (two hosts, header, one row):\n%s", n, s)
+	}
+}
+
+// A replayed cell shows its number whenever status says it carries one (a
+// regression's too), and the status word otherwise.
+func TestWriteComparisonShowsMeasuredCells(t *testing.T) {
+	rep := func(st status.Status) *report.Report {
+		return &report.Report{Subject: "c", Benches: []*report.Bench{{Name: "fn", SubjectResult: &report.Lang{Status: st, ElapsedNsMedian: 2_000_000}}}}
+	}
+	var out bytes.Buffer
+	if err := WriteComparison(&out, rep(status.OK), rep(status.Regression)); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); strings.Count(s, "2.000ms") != 2 || !strings.Contains(s, "1.00") {
+		t.Fatalf("a regression's replayed number is hidden:\n%s", s)
+	}
+	out.Reset()
+	if err := WriteComparison(&out, rep(status.OK), rep(status.Timeout)); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "timeout") || strings.Count(s, "2.000ms") != 1 {
+		t.Fatalf("a timed-out replay shows a number:\n%s", s)
 	}
 }

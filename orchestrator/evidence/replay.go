@@ -128,7 +128,7 @@ func WriteComparison(w io.Writer, rec, now *report.Report) error {
 		if l == nil {
 			return "—"
 		}
-		if l.Status != "ok" || l.ElapsedNsMedian == 0 {
+		if !l.Status.Measured() || l.ElapsedNsMedian == 0 {
 			return termtext.Line(string(l.Status))
 		}
 		return fmt.Sprintf("%.3fms", float64(l.ElapsedNsMedian)/1e6)

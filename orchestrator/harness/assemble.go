@@ -24,7 +24,7 @@ func (r *run) assemble(st status.Status) *report.Report {
 			Languages: names(p.Languages),
 		},
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
-		SourcesDigest: r.digest, Baselines: p.Baselines,
+		SourcesDigest: r.digest, SuiteLayout: string(p.Catalogue.Layout), Baselines: p.Baselines,
 		Gate:       report.Gate{Alpha: p.Alpha, Confirm: p.Confirm, Strict: p.Strict, AnyMachine: p.GateAnyMachine},
 		Rebaseline: r.rebaseline, Shard: p.Partition, Benches: []*report.Bench{}, Warnings: r.warnings, Samplers: record.Samplers(r.samplers),
 	}

@@ -131,21 +131,20 @@ func (r *run) judgeAndWrite(passes [][]*benchRun) (*Result, error) {
 	return res, gateError(st, r.p.Strict)
 }
 
-// gateError is what the run's status means for the CLI (status.Severity
-// decides): exit 1 for a failure or a regression, and for an inconclusive
-// run under --strict.
+// gateError is what the run's status means for the CLI (status decides
+// whether it fails the gate): exit 1 for a failure or a regression, and for
+// an inconclusive run under --strict.
 func gateError(st status.Status, strict bool) error {
-	switch st.Severity() {
-	case status.Fails:
+	sev := st.Severity()
+	switch {
+	case !sev.FailsGate(strict):
+		return nil
+	case sev == status.Fails:
 		return ErrFailed
-	case status.Regresses:
+	case sev == status.Regresses:
 		return ErrRegression
-	case status.Attention:
-		if strict {
-			return ErrInconclusive
-		}
 	}
-	return nil
+	return ErrInconclusive
 }
 
 // interruptedOr is the partial report when ctx was cancelled, err otherwise.

@@ -109,6 +109,9 @@ func (pr *progress) finished(bench, lang string, ln *lane) {
 	if countOnly {
 		line = countLine(ln, nil)
 	}
+	if ln.noToolchain {
+		line = fmt.Sprintf("%s: %s", ln.out.Status, report.SaidAbove(lang))
+	}
 	fmt.Fprintf(pr.p.Log, "[%d/%d] %-28s %-6s %s\n", pr.done, pr.total, bench, lang, line)
 }
 

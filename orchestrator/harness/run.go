@@ -77,7 +77,8 @@ func (r *run) checkSubject() error {
 	if p.RequireSubject {
 		return errors.New(msg + " and --require-subject was given")
 	}
-	r.warn(msg+"; nothing gates this run", msg+"; measuring the other languages, nothing gates")
+	// The reason was said when the images were made: the log refers to it.
+	r.warn(msg+"; nothing gates this run", fmt.Sprintf("%s: %s (%s); measuring the other languages, nothing gates", p.SubjectLang.Name, r.subject.Status, report.SaidAbove(p.SubjectLang.Name)))
 	return nil
 }
 

@@ -29,7 +29,10 @@ type lane struct {
 	out   runner.Outcome
 	base  runner.Job
 	done  bool // failed, unavailable or interrupted: no more samples
-	count countLane
+	// noToolchain: unavailable because its language's toolchain is; the
+	// reason was said once when the images were made, and is referred to.
+	noToolchain bool
+	count       countLane
 }
 
 // job is the lane's job for n samples after w warm-ups.
@@ -93,7 +96,7 @@ func newLanes(env Env, p *Plan, b *catalogue.Bench, built built, seed int64, cnt
 		cpus, shared, err := runner.PlanCPUs(env.Host.LogicalCPUs, b.CPUs)
 		switch {
 		case tc.Status != imagebuild.Available:
-			ln.out.Status, ln.out.Detail, ln.done = status.Unavailable, tc.Reason, true
+			ln.out.Status, ln.out.Detail, ln.done, ln.noToolchain = status.Unavailable, tc.Reason, true, true
 		case bi.Ref == "":
 			ln.out.Status, ln.out.Detail, ln.done = status.Unavailable, "no bench image", true
 		case err != nil:

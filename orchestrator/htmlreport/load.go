@@ -45,7 +45,7 @@ func Load(path string) (*Run, error) {
 	return RunOf(path, r), nil
 }
 
-// RunOf is a report already in hand (halebench merge's), named path.
+// RunOf is report r, written at path, as the page draws it.
 func RunOf(path string, r *report.Report) *Run {
 	run := &Run{Path: path, Report: r, Gate: map[string]Gate{}}
 	for _, b := range r.Benches {

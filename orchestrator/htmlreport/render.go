@@ -189,16 +189,12 @@ func WriteFile(path string, runs []*Run) error {
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return Render(w, runs) })
 }
 
-// NextTo writes the HTML page of a report a run just wrote beside its
-// JSON (run-….json → run-….html) and returns its path. It reads the file
-// back, so the page shows exactly what the report holds.
-func NextTo(jsonPath string) (string, error) {
-	run, err := Load(jsonPath)
-	if err != nil {
-		return "", err
-	}
+// NextTo writes the HTML page of report r, which a run just wrote to
+// jsonPath, beside it (run-….json → run-….html) and returns its path. The
+// page is drawn from r as it is, not from the file read back.
+func NextTo(jsonPath string, r *report.Report) (string, error) {
 	path := strings.TrimSuffix(jsonPath, ".json") + ".html"
-	return path, WriteFile(path, []*Run{run})
+	return path, WriteFile(path, []*Run{RunOf(jsonPath, r)})
 }
 
 func hasSubjectData(benches []*report.Bench) bool {
@@ -234,20 +230,14 @@ func verdict(r *report.Report) string {
 }
 
 func counts(r *report.Report) []count {
-	n := map[status.Status]int{}
+	var tally status.Tally
 	for _, b := range r.Benches {
-		n[b.Status]++
+		tally.Add(b.Status, status.OfBench(b.Status, b.BaselineElapsedNs != nil))
 	}
 	var out []count
-	for s, c := range n {
-		out = append(out, count{s, c})
+	for _, c := range tally.Counts() {
+		out = append(out, count{c.Status, c.N})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if statusRank(out[i].Status) != statusRank(out[j].Status) {
-			return statusRank(out[i].Status) < statusRank(out[j].Status)
-		}
-		return out[i].Status < out[j].Status
-	})
 	return out
 }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 )
 
 // maxKeyedFile caps a bench source read into the cache key.
@@ -40,11 +41,21 @@ func CacheKey(o Options, suite string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	benches, err := treeDigest(filepath.Join(suite, "benches"))
+	layout, err := catalogue.FindLayout(suite)
 	if err != nil {
-		return "", fmt.Errorf("cache key: reading %s: %w", filepath.Join(suite, "benches"), err)
+		return "", fmt.Errorf("cache key: %w", err)
 	}
-	return inputsDigest(append(parts, benches)...), nil
+	for _, in := range layout.Inputs(suite) {
+		d, err := treeDigest(in)
+		if err != nil {
+			return "", fmt.Errorf("cache key: reading %s: %w", in, err)
+		}
+		if layout == catalogue.LayoutSeed { // several inputs: each named (benches/'s key stays as it was)
+			parts = append(parts, filepath.Base(in))
+		}
+		parts = append(parts, d)
+	}
+	return inputsDigest(parts...), nil
 }
 
 // treeDigest digests the names and contents of the regular files under

@@ -44,3 +44,41 @@ func TestCacheKey(t *testing.T) {
 		t.Errorf("a link among the benches: %v (it is named, not followed)", err)
 	}
 }
+
+// In the seed's layout the key moves with a bench's source and with a file
+// moved between kind folders, not with the suite's README or results.
+func TestCacheKeySeedLayout(t *testing.T) {
+	suite := t.TempDir()
+	write := func(rel, body string) {
+		p := filepath.Join(suite, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	write("micro/a.c", "int main(){return 0;}")
+	write("app/b.c", "int main(){return 0;}")
+	o := Options{SourceDateEpoch: 1, Mirror: DefaultMirror, HaleRef: DefaultHaleRef}
+	key := func() string {
+		t.Helper()
+		k, err := CacheKey(o, suite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	k := key()
+	write("README.md", "notes")
+	write("results/run.json", "{}")
+	if key() != k {
+		t.Error("the key moves with the README or results/")
+	}
+	write("micro/a.c", "int main(){return 1;}")
+	k2 := key()
+	if k2 == k {
+		t.Error("the key does not move with a bench's source")
+	}
+	os.Remove(filepath.Join(suite, "micro", "a.c"))
+	write("app/a.c", "int main(){return 1;}")
+	if key() == k2 {
+		t.Error("the key does not move with a bench moved from micro/ to app/")
+	}
+}

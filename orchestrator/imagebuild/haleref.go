@@ -247,9 +247,10 @@ func (b *Builder) pinnedRelease(ctx context.Context, hb *HaleBuild, srcDir strin
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
+		// The reason is returned, not logged: whoever asked for the
+		// toolchain says it, once (lifecycle's "images: hale unavailable").
 		why := fmt.Sprintf("no hale source at %s, and the pinned release %s could not be fetched from %s (%s); %s",
 			b.opts.HaleSrc, DefaultHaleRef, url, lastLine(err.Error()), haleHowTo)
-		fmt.Fprintf(b.log, "toolchain hale: %s\n", why)
 		return why, nil
 	}
 	hb.Commit, p.src = commit, commit

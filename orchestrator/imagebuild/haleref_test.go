@@ -169,6 +169,9 @@ func TestHaleDefaultFailsFast(t *testing.T) {
 	if !strings.Contains(log.String(), "trying the pinned release") {
 		t.Errorf("stderr does not say what was tried:\n%s", log.String())
 	}
+	if strings.Contains(log.String(), why) {
+		t.Errorf("the builder says the reason itself (its caller says it, once):\n%s", log.String())
+	}
 	// A --hale-src given by flag is not replaced by the release.
 	b.opts.HaleSrcDefault = false
 	why, _ = b.haleSource(context.Background(), &HaleBuild{}, filepath.Join(t.TempDir(), "src"), &p)

@@ -15,9 +15,20 @@ import (
 // Grid writes the seed README's grid: one table per category, a cell per
 // language `<elapsed> (<ratio>×)` with the ratio against the subject, `—`
 // where a sibling is missing, and a mark on flagged cells.
-func Grid(w io.Writer, r *Report) {
+func Grid(w io.Writer, r *Report) { GridFor(w, r, GridOptions{}) }
+
+// GridOptions are what Grid needs to know of its reader.
+type GridOptions struct {
+	// ReasonSaid: the reader has just seen, on the same terminal, why the
+	// subject's toolchain is missing (the images step's line); the header
+	// refers to it instead of repeating it.
+	ReasonSaid bool
+}
+
+// GridFor is Grid for a reader o describes.
+func GridFor(w io.Writer, r *Report, o GridOptions) {
 	langs := gridLangs(r)
-	gridHeader(w, r)
+	gridHeader(w, r, o)
 	marks := map[string]bool{}
 	for _, t := range tables(r) {
 		fmt.Fprintf(w, "\n%s\n\n", t.title)
@@ -62,10 +73,13 @@ func Grid(w io.Writer, r *Report) {
 
 // gridHeader is the grid's first lines: the run, the subject, the host and
 // how to read a cell.
-func gridHeader(w io.Writer, r *Report) {
+func gridHeader(w io.Writer, r *Report, o GridOptions) {
 	subjectTitle := subjectTitle(r)
 	fmt.Fprintf(w, "halebench %s — subject %s (%s)", clean(r.GeneratedAt), subjectTitle, clean(r.SubjectStatus))
-	if r.SubjectReason != "" {
+	switch {
+	case r.SubjectReason != "" && o.ReasonSaid:
+		fmt.Fprintf(w, "; %s", SaidAbove(clean(r.Subject)))
+	case r.SubjectReason != "":
 		fmt.Fprintf(w, ": %s", clean(r.SubjectReason))
 	}
 	h := r.Host
@@ -89,9 +103,9 @@ func Verdicts(w io.Writer, r *Report) {
 		{"IMPROVED", func(_ status.Severity, s status.Status) bool { return s == status.Improved }},
 		{"NOT GATED", func(v status.Severity, _ status.Status) bool { return v == status.Unjudged }},
 	}
-	counts := map[status.Status]int{}
+	var tally status.Tally
 	for _, b := range r.Benches {
-		counts[b.Status]++
+		tally.Add(b.Status, status.OfBench(b.Status, b.BaselineElapsedNs != nil))
 	}
 	var lines []string
 	for _, o := range order {
@@ -109,10 +123,11 @@ func Verdicts(w io.Writer, r *Report) {
 	if r.Status == "" {
 		return
 	}
-	var parts []string
-	for _, s := range []status.Status{status.OK, status.Regression, status.MemRegression, status.Inconclusive, status.Improved, status.NoBaseline, status.IncomparableMachine} {
-		if counts[s] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+	parts := []string{"no bench"}
+	if c := tally.Counts(); len(c) > 0 {
+		parts = parts[:0]
+		for _, c := range c {
+			parts = append(parts, fmt.Sprintf("%d %s", c.N, clean(string(c.Status))))
 		}
 	}
 	flagged := ""
@@ -170,9 +185,7 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	if res == nil {
 		return "—"
 	}
-	switch res.Status {
-	case status.OK, status.ParityMismatch, status.Regression, status.MemRegression:
-	default:
+	if !res.Status.Measured() {
 		return clean(string(res.Status))
 	}
 	if res.ElapsedNsMedian == 0 && res.Count != nil {
@@ -264,4 +277,11 @@ func orUnknown(s string) string {
 		return "unknown CPU"
 	}
 	return s
+}
+
+// SaidAbove refers to why lang's toolchain is missing, which the images
+// step says once on the log ("images: <lang> unavailable: …"): what the
+// reader sees after it refers to it instead of repeating it.
+func SaidAbove(lang string) string {
+	return `why: see "images: ` + lang + `" above`
 }

@@ -27,6 +27,7 @@ type Report struct {
 	Images        map[string]Toolchain  `json:"images"`
 	BenchImages   map[string]BenchImage `json:"bench_images"`
 	SourcesDigest string                `json:"sources_digest"`
+	SuiteLayout   string                `json:"suite_layout,omitempty"` // benches (benches/{micro,app,guards}) or seed (micro/, app/ at the suite's root)
 	Baselines     string                `json:"baselines"`
 	Gate          Gate                  `json:"gate"`
 	Count         *Count                `json:"count,omitempty"`      // the count lane, when on

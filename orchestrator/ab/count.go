@@ -1,0 +1,66 @@
+package ab
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// countJob is the count job of bench name in language l, planned as run
+// plans it: as many counted runs as the determinism rule needs, each
+// bounded as run bounds it; or why l is not counted.
+func countJob(l toolchain.Language, name string, sampleTimeout time.Duration) (*wire.CountJob, string) {
+	cj, why := runner.CountJobTimed(l, name, judge.MinCountedRuns, sampleTimeout)
+	if why != "" {
+		return nil, why
+	}
+	return &cj, ""
+}
+
+// judgeCounts sets b's instructions from each side's counted runs, by the
+// count lane's rule (judge.Summarize): a side whose runs disagree (threads,
+// clock-driven work) is count_unstable and the pair has no instruction
+// ratio, as run would not gate it.
+func judgeCounts(b *Bench, p Pair, a, bs []runner.Count) {
+	if p.NotCounted != "" {
+		b.CountStatus = status.NotCounted
+		b.Detail = join(b.Detail, "not counted: "+p.NotCounted)
+		return
+	}
+	if p.A.Job.Count == nil || p.B.Job.Count == nil || b.Rounds == 0 {
+		return // nothing was asked, or no round ran
+	}
+	ca := judge.Summarize(judge.CountCell{Asked: true, Runs: a})
+	cb := judge.Summarize(judge.CountCell{Asked: true, Runs: bs})
+	b.InstrA, b.InstrB = ca.Median, cb.Median
+	switch {
+	case ca.Status == status.CountFailed || cb.Status == status.CountFailed:
+		b.CountStatus = status.CountFailed
+		b.Detail = join(b.Detail, "counts failed: "+sideWhy(ca, cb, status.CountFailed))
+	case ca.Status == status.CountUnstable || cb.Status == status.CountUnstable:
+		b.CountStatus = status.CountUnstable
+		b.Detail = join(b.Detail, "counts unstable: "+sideWhy(ca, cb, status.CountUnstable))
+	case ca.Scope != cb.Scope:
+		b.CountStatus = status.CountFailed
+		b.Detail = join(b.Detail, fmt.Sprintf("counts failed: A counted %s, B %s", ca.Scope, cb.Scope))
+	default:
+		b.CountStatus = status.OK
+		b.InstrRatio = float64(cb.Median) / float64(ca.Median)
+	}
+}
+
+// sideWhy names the side (or sides) whose counts ended st, with why.
+func sideWhy(a, b judge.Counts, st status.Status) string {
+	switch {
+	case a.Status == st && b.Status == st:
+		return "A: " + a.Why + "; B: " + b.Why
+	case a.Status == st:
+		return "A: " + a.Why
+	}
+	return "B: " + b.Why
+}

@@ -1,0 +1,72 @@
+package ab
+
+import (
+	"context"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+)
+
+// ab counts by run's rule: a threaded program's counts (or runs that
+// disagree) are count_unstable and give no instruction ratio; agreeing
+// runs give the exact ratio of the sides' medians.
+func TestCompareCountsByRunsRule(t *testing.T) {
+	f := &fakeSampler{rng: rand.New(rand.NewSource(5)),
+		times: map[string]float64{"a1": 1e6, "b1": 1e6, "a2": 1e6, "b2": 1e6, "a3": 1e6, "b3": 1e6},
+		irs:   map[string]uint64{"a1": 1_000_000, "b1": 1_000_000, "a2": 1_000_000, "b2": 2_000_000, "a3": 10, "b3": 10},
+		multi: map[string]bool{"b1": true}}
+	pairs := []Pair{pair("threaded", "a1", "b1"), pair("exact", "a2", "b2"), pair("jumpy", "a3", "b3")}
+	res := Compare(context.Background(), f, pairs, Settings{Seed: 1, MaxRounds: 6})
+	by := map[string]Bench{}
+	for _, b := range res.Benches {
+		by[b.Name] = b
+	}
+	if b := by["threaded"]; b.CountStatus != status.CountUnstable || b.InstrRatio != 0 || instrText(b) != "unstable" || !strings.Contains(b.Detail, "B: the program started a second thread") {
+		t.Errorf("threaded: count %s, ratio %v, cell %q, detail %q", b.CountStatus, b.InstrRatio, instrText(b), b.Detail)
+	}
+	if b := by["exact"]; b.CountStatus != status.OK || b.InstrRatio != 2 || instrText(b) != "2.0000" {
+		t.Errorf("exact: count %s, ratio %v, cell %q", b.CountStatus, b.InstrRatio, instrText(b))
+	}
+	// 10 and 11 instructions: a 10 % spread, past the determinism rule.
+	if b := by["jumpy"]; b.CountStatus != status.CountUnstable || b.InstrRatio != 0 {
+		t.Errorf("jumpy: count %s, ratio %v", b.CountStatus, b.InstrRatio)
+	}
+	var grid strings.Builder
+	Grid(&grid, res)
+	if !strings.Contains(grid.String(), "unstable") {
+		t.Errorf("the grid does not say unstable:\n%s", grid.String())
+	}
+}
+
+// A side that counted too few runs has failed counts, not a ratio.
+func TestCompareCountFailed(t *testing.T) {
+	f := &fakeSampler{rng: rand.New(rand.NewSource(5)), times: map[string]float64{"a": 1e6, "b": 1e6}, irs: map[string]uint64{"a": 100, "b": 100}}
+	p := pair("one", "a", "b")
+	p.B.Job.Count = &wire.CountJob{Runs: 1}
+	res := Compare(context.Background(), f, []Pair{p}, Settings{Seed: 1, MaxRounds: 6})
+	if b := res.Benches[0]; b.CountStatus != status.CountFailed || b.InstrRatio != 0 || !strings.Contains(b.Detail, "B: 1 counted runs") {
+		t.Errorf("count %s, ratio %v, detail %q", b.CountStatus, b.InstrRatio, b.Detail)
+	}
+}
+
+// ab plans its count jobs as run does: the determinism rule's runs, each
+// bounded as run bounds a first counted run where nothing was timed (the
+// instrument's slowdown over the sample timeout, capped).
+func TestCountJobIsRunsJob(t *testing.T) {
+	c, ok := toolchain.ByName("c")
+	if !ok {
+		t.Fatal("no c toolchain")
+	}
+	got, why := countJob(c, "fn_call", 7e9)
+	want, wantWhy := runner.CountJobTimed(c, "fn_call", judge.MinCountedRuns, 7e9)
+	if why != wantWhy || got == nil || got.Runs != want.Runs || got.TimeoutNs != want.TimeoutNs || got.Runs < judge.MinCountedRuns ||
+		got.TimeoutNs != int64(min(runner.CountTimeout(7e9), runner.DefaultCountTimeout)) {
+		t.Fatalf("ab's count job %+v (%q), run's %+v (%q)", got, why, want, wantWhy)
+	}
+}

@@ -1,0 +1,36 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// The gate line counts every status its benches ended with: a run whose
+// subject was unavailable throughout says so, not "gate: ok — ;".
+func TestGateLineCountsEveryStatus(t *testing.T) {
+	cases := []struct {
+		statuses []status.Status
+		want     string
+	}{
+		{[]status.Status{status.SubjectUnavailable, status.SubjectUnavailable}, "gate: ok — 2 subject_unavailable;"},
+		{[]status.Status{status.OK, status.Timeout, status.NoBaseline, status.OK, status.Improved},
+			"gate: failed — 1 timeout, 1 no_baseline, 1 improved, 2 ok;"},
+		{nil, "gate: ok — no bench;"},
+	}
+	for _, c := range cases {
+		r := &Report{Subject: "hale", Status: status.OK, Settings: Settings{Languages: []string{"hale"}}}
+		if strings.Contains(c.want, "failed") {
+			r.Status = status.Failed
+		}
+		for i, s := range c.statuses {
+			r.Benches = append(r.Benches, &Bench{Name: string(rune('a' + i)), Status: s, SubjectResult: &Lang{Status: status.Unavailable}})
+		}
+		var b strings.Builder
+		Verdicts(&b, r)
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("%v: verdicts\n%s\nwant a line with %q", c.statuses, b.String(), c.want)
+		}
+	}
+}

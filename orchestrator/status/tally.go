@@ -1,0 +1,68 @@
+package status
+
+import "sort"
+
+// FailsGate says whether a run or bench of this severity fails the gate:
+// a failure and a regression always do; what needs attention (inconclusive,
+// interrupted, a status this code does not know) does under --strict.
+// The exit code, the JUnit report and every other strict rule ask this.
+func (v Severity) FailsGate(strict bool) bool {
+	return v >= Regresses || strict && v == Attention
+}
+
+// Measured says whether a (bench, language) result with status s carries a
+// timed number a reader may see: it ran to the end (ok), the judge marked
+// it a regression of time or memory, or it ran but its check disagreed
+// with its siblings (parity_mismatch: its number shown, and marked).
+func (s Status) Measured() bool {
+	switch s {
+	case OK, Regression, MemRegression, ParityMismatch:
+		return true
+	}
+	return false
+}
+
+// Count is how many times one status occurs, with the worst severity it
+// had in context (see OfBench).
+type Count struct {
+	Status   Status
+	Severity Severity
+	N        int
+}
+
+// Tally counts statuses. Its order is the one every count line prints:
+// what needs a reader first (Rank), then by name. Every status added is
+// counted, whatever it is: a line that counts a fixed list says nothing of
+// a run whose benches all ended otherwise.
+type Tally struct {
+	at     map[Status]int
+	counts []Count
+}
+
+// Add counts s once, at severity v (s.Severity(), or OfBench's in context).
+func (t *Tally) Add(s Status, v Severity) {
+	if t.at == nil {
+		t.at = map[Status]int{}
+	}
+	i, ok := t.at[s]
+	if !ok {
+		i = len(t.counts)
+		t.at[s] = i
+		t.counts = append(t.counts, Count{Status: s, Severity: v})
+	}
+	c := &t.counts[i]
+	c.N++
+	c.Severity = max(c.Severity, v)
+}
+
+// Counts are the statuses counted, in reading order.
+func (t *Tally) Counts() []Count {
+	out := append([]Count(nil), t.counts...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if ri, rj := out[i].Severity.Rank(), out[j].Severity.Rank(); ri != rj {
+			return ri < rj
+		}
+		return out[i].Status < out[j].Status
+	})
+	return out
+}

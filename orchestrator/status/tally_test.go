@@ -1,0 +1,62 @@
+package status
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The strict rule: failures and regressions always fail the gate, what
+// needs attention only under --strict, the rest never.
+func TestFailsGate(t *testing.T) {
+	for _, v := range []Severity{Fine, Absent, Unjudged, Attention, Regresses, Fails} {
+		for _, strict := range []bool{false, true} {
+			want := v >= Regresses || strict && v == Attention
+			if got := v.FailsGate(strict); got != want {
+				t.Errorf("%d.FailsGate(%v) = %v, want %v", v, strict, got, want)
+			}
+		}
+	}
+	if !Inconclusive.Severity().FailsGate(true) || Inconclusive.Severity().FailsGate(false) {
+		t.Error("inconclusive must fail the gate under --strict only")
+	}
+	if NoBaseline.Severity().FailsGate(true) || SubjectUnavailable.Severity().FailsGate(true) {
+		t.Error("an absent number fails the gate under --strict")
+	}
+}
+
+func TestMeasured(t *testing.T) {
+	for _, s := range []Status{OK, Regression, MemRegression, ParityMismatch} {
+		if !s.Measured() {
+			t.Errorf("%s.Measured() = false", s)
+		}
+	}
+	for _, s := range []Status{"", Unavailable, Skipped, BuildFailed, Timeout, Interrupted, NoBaseline, Inconclusive} {
+		if s.Measured() {
+			t.Errorf("%s.Measured() = true", s)
+		}
+	}
+}
+
+// A tally counts every status it is given, what needs a reader first, and
+// keeps the worst severity a status had in context.
+func TestTally(t *testing.T) {
+	var tl Tally
+	for _, s := range []Status{OK, SubjectUnavailable, OK, Regression, "something_new", Inconclusive, OK} {
+		tl.Add(s, s.Severity())
+	}
+	tl.Add(NoSubjectSource, Absent)
+	tl.Add(NoSubjectSource, OfBench(NoSubjectSource, true))
+	var got []string
+	for _, c := range tl.Counts() {
+		got = append(got, fmt.Sprintf("%d %s", c.N, c.Status))
+	}
+	want := "2 no_subject_source, 1 regression, 1 inconclusive, 1 something_new, 1 subject_unavailable, 3 ok"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("tally = %s\nwant    %s", strings.Join(got, ", "), want)
+	}
+	var empty Tally
+	if len(empty.Counts()) != 0 {
+		t.Error("an empty tally counts something")
+	}
+}
