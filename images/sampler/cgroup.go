@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -84,6 +85,18 @@ func removeCgroup(dir string) error {
 	return fmt.Errorf("removing %s: %w", dir, err)
 }
 
+// mkdirFresh makes a sample's cgroup directory; one left by an earlier
+// sampler of the same pid (an empty cgroup, or rmdir refuses) is removed
+// first.
+func mkdirFresh(dir string) error {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, os.ErrExist) {
+		_ = os.Remove(dir)
+		err = os.Mkdir(dir, 0o755)
+	}
+	return err
+}
+
 // readProcs lists the pids in a cgroup.
 func readProcs(dir string) []int {
 	b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
@@ -99,12 +112,8 @@ func readProcs(dir string) []int {
 	return out
 }
 
-func writeFile(path, s string) error {
-	return os.WriteFile(path, []byte(s), 0o644)
-}
-
 func readInt(path string) (int64, error) {
-	b, err := os.ReadFile(path)
+	b, err := readAll(path)
 	if err != nil {
 		return 0, err
 	}
@@ -130,14 +139,14 @@ func sampleDir(root string) string {
 	return filepath.Join(root, fmt.Sprintf("sample-%d-%d", os.Getpid(), sampleSeq.Add(1)))
 }
 
-// joinForkLeave moves the sampler into each of dirs, forks there and moves
-// back to homes (one per dir): the child starts inside dirs.
-func joinForkLeave(dirs, homes []string, fork func() (int, error)) (int, error) {
-	self := strconv.Itoa(os.Getpid())
+// joinForkLeave writes self to file in each of dirs (the sampler moves
+// there), forks and writes it to file in homes (one per dir): the child
+// starts inside dirs.
+func joinForkLeave(dirs, homes []string, file, self string, fork func() (int, error)) (int, error) {
 	var err error
 	joined := 0
 	for _, dir := range dirs {
-		if err = writeFile(filepath.Join(dir, "cgroup.procs"), self); err != nil {
+		if err = writeFile(filepath.Join(dir, file), self); err != nil {
 			err = fmt.Errorf("joining %s: %w", dir, err)
 			break
 		}
@@ -148,7 +157,7 @@ func joinForkLeave(dirs, homes []string, fork func() (int, error)) (int, error) 
 		pid, err = fork()
 	}
 	for i := 0; i < joined; i++ {
-		if berr := writeFile(filepath.Join(homes[i], "cgroup.procs"), self); berr != nil && err == nil {
+		if berr := writeFile(filepath.Join(homes[i], file), self); berr != nil && err == nil {
 			err = fmt.Errorf("leaving %s: %w", dirs[i], berr)
 		}
 	}
