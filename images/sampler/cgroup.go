@@ -72,17 +72,24 @@ func openCgroups() (cgroups, error) {
 	return c, nil
 }
 
-// removeCgroup retries briefly: a cgroup whose last task has just been reaped
-// can refuse rmdir for a moment.
+// removeCgroup retries for up to 0.5 s, soon at first: a cgroup whose
+// last task has just been reaped can refuse rmdir for a moment. (rmdir
+// alone: os.Remove tries unlink first.)
 func removeCgroup(dir string) error {
 	var err error
-	for i := 0; i < 250; i++ {
-		if err = os.Remove(dir); err == nil || os.IsNotExist(err) {
+	deadline := time.Now().Add(500 * time.Millisecond)
+	for wait := 50 * time.Microsecond; ; wait = min(2*wait, 2*time.Millisecond) {
+		if err = syscall.Rmdir(dir); err == nil || err == syscall.ENOENT {
 			return nil
 		}
-		time.Sleep(2 * time.Millisecond)
+		if err == syscall.EINTR {
+			continue
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("removing %s: %w", dir, err)
+		}
+		time.Sleep(wait)
 	}
-	return fmt.Errorf("removing %s: %w", dir, err)
 }
 
 // mkdirFresh makes a sample's cgroup directory; one left by an earlier
