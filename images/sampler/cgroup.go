@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -71,17 +72,36 @@ func openCgroups() (cgroups, error) {
 	return c, nil
 }
 
-// removeCgroup retries briefly: a cgroup whose last task has just been reaped
-// can refuse rmdir for a moment.
+// removeCgroup retries for up to 0.5 s, soon at first: a cgroup whose
+// last task has just been reaped can refuse rmdir for a moment. (rmdir
+// alone: os.Remove tries unlink first.)
 func removeCgroup(dir string) error {
 	var err error
-	for i := 0; i < 250; i++ {
-		if err = os.Remove(dir); err == nil || os.IsNotExist(err) {
+	deadline := time.Now().Add(500 * time.Millisecond)
+	for wait := 50 * time.Microsecond; ; wait = min(2*wait, 2*time.Millisecond) {
+		if err = syscall.Rmdir(dir); err == nil || err == syscall.ENOENT {
 			return nil
 		}
-		time.Sleep(2 * time.Millisecond)
+		if err == syscall.EINTR {
+			continue
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("removing %s: %w", dir, err)
+		}
+		time.Sleep(wait)
 	}
-	return fmt.Errorf("removing %s: %w", dir, err)
+}
+
+// mkdirFresh makes a sample's cgroup directory; one left by an earlier
+// sampler of the same pid (an empty cgroup, or rmdir refuses) is removed
+// first.
+func mkdirFresh(dir string) error {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, os.ErrExist) {
+		_ = os.Remove(dir)
+		err = os.Mkdir(dir, 0o755)
+	}
+	return err
 }
 
 // readProcs lists the pids in a cgroup.
@@ -99,12 +119,8 @@ func readProcs(dir string) []int {
 	return out
 }
 
-func writeFile(path, s string) error {
-	return os.WriteFile(path, []byte(s), 0o644)
-}
-
 func readInt(path string) (int64, error) {
-	b, err := os.ReadFile(path)
+	b, err := readAll(path)
 	if err != nil {
 		return 0, err
 	}
@@ -130,14 +146,14 @@ func sampleDir(root string) string {
 	return filepath.Join(root, fmt.Sprintf("sample-%d-%d", os.Getpid(), sampleSeq.Add(1)))
 }
 
-// joinForkLeave moves the sampler into each of dirs, forks there and moves
-// back to homes (one per dir): the child starts inside dirs.
-func joinForkLeave(dirs, homes []string, fork func() (int, error)) (int, error) {
-	self := strconv.Itoa(os.Getpid())
+// joinForkLeave writes self to file in each of dirs (the sampler moves
+// there), forks and writes it to file in homes (one per dir): the child
+// starts inside dirs.
+func joinForkLeave(dirs, homes []string, file, self string, fork func() (int, error)) (int, error) {
 	var err error
 	joined := 0
 	for _, dir := range dirs {
-		if err = writeFile(filepath.Join(dir, "cgroup.procs"), self); err != nil {
+		if err = writeFile(filepath.Join(dir, file), self); err != nil {
 			err = fmt.Errorf("joining %s: %w", dir, err)
 			break
 		}
@@ -148,7 +164,7 @@ func joinForkLeave(dirs, homes []string, fork func() (int, error)) (int, error) 
 		pid, err = fork()
 	}
 	for i := 0; i < joined; i++ {
-		if berr := writeFile(filepath.Join(homes[i], "cgroup.procs"), self); berr != nil && err == nil {
+		if berr := writeFile(filepath.Join(homes[i], file), self); berr != nil && err == nil {
 			err = fmt.Errorf("leaving %s: %w", dirs[i], berr)
 		}
 	}

@@ -48,8 +48,7 @@ func (c *v2) close()         {}
 
 func (c *v2) newSample(limit int64) (sampleCgroup, error) {
 	dir := sampleDir(c.root)
-	_ = os.Remove(dir)
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	if err := mkdirFresh(dir); err != nil {
 		return nil, err
 	}
 	if limit > 0 {
@@ -74,7 +73,7 @@ type v2Sample struct {
 }
 
 func (s *v2Sample) start(fork func() (int, error)) (int, error) {
-	return joinForkLeave([]string{s.dir}, []string{s.home}, fork)
+	return joinForkLeave([]string{s.dir}, []string{s.home}, "cgroup.procs", strconv.Itoa(os.Getpid()), fork)
 }
 
 func (s *v2Sample) kill()        { _ = writeFile(filepath.Join(s.dir, "cgroup.kill"), "1") }
@@ -86,7 +85,7 @@ func (s *v2Sample) peakKB() (int64, error) {
 }
 
 func (s *v2Sample) oomKilled() bool {
-	b, err := os.ReadFile(filepath.Join(s.dir, "memory.events"))
+	b, err := readAll(filepath.Join(s.dir, "memory.events"))
 	if err != nil {
 		return false
 	}

@@ -14,7 +14,8 @@
 // Its files by concern: main.go the entry points, session.go what is set up
 // once, sample.go one sample (start.go, wait.go, clean.go, classify.go),
 // reap.go reaping and killing, output.go the bench's output, hostfacts.go
-// what it reports of the host, cgroup*.go the per-sample cgroups,
+// what it reports of the host, cgroup*.go the per-sample cgroups (sysfile.go
+// their small files read and written with few system calls),
 // privileges.go and seccomp.go the confinement, trust.go the check of
 // the image's privileged files.
 package main

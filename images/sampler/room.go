@@ -96,18 +96,6 @@ func emptyDir(dir string, keep map[string]bool) error {
 	return err
 }
 
-func dirNames(dir string) ([]string, error) {
-	f, err := os.Open(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.Readdirnames(-1)
-}
-
 // sysvKinds are the System V IPC object kinds: where the kernel lists
 // them, and how one is removed (IPC_RMID is 0; semctl takes it third).
 var sysvKinds = []struct {
@@ -147,7 +135,7 @@ func removeSysVIPC() error {
 
 // sysvIDs reads the ids (second column) of a /proc/sysvipc table.
 func sysvIDs(path string) ([]int, error) {
-	b, err := os.ReadFile(path)
+	b, err := readAll(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

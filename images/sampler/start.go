@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -21,11 +22,10 @@ func startSample(o options, cg cgroups, conf *confinement) (*sampleRun, wire.Sam
 	if err != nil {
 		return nil, failed(wire.StatusRunFailed, "starting "+o.argv[0]+": "+err.Error()), false
 	}
-	devnull, err := os.Open(os.DevNull)
+	devnull, err := devNull()
 	if err != nil {
 		return nil, failed(wire.StatusRunFailed, "opening /dev/null: "+err.Error()), false
 	}
-	defer devnull.Close()
 	p, err := openPipes()
 	if err != nil {
 		return nil, failed(wire.StatusRunFailed, err.Error()), false
@@ -60,6 +60,10 @@ func startSample(o options, cg cgroups, conf *confinement) (*sampleRun, wire.Sam
 	r.readOutputs()
 	return r, wire.Sample{}, false
 }
+
+// devNull is every bench's stdin, opened once (read-only, close-on-exec in
+// the sampler).
+var devNull = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNull) })
 
 // abort undoes a start that failed half-way, and says whether what is left
 // spends the container.
