@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // countReport is a count-only hale run report of commit id: each bench's
@@ -227,7 +228,7 @@ func TestBisectPlan(t *testing.T) {
 			t.Errorf("job %d: %+v, want commit %s", i, j, ids[i])
 		}
 	}
-	if cmd := ciCommand(out); cmd != "" || !strings.Contains(plan.Include[2].Subject, "planted") {
+	if cmd := termtext.CommandLine(out); cmd != "" || !strings.Contains(plan.Include[2].Subject, "planted") {
 		t.Errorf("the plan carries %q or lost the subject: %q", cmd, out)
 	}
 	code, _, errOut = run(t, nil, "bisect", "--suite=../..", "--bench=fn_modular", "--hale-git="+repo, "--good=v1", "--bad=v2", "--plan", "--list")

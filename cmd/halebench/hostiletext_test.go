@@ -6,24 +6,12 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
-
-// ciCommand is the first line a CI runner would obey: "::" after leading
-// blanks (GitHub), "##vso[" or "##[" anywhere (Azure).
-func ciCommand(s string) string {
-	for _, line := range strings.Split(s, "\n") {
-		low := strings.ToLower(line)
-		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(low, "##vso[") || strings.Contains(low, "##[") {
-			return line
-		}
-	}
-	return ""
-}
 
 // Commit subjects are anyone's words in CI (a pull request's commits):
 // `bisect --list` prints them, and no CI command in one reaches stdout or
@@ -53,7 +41,7 @@ func TestBisectListCleansSubjects(t *testing.T) {
 		t.Fatalf("--list: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	for what, text := range map[string]string{"stdout": out, "stderr": errOut} {
-		if cmd := ciCommand(text); cmd != "" || strings.Contains(text, "\x1b") {
+		if cmd := termtext.CommandLine(text); cmd != "" || strings.Contains(text, "\x1b") {
 			t.Errorf("%s carries %q: %q", what, cmd, text)
 		}
 	}
@@ -69,7 +57,7 @@ func TestPrintBisectCleans(t *testing.T) {
 		if err := printBisect(&b, r, asJSON); err != nil {
 			t.Fatal(err)
 		}
-		if cmd := ciCommand(b.String()); cmd != "" || !strings.Contains(b.String(), "planted") {
+		if cmd := termtext.CommandLine(b.String()); cmd != "" || !strings.Contains(b.String(), "planted") {
 			t.Errorf("json=%v: %q in\n%s", asJSON, cmd, b.String())
 		}
 	}
@@ -90,7 +78,7 @@ func TestPrintImagesCleans(t *testing.T) {
 	if err := printImages(&b, built); err != nil {
 		t.Fatal(err)
 	}
-	if cmd := ciCommand(b.String()); cmd != "" || !strings.Contains(b.String(), "from a build log") {
+	if cmd := termtext.CommandLine(b.String()); cmd != "" || !strings.Contains(b.String(), "from a build log") {
 		t.Errorf("%q in\n%s", cmd, b.String())
 	}
 }

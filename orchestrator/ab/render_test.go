@@ -7,9 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 func sample() *Result {
@@ -89,13 +89,13 @@ func TestHostileTextIsDefanged(t *testing.T) {
 	var grid, md bytes.Buffer
 	Grid(&grid, r)
 	Markdown(&md, r)
-	if cmd := ciCommand(grid.String()); cmd != "" {
+	if cmd := termtext.CommandLine(grid.String()); cmd != "" {
 		t.Errorf("grid carries the CI command %q:\n%s", cmd, grid.String())
 	}
 	if strings.Contains(grid.String(), "\x1b") {
 		t.Errorf("grid carries an escape: %q", grid.String())
 	}
-	if cmd := ciCommand(md.String()); cmd != "" {
+	if cmd := termtext.CommandLine(md.String()); cmd != "" {
 		t.Errorf("markdown carries the CI command %q:\n%s", cmd, md.String())
 	}
 	// What is left once backslash escapes are taken out is read as markup.
@@ -110,16 +110,4 @@ func TestHostileTextIsDefanged(t *testing.T) {
 			t.Errorf("a row with other than 7 cells: %q", line)
 		}
 	}
-}
-
-// ciCommand is the first line a CI runner would obey: "::" after leading
-// blanks (GitHub), "##vso[" or "##[" anywhere (Azure).
-func ciCommand(s string) string {
-	for _, line := range strings.Split(s, "\n") {
-		low := strings.ToLower(line)
-		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(low, "##vso[") || strings.Contains(low, "##[") {
-			return line
-		}
-	}
-	return ""
 }

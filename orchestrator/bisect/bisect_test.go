@@ -8,7 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"unicode"
+
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // fakeJudge: commit i has a level per bench (its metric); a ratio is the
@@ -256,7 +257,7 @@ func TestHostileSubjectsAndBuildLogs(t *testing.T) {
 	}
 	js, _ := json.Marshal(res)
 	for what, text := range map[string]string{"log": log.String(), "detail": res.Detail, "json": string(js)} {
-		if cmd := ciCommand(text); cmd != "" {
+		if cmd := termtext.CommandLine(text); cmd != "" {
 			t.Errorf("the %s carries the CI command %q:\n%s", what, cmd, text)
 		}
 		if strings.Contains(text, "\x1b") || strings.Contains(text, `\u001b`) {
@@ -270,19 +271,7 @@ func TestHostileSubjectsAndBuildLogs(t *testing.T) {
 	// it cleaned.
 	j = &fakeJudge{fail: map[int]error{0: errors.New("build failed:\n    ::error::from cargo\nwarning ##vso[task.complete]")}}
 	_, err = Run(context.Background(), j, Options{Commits: commits(3), Benches: []string{"fn"}})
-	if err == nil || ciCommand(err.Error()) != "" || !strings.Contains(err.Error(), "from cargo") {
+	if err == nil || termtext.CommandLine(err.Error()) != "" || !strings.Contains(err.Error(), "from cargo") {
 		t.Errorf("an end's failure: %v", err)
 	}
-}
-
-// ciCommand is the first line a CI runner would obey: "::" after leading
-// blanks (GitHub), "##vso[" or "##[" anywhere (Azure).
-func ciCommand(s string) string {
-	for _, line := range strings.Split(s, "\n") {
-		low := strings.ToLower(line)
-		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(low, "##vso[") || strings.Contains(low, "##[") {
-			return line
-		}
-	}
-	return ""
 }

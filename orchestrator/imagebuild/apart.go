@@ -2,16 +2,14 @@ package imagebuild
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/imagecache"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -90,13 +88,13 @@ func (b *Builder) buildApart(ctx context.Context, lang toolchain.Language, files
 		return nil, err
 	}
 	trusted := map[string]string{}
-	sum, err := fileSHA256(filepath.Join(out, "halebench-sampler"))
+	sum, err := imagecache.FileSHA256(filepath.Join(out, "halebench-sampler"))
 	if err != nil {
 		return nil, fmt.Errorf("benches %s: the sampler's build left no binary: %w", lang.Name, err)
 	}
 	trusted[SamplerPath] = sum
 	if countsRegion(lang) {
-		if sum, err := fileSHA256(filepath.Join(out, "gate", filepath.Base(wire.ClockGatePath))); err == nil {
+		if sum, err := imagecache.FileSHA256(filepath.Join(out, "gate", filepath.Base(wire.ClockGatePath))); err == nil {
 			trusted[wire.ClockGatePath] = sum
 		}
 	}
@@ -107,19 +105,6 @@ func (b *Builder) buildApart(ctx context.Context, lang toolchain.Language, files
 // build without a network (the 20.10 engine's Dockerfile frontend has no
 // RUN --network): no step of a bench build needs one.
 const noNetwork = "force-network-mode"
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
 
 // TrustedArg is the sampler's -trusted value for these digests: PATH=SHA256
 // pairs, comma-separated, sorted by path.

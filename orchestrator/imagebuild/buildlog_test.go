@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // A build whose log (a compiler's, cargo's, a build.rs's) prints CI
@@ -31,7 +31,7 @@ func TestBuildLogTailIsCleaned(t *testing.T) {
 		t.Fatal("a build that exits 3 succeeded")
 	}
 	for what, text := range map[string]string{"the error": err.Error(), "the log": log.String()} {
-		if cmd := ciCommand(text); cmd != "" {
+		if cmd := termtext.CommandLine(text); cmd != "" {
 			t.Errorf("%s carries the CI command %q:\n%s", what, cmd, text)
 		}
 		if strings.ContainsAny(text, "\x1b\x07") {
@@ -41,16 +41,4 @@ func TestBuildLogTailIsCleaned(t *testing.T) {
 	if !strings.Contains(err.Error(), "::error file=x::planted") || !strings.Contains(err.Error(), "vso[task.setvariable") {
 		t.Errorf("the error lost the log's text:\n%s", err)
 	}
-}
-
-// ciCommand is the first line a CI runner would obey: "::" after leading
-// blanks (GitHub), "##vso[" or "##[" anywhere (Azure).
-func ciCommand(s string) string {
-	for _, line := range strings.Split(s, "\n") {
-		low := strings.ToLower(line)
-		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(low, "##vso[") || strings.Contains(low, "##[") {
-			return line
-		}
-	}
-	return ""
 }

@@ -112,3 +112,16 @@ func neutraliseCommands(s string) string {
 	}
 	return b.String()
 }
+
+// CommandLine is the first line of s that a CI runner would obey as a
+// command ("::" after leading blanks, "##[" or "##vso[" anywhere), or ""
+// when none would: what no path that prints bench, build or git text may let
+// through, and what the tests of those paths look for in their output.
+func CommandLine(s string) string {
+	for _, line := range strings.FieldsFunc(s, lineBreak) {
+		if hasCommand(line) {
+			return line
+		}
+	}
+	return ""
+}
