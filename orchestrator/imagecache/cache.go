@@ -176,7 +176,10 @@ func (c *Cache) Store(ctx context.Context, key, ref, id string) error {
 		return err
 	}
 	defer os.Remove(f.Name())
-	err = imagearchive.Save(ctx, c.eng, ref, id, f, MaxArchive)
+	err = f.Chmod(FileMode)
+	if err == nil {
+		err = imagearchive.Save(ctx, c.eng, ref, id, f, MaxArchive)
+	}
 	var st os.FileInfo
 	if err == nil {
 		st, err = f.Stat()

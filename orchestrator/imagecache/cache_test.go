@@ -107,8 +107,14 @@ func TestStoreRestore(t *testing.T) {
 	if err != nil || r.Ref != unsigned || r.Signed || eng.imgs[unsigned] != id || len(eng.imgs) != 1 {
 		t.Fatalf("restore: %+v %v %v\n%s", r, err, eng.imgs, log)
 	}
-	if m, _ := filepath.Glob(filepath.Join(c.dir, "*")); len(m) != 2 {
+	m, _ := filepath.Glob(filepath.Join(c.dir, "*"))
+	if len(m) != 2 {
 		t.Fatalf("the folder holds %v, want the archive and its entry", m)
+	}
+	for _, p := range m { // a CI cache step, running as another user, reads them
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm() != FileMode {
+			t.Errorf("%s: mode %v (%v), want %v", p, st.Mode().Perm(), err, os.FileMode(FileMode))
+		}
 	}
 	if r, err := c.Restore(context.Background(), strings.Repeat("2", 64), ref, unsigned); r.Ref != "" || err != nil {
 		t.Fatalf("a key not held: %+v %v", r, err)

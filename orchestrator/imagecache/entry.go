@@ -143,6 +143,13 @@ func regular(path string) (os.FileInfo, error) {
 	return st, nil
 }
 
+// FileMode is every cache file's mode: readable by all, since CI cache steps
+// (actions/cache, GitLab's archiver) run as the runner's user, not as the
+// root of halebench's container. Nothing in the folder is secret (an entry's
+// HMAC does not give away its key), and nothing read from it is trusted
+// unchecked.
+const FileMode = 0o644
+
 // writeEntry writes e atomically: a temporary file, synced, renamed over
 // the entry, and the folder synced.
 func (c *Cache) writeEntry(e Entry) error {
@@ -155,7 +162,10 @@ func (c *Cache) writeEntry(e Entry) error {
 		return err
 	}
 	defer os.Remove(f.Name())
-	_, err = f.Write(append(data, '\n'))
+	err = f.Chmod(FileMode)
+	if err == nil {
+		_, err = f.Write(append(data, '\n'))
+	}
 	if err == nil {
 		err = f.Sync()
 	}
