@@ -2,6 +2,8 @@ package imagebuild
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"regexp"
@@ -67,6 +69,7 @@ func (s *solver) solve(ctx context.Context, contextDir, dockerfileDir string, bu
 		attrs["no-cache"] = ""
 	}
 	opt := bkclient.SolveOpt{
+		SharedKey:     freshKey(),
 		Frontend:      "dockerfile.v0",
 		FrontendAttrs: attrs,
 		LocalMounts:   map[string]fsutil.FS{"context": ctxFS, "dockerfile": dfFS},
@@ -162,4 +165,18 @@ func indent(s string) string {
 		return ""
 	}
 	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// freshKey is a solve's own session key. BuildKit keeps one copy of a local
+// source (the build context, the Dockerfile's folder) per name and session
+// key, and brings it up to date by each file's name, size, mode and mtime;
+// every context halebench writes has fixed mtimes (for reproducible
+// images), so under a shared key a source edited to the same size (a digit
+// in a bench) kept the old bytes, and two builds at once swapped contexts.
+// A key of its own gives each solve a fresh copy: whole contexts are sent,
+// and nothing of another build's stands in for them.
+func freshKey() string {
+	var b [16]byte
+	rand.Read(b[:]) // never returns an error (it ends the program instead)
+	return "halebench-" + hex.EncodeToString(b[:])
 }
