@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -195,15 +194,7 @@ func TestFromReportsRefuses(t *testing.T) {
 func planRepo(t *testing.T, n int) (string, []string) {
 	t.Helper()
 	repo := bisectRepo(t) // v1, v2: two commits
-	gitC := func(args ...string) string {
-		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	gitC := func(args ...string) string { return gitIn(t, repo, args...) }
 	gitC("commit", "-q", "--allow-empty", "-m", "  ::error::planted ##vso[task.complete]")
 	for i := 3; i < n; i++ {
 		gitC("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("commit %d", i))

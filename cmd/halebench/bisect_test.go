@@ -47,6 +47,14 @@ func TestBisectBadInput(t *testing.T) {
 // bisectRepo is a git repository of two empty commits, tagged v1 and v2.
 func bisectRepo(t *testing.T) string {
 	t.Helper()
+	return gitRepo(t, []string{"commit", "-q", "--allow-empty", "-m", "one"}, []string{"tag", "v1"},
+		[]string{"commit", "-q", "--allow-empty", "-m", "two"}, []string{"tag", "v2"})
+}
+
+// gitRepo is a new git repository (branch main) after the git commands
+// steps, run in it; git runs the tests' way (one identity, nothing else).
+func gitRepo(t *testing.T, steps ...[]string) string {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("git is needed and CI=true")
@@ -54,18 +62,23 @@ func bisectRepo(t *testing.T) string {
 		t.Skip("git is not installed on this host")
 	}
 	repo := t.TempDir()
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"commit", "-q", "--allow-empty", "-m", "one"}, {"tag", "v1"},
-		{"commit", "-q", "--allow-empty", "-m", "two"}, {"tag", "v2"},
-	} {
-		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
+	gitIn(t, repo, "init", "-q", "-b", "main")
+	for _, args := range steps {
+		gitIn(t, repo, args...)
 	}
 	return repo
+}
+
+// gitIn runs git args in repo and returns its output, trimmed.
+func gitIn(t *testing.T, repo string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v: %s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // bisect --unprivileged reaches the judge's comparisons (as ab's flag does).

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -17,25 +15,10 @@ import (
 // `bisect --list` prints them, and no CI command in one reaches stdout or
 // stderr.
 func TestBisectListCleansSubjects(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git is needed and CI=true")
-		}
-		t.Skip("git is not installed on this host")
-	}
-	repo := t.TempDir()
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"commit", "-q", "--allow-empty", "-m", "one"}, {"tag", "v1"},
-		{"commit", "-q", "--allow-empty", "-m", "fix ##vso[task.setvariable variable=x]1 \x1b]0;t\x07"},
-		{"commit", "-q", "--allow-empty", "-m", "::error file=a::planted ##[error]b"}, {"tag", "v2"},
-	} {
-		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-	}
+	repo := gitRepo(t,
+		[]string{"commit", "-q", "--allow-empty", "-m", "one"}, []string{"tag", "v1"},
+		[]string{"commit", "-q", "--allow-empty", "-m", "fix ##vso[task.setvariable variable=x]1 \x1b]0;t\x07"},
+		[]string{"commit", "-q", "--allow-empty", "-m", "::error file=a::planted ##[error]b"}, []string{"tag", "v2"})
 	code, out, errOut := run(t, nil, "bisect", "--suite=../..", "--bench=fn_modular", "--hale-git="+repo, "--good=v1", "--bad=v2", "--list")
 	if code != 0 || strings.Count(out, "\n") != 3 || !strings.Contains(out, "planted") {
 		t.Fatalf("--list: exit %d, stdout %q, stderr %q", code, out, errOut)
