@@ -36,8 +36,8 @@ func GridFor(w io.Writer, r *Report, o GridOptions) {
 		head := []string{"Bench"}
 		for _, l := range langs {
 			head = append(head, l.Title)
-			if r.counted(l.Name) {
-				head = append(head, l.Title+" instructions")
+			for _, m := range r.columns(l.Name) {
+				head = append(head, l.Title+" "+m.Column)
 			}
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t"))
@@ -45,8 +45,8 @@ func GridFor(w io.Writer, r *Report, o GridOptions) {
 			cells := []string{clean(b.Name)}
 			for _, l := range langs {
 				cells = append(cells, cell(r, b, l.Name, marks))
-				if r.counted(l.Name) {
-					cells = append(cells, CountCell(b.Langs(r.Subject)[l.Name]))
+				for _, m := range r.columns(l.Name) {
+					cells = append(cells, metricCell(r, b, l.Name, m))
 				}
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
