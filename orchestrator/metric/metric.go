@@ -1,6 +1,9 @@
 package metric
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -118,4 +121,35 @@ func Register(m *Metric) (unregister func()) {
 			}
 		}
 	}
+}
+
+// Compared is every metric ab measures on both sides: what bisect can
+// walk by.
+func Compared() []*Metric {
+	var out []*Metric
+	for _, m := range registry {
+		if m.Compared {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Walked is the metric bisect walks by when asked for name: one that ab
+// compares, or for "" the default rule — instructions where the subject's
+// counts compare (counted), time where they do not.
+func Walked(name string, counted bool) (*Metric, error) {
+	switch m, ok := ByName(name); {
+	case name == "" && counted:
+		return Instructions, nil
+	case name == "":
+		return Time, nil
+	case ok && m.Compared:
+		return m, nil
+	}
+	var names []string
+	for _, m := range Compared() {
+		names = append(names, m.Name)
+	}
+	return nil, fmt.Errorf("--metric=%s: give one of %s", name, strings.Join(names, ", "))
 }
