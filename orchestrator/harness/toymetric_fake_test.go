@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/cireport"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
@@ -42,7 +43,8 @@ var toyNs = &metric.Metric{
 }
 
 // A metric declared in one file is gated, written in the JSON and shown
-// in the grid: the same run passes without it and fails on it.
+// in the grid and the JUnit file: the same run passes without it and fails
+// on it.
 func TestFakeToyMetricDeclaredOnce(t *testing.T) {
 	o := fakeOptions(t, "c", "c", "count")
 	eng := func() *fakeEngine {
@@ -85,6 +87,11 @@ func TestFakeToyMetricDeclaredOnce(t *testing.T) {
 		if !strings.Contains(grid.String(), want) {
 			t.Fatalf("grid lacks %q:\n%s", want, grid.String())
 		}
+	}
+
+	var junit strings.Builder
+	if err := cireport.JUnit(&junit, res.Report); err != nil || !strings.Contains(junit.String(), "toy_ns median "+report.FormatNs(*b.ElapsedNsMedian)) {
+		t.Fatalf("JUnit lacks the toy's figures: %v\n%s", err, junit.String())
 	}
 }
 

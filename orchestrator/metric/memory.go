@@ -23,6 +23,7 @@ var Memory = &Metric{
 	Judge:     memRule,
 	Regressed: status.MemRegression,
 	Verdict:   "mem_verdict",
+	Format:    FormatKiB,
 }
 
 // memBase is the entry's memory baseline; none where halebench recorded

@@ -74,6 +74,9 @@ type Metric struct {
 	// column); Format writes a median in it.
 	Column string
 	Format func(int64) string
+	// Headline: its figures are shown whatever its verdict (time, the
+	// grid's cell); another metric's where its verdict needs a reader.
+	Headline bool
 	// Compared: ab measures it on both sides, so bisect can walk by it.
 	Compared bool
 }

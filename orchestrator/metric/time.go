@@ -17,6 +17,8 @@ var Time = &Metric{
 	Judge:     timeRule,
 	Regressed: status.Regression,
 	Verdict:   "time_verdict",
+	Format:    FormatNs,
+	Headline:  true,
 	Compared:  true,
 }
 
