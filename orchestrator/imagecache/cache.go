@@ -78,7 +78,7 @@ func (c *Cache) Restore(ctx context.Context, key, ref, unsigned string, have []s
 		return Restored{}, nil
 	}
 	if errors.Is(err, errOldFormat) {
-		fmt.Fprintf(c.log, "cache: ignoring %s.json in %s: %v, one whole docker-save archive per image, which this halebench does not read; removed it, the image is built and kept as layers\n", key[:16], c.dir, err)
+		fmt.Fprintf(c.log, "cache: ignoring %s.json in %s: %v (an older halebench kept one whole docker-save archive per image); removed it and its archive, the image is built and kept as layers\n", key[:16], c.dir, err)
 		_ = os.Remove(c.entryPath(key))
 		_ = os.Remove(c.oldArchivePath(key))
 		return Restored{}, nil

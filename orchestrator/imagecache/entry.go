@@ -123,9 +123,9 @@ func (e Entry) check(key string) string {
 	return strings.Join(why, "; ")
 }
 
-// errOldFormat marks an entry of an older format: never misread, said and
-// removed, and the image built and kept anew.
-var errOldFormat = errors.New("an entry of an older format")
+// errOldFormat marks an entry of another format (an older halebench's):
+// never misread, said and removed, and the image built and kept anew.
+var errOldFormat = errors.New("an entry of another format")
 
 // oldArchivePath is where format 1 kept an image's archive.
 func (c *Cache) oldArchivePath(key string) string { return filepath.Join(c.dir, key+".tar") }
@@ -147,7 +147,7 @@ func (c *Cache) readEntry(key string) (*Entry, error) {
 		return nil, fmt.Errorf("its index entry: %w", err)
 	}
 	if probe.Format != Format {
-		return nil, fmt.Errorf("%w (format %d, not %d)", errOldFormat, probe.Format, Format)
+		return nil, fmt.Errorf("%w (%d; this halebench reads format %d, each layer kept once)", errOldFormat, probe.Format, Format)
 	}
 	var e Entry
 	dec := json.NewDecoder(strings.NewReader(string(data)))
