@@ -125,8 +125,7 @@ func (b *blobs) has(bl Blob) bool {
 }
 
 // put stores what r holds (at most max bytes) as a blob named by its
-// sha256: written to a temporary file, synced, renamed; when the folder
-// already holds that blob, the new copy is dropped.
+// sha256: written to a temporary file, synced, renamed.
 func (b *blobs) put(r io.Reader, max int64) (Blob, error) {
 	var rnd [8]byte
 	_, _ = rand.Read(rnd[:])
@@ -154,10 +153,10 @@ func (b *blobs) put(r io.Reader, max int64) (Blob, error) {
 	if err != nil {
 		return Blob{}, err
 	}
+	// Renamed over a blob of that name, if the folder holds one: what was
+	// just hashed replaces whatever is there (a copy changed since is not
+	// kept for its name).
 	bl := Blob{Digest: "sha256:" + hex.EncodeToString(h.Sum(nil)), Size: n}
-	if b.has(bl) {
-		return bl, nil
-	}
 	if err := unix.Renameat(int(b.d.Fd()), tmp, int(b.d.Fd()), hexOf(bl.Digest)); err != nil {
 		return Blob{}, fmt.Errorf("naming blob %s: %w", bl.Digest[:23], err)
 	}

@@ -251,6 +251,18 @@ func TestStoreRestore(t *testing.T) {
 	if again, _ := filepath.Glob(filepath.Join(c.dir, "blobs", "sha256", "*")); len(again) != 4 {
 		t.Fatalf("storing again left %v", again)
 	}
+	// A blob changed in the folder is replaced by the next image stored
+	// that holds it, not kept for its name.
+	upperBlob := blobPath(c, "sha256:"+sum(upper))
+	edit(t, upperBlob, func(b []byte) []byte { b[0] ^= 1; return b })
+	os.Remove(c.entryPath(key2))
+	eng.imgs[ref2] = bench
+	if err := c.Store(context.Background(), key2, ref2, bench.id()); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(upperBlob); sum(data) != sum(upper) {
+		t.Fatal("a changed blob was kept when an image holding it was stored")
+	}
 }
 
 // An image restored on its parent (the layers of an image the engine holds)
