@@ -29,9 +29,10 @@ that scope label (org.halebench.scope) and leaves toolchains and the cache
 alone.
 
 --cache-dir=DIR trims a cache folder (see --cache-dir of run) instead: the
-archives not used (stored or restored) within --cache-dir-age, those whose
-index entry is missing or malformed, and the leftovers of interrupted
-writes. The engine is not asked anything then.
+image entries not used (stored or restored) within --cache-dir-age, those
+malformed or of an older format (with their archives), then every layer
+blob no remaining entry names, and the leftovers of interrupted writes. The
+engine is not asked anything then.
 
 Flags:
 `
@@ -48,7 +49,7 @@ func runPrune(ctx context.Context, args []string) error {
 	fs.BoolVar(&noCache, "no-cache", false, "leave the build cache alone")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "print what would be removed; remove nothing")
 	cacheDir := fs.String("cache-dir", "", "trim this cache folder instead of the engine's images")
-	cacheAge := fs.Duration("cache-dir-age", 7*24*time.Hour, "with --cache-dir: remove archives not used for this long")
+	cacheAge := fs.Duration("cache-dir-age", 7*24*time.Hour, "with --cache-dir: remove image entries not used for this long (and the layers only they held)")
 	if _, err := parseN(fs, args, pruneHelp, 0, ""); err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func runPrune(ctx context.Context, args []string) error {
 // pruneCacheDir trims a cache folder; the engine is not asked.
 func pruneCacheDir(dir string, age time.Duration, dryRun bool) error {
 	if dryRun {
-		return badInput("prune", errors.New("prune: --dry-run is not offered with --cache-dir (an archive's age is in its DIR/<key>.json, field used)"))
+		return badInput("prune", errors.New("prune: --dry-run is not offered with --cache-dir (an image's age is in its DIR/<key>.json, field used)"))
 	}
 	if age < 0 {
 		return badInput("prune", errors.New("prune: --cache-dir-age must not be negative"))

@@ -10,7 +10,7 @@ import (
 
 // fromCache loads s from the cache folder, when it holds s's key, and uses
 // it only when the loaded image is what s's inputs make (checkFound, as for
-// an image found under its tag); otherwise the archive is dropped from the
+// an image found under its tag); otherwise the entry is dropped from the
 // folder, the loaded image removed, and s is built. An entry no key
 // vouches for is loaded under a reference of its own, and not trusted.
 func (b *Builder) fromCache(ctx context.Context, tc *Toolchain, s image) (bool, error) {
@@ -18,7 +18,7 @@ func (b *Builder) fromCache(ctx context.Context, tc *Toolchain, s image) (bool, 
 		return false, nil
 	}
 	start := time.Now()
-	r, err := b.cache.Restore(ctx, s.key, s.ref(), b.unsignedRef(s.ref()))
+	r, err := b.cache.Restore(ctx, s.key, s.ref(), b.unsignedRef(s.ref()), s.parent)
 	if r.Ref == "" || err != nil {
 		return false, err
 	}
@@ -86,7 +86,7 @@ func (b *Builder) baseFromCache(ctx context.Context, ref string, in *Inputs) (Ba
 		return Base{}, false, nil
 	}
 	key := baseKey(in)
-	r, err := b.cache.Restore(ctx, key, ref, b.unsignedRef(ref))
+	r, err := b.cache.Restore(ctx, key, ref, b.unsignedRef(ref), nil)
 	if r.Ref == "" || err != nil {
 		return Base{}, false, err
 	}

@@ -25,10 +25,12 @@ const maxKeyedFile = 4 << 20
 // sources, the epoch, the mirror and the hale inputs. When it is unchanged,
 // a folder restored under it holds every image the run needs; when it
 // changes, a folder restored from an older key still serves the images whose
-// own inputs did not change (each archive is named and checked by its own
-// inputs digest, never by this key).
+// own inputs did not change (each image's entry is named and checked by its
+// own inputs digest, never by this key). v2 is the layered folder: a CI
+// cache saved under a v1 key (one archive per image) is not hit exactly, so
+// the folder the run rewrites is saved anew.
 func CacheKey(o Options, suite string) (string, error) {
-	parts := []string{"halebench-cache-v1", builderName(), fmt.Sprint(o.SourceDateEpoch), o.Mirror, o.BaseImage,
+	parts := []string{"halebench-cache-v2", builderName(), fmt.Sprint(o.SourceDateEpoch), o.Mirror, o.BaseImage,
 		o.HaleImage, o.HaleGit, o.HaleRef, haleSrcID(o.HaleSrc), dirNames(o.HaleVendor)}
 	err := fs.WalkDir(images.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -29,10 +28,10 @@ type Cache struct {
 func Prepare(dir string) error {
 	st, err := os.Lstat(dir)
 	if os.IsNotExist(err) {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, DirMode); err != nil {
 			return fmt.Errorf("--cache-dir %s: %w: give a folder halebench may write", dir, err)
 		}
-		return nil
+		return os.Chmod(dir, DirMode) // whatever the umask: a CI cache step reads it as another user
 	}
 	if err != nil {
 		return fmt.Errorf("--cache-dir %s: %w", dir, err)
@@ -65,15 +64,23 @@ type Restored struct {
 // entry can be verified, and the image is loaded as unsigned instead (a
 // reference of its own, never one an image built here has), so that an
 // unverified image can never later pass for one built on this engine. An
-// archive that is missing is no error (a zero Restored); one that fails a
+// entry that is missing is no error (a zero Restored); one that fails a
 // check is said, removed from the folder, and reported as not restored, so
-// that the image is built instead. Only a cancelled ctx is an error.
-func (c *Cache) Restore(ctx context.Context, key, ref, unsigned string) (Restored, error) {
+// that the image is built instead. Only a cancelled ctx is an error. have
+// are the layers of an image on the engine that this one is built on (its
+// parent's; nil: none): they are not sent again.
+func (c *Cache) Restore(ctx context.Context, key, ref, unsigned string, have []string) (Restored, error) {
 	if !keyRE.MatchString(key) {
 		return Restored{}, fmt.Errorf("cache key %q is not a sha256 in hex", key)
 	}
 	e, err := c.readEntry(key)
 	if err == nil && e == nil {
+		return Restored{}, nil
+	}
+	if errors.Is(err, errOldFormat) {
+		fmt.Fprintf(c.log, "cache: ignoring %s.json in %s: %v (an older halebench kept one whole docker-save archive per image); removed it and its archive, the image is built and kept as layers\n", key[:16], c.dir, err)
+		_ = os.Remove(c.entryPath(key))
+		_ = os.Remove(c.oldArchivePath(key))
 		return Restored{}, nil
 	}
 	r := Restored{Ref: unsigned}
@@ -87,7 +94,7 @@ func (c *Cache) Restore(ctx context.Context, key, ref, unsigned string) (Restore
 		r = Restored{Ref: ref, Signed: true}
 	}
 	if err == nil {
-		err = c.load(ctx, *e, r)
+		err = c.load(ctx, *e, r.Ref, have)
 	}
 	if ctx.Err() != nil {
 		return Restored{}, ctx.Err()
@@ -103,57 +110,19 @@ func (c *Cache) Restore(ctx context.Context, key, ref, unsigned string) (Restore
 	return r, nil
 }
 
-// load checks e's archive (opened once, never through a link) and loads it
-// as r.Ref; a signed entry's layers must be the loaded image's.
-func (c *Cache) load(ctx context.Context, e Entry, r Restored) error {
-	f, err := imagearchive.Open(c.archivePath(e.Key))
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if st.Size() != e.Size {
-		return fmt.Errorf("its archive has %d bytes, its entry says %d", st.Size(), e.Size)
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, io.NewSectionReader(f, 0, st.Size())); err != nil {
-		return err
-	}
-	if sum := hex.EncodeToString(h.Sum(nil)); sum != e.SHA256 {
-		return fmt.Errorf("its archive's sha256 is %s, its entry says %s", sum[:16], e.SHA256[:16])
-	}
-	if err := imagearchive.LoadFile(ctx, c.eng, f, map[string]string{e.Ref: e.ID}, map[string]string{e.Ref: r.Ref}); err != nil {
-		return err
-	}
-	if !r.Signed {
-		return nil
-	}
-	img, ok, err := c.eng.Image(ctx, r.Ref)
-	if err == nil && (!ok || !slices.Equal(img.Layers, e.Layers)) {
-		err = fmt.Errorf("the loaded image's layers are not those its signed entry pins")
-	}
-	if err != nil {
-		_ = c.eng.RemoveImage(context.WithoutCancel(ctx), r.Ref)
-	}
-	return err
-}
-
-// Drop says why the archive under key is refused and removes it and its
-// entry from the folder.
+// Drop says why the entry under key is refused and removes it from the
+// folder (its blobs, which other entries may share, are prune's).
 func (c *Cache) Drop(key, why string) {
-	fmt.Fprintf(c.log, "cache: refusing %s (%s): removed it from %s; the image is built instead\n", key[:min(16, len(key))]+".tar", why, c.dir)
+	fmt.Fprintf(c.log, "cache: refusing %s (%s): removed it from %s; the image is built instead\n", key[:min(16, len(key))]+".json", why, c.dir)
 	_ = os.Remove(c.entryPath(key))
-	_ = os.Remove(c.archivePath(key))
 }
 
-// Store keeps the image ref (digest id) under key, unless the folder
-// already holds it (then it records the use, and signs the entry anew).
-// The archive is written to a temporary file, checked, synced and renamed;
-// then its entry likewise. Keep only what this job trusts: with a key, the
-// entry vouches for the image to every job holding the key.
+// Store keeps the image ref (digest id) under key: its config and each
+// layer it does not hold yet as blobs, then its entry. With the entry
+// already there and every blob of it held, only its use is recorded (and
+// the entry signed anew). Each blob is written to a temporary file, synced
+// and renamed; then the entry likewise. Keep only what this job trusts:
+// with a key, the entry vouches for the image to every job holding the key.
 func (c *Cache) Store(ctx context.Context, key, ref, id string) error {
 	if !keyRE.MatchString(key) {
 		return fmt.Errorf("cache key %q is not a sha256 in hex", key)
@@ -165,46 +134,37 @@ func (c *Cache) Store(ctx context.Context, key, ref, id string) error {
 	if !ok || img.ID != id {
 		return fmt.Errorf("keeping %s: it has digest %q, not %s", ref, img.ID, id)
 	}
-	if e, err := c.readEntry(key); err == nil && e != nil && e.ID == id && e.Ref == ref {
-		if st, err := regular(c.archivePath(key)); err == nil && st.Size() == e.Size {
-			e.Used, e.Layers = c.now().UTC(), img.Layers
-			return c.writeEntry(c.signed(*e))
+	b, err := c.openBlobs(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	now := c.now().UTC()
+	if e, err := c.readEntry(key); err == nil && e != nil && e.ID == id && e.Ref == ref && slices.Equal(e.Layers, img.Layers) && holds(b, *e) {
+		e.Used = now
+		return c.writeEntry(c.signed(*e))
+	}
+	cfg, layers, err := c.split(ctx, b, ref, img)
+	if err != nil {
+		return fmt.Errorf("keeping %s: %w", ref, err)
+	}
+	e := Entry{Key: key, Ref: ref, ID: id, Config: cfg, Blobs: layers, Layers: img.Layers, Stored: now, Used: now}
+	return c.writeEntry(c.signed(e))
+}
+
+// holds says whether b holds every blob of e.
+func holds(b *blobs, e Entry) bool {
+	for _, bl := range append([]Blob{e.Config}, e.Blobs...) {
+		if !b.has(bl) {
+			return false
 		}
 	}
-	f, err := os.CreateTemp(c.dir, ".tmp-"+key+"-*.tar")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	err = f.Chmod(FileMode)
-	if err == nil {
-		err = imagearchive.Save(ctx, c.eng, ref, id, f, MaxArchive)
-	}
-	var st os.FileInfo
-	if err == nil {
-		st, err = f.Stat()
-	}
-	h := sha256.New()
-	if err == nil {
-		_, err = io.Copy(h, io.NewSectionReader(f, 0, st.Size()))
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), c.archivePath(key)); err != nil {
-		return err
-	}
-	now := c.now().UTC()
-	e := Entry{Key: key, Ref: ref, ID: id, Size: st.Size(), SHA256: hex.EncodeToString(h.Sum(nil)), Stored: now, Used: now, Layers: img.Layers}
-	return c.writeEntry(c.signed(e))
+	return true
 }
 
 // signed is e with its signature, when this job has a key (else with none).
 func (c *Cache) signed(e Entry) Entry {
-	e.HMAC = ""
+	e.Format, e.HMAC = Format, ""
 	if len(c.sign) > 0 {
 		e.HMAC = e.mac(c.sign)
 	}
@@ -223,16 +183,4 @@ func FileSHA256(path string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-var errNotKey = errors.New("not a cache file")
-
-// keyOf is the key a file of the folder belongs to.
-func keyOf(name string) (string, error) {
-	ext := filepath.Ext(name)
-	key := name[:len(name)-len(ext)]
-	if (ext != ".tar" && ext != ".json") || !keyRE.MatchString(key) {
-		return "", errNotKey
-	}
-	return key, nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,10 +18,17 @@ import (
 )
 
 const (
-	// MaxArchive caps one archive (the largest toolchain image is some
+	// MaxBlob caps one blob (the largest layer of a toolchain image is some
 	// hundreds of megabytes).
-	MaxArchive = 8 << 30
-	maxEntry   = 64 << 10
+	MaxBlob = 8 << 30
+	// maxLayers caps an image's layers (docker itself allows 127).
+	maxLayers = 256
+	maxEntry  = 128 << 10
+	maxConfig = 4 << 20
+	// Format is the entries' format: 2, an image as a config and layer blobs
+	// shared by every image holding them. Format 1 (no format field) was
+	// one whole docker-save archive per image.
+	Format = 2
 )
 
 var (
@@ -29,17 +37,27 @@ var (
 	refRE    = regexp.MustCompile(`^[a-z0-9]+(?:[._/-][a-z0-9]+)*:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
 )
 
-// Entry is the index entry beside one archive.
+// Blob is one file of DIR/blobs/sha256, named by the hex of its digest.
+type Blob struct {
+	Digest string `json:"digest"` // sha256:<hex> of its bytes
+	Size   int64  `json:"size"`
+}
+
+// Entry is one image of the folder, DIR/<key>.json: what identifies it (its
+// config's digest, which is its image digest, and its layers' digests), and
+// where its bytes are (blobs shared with every image holding them).
 type Entry struct {
-	Key    string    `json:"key"`       // the inputs digest; the files' name
-	Ref    string    `json:"reference"` // the tag it was saved under, and the only one the archive may carry
-	ID     string    `json:"id"`        // the image's digest
-	Size   int64     `json:"size"`      // of the archive
-	SHA256 string    `json:"sha256"`    // of the archive
+	Format int    `json:"format"`
+	Key    string `json:"key"`       // the inputs digest; the entry's name
+	Ref    string `json:"reference"` // the tag it was stored under
+	ID     string `json:"id"`        // the image's digest: its config blob's
+	Config Blob   `json:"config"`
+	// Blobs are its layer tars, bottom first, as the engine saved them;
+	// Layers the diff IDs the engine lists for them.
+	Blobs  []Blob    `json:"blobs"`
+	Layers []string  `json:"layers"`
 	Stored time.Time `json:"stored"`
 	Used   time.Time `json:"used"` // last stored or restored: what prune ages by
-	// Layers are the image's layer digests, as the engine lists them.
-	Layers []string `json:"layers,omitempty"`
 	// HMAC is the entry's signature (see mac) with the key of the job that
 	// stored it, when that job had one: what lets a restored image be
 	// trusted as much as one built here.
@@ -47,13 +65,19 @@ type Entry struct {
 }
 
 // mac is the HMAC-SHA256 of what e pins with key k: its key (the inputs
-// digest), reference, image digest and layer digests, each on a line of
-// its own (none of them can hold a newline: check refuses them).
+// digest), reference, image digest, config size, layer diff IDs and blob
+// digests and sizes, each on a line of its own (none of them can hold a
+// newline: check refuses them). A swapped blob is caught by its digest; a
+// swapped entry by this.
 func (e Entry) mac(k []byte) string {
 	m := hmac.New(sha256.New, k)
-	fmt.Fprintf(m, "halebench cache entry v1\n%s\n%s\n%s\n%d\n", e.Key, e.Ref, e.ID, len(e.Layers))
+	fmt.Fprintf(m, "halebench cache entry v2\n%s\n%s\n%s\n%d\n%d\n", e.Key, e.Ref, e.ID, e.Config.Size, len(e.Layers))
 	for _, l := range e.Layers {
 		fmt.Fprintf(m, "%s\n", l)
+	}
+	fmt.Fprintf(m, "%d\n", len(e.Blobs))
+	for _, b := range e.Blobs {
+		fmt.Fprintf(m, "%s %d\n", b.Digest, b.Size)
 	}
 	return hex.EncodeToString(m.Sum(nil))
 }
@@ -74,26 +98,38 @@ func (e Entry) check(key string) string {
 	if e.Key != key {
 		why = append(why, fmt.Sprintf("it names key %q", e.Key))
 	}
-	if !refRE.MatchString(e.Ref) || !digestRE.MatchString(e.ID) || !keyRE.MatchString(e.SHA256) {
-		why = append(why, "its reference, digest or sha256 is malformed")
+	if !refRE.MatchString(e.Ref) || !digestRE.MatchString(e.ID) {
+		why = append(why, "its reference or digest is malformed")
 	}
-	for _, l := range e.Layers {
+	if e.Config.Digest != e.ID || e.Config.Size <= 0 || e.Config.Size > maxConfig {
+		why = append(why, "its config is not its image digest's, or not 1.."+fmt.Sprint(maxConfig)+" bytes")
+	}
+	if len(e.Blobs) != len(e.Layers) || len(e.Layers) == 0 || len(e.Layers) > maxLayers {
+		why = append(why, fmt.Sprintf("it has %d blobs for %d layers (1..%d)", len(e.Blobs), len(e.Layers), maxLayers))
+	}
+	for i, l := range e.Layers {
 		if !digestRE.MatchString(l) {
 			why = append(why, fmt.Sprintf("its layer %q is not a sha256 digest", l))
+			break
+		}
+		if i < len(e.Blobs) && (!digestRE.MatchString(e.Blobs[i].Digest) || e.Blobs[i].Size < 0 || e.Blobs[i].Size > MaxBlob) {
+			why = append(why, fmt.Sprintf("its blob %q (%d bytes) is not a sha256 digest of 0..%d bytes", e.Blobs[i].Digest, e.Blobs[i].Size, int64(MaxBlob)))
 			break
 		}
 	}
 	if e.HMAC != "" && !keyRE.MatchString(e.HMAC) {
 		why = append(why, "its hmac is malformed")
 	}
-	if e.Size <= 0 || e.Size > MaxArchive {
-		why = append(why, fmt.Sprintf("its size %d is not in 1..%d", e.Size, int64(MaxArchive)))
-	}
 	return strings.Join(why, "; ")
 }
 
-func (c *Cache) archivePath(key string) string { return filepath.Join(c.dir, key+".tar") }
-func (c *Cache) entryPath(key string) string   { return filepath.Join(c.dir, key+".json") }
+// errOldFormat marks an entry of another format (an older halebench's):
+// never misread, said and removed, and the image built and kept anew.
+var errOldFormat = errors.New("an entry of another format")
+
+// oldArchivePath is where format 1 kept an image's archive.
+func (c *Cache) oldArchivePath(key string) string { return filepath.Join(c.dir, key+".tar") }
+func (c *Cache) entryPath(key string) string      { return filepath.Join(c.dir, key+".json") }
 
 // readEntry reads key's entry: nil, nil when there is none.
 func (c *Cache) readEntry(key string) (*Entry, error) {
@@ -103,6 +139,15 @@ func (c *Cache) readEntry(key string) (*Entry, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	var probe struct {
+		Format int `json:"format"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("its index entry: %w", err)
+	}
+	if probe.Format != Format {
+		return nil, fmt.Errorf("%w (%d; this halebench reads format %d, each layer kept once)", errOldFormat, probe.Format, Format)
 	}
 	var e Entry
 	dec := json.NewDecoder(strings.NewReader(string(data)))
@@ -129,18 +174,6 @@ func readRegular(path string, max int64) ([]byte, error) {
 		err = fmt.Errorf("%s is over %d bytes", filepath.Base(path), max)
 	}
 	return data, err
-}
-
-// regular stats path without following a link and wants a regular file.
-func regular(path string) (os.FileInfo, error) {
-	st, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", filepath.Base(path), st.Mode().Type())
-	}
-	return st, nil
 }
 
 // FileMode is every cache file's mode: readable by all, since CI cache steps

@@ -1,25 +1,27 @@
 package imagecache
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 )
 
 // Pruned is what Prune removed.
 type Pruned struct {
-	Archives int   // archives (with their entries) removed
-	Bytes    int64 // their size
-	Strays   int   // other files: leftovers of an interrupted write, halves of a pair
+	Entries int   // image entries removed
+	Blobs   int   // blobs no entry kept names
+	Bytes   int64 // the blobs' size (and the old archives')
+	Strays  int   // other files: leftovers of interrupted writes, old-format archives
 }
 
-// Prune removes from dir every archive last used (stored or restored)
-// before now-age, every archive whose entry is missing or refused, and the
-// leftovers of interrupted writes. It never follows a link and leaves
-// files that are not the cache's alone.
+// Prune removes from dir every entry last used (stored or restored) before
+// now-age, every entry that is refused (malformed, or of an older format,
+// with its archive), then every blob no entry left names, and the leftovers
+// of interrupted writes. It never follows a link and leaves files that are
+// not the cache's alone.
 func Prune(dir string, age time.Duration, now time.Time) (Pruned, error) {
 	var p Pruned
 	if err := Prepare(dir); err != nil {
@@ -30,50 +32,75 @@ func Prune(dir string, age time.Duration, now time.Time) (Pruned, error) {
 		return p, err
 	}
 	c := &Cache{dir: dir}
-	keys := map[string]bool{}
+	live := map[string]bool{}
 	for _, d := range ents {
-		name := d.Name()
-		if strings.HasPrefix(name, ".tmp-") && d.Type().IsRegular() {
-			if err := os.Remove(filepath.Join(c.dir, name)); err == nil {
-				p.Strays++
-			}
-			continue
-		}
-		if key, err := keyOf(name); err == nil {
-			keys[key] = true
-		}
+		c.pruneFile(d, now.Add(-age), live, &p)
 	}
-	sorted := make([]string, 0, len(keys))
-	for k := range keys {
-		sorted = append(sorted, k)
+	b, err := c.openBlobs(false)
+	if errors.Is(err, os.ErrNotExist) {
+		return p, nil
 	}
-	sort.Strings(sorted)
-	for _, key := range sorted {
-		c.pruneKey(key, now.Add(-age), &p)
+	if err != nil {
+		return p, err
+	}
+	defer b.Close()
+	names, err := b.names()
+	if err != nil {
+		return p, err
+	}
+	for name, size := range names {
+		switch {
+		case isTemp(name):
+			b.unlink(name)
+			p.Strays++
+		case keyRE.MatchString(name) && !live[name]:
+			b.unlink(name)
+			p.Blobs++
+			p.Bytes += size
+		}
 	}
 	return p, nil
 }
 
-func (c *Cache) pruneKey(key string, before time.Time, p *Pruned) {
-	e, err := c.readEntry(key)
-	st, aerr := regular(c.archivePath(key))
-	if err == nil && e != nil && aerr == nil && st.Size() == e.Size && !e.Used.Before(before) {
+// pruneFile prunes one file of the folder's top: an entry refused or not
+// used since before is removed, a kept one marks its blobs live.
+func (c *Cache) pruneFile(d os.DirEntry, before time.Time, live map[string]bool, p *Pruned) {
+	name, path := d.Name(), filepath.Join(c.dir, d.Name())
+	if !d.Type().IsRegular() {
 		return
 	}
-	if aerr == nil {
-		if os.Remove(c.archivePath(key)) == nil {
-			p.Archives++
+	if isTemp(name) {
+		if os.Remove(path) == nil {
+			p.Strays++
+		}
+		return
+	}
+	key, ext, _ := strings.Cut(name, ".")
+	if !keyRE.MatchString(key) {
+		return
+	}
+	switch ext {
+	case "tar": // format 1's archive
+		if st, err := d.Info(); err == nil && os.Remove(path) == nil {
+			p.Strays++
 			p.Bytes += st.Size()
 		}
-	}
-	if _, err := regular(c.entryPath(key)); err == nil {
-		if os.Remove(c.entryPath(key)) == nil && aerr != nil {
-			p.Strays++
+	case "json":
+		e, err := c.readEntry(key)
+		if err == nil && e != nil && !e.Used.Before(before) {
+			live[hexOf(e.Config.Digest)] = true
+			for _, bl := range e.Blobs {
+				live[hexOf(bl.Digest)] = true
+			}
+			return
+		}
+		if os.Remove(path) == nil {
+			p.Entries++
 		}
 	}
 }
 
 // String says what was removed, for the log.
 func (p Pruned) String() string {
-	return fmt.Sprintf("%d archives (%.1f MB) and %d stray files", p.Archives, float64(p.Bytes)/1e6, p.Strays)
+	return fmt.Sprintf("%d image entries, %d blobs (%.1f MB) and %d stray files", p.Entries, p.Blobs, float64(p.Bytes)/1e6, p.Strays)
 }

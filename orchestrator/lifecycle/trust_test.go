@@ -1,13 +1,11 @@
 package lifecycle_test
 
 import (
-	"archive/tar"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,9 +20,9 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
-// A cache folder whose bench image was altered (its config changed, so a
-// new digest, its labels still claiming this run's inputs, its entry forged
-// to agree) passes every check an entry makes of itself. Without a key it
+// A cache folder whose bench image was altered (a forged config blob, so a
+// new digest, its labels still claiming this run's inputs, its entry
+// pointed at it) passes every check an entry makes of itself. Without a key it
 // is restored unverified: under halebench-restored/, origin restored,
 // checked none, and the session runs unprivileged with the stronger modes
 // withheld. With HALEBENCH_CACHE_KEY it is refused (its signature no longer
@@ -71,8 +69,7 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 		t.Fatalf("an image built or found here is not trusted: %+v\n%s", genuine.Provenance, log.String())
 	}
 	bkey := entryKey(t, dir, genuine.Ref)
-	forged := forgeConfig(t, filepath.Join(dir, bkey+".tar"))
-	forgeEntry(t, filepath.Join(dir, bkey+".json"), filepath.Join(dir, bkey+".tar"), forged)
+	forged := forgeConfig(t, dir, filepath.Join(dir, bkey+".json"))
 	if err := eng.RemoveImage(ctx, genuine.Ref); err != nil {
 		t.Fatal(err)
 	}
@@ -127,79 +124,36 @@ func entryKey(t *testing.T, dir, ref string) string {
 	return ""
 }
 
-// forgeConfig rewrites the archive's image config (an Env added: what a
-// forger would change to take over what runs, its labels untouched) and
-// returns the forged image's digest.
-func forgeConfig(t *testing.T, path string) string {
+// forgeConfig writes a forged copy of the entry's image config into the
+// folder (an Env added: what a forger would change to take over what runs,
+// its labels and layers untouched) and points the entry at it, its
+// signature left as it was; it returns the forged image's digest.
+func forgeConfig(t *testing.T, dir, entry string) string {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	var e map[string]any
+	data, _ := os.ReadFile(entry)
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatal(err)
+	}
+	blobs := filepath.Join(dir, "blobs", "sha256")
+	data, err := os.ReadFile(filepath.Join(blobs, strings.TrimPrefix(e["id"].(string), "sha256:")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, order := map[string][]byte{}, []*tar.Header{}
-	tr := tar.NewReader(bytes.NewReader(data))
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[h.Name], _ = io.ReadAll(tr)
-		order = append(order, h)
-	}
-	var m []map[string]any
-	json.Unmarshal(files["manifest.json"], &m)
-	oldName := m[0]["Config"].(string)
 	var cfg map[string]any
-	json.Unmarshal(files[oldName], &cfg)
+	json.Unmarshal(data, &cfg)
 	c := cfg["config"].(map[string]any)
 	c["Env"] = append(c["Env"].([]any), "FORGED=1")
 	newCfg, _ := json.Marshal(cfg)
 	sum := sha256.Sum256(newCfg)
-	newName := hex.EncodeToString(sum[:]) + ".json"
-	m[0]["Config"] = newName
-	files["manifest.json"], _ = json.Marshal(m)
-	var out bytes.Buffer
-	tw := tar.NewWriter(&out)
-	for _, h := range order {
-		body := files[h.Name]
-		switch h.Name {
-		case oldName:
-			h.Name, body = newName, newCfg
-		case "manifest.json":
-		default:
-			if h.Typeflag != tar.TypeReg {
-				body = nil
-			}
-		}
-		h.Size = int64(len(body))
-		if h.Typeflag != tar.TypeReg {
-			h.Size = 0
-		}
-		tw.WriteHeader(h)
-		tw.Write(body)
-	}
-	tw.Close()
-	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(blobs, hex.EncodeToString(sum[:])), newCfg, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// forgeEntry makes the entry agree with its forged archive: the forged
-// digest, the archive's size and sha256 (its signature is left as it was).
-func forgeEntry(t *testing.T, entry, archive, id string) {
-	t.Helper()
-	var e map[string]any
-	data, _ := os.ReadFile(entry)
-	json.Unmarshal(data, &e)
-	a, _ := os.ReadFile(archive)
-	sum := sha256.Sum256(a)
-	e["id"], e["size"], e["sha256"] = id, len(a), hex.EncodeToString(sum[:])
+	id := "sha256:" + hex.EncodeToString(sum[:])
+	e["id"], e["config"] = id, map[string]any{"digest": id, "size": len(newCfg)}
 	data, _ = json.Marshal(e)
 	if err := os.WriteFile(entry, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return id
 }
