@@ -285,7 +285,7 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 		return fail(r, status.ProducerFailed, err.Error())
 	}
 	p.finish(ctx, producer, r.Producer)
-	rres := p.finish(ctx, reader, &r.Reader)
+	rres, measured := p.finish(ctx, reader, &r.Reader)
 	if ctx.Err() != nil {
 		return fail(r, status.Interrupted, "")
 	}
@@ -293,13 +293,22 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 		if strings.Contains(rres, "status="+string(status.ProducerFailed)) || (r.Producer.Status != status.OK) {
 			return fail(r, status.ProducerFailed, fmt.Sprintf("reader: %s; producer: %s %s", r.Reader.Detail, r.Producer.Status, r.Producer.Detail))
 		}
+		if r.Reader.Status == status.BadOutput || r.Reader.Status == status.NoElapsed {
+			return fail(r, r.Reader.Status, "the reader's output: "+r.Reader.Detail)
+		}
 		return fail(r, status.ReaderFailed, r.Reader.Detail)
 	}
-	el, check := parseLines(rres)
-	if el <= 0 {
-		return fail(r, status.NoElapsed, "the reader printed no elapsed_ns")
+	return measuredRun(r, measured)
+}
+
+// measuredRun is a run whose side the sampler called ok: its elapsed time
+// and check are the sampler's, read by the one parser of a bench's stdout
+// (wire.ParseOutput), which the sampler held to its strict rules.
+func measuredRun(r Run, s runner.Sample) Run {
+	if s.Status != string(status.OK) || s.ElapsedNs <= 0 {
+		return fail(r, status.NoElapsed, "the sampler measured no elapsed_ns")
 	}
-	r.Status, r.ElapsedNs, r.Check = status.OK, el, check
+	r.Status, r.ElapsedNs, r.Check = status.OK, s.ElapsedNs, s.Check
 	return r
 }
 
@@ -336,34 +345,32 @@ func (p *Pair) inProcess(ctx context.Context, row Row, variant string) Run {
 	if err := c.Start(ctx); err != nil {
 		return fail(r, status.RunFailed, err.Error())
 	}
-	out := p.finish(ctx, c, &r.Reader)
+	_, measured := p.finish(ctx, c, &r.Reader)
 	if r.Reader.Status != status.OK {
 		return fail(r, r.Reader.Status, r.Reader.Detail)
 	}
-	el, check := parseLines(out)
-	r.Status, r.ElapsedNs, r.Check = status.OK, el, check
-	return r
+	return measuredRun(r, measured)
 }
 
 // finish waits for one side and reads the sampler's verdict into side; it
-// returns the side's stdout.
-func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) string {
+// returns the side's stdout and the sampler's last sample.
+func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) (string, runner.Sample) {
 	wctx, cancel := context.WithTimeout(ctx, p.Timeout+time.Minute)
 	defer cancel()
 	if _, err := c.Wait(wctx); err != nil {
 		c.Kill(context.Background())
 		side.Status, side.Detail = status.Timeout, err.Error()
-		return ""
+		return "", runner.Sample{}
 	}
 	out, errOut, err := c.Output(context.Background(), 1<<20)
 	if err != nil {
 		side.Status, side.Detail = status.RunFailed, err.Error()
-		return ""
+		return "", runner.Sample{}
 	}
 	res, err := runner.ParseResult(out, p.nonce)
 	if err != nil {
 		side.Status, side.Detail = status.RunFailed, "no sampler result: "+tail(errOut, 300)
-		return out
+		return out, runner.Sample{}
 	}
 	side.Status, side.Detail, side.CPUsEffective = status.Status(res.Status), termtext.Clean(res.Detail), res.Env.Affinity
 	if p.Env.MemPeakSource == "" {
@@ -372,29 +379,15 @@ func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) stri
 	if res.BuildError != "" {
 		side.Detail = "compile error: " + tail(res.BuildError, 300)
 	}
+	var last runner.Sample
 	if len(res.Samples) > 0 {
-		s := res.Samples[len(res.Samples)-1]
-		side.MemPeakKB, side.MaxRSSKB = s.MemPeakKB, s.MaxRSSKB
-		if s.StderrTail != "" && side.Status != status.OK {
-			side.Detail += "; stderr: " + tail(s.StderrTail, 300)
+		last = res.Samples[len(res.Samples)-1]
+		side.MemPeakKB, side.MaxRSSKB = last.MemPeakKB, last.MaxRSSKB
+		if last.StderrTail != "" && side.Status != status.OK {
+			side.Detail += "; stderr: " + tail(last.StderrTail, 300)
 		}
 	}
-	return out
-}
-
-func parseLines(out string) (int64, string) {
-	var el int64
-	var check string
-	for _, line := range strings.Split(out, "\n") {
-		line = strings.TrimSpace(line)
-		if v, ok := strings.CutPrefix(line, "elapsed_ns="); ok {
-			el, _ = strconv.ParseInt(v, 10, 64)
-		}
-		if v, ok := strings.CutPrefix(line, "check="); ok {
-			check = v
-		}
-	}
-	return el, check
+	return out, last
 }
 
 func fail(r Run, st status.Status, detail string) Run {
