@@ -3,6 +3,7 @@ package ab_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
+	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -88,8 +90,57 @@ func TestABOnEngine(t *testing.T) {
 	if br := got["broken_in_b"]; br.Verdict != status.Missing || !strings.Contains(br.Detail, "B: build_failed") {
 		t.Errorf("broken_in_b: %s %q", br.Verdict, br.Detail)
 	}
-	if res.Seed != 5 || res.Host == "" {
-		t.Errorf("seed %d, host %q", res.Seed, res.Host)
+	if res.Seed != 5 {
+		t.Errorf("seed %d", res.Seed)
+	}
+	checkEvidence(t, res)
+}
+
+// checkEvidence: the result's JSON names its schema and carries a run
+// report's evidence — the host, the privilege granted, each side's images
+// with their digests and provenance.
+func checkEvidence(t *testing.T, res *ab.Result) {
+	t.Helper()
+	var js bytes.Buffer
+	if err := abreport.JSON(&js, res); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Schema string `json:"schema"`
+		RunID  string `json:"run_id"`
+		Host   struct {
+			LogicalCPUs int `json:"logical_cpus"`
+			Privilege   struct {
+				Mode string `json:"mode"`
+			} `json:"privilege"`
+			MemPeakSource string `json:"mem_peak_source"`
+		} `json:"host"`
+		Sides []struct {
+			Name        string `json:"name"`
+			What        string `json:"what"`
+			Images      map[string]struct{ Digest string }
+			BenchImages map[string]struct {
+				ID         string `json:"id"`
+				Provenance *struct {
+					Origin string `json:"origin"`
+				} `json:"provenance"`
+			} `json:"bench_images"`
+		} `json:"sides"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Schema != abreport.Schema || got.RunID == "" || got.Host.LogicalCPUs < 1 || got.Host.Privilege.Mode == "" || got.Host.MemPeakSource == "" {
+		t.Errorf("schema %q, run id %q, host %+v", got.Schema, got.RunID, got.Host)
+	}
+	if len(got.Sides) != 2 || got.Sides[0].Name != "A" || got.Sides[1].Name != "B" {
+		t.Fatalf("sides: %+v", got.Sides)
+	}
+	for _, sd := range got.Sides {
+		bi := sd.BenchImages["c"]
+		if !strings.HasPrefix(sd.What, sd.Name+" ") || sd.Images["c"].Digest == "" || bi.ID == "" || bi.Provenance == nil || bi.Provenance.Origin == "" {
+			t.Errorf("side %s: %q, toolchain digest %q, bench image %+v", sd.Name, sd.What, sd.Images["c"].Digest, bi)
+		}
 	}
 }
 

@@ -19,12 +19,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
-// Variants and their records.
-var Variants = map[string]string{
-	"small": "N = 200 000 records of 16 bytes (two int64), dispatch-bound",
-	"large": "N = 20 000 records of 4 096 bytes (512 int64), the reader sums every field",
-}
-
 // Row is one line of an xproc table: a language and, for Hale, a reader kind.
 type Row struct {
 	Name       string // report key: hale, hale_drain, go, …
@@ -69,45 +63,6 @@ func Sources(suite string, l toolchain.Language) []imagebuild.Source {
 		return nil
 	}
 	return []imagebuild.Source{{Unit: "xproc", Path: p}}
-}
-
-// Side is what one container of a pair did.
-type Side struct {
-	ContainerID   string        `json:"container_id"`
-	CPUs          string        `json:"cpus"`
-	CPUsEffective string        `json:"cpus_effective"`
-	Status        status.Status `json:"status"`
-	Detail        string        `json:"detail,omitempty"`
-	MemPeakKB     *int64        `json:"mem_peak_kb,omitempty"`
-	MaxRSSKB      int64         `json:"maxrss_kb,omitempty"`
-}
-
-// Run is one iteration of a pair.
-type Run struct {
-	Status    status.Status `json:"status"`
-	Detail    string        `json:"detail,omitempty"`
-	ElapsedNs int64         `json:"elapsed_ns,omitempty"`
-	Check     string        `json:"check,omitempty"`
-	Reader    Side          `json:"reader"`
-	Producer  *Side         `json:"producer,omitempty"`
-}
-
-// Result is one row's figures.
-type Result struct {
-	Row              string        `json:"row"`
-	Title            string        `json:"title"`
-	Status           status.Status `json:"status"`
-	Detail           string        `json:"detail,omitempty"`
-	Comparable       bool          `json:"comparable"`
-	ElapsedNsMedian  int64         `json:"elapsed_ns_median,omitempty"`
-	ElapsedNsSamples []int64       `json:"elapsed_ns_samples"`
-	ElapsedNs        stats.Summary `json:"elapsed_ns"`
-	Check            string        `json:"check,omitempty"`
-	RatioVsHale      *float64      `json:"ratio_vs_hale,omitempty"`
-	RatioVsSubject   *float64      `json:"ratio_vs_subject,omitempty"`
-	ReaderMemPeakKB  *int64        `json:"reader_mem_peak_kb_median,omitempty"`
-	ProdMemPeakKB    *int64        `json:"producer_mem_peak_kb_median,omitempty"`
-	Runs             []Run         `json:"runs"`
 }
 
 // Expected checks.
@@ -409,33 +364,4 @@ func short(id string) string {
 		return id[:12]
 	}
 	return id
-}
-
-// Ratios fills ratio_vs_hale (against the per-record Hale reader) and
-// ratio_vs_subject.
-func Ratios(results []*Result, subject string) {
-	by := map[string]*Result{}
-	for _, r := range results {
-		by[r.Row] = r
-	}
-	ref := func(name string) *Result {
-		if r := by[name]; r != nil && r.Status == status.OK && r.ElapsedNsMedian > 0 {
-			return r
-		}
-		return nil
-	}
-	h, s := ref("hale"), ref(subject)
-	for _, r := range results {
-		if r.Status != status.OK {
-			continue
-		}
-		if h != nil {
-			v := stats.Ratio(r.ElapsedNsMedian, h.ElapsedNsMedian)
-			r.RatioVsHale = &v
-		}
-		if s != nil {
-			v := stats.Ratio(r.ElapsedNsMedian, s.ElapsedNsMedian)
-			r.RatioVsSubject = &v
-		}
-	}
 }
