@@ -13,6 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -53,12 +54,17 @@ func repoBench(t *testing.T, name, old, new string) string {
 	return strings.Replace(string(data), old, new, 1)
 }
 
-func compare(t *testing.T, a, b string, set ab.Settings) *ab.Result {
+// compare runs an ab of suites a and b in C; sh, when given, is its shard.
+func compare(t *testing.T, a, b string, set ab.Settings, sh ...shard.Spec) *ab.Result {
 	t.Helper()
 	eng := enginetest.Connect(t)
 	var log bytes.Buffer
-	p, err := ab.Prepare(ab.Options{A: ab.SideSpec{Suite: a, What: "A " + a}, B: ab.SideSpec{Suite: b, What: "B " + b}, Subject: "c",
-		Settings: set, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20, Log: &log})
+	o := ab.Options{A: ab.SideSpec{Suite: a, What: "A " + a}, B: ab.SideSpec{Suite: b, What: "B " + b}, Subject: "c",
+		Settings: set, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20, Log: &log}
+	if len(sh) > 0 {
+		o.Shard = sh[0]
+	}
+	p, err := ab.Prepare(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,12 +77,16 @@ func compare(t *testing.T, a, b string, set ab.Settings) *ab.Result {
 
 // A small A/B on the engine: both sides sampled round by round, a bench B
 // lacks and a bench that does not compile in B are missing (and say why)
-// while the others go on.
+// while the others go on. It runs as shard 1 of 1: the whole partition,
+// named in the result.
 func TestABOnEngine(t *testing.T) {
 	fm := repoBench(t, "fn_modular", "", "")
 	a := suite(t, map[string]string{"fn_modular.c": fm, "broken_in_b.c": repoBench(t, "fn_call", "", ""), "gone_in_b.c": repoBench(t, "loop_overhead", "", "")})
 	b := suite(t, map[string]string{"fn_modular.c": repoBench(t, "fn_modular", "#define ITERS 10000000LL", "#define ITERS 11000000LL"), "broken_in_b.c": "int main(void) { return nope; }\n"})
-	res := compare(t, a, b, ab.Settings{MinRounds: 6, MaxRounds: 8, Seed: 5})
+	res := compare(t, a, b, ab.Settings{MinRounds: 6, MaxRounds: 8, Seed: 5}, shard.Spec{K: 1, N: 1, From: "--shard"})
+	if sh := res.Shard; sh == nil || sh.Index != 1 || sh.Total != 1 || len(sh.Benches) != 3 || sh.Digest == "" || sh.SuiteSourcesDigest == "" {
+		t.Errorf("shard field: %+v", res.Shard)
+	}
 	got := map[string]ab.Bench{}
 	for _, bn := range res.Benches {
 		got[bn.Name] = bn
