@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
+	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
@@ -28,6 +29,7 @@ type abOptions struct {
 	html                   string
 	failOnSlower, unprivil bool
 	memory                 byteSize
+	shard                  shardFlags
 }
 
 // sideFlags are one side's --x-suite, --x-ref, --x-src and --x-image.
@@ -58,6 +60,12 @@ A/A, said. A side that does not build at all, or an unknown ref: exit 2.
 
 --lang lists the languages compared (default: the subject only); --bench,
 --subject, --quiet are run's.
+
+--shard=K/N (or auto, with --shards and --shard-costs as for run) compares
+part K of N of the benches: run's partition — a bench never split, its
+languages and both sides together, so each paired ratio is whole — balanced
+by an earlier run report's times (--shard-costs) or else by cells; the
+result's shard field names the partition and this part.
 
 Output: the grid on stdout, or --json, or --markdown (release notes);
 --html=FILE also writes a page with a forest plot. Exit 1 with --fail-on-slower
@@ -90,6 +98,7 @@ func (o *abOptions) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.html, "html", "", "also write an HTML page with a forest plot to `FILE`")
 	fs.BoolVar(&o.failOnSlower, "fail-on-slower", false, "exit 1 when a bench is slower in B")
 	fs.BoolVar(&o.unprivil, "unprivileged", false, "run containers without privilege")
+	o.shard.addFlags(fs)
 }
 
 func runAB(ctx context.Context, args []string) error {
@@ -107,6 +116,10 @@ func runAB(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	sp, err := o.shard.resolve(log)
+	if err != nil {
+		return badInput("ab", err)
+	}
 	var specs [2]ab.SideSpec
 	for i := range specs {
 		if specs[i], err = o.side(i, imgOpts); err != nil {
@@ -115,7 +128,8 @@ func runAB(ctx context.Context, args []string) error {
 	}
 	plan, err := ab.Prepare(ab.Options{A: specs[0], B: specs[1], Bench: o.bench, Langs: o.langs, Subject: o.subject,
 		Settings: ab.Settings{Threshold: o.threshold, MinRounds: o.minRounds, MaxRounds: o.maxRounds, Budget: o.budget, Warmup: o.warmup, Seed: o.seed},
-		Timeout:  o.timeout, MemLimit: int64(o.memory), OutCap: 1 << 20, Unprivileged: o.unprivil, Images: imgOpts, Log: log})
+		Timeout:  o.timeout, MemLimit: int64(o.memory), OutCap: 1 << 20, Unprivileged: o.unprivil, Images: imgOpts, Log: log,
+		Shard: sp, ShardCosts: o.shard.costs})
 	if err != nil {
 		return badInput("ab", err)
 	}
@@ -196,18 +210,18 @@ func checkRef(git, ref string) error {
 func (o *abOptions) print(res *ab.Result) error {
 	switch {
 	case o.jsonOut:
-		if err := ab.JSON(os.Stdout, res); err != nil {
+		if err := abreport.JSON(os.Stdout, res); err != nil {
 			return err
 		}
 	case o.markdown:
-		ab.Markdown(os.Stdout, res)
+		abreport.Markdown(os.Stdout, res)
 	default:
-		ab.Grid(os.Stdout, res)
+		abreport.Grid(os.Stdout, res)
 	}
 	if o.html == "" {
 		return nil
 	}
-	if err := atomicfile.Write(o.html, 0o644, func(w io.Writer) error { return ab.HTML(w, res) }); err != nil {
+	if err := atomicfile.Write(o.html, 0o644, func(w io.Writer) error { return abreport.HTML(w, res) }); err != nil {
 		return fmt.Errorf("--html=%s: %w", o.html, err)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/cireport"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/htmlreport"
@@ -31,6 +32,13 @@ settings, a bench in two shards, a shard missing or given twice, a file that
 is not a shard (a run without --shard, a merged report, an interrupted or
 --update-baselines run) or not a report.
 
+The shards of one ab (ab --shard=K/N, each shard's --json result) merge
+the same way into one ab result: each bench's paired samples, ratio B/A,
+interval and verdict as its shard measured them; the grid, or --json, -o,
+--html and --summary (the Markdown table); --junit is run's. It refuses
+shards of other sides, subject builds, images or settings (threshold,
+looks), and the same partition faults as for run.
+
 Exit codes: 0 fine, 1 the merged run regressed or failed (or, under
 --strict, was inconclusive), 2 the shards could not be merged.
 
@@ -50,6 +58,9 @@ func runMerge(_ context.Context, args []string) error {
 	}
 	if len(files) == 0 {
 		return badInput("merge", errors.New("merge: give the shards' reports (each shard's results/run-*.json)"))
+	}
+	if schema, err := merge.Schema(files[0]); err == nil && schema == abreport.Schema {
+		return mergeAB(files, *jsonOut, *out, *html, *junit, *summary)
 	}
 	ci := cireport.Targets(*junit, *summary, os.Getenv("GITHUB_STEP_SUMMARY"))
 	if err := ci.Check(); err != nil {

@@ -39,16 +39,23 @@ func (s *shardFlags) addFlags(fs *flag.FlagSet) {
 // apply puts the shard into the run's options; K/N read from the CI's
 // variables is said on log.
 func (s *shardFlags) apply(o *harness.Options, log io.Writer) error {
+	sp, err := s.resolve(log)
+	o.Shard, o.ShardCosts = sp, s.costs
+	return err
+}
+
+// resolve is the shard the flags ask for (N 0: none), the same for every
+// verb that shards; K/N read from the CI's variables is said on log.
+func (s *shardFlags) resolve(log io.Writer) (shard.Spec, error) {
 	sp, ok, err := shard.Resolve(s.spec, s.shards, os.Getenv)
 	if err != nil {
-		return err
+		return shard.Spec{}, err
 	}
 	if s.costs != "" && !ok {
-		return fmt.Errorf("--shard-costs=%s balances shards: give --shard=K/N too", s.costs)
+		return shard.Spec{}, fmt.Errorf("--shard-costs=%s balances shards: give --shard=K/N too", s.costs)
 	}
 	if ok && sp.From != "--shard" {
 		fmt.Fprintf(log, "shard %s from %s\n", sp, sp.From)
 	}
-	o.Shard, o.ShardCosts = sp, s.costs
-	return nil
+	return sp, nil
 }

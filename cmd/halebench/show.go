@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/xproc"
+	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 const showHelp = `Usage: halebench show [flags] REPORT.json
@@ -50,17 +50,17 @@ func runShow(_ context.Context, args []string) error {
 		} else {
 			report.Grid(os.Stdout, &r)
 		}
-	case xproc.Schema:
+	case xprocreport.Schema:
 		if *markdown {
 			return badInput("show", fmt.Errorf("show: %s is an xproc report; --markdown renders run reports (results/run-*.json)", path))
 		}
-		var r xproc.Report
+		var r xprocreport.Report
 		if err := json.Unmarshal(data, &r); err != nil {
 			return badInput("show", fmt.Errorf("show: %s: %v", path, err))
 		}
-		xproc.Tables(os.Stdout, &r)
+		xprocreport.Tables(os.Stdout, &r)
 	default:
-		return badInput("show", fmt.Errorf("show: %s has schema %q; this halebench reads %s and %s", path, head.Schema, report.Schema, xproc.Schema))
+		return badInput("show", fmt.Errorf("show: %s has schema %q; this halebench reads %s and %s", path, head.Schema, report.Schema, xprocreport.Schema))
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
+	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 const xprocHelp = `Usage: halebench xproc [flags]
@@ -21,6 +22,11 @@ the payload. Node's row (†) is two threads in one container: not comparable.
 Writes results/xproc-<stamp>.json and prints the seed's two tables. Gates
 nothing.
 
+--shard=K/N (or auto, with --shards, as for run) measures part K of N of the
+pairs: run's partition over each variant's language pairs (a language's rows
+stay together), balanced by their rows; the report's shard field names the
+partition and this part. Ratios are within a shard.
+
 Flags:
 `
 
@@ -28,6 +34,7 @@ func runXproc(ctx context.Context, args []string) error {
 	var c common
 	var variant string
 	var jsonOut bool
+	var sh shardFlags
 	o := xproc.Options{}
 	fs := flag.NewFlagSet("xproc", flag.ContinueOnError)
 	c.addFlags(fs)
@@ -36,6 +43,7 @@ func runXproc(ctx context.Context, args []string) error {
 	fs.StringVar(&o.ResultsDir, "results", "results", "folder for the JSON report")
 	fs.BoolVar(&jsonOut, "json", false, "print only the JSON report on stdout")
 	fs.DurationVar(&o.Timeout, "timeout", 2*time.Minute, "per-run timeout of each side")
+	sh.addFlags(fs)
 	if _, err := parseN(fs, args, xprocHelp, 0, ""); err != nil {
 		return err
 	}
@@ -54,6 +62,12 @@ func runXproc(ctx context.Context, args []string) error {
 		return err
 	}
 	o.Suite, o.Langs, o.Subject = c.suite, langs, c.subject
+	if sh.costs != "" {
+		return badInput("xproc", fmt.Errorf("--shard-costs=%s: xproc balances its pairs by their rows; no report records what a pair costs", sh.costs))
+	}
+	if o.Shard, err = sh.resolve(o.Log); err != nil {
+		return badInput("xproc", err)
+	}
 	if err := xproc.CheckOptions(o); err != nil {
 		return badInput("xproc", err)
 	}
@@ -65,7 +79,7 @@ func runXproc(ctx context.Context, args []string) error {
 			enc.SetIndent("", "  ")
 			enc.Encode(rep)
 		} else {
-			xproc.Tables(os.Stdout, rep)
+			xprocreport.Tables(os.Stdout, rep)
 		}
 	}
 	if path != "" {

@@ -37,17 +37,17 @@ func (r *sampleRun) classify(s wire.Sample) wire.Sample {
 		}
 		return s
 	}
-	p := heldToWall(parseOutput(r.out.buf.Bytes(), r.out.dropped), s.WallNs)
-	s.Status, s.Detail, s.ElapsedNs, s.Check = p.status, p.detail, p.elapsed, p.check
+	p := heldToWall(wire.ParseOutput(r.out.buf.Bytes(), r.out.dropped), s.WallNs)
+	s.Status, s.Detail, s.ElapsedNs, s.Check = p.Status, p.Detail, p.ElapsedNs, p.Check
 	return s
 }
 
 // heldToWall refuses an elapsed_ns longer than the sample's own wall time
 // (the sampler's clock, from start to the last holder of its output): the
 // timed region lies inside the process, so a longer one was made up.
-func heldToWall(p parsed, wallNs int64) parsed {
-	if p.status == wire.StatusOK && wallNs > 0 && p.elapsed > wallNs {
-		return parsed{status: wire.StatusBadOutput, detail: fmt.Sprintf("elapsed_ns=%d is longer than the sample's wall time of %d ns", p.elapsed, wallNs)}
+func heldToWall(p wire.Output, wallNs int64) wire.Output {
+	if p.Status == wire.StatusOK && wallNs > 0 && p.ElapsedNs > wallNs {
+		return wire.Output{Status: wire.StatusBadOutput, Detail: fmt.Sprintf("elapsed_ns=%d is longer than the sample's wall time of %d ns", p.ElapsedNs, wallNs)}
 	}
 	return p
 }

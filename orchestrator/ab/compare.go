@@ -9,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -209,7 +210,7 @@ func sampleRound(ctx context.Context, s Sampler, st *state, round, warmup int, b
 // look gives a pair its verdict at this look; a resolved pair stops.
 func look(st *state, level, t float64) {
 	lo, hi, est := interval(st, level)
-	if v := Verdict(est, lo, hi, t); v != status.Unresolved {
+	if v := abreport.Verdict(est, lo, hi, t); v != status.Unresolved {
 		st.done, st.verdict = true, v
 	}
 }
@@ -225,7 +226,7 @@ func finish(st *state, level, t float64) Bench {
 		b.MedianA, b.MedianB = float64(stats.Median(st.a)), float64(stats.Median(st.b))
 		b.RatioLow, b.RatioHigh, b.Ratio = interval(st, level)
 		if b.Verdict == "" {
-			b.Verdict = Verdict(b.Ratio, b.RatioLow, b.RatioHigh, t)
+			b.Verdict = abreport.Verdict(b.Ratio, b.RatioLow, b.RatioHigh, t)
 		}
 		if math.IsInf(b.RatioHigh, 0) || b.RatioLow <= 0 { // JSON has no infinity
 			b.RatioLow, b.RatioHigh = 0, 0

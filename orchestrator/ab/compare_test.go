@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -138,7 +139,7 @@ func TestVerdictRule(t *testing.T) {
 		{1.0, 0.9, 1.1, status.Unresolved},
 	}
 	for _, c := range cases {
-		if got := Verdict(c.r, c.lo, c.hi, 0.02); got != c.want {
+		if got := abreport.Verdict(c.r, c.lo, c.hi, 0.02); got != c.want {
 			t.Errorf("Verdict(%v [%v, %v]) = %s, want %s", c.r, c.lo, c.hi, got, c.want)
 		}
 	}

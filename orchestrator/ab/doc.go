@@ -13,6 +13,6 @@
 // Entry points: Compare runs the rounds on any Sampler (a prepared
 // lifecycle.Sampling, or a fake) over Pairs; OnEngine opens a lifecycle
 // session, builds both sides' images (Prepare reads and checks the sides
-// first) and runs Compare in it. Grid, Markdown, JSON and HTML render a
-// Result without an engine.
+// first) and runs Compare in it. The Result, its evidence and its
+// renderers are package abreport's, which links no engine.
 package ab

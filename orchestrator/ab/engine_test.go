@@ -3,6 +3,7 @@ package ab_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,9 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
+	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -51,12 +54,17 @@ func repoBench(t *testing.T, name, old, new string) string {
 	return strings.Replace(string(data), old, new, 1)
 }
 
-func compare(t *testing.T, a, b string, set ab.Settings) *ab.Result {
+// compare runs an ab of suites a and b in C; sh, when given, is its shard.
+func compare(t *testing.T, a, b string, set ab.Settings, sh ...shard.Spec) *ab.Result {
 	t.Helper()
 	eng := enginetest.Connect(t)
 	var log bytes.Buffer
-	p, err := ab.Prepare(ab.Options{A: ab.SideSpec{Suite: a, What: "A " + a}, B: ab.SideSpec{Suite: b, What: "B " + b}, Subject: "c",
-		Settings: set, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20, Log: &log})
+	o := ab.Options{A: ab.SideSpec{Suite: a, What: "A " + a}, B: ab.SideSpec{Suite: b, What: "B " + b}, Subject: "c",
+		Settings: set, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20, Log: &log}
+	if len(sh) > 0 {
+		o.Shard = sh[0]
+	}
+	p, err := ab.Prepare(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,12 +77,16 @@ func compare(t *testing.T, a, b string, set ab.Settings) *ab.Result {
 
 // A small A/B on the engine: both sides sampled round by round, a bench B
 // lacks and a bench that does not compile in B are missing (and say why)
-// while the others go on.
+// while the others go on. It runs as shard 1 of 1: the whole partition,
+// named in the result.
 func TestABOnEngine(t *testing.T) {
 	fm := repoBench(t, "fn_modular", "", "")
 	a := suite(t, map[string]string{"fn_modular.c": fm, "broken_in_b.c": repoBench(t, "fn_call", "", ""), "gone_in_b.c": repoBench(t, "loop_overhead", "", "")})
 	b := suite(t, map[string]string{"fn_modular.c": repoBench(t, "fn_modular", "#define ITERS 10000000LL", "#define ITERS 11000000LL"), "broken_in_b.c": "int main(void) { return nope; }\n"})
-	res := compare(t, a, b, ab.Settings{MinRounds: 6, MaxRounds: 8, Seed: 5})
+	res := compare(t, a, b, ab.Settings{MinRounds: 6, MaxRounds: 8, Seed: 5}, shard.Spec{K: 1, N: 1, From: "--shard"})
+	if sh := res.Shard; sh == nil || sh.Index != 1 || sh.Total != 1 || len(sh.Benches) != 3 || sh.Digest == "" || sh.SuiteSourcesDigest == "" {
+		t.Errorf("shard field: %+v", res.Shard)
+	}
 	got := map[string]ab.Bench{}
 	for _, bn := range res.Benches {
 		got[bn.Name] = bn
@@ -88,8 +100,57 @@ func TestABOnEngine(t *testing.T) {
 	if br := got["broken_in_b"]; br.Verdict != status.Missing || !strings.Contains(br.Detail, "B: build_failed") {
 		t.Errorf("broken_in_b: %s %q", br.Verdict, br.Detail)
 	}
-	if res.Seed != 5 || res.Host == "" {
-		t.Errorf("seed %d, host %q", res.Seed, res.Host)
+	if res.Seed != 5 {
+		t.Errorf("seed %d", res.Seed)
+	}
+	checkEvidence(t, res)
+}
+
+// checkEvidence: the result's JSON names its schema and carries a run
+// report's evidence — the host, the privilege granted, each side's images
+// with their digests and provenance.
+func checkEvidence(t *testing.T, res *ab.Result) {
+	t.Helper()
+	var js bytes.Buffer
+	if err := abreport.JSON(&js, res); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Schema string `json:"schema"`
+		RunID  string `json:"run_id"`
+		Host   struct {
+			LogicalCPUs int `json:"logical_cpus"`
+			Privilege   struct {
+				Mode string `json:"mode"`
+			} `json:"privilege"`
+			MemPeakSource string `json:"mem_peak_source"`
+		} `json:"host"`
+		Sides []struct {
+			Name        string `json:"name"`
+			What        string `json:"what"`
+			Images      map[string]struct{ Digest string }
+			BenchImages map[string]struct {
+				ID         string `json:"id"`
+				Provenance *struct {
+					Origin string `json:"origin"`
+				} `json:"provenance"`
+			} `json:"bench_images"`
+		} `json:"sides"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Schema != abreport.Schema || got.RunID == "" || got.Host.LogicalCPUs < 1 || got.Host.Privilege.Mode == "" || got.Host.MemPeakSource == "" {
+		t.Errorf("schema %q, run id %q, host %+v", got.Schema, got.RunID, got.Host)
+	}
+	if len(got.Sides) != 2 || got.Sides[0].Name != "A" || got.Sides[1].Name != "B" {
+		t.Fatalf("sides: %+v", got.Sides)
+	}
+	for _, sd := range got.Sides {
+		bi := sd.BenchImages["c"]
+		if !strings.HasPrefix(sd.What, sd.Name+" ") || sd.Images["c"].Digest == "" || bi.ID == "" || bi.Provenance == nil || bi.Provenance.Origin == "" {
+			t.Errorf("side %s: %q, toolchain digest %q, bench image %+v", sd.Name, sd.What, sd.Images["c"].Digest, bi)
+		}
 	}
 }
 

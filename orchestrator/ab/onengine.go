@@ -10,6 +10,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -50,15 +51,16 @@ func OnEngine(ctx context.Context, eng *engine.Engine, p *Plan) (*Result, error)
 		set.Seed = time.Now().UnixNano() & (1<<53 - 1)
 	}
 	set.Log = p.Log
-	res := Compare(ctx, sp, pairs(p, s.Host.LogicalCPUs, a, b, set.Seed), set)
+	var host report.Host
+	res := Compare(ctx, &noting{Sampler: sp, host: &host}, pairs(p, s.Host.LogicalCPUs, a, b, set.Seed), set)
 	sp.CloseSamplers()
+	evidence(res, s, sp, &host, p, a, b)
 	res.A, res.B, res.SameSides = p.A.What, p.B.What, p.Same
 	for _, l := range p.Langs {
 		if ra := a.images[l.Name].Ref; ra != "" && ra == b.images[l.Name].Ref {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: A and B built the same bench image (%s): an A/A", l.Name, ra))
 		}
 	}
-	res.Host = fmt.Sprintf("%s, %d CPUs, cgroup %s, %s", s.Host.CPUModel, s.Host.LogicalCPUs, s.Host.CgroupVersion, s.Host.StorageDriver)
 	if ctx.Err() != nil {
 		return res, lifecycle.ErrInterrupted
 	}
@@ -69,6 +71,7 @@ func OnEngine(ctx context.Context, eng *engine.Engine, p *Plan) (*Result, error)
 type built struct {
 	images  map[string]imagebuild.BenchImage
 	missing map[string]string
+	all     *lifecycle.Images // for the result's evidence
 }
 
 // buildSide makes one side's toolchains and bench images. A side whose
@@ -96,7 +99,7 @@ func buildSide(ctx context.Context, s *lifecycle.Session, side string, spec Side
 	if err != nil {
 		return built{}, &ErrSide{Side: side, Err: err}
 	}
-	out := built{images: imgs.Benches, missing: map[string]string{}}
+	out := built{images: imgs.Benches, missing: map[string]string{}, all: imgs}
 	for _, l := range p.Langs {
 		tc := imgs.Toolchains[l.Name]
 		if tc.Status != imagebuild.Available {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -35,6 +37,10 @@ type Options struct {
 	Unprivileged bool
 	Images       imagebuild.Options // the session's (base image, mirror, no-build)
 	Log          io.Writer
+	// Shard is this ab's part of a sharded ab (N 0: unsharded);
+	// ShardCosts an earlier run report whose recorded times balance it.
+	Shard      shard.Spec
+	ShardCosts string
 }
 
 // Plan is an ab run whose inputs are read and checked.
@@ -44,6 +50,9 @@ type Plan struct {
 	Langs          []toolchain.Language
 	Names          []string // the benches compared, sorted
 	Same           bool     // A and B are given alike: an A/A
+	// Partition is the sharded ab's partition and this shard's part (nil:
+	// unsharded); Names then holds this shard's benches only.
+	Partition *report.Shard
 }
 
 // Prepare reads both sides' suites and checks every flag without an
@@ -74,6 +83,12 @@ func Prepare(o Options) (*Plan, error) {
 		return nil, err
 	}
 	if p.Langs, err = languages(o.Langs, o.Subject); err != nil {
+		return nil, err
+	}
+	if o.ShardCosts != "" && o.Shard.N == 0 {
+		return nil, fmt.Errorf("--shard-costs=%s balances shards: give --shard=K/N too", o.ShardCosts)
+	}
+	if err = p.selectShard(); err != nil {
 		return nil, err
 	}
 	p.Same = o.A.What == o.B.What

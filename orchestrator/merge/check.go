@@ -15,7 +15,7 @@ import (
 func sameRun(shards []Shard) error {
 	ref := shards[0]
 	for _, s := range shards[1:] {
-		if err := samePartition(ref, s); err != nil {
+		if err := samePartition(ref.File, s.File, ref.Report.Shard, s.Report.Shard); err != nil {
 			return err
 		}
 		if err := sameFacts(ref, s, "built", builds); err != nil {
@@ -28,18 +28,18 @@ func sameRun(shards []Shard) error {
 	return allOnce(shards)
 }
 
-// samePartition refuses a shard of another suite, sources or partition.
-func samePartition(ref, s Shard) error {
-	a, b := ref.Report.Shard, s.Report.Shard
+// samePartition refuses a shard (b, of file) of another suite, sources or
+// partition than the first's (a, of refFile).
+func samePartition(refFile, file string, a, b *report.Shard) error {
 	switch {
 	case a.Total != b.Total:
-		return refuse(s.File, "shard %d of %d, but %s is shard %d of %d: N disagrees (shards of different runs?)", b.Index, b.Total, ref.File, a.Index, a.Total)
+		return refuse(file, "shard %d of %d, but %s is shard %d of %d: N disagrees (shards of different runs?)", b.Index, b.Total, refFile, a.Index, a.Total)
 	case strings.Join(a.SuiteBenches, ",") != strings.Join(b.SuiteBenches, ","):
-		return refuse(s.File, "a different suite than %s's: %s", ref.File, setDiff(a.SuiteBenches, b.SuiteBenches))
+		return refuse(file, "a different suite than %s's: %s", refFile, setDiff(a.SuiteBenches, b.SuiteBenches))
 	case a.SuiteSourcesDigest != b.SuiteSourcesDigest:
-		return refuse(s.File, "different bench sources than %s (sources digest %s, not %s)", ref.File, b.SuiteSourcesDigest, a.SuiteSourcesDigest)
+		return refuse(file, "different bench sources than %s (sources digest %s, not %s)", refFile, b.SuiteSourcesDigest, a.SuiteSourcesDigest)
 	case a.Digest != b.Digest:
-		return refuse(s.File, "a different partition than %s (%s, not %s): the shards were balanced from different baselines or --shard-costs (balanced by %q there, %q here)", ref.File, b.Digest, a.Digest, a.BalancedBy, b.BalancedBy)
+		return refuse(file, "a different partition than %s (%s, not %s): the shards were balanced from different baselines or --shard-costs (balanced by %q there, %q here)", refFile, b.Digest, a.Digest, a.BalancedBy, b.BalancedBy)
 	}
 	return nil
 }
@@ -65,7 +65,12 @@ type fact struct{ name, value string }
 
 // sameFacts refuses a shard whose facts (of) differ from the first's.
 func sameFacts(ref, s Shard, what string, of func(*report.Report) []fact) error {
-	want, got := index(of(ref.Report)), index(of(s.Report))
+	return agree(ref.File, s.File, what, of(ref.Report), of(s.Report))
+}
+
+// agree refuses file's facts (got) where they differ from refFile's (want).
+func agree(refFile, file, what string, wantFacts, gotFacts []fact) error {
+	want, got := index(wantFacts), index(gotFacts)
 	var names []string
 	for n := range want {
 		names = append(names, n)
@@ -78,7 +83,7 @@ func sameFacts(ref, s Shard, what string, of func(*report.Report) []fact) error 
 	sort.Strings(names)
 	for _, n := range names {
 		if want[n] != got[n] {
-			return refuse(s.File, "%s differently than %s: %s is %s here, %s there", what, ref.File, n, shown(got[n]), shown(want[n]))
+			return refuse(file, "%s differently than %s: %s is %s here, %s there", what, refFile, n, shown(got[n]), shown(want[n]))
 		}
 	}
 	return nil

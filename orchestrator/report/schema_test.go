@@ -60,10 +60,11 @@ func TestGridOfAReportFromBefore(t *testing.T) {
 }
 
 // Reading a report links neither Docker nor BuildKit: the schema's
-// packages and the verbs' renderers import nothing of the engine side.
+// packages and the verbs' renderers (ab's and xproc's results among them)
+// import nothing of the engine side.
 func TestSchemaPackagesLinkNoEngine(t *testing.T) {
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go") // the go that runs this test, PATH or not
-	out, err := exec.Command(goBin, "list", "-deps", ".", "../compare", "../htmlreport", "../cireport").Output()
+	out, err := exec.Command(goBin, "list", "-deps", ".", "../compare", "../htmlreport", "../cireport", "../abreport", "../xprocreport", "../merge").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}

@@ -12,8 +12,10 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
+	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
+	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 // Options are an xproc run's settings (the CLI's flags).
@@ -27,6 +29,8 @@ type Options struct {
 	ResultsDir string
 	Images     imagebuild.Options
 	Log        io.Writer
+	// Shard is this xproc's part of a sharded xproc (N 0: unsharded).
+	Shard shard.Spec
 }
 
 // CheckOptions refuses bad settings before any engine is needed.
@@ -57,22 +61,29 @@ func RunOnEngine(ctx context.Context, eng *engine.Engine, o Options) (*Report, s
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
+	keep, part, err := selectShard(o)
+	if err != nil {
+		return nil, "", err
+	}
+	if part != nil {
+		o.Langs = langsOf(o, keep)
+	}
 	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "xproc", Engine: eng, Images: o.Images, Log: o.Log})
 	if err != nil {
 		return nil, "", err
 	}
 	defer s.Close()
 	rep := &Report{
-		Schema: Schema, GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
+		Schema: xprocreport.Schema, GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
 		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: record.HostInfo(s.Host)},
-		Images: map[string]imagebuild.Toolchain{}, BenchImages: map[string]imagebuild.BenchImage{},
-		Sharing: Sharing, Notes: Notes, Variants: map[string][]*Result{},
+		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
+		Sharing: xprocreport.Sharing, Notes: xprocreport.Notes, Variants: map[string][]*Result{}, Shard: part,
 	}
 	images, err := buildImages(ctx, s.Builder, o, rep)
 	if err != nil {
 		return nil, "", err
 	}
-	if len(images) == 0 {
+	if len(images) == 0 && len(o.Langs) > 0 {
 		return nil, "", errors.New("no language has both a toolchain and an xproc program")
 	}
 	sp, err := s.Ready(ctx)
@@ -81,12 +92,12 @@ func RunOnEngine(ctx context.Context, eng *engine.Engine, o Options) (*Report, s
 	}
 	priv, refused := sp.Privilege()
 	rep.Host.Privilege, rep.Host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)
-	measureAll(ctx, s, o, rep, images, priv)
+	measureAll(ctx, s, o, rep, images, priv, keep)
 	rep.Status = status.OK
 	if ctx.Err() != nil {
 		rep.Status = status.Interrupted
 	}
-	path, err := WriteJSON(rep, o.ResultsDir)
+	path, err := xprocreport.WriteJSON(rep, o.ResultsDir)
 	if err != nil {
 		return rep, "", err
 	}
@@ -108,22 +119,27 @@ func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Repor
 		return nil, err
 	}
 	if built.Base != nil {
-		rep.Base = *built.Base
+		rep.Base = record.Base(*built.Base)
 	}
-	rep.Images = built.Toolchains
-	images := map[string]imagebuild.BenchImage{}
+	for name, tc := range built.Toolchains {
+		rep.Images[name] = record.Toolchain(tc)
+	}
+	rep.SubjectBuild = rep.Images[o.Subject].Hale
 	for name, bi := range built.Benches {
-		rep.BenchImages[name] = bi
-		images[name] = bi
+		rep.BenchImages[name] = record.BenchImage(bi)
 	}
-	return images, nil
+	return built.Benches, nil
 }
 
 // measureAll runs every row of every variant until done or cancelled.
-func measureAll(ctx context.Context, s *lifecycle.Session, o Options, rep *Report, images map[string]imagebuild.BenchImage, priv engine.Privilege) {
+// keep, on a sharded xproc, holds the units of this shard.
+func measureAll(ctx context.Context, s *lifecycle.Session, o Options, rep *Report, images map[string]imagebuild.BenchImage, priv engine.Privilege, keep map[string]bool) {
 	for _, v := range o.Variants {
 		var results []*Result
 		for _, row := range Rows(v, o.Langs) {
+			if keep != nil && !keep[Unit(v, row.Lang.Name)] {
+				continue
+			}
 			bi, ok := images[row.Lang.Name]
 			if !ok {
 				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: status.Unavailable, Detail: rep.Images[row.Lang.Name].Reason, ElapsedNsSamples: []int64{}})
@@ -137,7 +153,10 @@ func measureAll(ctx context.Context, s *lifecycle.Session, o Options, rep *Repor
 				break
 			}
 		}
-		Ratios(results, o.Subject)
+		if results == nil {
+			continue // a shard without this variant
+		}
+		xprocreport.Ratios(results, o.Subject)
 		rep.Variants[v] = results
 		if ctx.Err() != nil {
 			return

@@ -19,12 +19,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
-// Variants and their records.
-var Variants = map[string]string{
-	"small": "N = 200 000 records of 16 bytes (two int64), dispatch-bound",
-	"large": "N = 20 000 records of 4 096 bytes (512 int64), the reader sums every field",
-}
-
 // Row is one line of an xproc table: a language and, for Hale, a reader kind.
 type Row struct {
 	Name       string // report key: hale, hale_drain, go, …
@@ -69,45 +63,6 @@ func Sources(suite string, l toolchain.Language) []imagebuild.Source {
 		return nil
 	}
 	return []imagebuild.Source{{Unit: "xproc", Path: p}}
-}
-
-// Side is what one container of a pair did.
-type Side struct {
-	ContainerID   string        `json:"container_id"`
-	CPUs          string        `json:"cpus"`
-	CPUsEffective string        `json:"cpus_effective"`
-	Status        status.Status `json:"status"`
-	Detail        string        `json:"detail,omitempty"`
-	MemPeakKB     *int64        `json:"mem_peak_kb,omitempty"`
-	MaxRSSKB      int64         `json:"maxrss_kb,omitempty"`
-}
-
-// Run is one iteration of a pair.
-type Run struct {
-	Status    status.Status `json:"status"`
-	Detail    string        `json:"detail,omitempty"`
-	ElapsedNs int64         `json:"elapsed_ns,omitempty"`
-	Check     string        `json:"check,omitempty"`
-	Reader    Side          `json:"reader"`
-	Producer  *Side         `json:"producer,omitempty"`
-}
-
-// Result is one row's figures.
-type Result struct {
-	Row              string        `json:"row"`
-	Title            string        `json:"title"`
-	Status           status.Status `json:"status"`
-	Detail           string        `json:"detail,omitempty"`
-	Comparable       bool          `json:"comparable"`
-	ElapsedNsMedian  int64         `json:"elapsed_ns_median,omitempty"`
-	ElapsedNsSamples []int64       `json:"elapsed_ns_samples"`
-	ElapsedNs        stats.Summary `json:"elapsed_ns"`
-	Check            string        `json:"check,omitempty"`
-	RatioVsHale      *float64      `json:"ratio_vs_hale,omitempty"`
-	RatioVsSubject   *float64      `json:"ratio_vs_subject,omitempty"`
-	ReaderMemPeakKB  *int64        `json:"reader_mem_peak_kb_median,omitempty"`
-	ProdMemPeakKB    *int64        `json:"producer_mem_peak_kb_median,omitempty"`
-	Runs             []Run         `json:"runs"`
 }
 
 // Expected checks.
@@ -285,7 +240,7 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 		return fail(r, status.ProducerFailed, err.Error())
 	}
 	p.finish(ctx, producer, r.Producer)
-	rres := p.finish(ctx, reader, &r.Reader)
+	rres, measured := p.finish(ctx, reader, &r.Reader)
 	if ctx.Err() != nil {
 		return fail(r, status.Interrupted, "")
 	}
@@ -293,13 +248,22 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 		if strings.Contains(rres, "status="+string(status.ProducerFailed)) || (r.Producer.Status != status.OK) {
 			return fail(r, status.ProducerFailed, fmt.Sprintf("reader: %s; producer: %s %s", r.Reader.Detail, r.Producer.Status, r.Producer.Detail))
 		}
+		if r.Reader.Status == status.BadOutput || r.Reader.Status == status.NoElapsed {
+			return fail(r, r.Reader.Status, "the reader's output: "+r.Reader.Detail)
+		}
 		return fail(r, status.ReaderFailed, r.Reader.Detail)
 	}
-	el, check := parseLines(rres)
-	if el <= 0 {
-		return fail(r, status.NoElapsed, "the reader printed no elapsed_ns")
+	return measuredRun(r, measured)
+}
+
+// measuredRun is a run whose side the sampler called ok: its elapsed time
+// and check are the sampler's, read by the one parser of a bench's stdout
+// (wire.ParseOutput), which the sampler held to its strict rules.
+func measuredRun(r Run, s runner.Sample) Run {
+	if s.Status != string(status.OK) || s.ElapsedNs <= 0 {
+		return fail(r, status.NoElapsed, "the sampler measured no elapsed_ns")
 	}
-	r.Status, r.ElapsedNs, r.Check = status.OK, el, check
+	r.Status, r.ElapsedNs, r.Check = status.OK, s.ElapsedNs, s.Check
 	return r
 }
 
@@ -336,34 +300,32 @@ func (p *Pair) inProcess(ctx context.Context, row Row, variant string) Run {
 	if err := c.Start(ctx); err != nil {
 		return fail(r, status.RunFailed, err.Error())
 	}
-	out := p.finish(ctx, c, &r.Reader)
+	_, measured := p.finish(ctx, c, &r.Reader)
 	if r.Reader.Status != status.OK {
 		return fail(r, r.Reader.Status, r.Reader.Detail)
 	}
-	el, check := parseLines(out)
-	r.Status, r.ElapsedNs, r.Check = status.OK, el, check
-	return r
+	return measuredRun(r, measured)
 }
 
 // finish waits for one side and reads the sampler's verdict into side; it
-// returns the side's stdout.
-func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) string {
+// returns the side's stdout and the sampler's last sample.
+func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) (string, runner.Sample) {
 	wctx, cancel := context.WithTimeout(ctx, p.Timeout+time.Minute)
 	defer cancel()
 	if _, err := c.Wait(wctx); err != nil {
 		c.Kill(context.Background())
 		side.Status, side.Detail = status.Timeout, err.Error()
-		return ""
+		return "", runner.Sample{}
 	}
 	out, errOut, err := c.Output(context.Background(), 1<<20)
 	if err != nil {
 		side.Status, side.Detail = status.RunFailed, err.Error()
-		return ""
+		return "", runner.Sample{}
 	}
 	res, err := runner.ParseResult(out, p.nonce)
 	if err != nil {
 		side.Status, side.Detail = status.RunFailed, "no sampler result: "+tail(errOut, 300)
-		return out
+		return out, runner.Sample{}
 	}
 	side.Status, side.Detail, side.CPUsEffective = status.Status(res.Status), termtext.Clean(res.Detail), res.Env.Affinity
 	if p.Env.MemPeakSource == "" {
@@ -372,29 +334,15 @@ func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) stri
 	if res.BuildError != "" {
 		side.Detail = "compile error: " + tail(res.BuildError, 300)
 	}
+	var last runner.Sample
 	if len(res.Samples) > 0 {
-		s := res.Samples[len(res.Samples)-1]
-		side.MemPeakKB, side.MaxRSSKB = s.MemPeakKB, s.MaxRSSKB
-		if s.StderrTail != "" && side.Status != status.OK {
-			side.Detail += "; stderr: " + tail(s.StderrTail, 300)
+		last = res.Samples[len(res.Samples)-1]
+		side.MemPeakKB, side.MaxRSSKB = last.MemPeakKB, last.MaxRSSKB
+		if last.StderrTail != "" && side.Status != status.OK {
+			side.Detail += "; stderr: " + tail(last.StderrTail, 300)
 		}
 	}
-	return out
-}
-
-func parseLines(out string) (int64, string) {
-	var el int64
-	var check string
-	for _, line := range strings.Split(out, "\n") {
-		line = strings.TrimSpace(line)
-		if v, ok := strings.CutPrefix(line, "elapsed_ns="); ok {
-			el, _ = strconv.ParseInt(v, 10, 64)
-		}
-		if v, ok := strings.CutPrefix(line, "check="); ok {
-			check = v
-		}
-	}
-	return el, check
+	return out, last
 }
 
 func fail(r Run, st status.Status, detail string) Run {
@@ -416,33 +364,4 @@ func short(id string) string {
 		return id[:12]
 	}
 	return id
-}
-
-// Ratios fills ratio_vs_hale (against the per-record Hale reader) and
-// ratio_vs_subject.
-func Ratios(results []*Result, subject string) {
-	by := map[string]*Result{}
-	for _, r := range results {
-		by[r.Row] = r
-	}
-	ref := func(name string) *Result {
-		if r := by[name]; r != nil && r.Status == status.OK && r.ElapsedNsMedian > 0 {
-			return r
-		}
-		return nil
-	}
-	h, s := ref("hale"), ref(subject)
-	for _, r := range results {
-		if r.Status != status.OK {
-			continue
-		}
-		if h != nil {
-			v := stats.Ratio(r.ElapsedNsMedian, h.ElapsedNsMedian)
-			r.RatioVsHale = &v
-		}
-		if s != nil {
-			v := stats.Ratio(r.ElapsedNsMedian, s.ElapsedNsMedian)
-			r.RatioVsSubject = &v
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package ab
+package abreport
 
 import (
 	"bytes"
@@ -82,7 +82,7 @@ func TestOutputs(t *testing.T) {
 func TestHostileTextIsDefanged(t *testing.T) {
 	r := sample()
 	r.A, r.B = "![pwn](https://evil.example/a.png)", "hale at  ::error::b ##vso[task.complete]"
-	r.Host = "<img src=https://evil.example/h.gif>"
+	r.Host.CPUModel = "<img src=https://evil.example/h.gif>"
 	r.Warnings = []string{"  ::warning::w\n\t::error::two", "\x1b]0;title\x07ok"}
 	r.Benches[0].Name = "x | <b>y</b>\n  ::error file=a::n"
 	r.Benches[2].Detail = "B: build failed:\n    ::error::from a build log ##vso[task.setvariable variable=x]1 [l](http://evil.example)"

@@ -1,4 +1,4 @@
-package ab
+package abreport
 
 import (
 	"encoding/json"
@@ -19,6 +19,9 @@ func Grid(w io.Writer, r *Result) {
 	fmt.Fprintf(w, "A: %s\nB: %s\n", l(r.A), l(r.B))
 	if r.SameSides {
 		fmt.Fprintln(w, "A and B are given alike: an A/A (nothing should differ)")
+	}
+	if sh := r.Shard; sh != nil {
+		fmt.Fprintf(w, "shard %d/%d: %d of the %d benches, balanced by %s\n", sh.Index, sh.Total, len(sh.Benches), len(sh.SuiteBenches), l(sh.BalancedBy))
 	}
 	for _, warn := range r.Warnings {
 		fmt.Fprintln(w, "note:", c(warn))
@@ -50,8 +53,8 @@ func Markdown(w io.Writer, r *Result) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", mdtext.Cell(b.Name), mdtext.Cell(b.Lang), dur(b.MedianA), dur(b.MedianB), ratioText(b), instrText(b), verdictMD(b))
 	}
 	fmt.Fprintf(w, "\nRatios are B/A from %d paired interleaved rounds at most (Hodges–Lehmann, Wilcoxon signed-rank interval at %.2f %%); `slower`/`faster` need the whole interval past 1 and the estimate past ±%.1f %%.", r.Rounds, 100*r.LookLevel, 100*r.Threshold)
-	if r.Host != "" {
-		fmt.Fprintf(w, " Host: %s.", mdtext.Cell(r.Host))
+	if h := r.HostLine(); h != "" {
+		fmt.Fprintf(w, " Host: %s.", mdtext.Cell(h))
 	}
 	fmt.Fprintln(w)
 }

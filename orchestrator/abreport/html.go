@@ -1,4 +1,4 @@
-package ab
+package abreport
 
 import (
 	"fmt"
@@ -84,7 +84,7 @@ table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}td:first-c
 <h1>B/A: {{.B}} against {{.A}}</h1>
 {{if .SameSides}}<p>A and B are given alike: an A/A, nothing should differ.</p>{{end}}
 <p>Ratios B/A from paired, randomized interleaved rounds: Hodges–Lehmann estimate, Wilcoxon signed-rank interval at {{pct .LookLevel}} % per look.
-The shaded band is ±{{pct .Threshold}} %. Seed {{.Seed}}; stopped by {{.StoppedBy}} after {{.Rounds}} rounds.{{if .Host}} Host: {{.Host}}.{{end}}</p>
+The shaded band is ±{{pct .Threshold}} %. Seed {{.Seed}}; stopped by {{.StoppedBy}} after {{.Rounds}} rounds.{{with .HostLine}} Host: {{.}}.{{end}}</p>
 <svg id="forest" width="{{.F.W}}" height="{{.F.H}}" role="img" aria-label="forest plot of the ratios B/A">
 <rect class="band" x="{{.BandX1}}" y="15" width="{{.BandW}}" height="{{.F.H}}" fill="#e8eef8"/>
 <line x1="{{.OneX}}" x2="{{.OneX}}" y1="15" y2="{{.F.H}}" stroke="#999"/>

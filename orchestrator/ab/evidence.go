@@ -1,0 +1,65 @@
+package ab
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/abreport"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/report/record"
+	"github.com/hale-lang/halebench/orchestrator/runner"
+)
+
+// sideEvidence is what a side ran, as a run report records its images:
+// each image's digest and provenance, and the subject's build.
+func sideEvidence(name, what, subject string, imgs *lifecycle.Images) abreport.Side {
+	sd := abreport.Side{Name: name, What: what, Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{}}
+	if imgs == nil {
+		return sd
+	}
+	if imgs.Base != nil {
+		sd.Base = record.Base(*imgs.Base)
+	}
+	for l, tc := range imgs.Toolchains {
+		sd.Images[l] = record.Toolchain(tc)
+	}
+	for l, bi := range imgs.Benches {
+		sd.BenchImages[l] = record.BenchImage(bi)
+	}
+	sd.SubjectBuild = sd.Images[subject].Hale
+	return sd
+}
+
+// evidence fills the result's run id, host and privilege (what the
+// samplers were granted and what the engine refused) and each side's
+// images.
+func evidence(res *Result, s *lifecycle.Session, sp *lifecycle.Sampling, host *report.Host, p *Plan, a, b built) {
+	res.Schema, res.GeneratedAt, res.RunID, res.Subject = abreport.Schema, time.Now().UTC().Format(time.RFC3339Nano), s.RunID, p.Subject
+	priv, refused := sp.Privilege()
+	host.HostInfo = record.HostInfo(s.Host)
+	host.Privilege, host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)
+	res.Host = *host
+	res.Shard = p.Partition
+	res.Sides = []abreport.Side{
+		sideEvidence("A", p.A.What, p.Subject, a.all),
+		sideEvidence("B", p.B.What, p.Subject, b.all),
+	}
+}
+
+// noting is a Sampler that keeps in host what the first sampler to answer
+// said it and its benches were granted (record.NoteSampler).
+type noting struct {
+	Sampler
+	mu   sync.Mutex
+	host *report.Host
+}
+
+func (n *noting) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
+	out := n.Sampler.Sample(ctx, w, j)
+	n.mu.Lock()
+	record.NoteSampler(n.host, out.Env)
+	n.mu.Unlock()
+	return out
+}

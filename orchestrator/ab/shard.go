@@ -1,0 +1,83 @@
+package ab
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/shard"
+)
+
+// selectShard keeps, on a sharded ab, only this shard's benches of those
+// selected and records the partition for the result. The partition is
+// run's (shard.Split): a bench is never split — its languages and both of
+// its sides stay in one shard, so its paired ratio is whole — and the
+// benches are balanced by what an earlier run report recorded
+// (ShardCosts) or else by their cells. Every shard reads the same suites
+// and the same cost report, so every shard computes the same partition.
+func (p *Plan) selectShard() error {
+	sp := p.Shard
+	if sp.N == 0 {
+		return nil
+	}
+	digest, err := sourcesDigest(p)
+	if err != nil {
+		return err
+	}
+	w := shard.Work{Cells: map[string]int{}, Counted: map[string]int{}, Samples: 2 * (p.Settings.Defaults().MinRounds + p.Settings.Warmup)}
+	for _, name := range p.Names {
+		w.Cells[name] = 0
+		for _, l := range p.Langs {
+			for _, s := range []*catalogue.Suite{p.ASuite, p.BSuite} {
+				if b := bench(s, name); b != nil && b.Sources[l.Name] != "" {
+					w.Cells[name]++
+				}
+			}
+		}
+	}
+	costs := shard.ByCells(w)
+	if p.ShardCosts != "" {
+		r, err := report.ReadFile(p.ShardCosts)
+		if err != nil {
+			return fmt.Errorf("--shard-costs: %w", err)
+		}
+		costs = shard.FromReport(p.ShardCosts, r, w)
+	}
+	part := shard.Split(sp.N, costs)
+	p.Names = part.Part(sp.K)
+	p.Partition = &report.Shard{
+		Index: sp.K, Total: sp.N, From: sp.From, SuiteBenches: part.Benches, Benches: part.Part(sp.K),
+		BalancedBy: part.BalancedBy, Loads: part.Loads, Digest: part.Digest, SuiteSourcesDigest: digest,
+	}
+	fmt.Fprintf(p.Log, "ab: shard %s (%s): %d of the %d benches, balanced by %s\n", sp, sp.From, len(p.Names), len(part.Benches), part.BalancedBy)
+	return nil
+}
+
+// sourcesDigest names what both sides' programs of the selected benches
+// are, by side, bench and language (not by path: two machines check the
+// suites out in different places): the shards of one ab have the same.
+func sourcesDigest(p *Plan) (string, error) {
+	h := sha256.New()
+	for i, s := range []*catalogue.Suite{p.ASuite, p.BSuite} {
+		for _, name := range p.Names {
+			b := bench(s, name)
+			if b == nil {
+				continue
+			}
+			for _, l := range p.Langs {
+				path := b.Sources[l.Name]
+				if path == "" {
+					continue
+				}
+				data, err := catalogue.ReadSource(path)
+				if err != nil {
+					return "", err
+				}
+				fmt.Fprintf(h, "%s %s %s %x\n", "AB"[i:i+1], name, l.Name, sha256.Sum256(data))
+			}
+		}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}

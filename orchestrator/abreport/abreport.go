@@ -1,0 +1,130 @@
+package abreport
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// Bench is one bench's A/B comparison in one language.
+type Bench struct {
+	Name    string        `json:"name"`
+	Lang    string        `json:"lang"`
+	Verdict status.Status `json:"verdict"`
+	// MedianA and MedianB are each side's median sample, in ns.
+	MedianA float64 `json:"median_a_ns"`
+	MedianB float64 `json:"median_b_ns"`
+	// Ratio is B/A (the Hodges–Lehmann estimate of the paired log-ratios,
+	// back to a ratio); RatioLow and RatioHigh its interval at Level.
+	Ratio     float64 `json:"ratio"`
+	RatioLow  float64 `json:"ratio_low"`
+	RatioHigh float64 `json:"ratio_high"`
+	Level     float64 `json:"level"`
+	// HalfWidth is the resolution reached: half the interval's width, as a
+	// fraction of 1 (0.01: ±1 %). 0 when unbounded.
+	HalfWidth float64 `json:"half_width"`
+	Rounds    int     `json:"rounds"`
+	// Instructions where the count lane counts the language, each side's
+	// median counted run (exact: no interval); 0 and a "not counted" detail
+	// otherwise. CountStatus is the count lane's verdict on the pair, by
+	// run's rule: ok, count_unstable (a side's runs disagree: threads,
+	// clock-driven work), count_failed or not_counted; InstrRatio is set
+	// only when it is ok.
+	InstrA      uint64        `json:"instructions_a,omitempty"`
+	InstrB      uint64        `json:"instructions_b,omitempty"`
+	InstrRatio  float64       `json:"instructions_ratio,omitempty"`
+	CountStatus status.Status `json:"count_status,omitempty"`
+	Detail      string        `json:"detail,omitempty"`
+	// SamplesA and SamplesB are the paired samples, round by round (ns).
+	SamplesA []int64 `json:"samples_a_ns,omitempty"`
+	SamplesB []int64 `json:"samples_b_ns,omitempty"`
+}
+
+// Schema names the ab result format.
+const Schema = "halebench-ab/1"
+
+// Result is one ab run: the comparison and the same evidence a run report
+// carries (the host, what the samplers were granted, every image of each
+// side with its digest and provenance, each side's subject build).
+type Result struct {
+	Schema      string  `json:"schema"`
+	GeneratedAt string  `json:"generated_at"`
+	RunID       string  `json:"run_id"`
+	Subject     string  `json:"subject"`
+	A           string  `json:"a"` // what side A is (a suite folder, an image, a ref)
+	B           string  `json:"b"`
+	SameSides   bool    `json:"a_equals_b,omitempty"` // an A/A: nothing should differ
+	Threshold   float64 `json:"threshold"`
+	Confidence  float64 `json:"confidence"` // overall, split over the looks
+	LookLevel   float64 `json:"look_level"` // each look's level
+	Looks       []int   `json:"looks"`      // the rounds at which the verdicts were looked at
+	Seed        int64   `json:"seed"`       // of the order of benches and sides in each round
+	Rounds      int     `json:"rounds"`     // the most any bench took
+	StoppedBy   string  `json:"stopped_by"` // resolved, max-rounds, budget or interrupted
+	ElapsedNs   int64   `json:"elapsed_ns"`
+	// Host is the engine's host and the privilege the samplers got (and
+	// were refused), as a run report records it.
+	Host report.Host `json:"host"`
+	// Sides are A then B: what each ran.
+	Sides []Side `json:"sides"`
+	// Shard is the partition and this result's part (ab --shard=K/N).
+	Shard    *report.Shard `json:"shard,omitempty"`
+	Benches  []Bench       `json:"benches"`
+	Warnings []string      `json:"warnings,omitempty"`
+}
+
+// Side is one side's evidence: what it is, the images it ran (each with
+// its digest and provenance) and how its subject was built.
+type Side struct {
+	Name        string                       `json:"name"` // A or B
+	What        string                       `json:"what"`
+	Base        report.Base                  `json:"base_image"`
+	Images      map[string]report.Toolchain  `json:"images"`
+	BenchImages map[string]report.BenchImage `json:"bench_images"`
+	// SubjectBuild is how the subject's toolchain was built on this side
+	// (hale's commit, source tree or image), when halebench built it.
+	SubjectBuild *report.HaleBuild `json:"subject_build,omitempty"`
+}
+
+// HostLine is the host and privilege in one line, "" when the result
+// records no host.
+func (r *Result) HostLine() string {
+	h := r.Host
+	if h.LogicalCPUs == 0 && h.CPUModel == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s, %d CPUs, cgroup %s, %s; privilege %s", h.CPUModel, h.LogicalCPUs, h.CgroupVersion, h.StorageDriver, h.Privilege)
+}
+
+// Slower says whether any bench is slower in B.
+func (r *Result) Slower() bool {
+	for _, b := range r.Benches {
+		if b.Verdict == status.Slower {
+			return true
+		}
+	}
+	return false
+}
+
+// Verdict holds a ratio B/A and its interval against threshold t: slower
+// when the whole interval is above 1 and the estimate at least 1+t, faster
+// the mirror (below 1, at most 1/(1+t)), same when the interval lies
+// inside the band [1/(1+t), 1+t], unresolved otherwise.
+func Verdict(ratio, low, high, t float64) status.Status {
+	hi, lo := 1+t, 1/(1+t)
+	switch {
+	case low > 1 && ratio >= hi:
+		return status.Slower
+	case high < 1 && ratio <= lo:
+		return status.Faster
+	case low >= lo && high <= hi:
+		return status.Same
+	}
+	return status.Unresolved
+}
+
+// ErrSlower is what a caller returns when a bench is slower in B and it
+// was asked to fail on that (exit 1).
+var ErrSlower = errors.New("a bench is slower in B")

@@ -1,0 +1,200 @@
+package merge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/abreport"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// ABShard is one shard's ab result (ab --shard=K/N) and the file it came
+// from.
+type ABShard struct {
+	File   string
+	Result *abreport.Result
+}
+
+// Schema is the schema a JSON file names ("" when it names none): which of
+// run's reports or ab's results it is.
+func Schema(path string) (string, error) {
+	data, err := report.ReadBounded(path)
+	if err != nil {
+		return "", &Refusal{File: path, Why: "not a report: " + err.Error()}
+	}
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return "", &Refusal{File: path, Why: "not a JSON report: " + err.Error()}
+	}
+	return head.Schema, nil
+}
+
+// ReadABFile reads a shard's ab result from path (bounded, no symlink, its
+// schema checked) and checks it is a shard.
+func ReadABFile(path string) (ABShard, error) {
+	data, err := report.ReadBounded(path)
+	if err != nil {
+		return ABShard{}, &Refusal{File: path, Why: "not an ab result: " + err.Error()}
+	}
+	var r abreport.Result
+	if err := json.Unmarshal(data, &r); err != nil {
+		return ABShard{}, &Refusal{File: path, Why: "not an ab result: " + err.Error()}
+	}
+	s := ABShard{File: path, Result: &r}
+	return s, s.check()
+}
+
+// check refuses a result that is no complete shard of an ab.
+func (s ABShard) check() error {
+	r, sh := s.Result, s.Result.Shard
+	switch {
+	case r.Schema != abreport.Schema:
+		return refuse(s.File, "schema %q; want an ab result (%s)", r.Schema, abreport.Schema)
+	case sh == nil:
+		return refuse(s.File, "not a shard: it has no shard field (an ab without --shard=K/N)")
+	case sh.Index == 0 && len(sh.Parts) > 0:
+		return refuse(s.File, "already a merge of %d shards; give the shards' own results", len(sh.Parts))
+	case sh.Total < 1 || sh.Total > shard.MaxShards || sh.Index < 1 || sh.Index > sh.Total:
+		return refuse(s.File, "shard field says shard %d of %d, which cannot be", sh.Index, sh.Total)
+	case r.StoppedBy == "interrupted":
+		return refuse(s.File, "shard %d/%d was interrupted: its result is partial; rerun that shard", sh.Index, sh.Total)
+	case sh.Digest == "" || sh.SuiteSourcesDigest == "":
+		return refuse(s.File, "shard field lacks its partition or sources digest")
+	}
+	for what, names := range map[string][]string{"suite_benches": sh.SuiteBenches, "benches": sh.Benches} {
+		if err := sortedSet(names); err != nil {
+			return refuse(s.File, "shard field's %s: %v", what, err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, b := range r.Benches {
+		if !has(sh.Benches, b.Name) || !has(sh.SuiteBenches, b.Name) {
+			return refuse(s.File, "holds bench %s, which is not shard %d's part (%v)", b.Name, sh.Index, sh.Benches)
+		}
+		seen[b.Name] = true
+	}
+	for _, name := range sh.Benches {
+		if !seen[name] {
+			return refuse(s.File, "shard %d's part names %s, but the result has no row for it", sh.Index, name)
+		}
+	}
+	return nil
+}
+
+// AB joins the shards of one ab into one result, written at (RFC 3339),
+// or refuses them (a *Refusal). Each bench's rows are its shard's as they
+// are: its paired samples, its ratio B/A with its interval and its
+// verdict, measured round by round on that shard's machine.
+func AB(shards []ABShard, at string) (*abreport.Result, error) {
+	if len(shards) == 0 {
+		return nil, errors.New("no shard results given")
+	}
+	for _, s := range shards {
+		if err := s.check(); err != nil {
+			return nil, err
+		}
+	}
+	sorted := append([]ABShard(nil), shards...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Result.Shard.Index < sorted[j].Result.Shard.Index })
+	if err := sameAB(sorted); err != nil {
+		return nil, err
+	}
+	first := *sorted[0].Result
+	m := &first // the comparison's facts, which the shards agree on, from shard 1
+	sh := *first.Shard
+	m.GeneratedAt, m.RunID = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12]
+	m.Shard, m.Benches, m.Warnings, m.Rounds, m.ElapsedNs = &sh, nil, nil, 0, 0
+	sh.Index, sh.From, sh.Benches, sh.Parts = 0, "", sh.SuiteBenches, nil
+	var stopped []string
+	for _, s := range sorted {
+		r := s.Result
+		m.Benches = append(m.Benches, r.Benches...)
+		m.Warnings = appendNew(m.Warnings, r.Warnings...)
+		m.Rounds, m.ElapsedNs = max(m.Rounds, r.Rounds), max(m.ElapsedNs, r.ElapsedNs)
+		stopped = appendNew(stopped, r.StoppedBy)
+		if r.Seed != first.Seed {
+			m.Warnings = appendNew(m.Warnings, fmt.Sprintf("shard %d's rounds were ordered by seed %d, shard 1's by %d", r.Shard.Index, r.Seed, first.Seed))
+		}
+		sh.Parts = append(sh.Parts, report.ShardPart{Index: r.Shard.Index, File: s.File, RunID: r.RunID, GeneratedAt: r.GeneratedAt,
+			Status: status.OK, Host: r.Host, Benches: r.Shard.Benches, SourcesDigest: r.Shard.SuiteSourcesDigest})
+	}
+	m.StoppedBy = strings.Join(stopped, ", ")
+	sort.SliceStable(m.Benches, func(i, j int) bool { return m.Benches[i].Name < m.Benches[j].Name })
+	return m, nil
+}
+
+// sameAB refuses shards that are not all of one ab: each against the
+// first, its partition, images and settings; then a shard given twice, a
+// bench in two shards, a shard missing.
+func sameAB(shards []ABShard) error {
+	ref := shards[0]
+	byK, where := map[int]string{}, map[string]string{}
+	for i, s := range shards {
+		if i > 0 {
+			if err := samePartition(ref.File, s.File, ref.Result.Shard, s.Result.Shard); err != nil {
+				return err
+			}
+			if err := agree(ref.File, s.File, "built", abBuilds(ref.Result), abBuilds(s.Result)); err != nil {
+				return err
+			}
+			if err := agree(ref.File, s.File, "compared", abSettings(ref.Result), abSettings(s.Result)); err != nil {
+				return err
+			}
+		}
+		k := s.Result.Shard.Index
+		if f, ok := byK[k]; ok {
+			return refuse(s.File, "shard %d/%d is given twice (also %s)", k, s.Result.Shard.Total, f)
+		}
+		byK[k] = s.File
+		for _, name := range s.Result.Shard.Benches {
+			if f, ok := where[name]; ok {
+				return refuse(s.File, "bench %s is in two shards (also %s)", name, f)
+			}
+			where[name] = s.File
+		}
+	}
+	var missing []string
+	for k := 1; k <= ref.Result.Shard.Total; k++ {
+		if byK[k] == "" {
+			missing = append(missing, fmt.Sprint(k))
+		}
+	}
+	if len(missing) > 0 {
+		return refuse(ref.File, "the ab has %d shards and shard(s) %s of them are missing; give every shard's result", ref.Result.Shard.Total, strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// abBuilds are the images each side measured: shards of one ab measure
+// the same two subject builds in the same images.
+func abBuilds(r *abreport.Result) []fact {
+	var fs []fact
+	for _, sd := range r.Sides {
+		side := "side " + sd.Name + "'s "
+		fs = append(fs, fact{side + "base image", sd.Base.ID + " " + sd.Base.RootfsSHA256})
+		for lang, t := range sd.Images {
+			fs = append(fs, fact{side + lang + " toolchain", fmt.Sprintf("%s %s %s", t.Status, imageName(t.Digest, t.ID), t.Version)})
+			if t.Hale != nil {
+				fs = append(fs, fact{side + lang + " build's commit", t.Hale.Commit})
+			}
+		}
+		for lang, b := range sd.BenchImages {
+			fs = append(fs, fact{side + lang + " bench image", imageName(b.Digest, b.ID)})
+		}
+	}
+	return fs
+}
+
+// abSettings are what an ab compared and how: the sides, the subject,
+// the band and the looks.
+func abSettings(r *abreport.Result) []fact {
+	return []fact{{"side A", r.A}, {"side B", r.B}, {"the subject", r.Subject},
+		{"--threshold", fmt.Sprint(r.Threshold)}, {"the confidence", fmt.Sprint(r.Confidence)}, {"the looks", fmt.Sprint(r.Looks)}}
+}

@@ -1,0 +1,142 @@
+package merge
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/abreport"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// abShards are the n shards of one ab over six benches, each bench with
+// its own paired samples and ratio, written under a temporary folder.
+func abShards(t *testing.T, n int) []ABShard {
+	t.Helper()
+	costs := shard.Costs{Of: map[string]int64{}, By: "cells (no recorded cost)"}
+	for i := 0; i < 6; i++ {
+		costs.Of[fmt.Sprintf("b%d", i)] = int64(1 + i%3)
+	}
+	part := shard.Split(n, costs)
+	dir := t.TempDir()
+	var out []ABShard
+	for k := 1; k <= n; k++ {
+		r := &abreport.Result{Schema: abreport.Schema, RunID: fmt.Sprintf("ab-%d", k), Subject: "c", A: "suite a", B: "suite b",
+			Threshold: 0.02, Confidence: 0.95, Looks: []int{6, 60}, Seed: 7, Rounds: 6 + k, StoppedBy: "resolved", ElapsedNs: int64(k) * 1e9,
+			Host: report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
+			Shard: &report.Shard{Index: k, Total: n, From: "--shard", SuiteBenches: part.Benches, Benches: part.Part(k),
+				BalancedBy: part.BalancedBy, Loads: part.Loads, Digest: part.Digest, SuiteSourcesDigest: "sha256:src"}}
+		for _, name := range []string{"A", "B"} {
+			r.Sides = append(r.Sides, abreport.Side{Name: name, What: "suite " + name,
+				Images:      map[string]report.Toolchain{"c": {Status: "available", Digest: "sha256:tc"}},
+				BenchImages: map[string]report.BenchImage{"c": {Digest: "sha256:bench" + name}}})
+		}
+		for i, name := range part.Part(k) {
+			ratio := 1 + float64(len(name)+i)/100
+			r.Benches = append(r.Benches, abreport.Bench{Name: name, Lang: "c", Verdict: status.Slower, Ratio: ratio, RatioLow: ratio - 0.01, RatioHigh: ratio + 0.01,
+				SamplesA: []int64{100, 101}, SamplesB: []int64{int64(100 * ratio), int64(101 * ratio)}, Rounds: 2})
+		}
+		out = append(out, writeAB(t, dir, fmt.Sprintf("ab-%d.json", k), r))
+	}
+	return out
+}
+
+func writeAB(t *testing.T, dir, name string, r *abreport.Result) ABShard {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := report.WriteFile(path, r); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadABFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// The merge of three ab shards holds every bench once with its shard's
+// paired samples, ratio and interval as they were, each shard's host under
+// shard.parts, in the order of an unsharded ab (by bench).
+func TestMergeABKeepsPairedRatios(t *testing.T) {
+	shards := abShards(t, 3)
+	want := map[string]abreport.Bench{}
+	for _, s := range shards {
+		for _, b := range s.Result.Benches {
+			want[b.Name] = b
+		}
+	}
+	m, err := AB([]ABShard{shards[2], shards[0], shards[1]}, "2026-01-02T03:04:05Z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Benches) != 6 || m.Shard.Index != 0 || len(m.Shard.Parts) != 3 || m.Rounds != 9 || m.ElapsedNs != 3e9 || m.Schema != abreport.Schema {
+		t.Fatalf("merged: %d benches, shard %+v, rounds %d, elapsed %d", len(m.Benches), m.Shard, m.Rounds, m.ElapsedNs)
+	}
+	for i, b := range m.Benches {
+		if i > 0 && m.Benches[i-1].Name >= b.Name {
+			t.Errorf("benches out of order: %s after %s", b.Name, m.Benches[i-1].Name)
+		}
+		if !reflect.DeepEqual(b, want[b.Name]) {
+			t.Errorf("%s: merged %+v, its shard had %+v", b.Name, b, want[b.Name])
+		}
+	}
+	for k, p := range m.Shard.Parts {
+		if p.Index != k+1 || p.Host.Hostname != fmt.Sprintf("runner-%d", k+1) || p.File != shards[k].File {
+			t.Errorf("part %d: %+v", k, p)
+		}
+	}
+}
+
+// Shards of another ab, twice, missing, or a file that is not an ab shard
+// are refused, naming the file.
+func TestMergeABRefuses(t *testing.T) {
+	shards := abShards(t, 3)
+	dir := t.TempDir()
+	otherB := *shards[1].Result
+	otherB.B = "suite c"
+	otherImage := *shards[1].Result
+	otherImage.Sides = append([]abreport.Side(nil), otherImage.Sides...)
+	otherImage.Sides[1].BenchImages = map[string]report.BenchImage{"c": {Digest: "sha256:other"}}
+	two := abShards(t, 2)
+	for _, c := range []struct {
+		name   string
+		shards []ABShard
+		file   string
+		want   string
+	}{
+		{"twice", []ABShard{shards[0], shards[0], shards[1], shards[2]}, shards[0].File, "given twice"},
+		{"missing", []ABShard{shards[0], shards[1]}, shards[0].File, "shard(s) 3 of them are missing"},
+		{"another B", []ABShard{shards[0], writeAB(t, dir, "b.json", &otherB), shards[2]}, filepath.Join(dir, "b.json"), "side B is suite c here"},
+		{"another image", []ABShard{shards[0], writeAB(t, dir, "i.json", &otherImage), shards[2]}, filepath.Join(dir, "i.json"), "side B's c bench image"},
+		{"another N", []ABShard{shards[0], two[1]}, two[1].File, "N disagrees"},
+	} {
+		_, err := AB(c.shards, "now")
+		if err == nil || !strings.Contains(err.Error(), c.file) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want a refusal naming %s and %q", c.name, err, c.file, c.want)
+		}
+	}
+	unsharded := *shards[0].Result
+	unsharded.Shard = nil
+	run, _ := json.Marshal(map[string]string{"schema": report.Schema})
+	for name, data := range map[string][]byte{"unsharded.json": mustJSON(t, &unsharded), "run.json": run, "junk.json": []byte("{")} {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, data, 0o644)
+		if _, err := ReadABFile(path); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: %v; want a refusal naming it", name, err)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

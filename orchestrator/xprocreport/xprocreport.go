@@ -1,0 +1,174 @@
+package xprocreport
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
+)
+
+// Report is one `halebench xproc` run, with the evidence a run report
+// carries: the host and privilege, every image with its digest and
+// provenance, the subject's build.
+type Report struct {
+	Schema      string                       `json:"schema"`
+	GeneratedAt string                       `json:"generated_at"`
+	RunID       string                       `json:"run_id"`
+	Status      status.Status                `json:"status"`
+	Iters       int                          `json:"iters"`
+	Subject     string                       `json:"subject"`
+	Host        report.Host                  `json:"host"`
+	Base        report.Base                  `json:"base_image"`
+	Images      map[string]report.Toolchain  `json:"images"`
+	BenchImages map[string]report.BenchImage `json:"bench_images"`
+	// SubjectBuild is how the subject's toolchain was built (hale's
+	// commit, source tree or image), when halebench built it.
+	SubjectBuild *report.HaleBuild `json:"subject_build,omitempty"`
+	// Shard is the partition and this report's part (xproc --shard=K/N).
+	Shard    *report.Shard        `json:"shard,omitempty"`
+	Sharing  string               `json:"shm_sharing"`
+	Notes    []string             `json:"notes"`
+	Variants map[string][]*Result `json:"variants"`
+}
+
+// Schema names the xproc report format.
+const Schema = "halebench-xproc/1"
+
+// Sharing says how the two containers share /dev/shm.
+const Sharing = "IPC namespace: the reader's container is IpcMode=shareable, the producer's joins it (container:<reader>); POSIX shm lives in that namespace's /dev/shm (ShmSize 256 MiB), so no host path is mounted and the segment goes away with the reader's container"
+
+// Notes carried into every report.
+var Notes = []string{
+	"Node † has no cross-process shared memory in its standard library: its row is worker_threads + SharedArrayBuffer in one process and one container, not comparable to the cross-process rows.",
+	"Hale's large variant carries 512 scalar Int fields, not a [Int; 512] array field: hale lays a fixed-array field out-of-line (an arena pointer), so it cannot cross a zero-copy shm slot (the seed suite's caveat).",
+	"Hale's ring has its own layout and a literal name (/halebench_xproc_<variant>); it pairs only with the Hale producer.",
+	"Timed on the reader's clock alone, from the first record seen to the last consumed; the producer's start-up is outside the timed region.",
+}
+
+// WriteJSON writes the report under dir.
+func WriteJSON(r *Report, dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	t, _ := time.Parse(time.RFC3339Nano, r.GeneratedAt)
+	path := filepath.Join(dir, fmt.Sprintf("xproc-%s.json", t.UTC().Format("20060102T150405Z")))
+	return path, report.WriteFile(path, r)
+}
+
+// Tables writes the seed's two xproc tables.
+func Tables(w io.Writer, r *Report) {
+	fmt.Fprintf(w, "halebench xproc %s — host: %s, %d CPUs, kernel %s; median of %d runs; privilege %s\n",
+		termtext.Clean(r.GeneratedAt), termtext.Clean(r.Host.CPUModel), r.Host.LogicalCPUs, termtext.Clean(r.Host.Kernel), r.Iters, termtext.Clean(r.Host.Privilege.String()))
+	for _, v := range []string{"small", "large"} {
+		rows := r.Variants[v]
+		if len(rows) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s — %s\n\n", v, Variants[v])
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "language\tmedian\tratio_vs_hale\treader peak\tproducer peak")
+		for _, res := range rows {
+			med, ratio := termtext.Clean(string(res.Status)), "—"
+			if res.Status == status.OK {
+				med = report.FormatNs(res.ElapsedNsMedian)
+				if res.RatioVsHale != nil {
+					ratio = report.FormatRatio(*res.RatioVsHale) + "×"
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termtext.Clean(res.Title), med, ratio, kb(res.ReaderMemPeakKB), kb(res.ProdMemPeakKB))
+		}
+		tw.Flush()
+	}
+	fmt.Fprintln(w)
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, "- "+termtext.Clean(n))
+	}
+}
+
+func kb(p *int64) string {
+	if p == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(*p)/1024)
+}
+
+// Variants and their records.
+var Variants = map[string]string{
+	"small": "N = 200 000 records of 16 bytes (two int64), dispatch-bound",
+	"large": "N = 20 000 records of 4 096 bytes (512 int64), the reader sums every field",
+}
+
+// Side is what one container of a pair did.
+type Side struct {
+	ContainerID   string        `json:"container_id"`
+	CPUs          string        `json:"cpus"`
+	CPUsEffective string        `json:"cpus_effective"`
+	Status        status.Status `json:"status"`
+	Detail        string        `json:"detail,omitempty"`
+	MemPeakKB     *int64        `json:"mem_peak_kb,omitempty"`
+	MaxRSSKB      int64         `json:"maxrss_kb,omitempty"`
+}
+
+// Run is one iteration of a pair.
+type Run struct {
+	Status    status.Status `json:"status"`
+	Detail    string        `json:"detail,omitempty"`
+	ElapsedNs int64         `json:"elapsed_ns,omitempty"`
+	Check     string        `json:"check,omitempty"`
+	Reader    Side          `json:"reader"`
+	Producer  *Side         `json:"producer,omitempty"`
+}
+
+// Result is one row's figures.
+type Result struct {
+	Row              string        `json:"row"`
+	Title            string        `json:"title"`
+	Status           status.Status `json:"status"`
+	Detail           string        `json:"detail,omitempty"`
+	Comparable       bool          `json:"comparable"`
+	ElapsedNsMedian  int64         `json:"elapsed_ns_median,omitempty"`
+	ElapsedNsSamples []int64       `json:"elapsed_ns_samples"`
+	ElapsedNs        stats.Summary `json:"elapsed_ns"`
+	Check            string        `json:"check,omitempty"`
+	RatioVsHale      *float64      `json:"ratio_vs_hale,omitempty"`
+	RatioVsSubject   *float64      `json:"ratio_vs_subject,omitempty"`
+	ReaderMemPeakKB  *int64        `json:"reader_mem_peak_kb_median,omitempty"`
+	ProdMemPeakKB    *int64        `json:"producer_mem_peak_kb_median,omitempty"`
+	Runs             []Run         `json:"runs"`
+}
+
+// Ratios fills ratio_vs_hale (against the per-record Hale reader) and
+// ratio_vs_subject.
+func Ratios(results []*Result, subject string) {
+	by := map[string]*Result{}
+	for _, r := range results {
+		by[r.Row] = r
+	}
+	ref := func(name string) *Result {
+		if r := by[name]; r != nil && r.Status == status.OK && r.ElapsedNsMedian > 0 {
+			return r
+		}
+		return nil
+	}
+	h, s := ref("hale"), ref(subject)
+	for _, r := range results {
+		if r.Status != status.OK {
+			continue
+		}
+		if h != nil {
+			v := stats.Ratio(r.ElapsedNsMedian, h.ElapsedNsMedian)
+			r.RatioVsHale = &v
+		}
+		if s != nil {
+			v := stats.Ratio(r.ElapsedNsMedian, s.ElapsedNsMedian)
+			r.RatioVsSubject = &v
+		}
+	}
+}

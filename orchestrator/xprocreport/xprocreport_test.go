@@ -1,0 +1,51 @@
+package xprocreport
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
+)
+
+// The written report names its schema and carries a run report's evidence
+// in the report's own field names; the tables say the host's privilege.
+func TestReportCarriesSchemaAndEvidence(t *testing.T) {
+	prov := &report.Provenance{Origin: "built", Checked: "build", Trusted: true}
+	r := &Report{Schema: Schema, GeneratedAt: "2026-01-02T03:04:05Z", RunID: "xproc-1", Iters: 1, Subject: "hale",
+		Host: report.Host{HostInfo: report.HostInfo{CPUModel: "Xeon", LogicalCPUs: 2}, Privilege: report.Privilege{Mode: "all-caps"},
+			PrivilegeRefusals: []report.Attempt{{Privilege: report.Privilege{Mode: "privileged"}, Error: "refused"}}},
+		Base:         report.Base{Ref: "base", ID: "sha256:base", Provenance: prov},
+		Images:       map[string]report.Toolchain{"hale": {Status: "available", Digest: "sha256:t", Provenance: prov, Hale: &report.HaleBuild{Commit: "c0ffee"}}},
+		BenchImages:  map[string]report.BenchImage{"hale": {Ref: "b", ID: "sha256:b", Provenance: prov}},
+		SubjectBuild: &report.HaleBuild{Commit: "c0ffee"},
+		Variants:     map[string][]*Result{"small": {{Row: "hale", Title: "Hale", Status: "ok", ElapsedNsMedian: 5, ElapsedNsSamples: []int64{5}}}},
+	}
+	path, err := WriteJSON(r, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := back["host"].(map[string]any)
+	img, _ := back["images"].(map[string]any)["hale"].(map[string]any)
+	bi, _ := back["bench_images"].(map[string]any)["hale"].(map[string]any)
+	sb, _ := back["subject_build"].(map[string]any)
+	if back["schema"] != "halebench-xproc/1" || host["privilege"] == nil || host["privilege_refusals"] == nil ||
+		img["digest"] != "sha256:t" || img["provenance"] == nil || bi["provenance"] == nil || sb["commit"] != "c0ffee" {
+		t.Errorf("report JSON:\n%s", data)
+	}
+	var tables bytes.Buffer
+	Tables(&tables, r)
+	if !strings.Contains(tables.String(), "privilege all-caps") {
+		t.Errorf("tables:\n%s", tables.String())
+	}
+}
