@@ -159,14 +159,17 @@ func joinForkLeave(dirs, homes []string, file, self string, fork func() (int, er
 		}
 		joined++
 	}
+	phases.mark("cgroup-join")
 	pid := 0
 	if err == nil {
 		pid, err = fork()
 	}
+	phases.mark("fork-exec")
 	for i := 0; i < joined; i++ {
 		if berr := writeFile(filepath.Join(homes[i], file), self); berr != nil && err == nil {
 			err = fmt.Errorf("leaving %s: %w", dirs[i], berr)
 		}
 	}
+	phases.mark("cgroup-leave")
 	return pid, err
 }

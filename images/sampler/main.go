@@ -114,7 +114,11 @@ func serve(args []string) {
 	// shows that a failed uid switch stops every bench.
 	uid := fs.Uint64("test-bench-uid", benchUID, "test only: the uid benches are started as")
 	trusted := fs.String("trusted", "", "PATH=SHA256,...: files that must have these digests before anything runs (trust.go)")
+	trace := fs.Bool("phases", false, "debug: after each sample, what each of its steps took on stderr (phases.go)")
 	_ = fs.Parse(args)
+	if *trace {
+		phases = &phaseClock{}
+	}
 	if *uid > 1<<32-1 {
 		fmt.Fprintln(os.Stderr, "halebench-sampler: -test-bench-uid must fit in 32 bits")
 		os.Exit(2)

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 )
@@ -109,6 +110,7 @@ func (s *session) run(o options) wire.Result {
 		total = 0 // a count-only job
 	}
 	for i := 0; i < total; i++ {
+		phases.begin()
 		smp, spent := runOnce(o, s.cg, s.conf, s.stop)
 		smp.Warmup = i < o.warmup
 		why := "the sample left processes that could not be killed"
@@ -117,6 +119,9 @@ func (s *session) run(o options) wire.Result {
 				spent, why = true, "the sample left what could not be cleaned: "+err.Error()
 			}
 		}
+		phases.mark("room")
+		phases.note("bench-elapsed", time.Duration(smp.ElapsedNs))
+		phases.end()
 		if spent {
 			res.Spent = true
 			if smp.Status == wire.StatusOK {

@@ -41,12 +41,14 @@ func startSample(o options, cg cgroups, conf *confinement) (*sampleRun, wire.Sam
 		fork = withoutASLR(fork)
 	}
 	r := &sampleRun{o: o, outR: p[0], errR: p[2]}
+	phases.mark("setup")
 	if cg != nil {
 		if r.sc, err = cg.newSample(o.memLimit); err != nil {
 			closeAll(p[:]...)
 			return nil, failed(wire.StatusRunFailed, "making the sample's cgroup: "+err.Error()), false
 		}
 	}
+	phases.mark("cgroup-make")
 	r.start = time.Now()
 	if r.sc != nil {
 		r.pid, err = r.sc.start(fork)

@@ -40,7 +40,8 @@ func (r *sampleRun) wait(stop <-chan struct{}) {
 	// goroutine parked in wait4 all along delays the readers' wake-ups.
 	waiting := []<-chan struct{}{r.outDone, r.errDone, r.benchDone}
 	for len(waiting) > 0 && !r.timedOut && !r.stopped {
-		if len(waiting) == 1 {
+		if len(waiting) == 1 && !r.reaping {
+			phases.mark("bench-output-closed")
 			r.startReaper()
 		}
 		select {
@@ -53,4 +54,5 @@ func (r *sampleRun) wait(stop <-chan struct{}) {
 		}
 	}
 	r.startReaper()
+	phases.mark("bench-reaped")
 }

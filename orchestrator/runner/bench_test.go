@@ -2,6 +2,9 @@ package runner_test
 
 import (
 	"context"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,13 +28,22 @@ import (
 //	  paid once per language and cpuset in a whole `halebench run`.
 //
 // go test -run=^$ -bench=SampleOverhead -benchtime=20x ./orchestrator/runner
+//
+// With HALEBENCH_PHASES=1 the sampler times each step of a sample
+// (`serve -phases`, images/sampler/phases.go) and the benchmark reports
+// each step's median, in µs.
 func BenchmarkSampleOverhead(b *testing.B) {
 	eng := enginetest.Connect(b)
 	img, priv := enginetest.BenchImage(b, eng, "c", "testdata/small.c")
 	info, _ := eng.Info(context.Background())
 	cpus, _, _ := runner.PlanCPUs(info.LogicalCPUs, 1)
 	c, _ := toolchain.ByName("c")
-	srv, err := runner.StartServer(context.Background(), runner.OnEngine(eng), runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: "bench-overhead", MemLimit: 1 << 30, Lang: "c"})
+	var args []string
+	ph := phaseMedians{}
+	if os.Getenv("HALEBENCH_PHASES") != "" {
+		args = []string{"-phases"}
+	}
+	srv, err := runner.StartServer(context.Background(), runner.OnEngine(eng), runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: "bench-overhead", MemLimit: 1 << 30, Lang: "c", SamplerArgs: args})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,9 +63,51 @@ func BenchmarkSampleOverhead(b *testing.B) {
 			elapsed += s.ElapsedNs
 			runs++
 		}
+		if args != nil {
+			ph.add(runner.ServerStderr(srv), len(o.Warmups)+len(o.Samples))
+		}
 	}
 	b.StopTimer()
+	ph.report(b)
 	b.ReportMetric(float64(stats.Median(inContainer))/1e6, "in-container-ms/sample")
 	b.ReportMetric(float64(roundTrip-elapsed)/1e6/float64(runs), "orchestration-ms/sample")
 	b.ReportMetric(float64(srv.StartNs)/1e6, "container-start-ms")
+}
+
+// phaseMedians gathers the sampler's phase lines: each step's times.
+type phaseMedians struct {
+	order []string
+	us    map[string][]int64
+}
+
+// add reads the last n phase lines of stderr (one job's samples).
+func (p *phaseMedians) add(stderr string, n int) {
+	var lines []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if rest, ok := strings.CutPrefix(l, "halebench-sampler phases:"); ok {
+			lines = append(lines, rest)
+		}
+	}
+	if p.us == nil {
+		p.us = map[string][]int64{}
+	}
+	for _, l := range lines[max(0, len(lines)-n):] {
+		for _, f := range strings.Fields(l) {
+			k, v, _ := strings.Cut(f, "=")
+			us, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				continue
+			}
+			if _, ok := p.us[k]; !ok {
+				p.order = append(p.order, k)
+			}
+			p.us[k] = append(p.us[k], us)
+		}
+	}
+}
+
+func (p *phaseMedians) report(b *testing.B) {
+	for _, k := range p.order {
+		b.ReportMetric(float64(stats.Median(p.us[k])), k+"-µs")
+	}
 }
