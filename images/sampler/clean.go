@@ -30,8 +30,7 @@ func (r *sampleRun) clean(conf *confinement) (spent bool) {
 		// The reaper still runs; what it has is not ours to read.
 		r.ws, r.ru = syscall.WaitStatus(syscall.SIGKILL), syscall.Rusage{}
 	}
-	phases.note("bench-user", time.Duration(r.ru.Utime.Nano()))
-	phases.note("bench-sys", time.Duration(r.ru.Stime.Nano()))
+	phases.note("bench-cpu", time.Duration(r.ru.Utime.Nano()+r.ru.Stime.Nano()))
 	if r.sc != nil {
 		if kb, err := r.sc.peakKB(); err == nil {
 			r.peakKB = &kb

@@ -128,7 +128,8 @@ func serve(args []string) {
 	defer s.close()
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
+	for jobs := 1; sc.Scan(); jobs++ {
+		begun := time.Now()
 		var j wire.Job
 		if err := json.Unmarshal(sc.Bytes(), &j); err != nil {
 			printResult(wire.Result{Status: wire.StatusRunFailed, Detail: "bad job line: " + err.Error(), Samples: []wire.Sample{}})
@@ -141,7 +142,9 @@ func serve(args []string) {
 			res = s.run(optionsOf(j))
 		}
 		res.ID, res.Nonce = j.ID, j.Nonce
-		printResult(res)
+		line := wire.EncodeResult(res)
+		phases.job(jobs, time.Since(begun))
+		os.Stdout.Write(line)
 		if s.stopped() || res.Spent {
 			return
 		}

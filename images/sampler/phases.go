@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -15,8 +16,12 @@ import (
 // never asks for it.
 var phases *phaseClock
 
-// phaseLinePrefix starts each line -phases writes.
-const phaseLinePrefix = "halebench-sampler phases:"
+// phaseLinePrefix starts each line -phases writes for a sample, and
+// phaseJobPrefix starts its line for a whole job.
+const (
+	phaseLinePrefix = "halebench-sampler phases:"
+	phaseJobPrefix  = "halebench-sampler job:"
+)
 
 // phaseClock times one sample at a time: begin, a mark after each step,
 // end. The sampler takes one sample at a time; the marks are made on the
@@ -24,14 +29,23 @@ const phaseLinePrefix = "halebench-sampler phases:"
 type phaseClock struct {
 	on          bool
 	first, last time.Time
+	cpu         time.Duration // the sampler's CPU time at begin
 	line        []byte
+}
+
+// selfCPU is the CPU time the sampler's threads have used (the kernel's
+// precise total, not its tick-sampled split between user and system).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func (p *phaseClock) begin() {
 	if p == nil {
 		return
 	}
-	p.on, p.first = true, time.Now()
+	p.on, p.first, p.cpu = true, time.Now(), selfCPU()
 	p.last = p.first
 	p.line = append(p.line[:0], phaseLinePrefix...)
 }
@@ -57,11 +71,24 @@ func (p *phaseClock) note(name string, d time.Duration) {
 	p.line = strconv.AppendInt(p.line, d.Microseconds(), 10)
 }
 
+// job writes what the n-th job took in the sampler, from its line read to
+// its result encoded (before the result is written: a reader that has the
+// result finds the job's lines on stderr, or soon will).
+func (p *phaseClock) job(n int, d time.Duration) {
+	if p == nil {
+		return
+	}
+	line := strconv.AppendInt([]byte(phaseJobPrefix+" n="), int64(n), 10)
+	line = strconv.AppendInt(append(line, " job="...), d.Microseconds(), 10)
+	os.Stderr.Write(append(line, '\n'))
+}
+
 func (p *phaseClock) end() {
 	if p == nil || !p.on {
 		return
 	}
 	p.note("sample", p.last.Sub(p.first))
+	p.note("sampler-cpu", selfCPU()-p.cpu)
 	p.on = false
 	os.Stderr.Write(append(p.line, '\n'))
 }

@@ -2,7 +2,9 @@ package runner_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,7 +66,9 @@ func BenchmarkSampleOverhead(b *testing.B) {
 			runs++
 		}
 		if args != nil {
-			ph.add(runner.ServerStderr(srv), len(o.Warmups)+len(o.Samples))
+			b.StopTimer()
+			ph.add(b, srv, i+1, len(o.Warmups)+len(o.Samples), o.JobNs)
+			b.StartTimer()
 		}
 	}
 	b.StopTimer()
@@ -74,34 +78,56 @@ func BenchmarkSampleOverhead(b *testing.B) {
 	b.ReportMetric(float64(srv.StartNs)/1e6, "container-start-ms")
 }
 
-// phaseMedians gathers the sampler's phase lines: each step's times.
+// phaseMedians gathers the sampler's phase lines: each step's times, and
+// per job the sampler's time and the rest of the round trip (the job and
+// result lines' way through the engine).
 type phaseMedians struct {
 	order []string
 	us    map[string][]int64
 }
 
-// add reads the last n phase lines of stderr (one job's samples).
-func (p *phaseMedians) add(stderr string, n int) {
-	var lines []string
-	for _, l := range strings.Split(stderr, "\n") {
-		if rest, ok := strings.CutPrefix(l, "halebench-sampler phases:"); ok {
-			lines = append(lines, rest)
-		}
-	}
+func (p *phaseMedians) put(k string, us int64) {
 	if p.us == nil {
 		p.us = map[string][]int64{}
 	}
-	for _, l := range lines[max(0, len(lines)-n):] {
+	if _, ok := p.us[k]; !ok {
+		p.order = append(p.order, k)
+	}
+	p.us[k] = append(p.us[k], us)
+}
+
+// add reads the n-th job's lines on the sampler's stderr: its samples'
+// lines and its own; jobNs is its round trip seen by the runner. Stderr
+// comes apart from the result, so it waits for the job's line a moment.
+func (p *phaseMedians) add(b *testing.B, srv *runner.Server, n, samples int, jobNs int64) {
+	mark := fmt.Sprintf("halebench-sampler job: n=%d job=", n)
+	var lines []string
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		lines = strings.Split(runner.ServerStderr(srv), "\n")
+		if slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, mark) }) {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("no line %q on the sampler's stderr", mark)
+		}
+	}
+	var steps []string
+	for _, l := range lines {
+		if rest, ok := strings.CutPrefix(l, "halebench-sampler phases:"); ok {
+			steps = append(steps, rest)
+		} else if rest, ok := strings.CutPrefix(l, mark); ok {
+			job, _ := strconv.ParseInt(rest, 10, 64)
+			p.put("job-in-sampler", job)
+			p.put("job-outside-sampler", jobNs/1000-job)
+			break
+		}
+	}
+	for _, l := range steps[max(0, len(steps)-samples):] {
 		for _, f := range strings.Fields(l) {
 			k, v, _ := strings.Cut(f, "=")
-			us, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				continue
+			if us, err := strconv.ParseInt(v, 10, 64); err == nil {
+				p.put(k, us)
 			}
-			if _, ok := p.us[k]; !ok {
-				p.order = append(p.order, k)
-			}
-			p.us[k] = append(p.us[k], us)
 		}
 	}
 }
