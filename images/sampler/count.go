@@ -125,7 +125,7 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 		if spent {
 			return out, true
 		}
-		if err := cleanRoom(); err != nil {
+		if err := s.room.clean(); err != nil {
 			out[len(out)-1] = wire.Count{Status: wire.CountFailed, Scope: c.Scope, Instrument: c.Instrument, Detail: "the counted run left what could not be cleaned: " + err.Error()}
 			return out, true
 		}

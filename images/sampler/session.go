@@ -28,6 +28,8 @@ type session struct {
 	lastRoom bool
 	// valgrindChecked: `valgrind --version` was asked (count.go).
 	valgrindChecked bool
+	// room is what every sample's clean-up checks (room.go).
+	room room
 }
 
 // newSession sets the sampler up to start benches as uid:gid.
@@ -115,7 +117,7 @@ func (s *session) run(o options) wire.Result {
 		smp.Warmup = i < o.warmup
 		why := "the sample left processes that could not be killed"
 		if !spent && (i < total-1 || s.lastRoom) {
-			if err := cleanRoom(); err != nil {
+			if err := s.room.clean(); err != nil {
 				spent, why = true, "the sample left what could not be cleaned: "+err.Error()
 			}
 		}
