@@ -159,7 +159,7 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 	if ro.timeout <= 0 {
 		ro.timeout = 20 * time.Minute
 	}
-	r, smp, spent := startSample(ro, s.cg, s.conf)
+	r, smp, spent := startSample(ro, programOf(ro), s.cg, s.conf)
 	if r != nil {
 		r.wait(s.stop)
 		smp.WallNs = time.Since(r.start).Nanoseconds()

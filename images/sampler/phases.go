@@ -30,22 +30,25 @@ type phaseClock struct {
 	on          bool
 	first, last time.Time
 	cpu         time.Duration // the sampler's CPU time at begin
+	switches    int64         // and its context switches
 	line        []byte
 }
 
 // selfCPU is the CPU time the sampler's threads have used (the kernel's
-// precise total, not its tick-sampled split between user and system).
-func selfCPU() time.Duration {
+// precise total, not its tick-sampled split between user and system), and
+// how many times they gave up or lost a CPU.
+func selfCPU() (time.Duration, int64) {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), ru.Nvcsw + ru.Nivcsw
 }
 
 func (p *phaseClock) begin() {
 	if p == nil {
 		return
 	}
-	p.on, p.first, p.cpu = true, time.Now(), selfCPU()
+	p.cpu, p.switches = selfCPU()
+	p.on, p.first = true, time.Now()
 	p.last = p.first
 	p.line = append(p.line[:0], phaseLinePrefix...)
 }
@@ -88,7 +91,10 @@ func (p *phaseClock) end() {
 		return
 	}
 	p.note("sample", p.last.Sub(p.first))
-	p.note("sampler-cpu", selfCPU()-p.cpu)
+	cpu, switches := selfCPU()
+	p.note("sampler-cpu", cpu-p.cpu)
+	p.line = append(p.line, " sampler-switches="...)
+	p.line = strconv.AppendInt(p.line, switches-p.switches, 10)
 	p.on = false
 	os.Stderr.Write(append(p.line, '\n'))
 }

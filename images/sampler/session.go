@@ -111,9 +111,10 @@ func (s *session) run(o options) wire.Result {
 	if o.iters == 0 {
 		total = 0 // a count-only job
 	}
+	prog := programOf(o)
 	for i := 0; i < total; i++ {
 		phases.begin()
-		smp, spent := runOnce(o, s.cg, s.conf, s.stop)
+		smp, spent := runOnce(o, prog, s.cg, s.conf, s.stop)
 		smp.Warmup = i < o.warmup
 		why := "the sample left processes that could not be killed"
 		if !spent && (i < total-1 || s.lastRoom) {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"io"
+	"sync"
 	"time"
 )
 
@@ -19,9 +20,16 @@ func (r *sampleRun) readOutputs() {
 	}()
 	go func() {
 		defer close(r.errDone)
-		_, _ = io.Copy(r.errTail, r.errR)
+		buf := copyBuffers.Get().(*[]byte)
+		defer copyBuffers.Put(buf)
+		// Not io.Copy(…, r.errR): *os.File's WriteTo would make a buffer
+		// each time.
+		_, _ = io.CopyBuffer(r.errTail, struct{ io.Reader }{r.errR}, *buf)
 	}()
 }
+
+// copyBuffers are the buffers the benches' stderr is read through.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 func (r *sampleRun) startReaper() {
 	if !r.reaping {
