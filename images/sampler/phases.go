@@ -11,9 +11,10 @@ import (
 
 // Where a sample's time goes, for whoever works on the sampler's cost:
 // `serve -phases` writes, after each sample, one line on stderr with the
-// time each step took, in µs, in order (docs/measurements.md). Off by
-// default, when phases is nil and a mark is a nil check; the orchestrator
-// never asks for it.
+// time each step took, in µs, in order, then the bench's and the sampler's
+// CPU time (µs) and the sampler's context switches; and after each job its
+// time in the sampler (docs/measurements.md). Off by default, when phases
+// is nil and a mark is a nil check; the orchestrator never asks for it.
 var phases *phaseClock
 
 // phaseLinePrefix starts each line -phases writes for a sample, and

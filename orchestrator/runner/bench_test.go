@@ -21,9 +21,11 @@ import (
 // `halebench run` takes it: jobs of 5 samples + 1 warm-up sent to one
 // long-lived sampler container.
 //
-//	in-container-ms/sample: the sampler's wall time around one sample
-//	  (fork+exec, the program's start-up and exit, the cgroup mkdir/rmdir,
-//	  reading the peak) minus the elapsed_ns the bench printed;
+//	in-container-ms/sample: the sample's wall time in the sampler, from
+//	  the fork to the bench reaped (fork+exec, the program's start-up and
+//	  exit, the moves in and out of its cgroups), minus the elapsed_ns the
+//	  bench printed; making and removing the cgroup, reading the peak and
+//	  the room's check are outside it (the phases below time them);
 //	orchestration-ms/sample: each job's round trip from the orchestrator
 //	  (send, sample, result back) minus the benches' elapsed time, per run;
 //	container-start-ms: creating, attaching and starting the container,
@@ -134,6 +136,10 @@ func (p *phaseMedians) add(b *testing.B, srv *runner.Server, n, samples int, job
 
 func (p *phaseMedians) report(b *testing.B) {
 	for _, k := range p.order {
-		b.ReportMetric(float64(stats.Median(p.us[k])), k+"-µs")
+		unit := k + "-µs"
+		if strings.HasSuffix(k, "-switches") {
+			unit = k + "/sample" // a count
+		}
+		b.ReportMetric(float64(stats.Median(p.us[k])), unit)
 	}
 }
