@@ -61,15 +61,7 @@ func openCgroups() (cgroups, error) {
 	if err := syscall.Mount("cgroup", mountDir, "cgroup", 0, "memory"); err != nil {
 		return nil, fmt.Errorf("mount the v1 memory cgroup (needs CAP_SYS_ADMIN and a private cgroup namespace): %w", err)
 	}
-	c := &v1{root: mountDir}
-	if err := os.MkdirAll(pidsMountDir, 0o755); err != nil {
-		c.pidsMountErr = err
-	} else if err := syscall.Mount("cgroup", pidsMountDir, "cgroup", 0, "pids"); err != nil {
-		c.pidsMountErr = fmt.Errorf("mount the v1 pids cgroup: %w", err)
-	} else {
-		c.pidsRoot = pidsMountDir
-	}
-	return c, nil
+	return openV1()
 }
 
 // removeCgroup retries for up to 0.5 s, soon at first: a cgroup whose
@@ -146,27 +138,42 @@ func sampleDir(root string) string {
 	return filepath.Join(root, fmt.Sprintf("sample-%d-%d", os.Getpid(), sampleSeq.Add(1)))
 }
 
-// joinForkLeave writes self to file in each of dirs (the sampler moves
-// there), forks and writes it to file in homes (one per dir): the child
-// starts inside dirs.
-func joinForkLeave(dirs, homes []string, file, self string, fork func() (int, error)) (int, error) {
+// cgroupMove moves the sampler (v2) or its forking thread (v1) into the
+// cgroup dir.
+type cgroupMove struct {
+	dir  string
+	move func() error
+}
+
+// moveByFile moves by writing self to file in dir.
+func moveByFile(dir, file, self string) cgroupMove {
+	return cgroupMove{dir, func() error { return writeFile(filepath.Join(dir, file), self) }}
+}
+
+// joinForkLeave makes each of joins (the sampler moves into the sample's
+// cgroups), forks, and makes leaves[i] for each join made (it moves back):
+// the child starts inside the sample's cgroups.
+func joinForkLeave(joins, leaves []cgroupMove, fork func() (int, error)) (int, error) {
 	var err error
 	joined := 0
-	for _, dir := range dirs {
-		if err = writeFile(filepath.Join(dir, file), self); err != nil {
-			err = fmt.Errorf("joining %s: %w", dir, err)
+	for _, j := range joins {
+		if err = j.move(); err != nil {
+			err = fmt.Errorf("joining %s: %w", j.dir, err)
 			break
 		}
 		joined++
 	}
+	phases.mark("cgroup-join")
 	pid := 0
 	if err == nil {
 		pid, err = fork()
 	}
+	phases.mark("fork-exec")
 	for i := 0; i < joined; i++ {
-		if berr := writeFile(filepath.Join(homes[i], file), self); berr != nil && err == nil {
-			err = fmt.Errorf("leaving %s: %w", dirs[i], berr)
+		if berr := leaves[i].move(); berr != nil && err == nil {
+			err = fmt.Errorf("leaving %s: %w", joins[i].dir, berr)
 		}
 	}
+	phases.mark("cgroup-leave")
 	return pid, err
 }

@@ -73,7 +73,8 @@ type v2Sample struct {
 }
 
 func (s *v2Sample) start(fork func() (int, error)) (int, error) {
-	return joinForkLeave([]string{s.dir}, []string{s.home}, "cgroup.procs", strconv.Itoa(os.Getpid()), fork)
+	self := strconv.Itoa(os.Getpid())
+	return joinForkLeave([]cgroupMove{moveByFile(s.dir, "cgroup.procs", self)}, []cgroupMove{moveByFile(s.home, "cgroup.procs", self)}, fork)
 }
 
 func (s *v2Sample) kill()        { _ = writeFile(filepath.Join(s.dir, "cgroup.kill"), "1") }

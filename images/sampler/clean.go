@@ -25,18 +25,22 @@ func (r *sampleRun) clean(conf *confinement) (spent bool) {
 		}
 	}
 	closeAll(r.outR, r.errR)
+	phases.mark("kill-sweep")
 	if !r.reaped {
 		// The reaper still runs; what it has is not ours to read.
 		r.ws, r.ru = syscall.WaitStatus(syscall.SIGKILL), syscall.Rusage{}
 	}
+	phases.note("bench-cpu", time.Duration(r.ru.Utime.Nano()+r.ru.Stime.Nano()))
 	if r.sc != nil {
 		if kb, err := r.sc.peakKB(); err == nil {
 			r.peakKB = &kb
 		}
 		r.oom = r.sc.oomKilled()
+		phases.mark("peak-read")
 		if err := r.sc.remove(); err != nil {
 			spent = true
 		}
+		phases.mark("cgroup-remove")
 	}
 	return spent
 }

@@ -125,7 +125,7 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 		if spent {
 			return out, true
 		}
-		if err := cleanRoom(); err != nil {
+		if err := s.room.clean(); err != nil {
 			out[len(out)-1] = wire.Count{Status: wire.CountFailed, Scope: c.Scope, Instrument: c.Instrument, Detail: "the counted run left what could not be cleaned: " + err.Error()}
 			return out, true
 		}
@@ -159,7 +159,7 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 	if ro.timeout <= 0 {
 		ro.timeout = 20 * time.Minute
 	}
-	r, smp, spent := startSample(ro, s.cg, s.conf)
+	r, smp, spent := startSample(ro, programOf(ro), s.cg, s.conf)
 	if r != nil {
 		r.wait(s.stop)
 		smp.WallNs = time.Since(r.start).Nanoseconds()

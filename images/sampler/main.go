@@ -114,7 +114,11 @@ func serve(args []string) {
 	// shows that a failed uid switch stops every bench.
 	uid := fs.Uint64("test-bench-uid", benchUID, "test only: the uid benches are started as")
 	trusted := fs.String("trusted", "", "PATH=SHA256,...: files that must have these digests before anything runs (trust.go)")
+	trace := fs.Bool("phases", false, "debug: after each sample, what each of its steps took on stderr (phases.go)")
 	_ = fs.Parse(args)
+	if *trace {
+		phases = &phaseClock{}
+	}
 	if *uid > 1<<32-1 {
 		fmt.Fprintln(os.Stderr, "halebench-sampler: -test-bench-uid must fit in 32 bits")
 		os.Exit(2)
@@ -124,7 +128,8 @@ func serve(args []string) {
 	defer s.close()
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
+	for jobs := 1; sc.Scan(); jobs++ {
+		begun := time.Now()
 		var j wire.Job
 		if err := json.Unmarshal(sc.Bytes(), &j); err != nil {
 			printResult(wire.Result{Status: wire.StatusRunFailed, Detail: "bad job line: " + err.Error(), Samples: []wire.Sample{}})
@@ -137,7 +142,9 @@ func serve(args []string) {
 			res = s.run(optionsOf(j))
 		}
 		res.ID, res.Nonce = j.ID, j.Nonce
-		printResult(res)
+		line := wire.EncodeResult(res)
+		phases.job(jobs, time.Since(begun))
+		os.Stdout.Write(line)
 		if s.stopped() || res.Spent {
 			return
 		}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 // The room a bench finds: what one sample leaves must not reach the next.
@@ -50,16 +51,23 @@ func makeHome() error {
 	return os.Chmod(homeDir, 0o555)
 }
 
-// cleanRoom empties every room directory, removes every System V IPC
-// object, and checks that nothing is left; an error means the container
-// must not serve another sample.
-func cleanRoom() error {
-	var errs []error
-	for dir, keep := range roomDirs {
-		if err := emptyDir(dir, keep); err != nil {
-			errs = append(errs, err)
-		}
-	}
+// room is the room's state over a session. sealed holds the room
+// directories that lie on a read-only mount and that a clean found empty:
+// no process can write there, and none can make the mount writable (that
+// needs mount(2), which the seccomp filter denies every process here, the
+// sampler included, before the first sample), so they are not listed
+// again. On an engine whose image layers are a FUSE file system
+// (fuse-overlayfs), each listing of the image's /var/tmp is a round trip
+// to its daemon.
+type room struct {
+	sealed map[string]bool
+}
+
+// clean empties every room directory, removes every System V IPC object,
+// and checks that nothing is left; an error means the container must not
+// serve another sample.
+func (r *room) clean() error {
+	errs := []error{r.emptyDirs(roomDirs)}
 	if names, err := dirNames(homeDir); err != nil || len(names) > 0 {
 		errs = append(errs, fmt.Errorf("the benches' HOME is not empty: %v %v", names, err))
 	}
@@ -68,6 +76,43 @@ func cleanRoom() error {
 	}
 	return errors.Join(errs...)
 }
+
+// emptyDirs empties each of dirs but what it keeps (emptyDir) and is not
+// sealed, and seals those it found empty on a read-only mount.
+func (r *room) emptyDirs(dirs map[string]map[string]bool) error {
+	var errs []error
+	for dir, keep := range dirs {
+		if r.sealed[dir] {
+			continue
+		}
+		if err := emptyDir(dir, keep); err != nil {
+			errs = append(errs, err)
+		} else if readOnlyMount(dir) {
+			if r.sealed == nil {
+				r.sealed = map[string]bool{}
+			}
+			r.sealed[dir] = true
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// readOnlyMount says whether dir lies on a mount that is read-only.
+func readOnlyMount(dir string) bool {
+	var st syscall.Statfs_t
+	for {
+		err := syscall.Statfs(dir, &st)
+		if err == nil {
+			return st.Flags&stRdonly != 0
+		}
+		if err != syscall.EINTR {
+			return false
+		}
+	}
+}
+
+// stRdonly is ST_RDONLY of statfs(2)'s f_flags.
+const stRdonly = 1
 
 // emptyDir removes everything in dir but keep (links are removed, not
 // followed) and checks nothing else is left. A directory the image does not
@@ -97,15 +142,38 @@ func emptyDir(dir string, keep map[string]bool) error {
 }
 
 // sysvKinds are the System V IPC object kinds: where the kernel lists
-// them, and how one is removed (IPC_RMID is 0; semctl takes it third).
+// them, how one is removed (IPC_RMID is 0; semctl takes it third), and how
+// many the IPC namespace holds: SHM_INFO's used_ids, SEM_INFO's semusz and
+// MSG_INFO's msgpool, each the namespace's count of objects in use, in one
+// system call where the table is a file to open, format and read.
 var sysvKinds = []struct {
-	list string
-	rm   func(id uintptr) syscall.Errno
+	list  string
+	rm    func(id uintptr) syscall.Errno
+	inUse func(buf *[16]int32) (int32, syscall.Errno)
 }{
-	{"/proc/sysvipc/shm", func(id uintptr) syscall.Errno { return rawErr(syscall.Syscall(syscall.SYS_SHMCTL, id, 0, 0)) }},
-	{"/proc/sysvipc/sem", func(id uintptr) syscall.Errno { return rawErr(syscall.Syscall(syscall.SYS_SEMCTL, id, 0, 0)) }},
-	{"/proc/sysvipc/msg", func(id uintptr) syscall.Errno { return rawErr(syscall.Syscall(syscall.SYS_MSGCTL, id, 0, 0)) }},
+	{"/proc/sysvipc/shm", func(id uintptr) syscall.Errno { return rawErr(syscall.Syscall(syscall.SYS_SHMCTL, id, 0, 0)) },
+		func(buf *[16]int32) (int32, syscall.Errno) {
+			e := rawErr(syscall.Syscall(syscall.SYS_SHMCTL, 0, shmInfo, uintptr(unsafe.Pointer(buf))))
+			return buf[0], e
+		}},
+	{"/proc/sysvipc/sem", func(id uintptr) syscall.Errno { return rawErr(syscall.Syscall(syscall.SYS_SEMCTL, id, 0, 0)) },
+		func(buf *[16]int32) (int32, syscall.Errno) {
+			e := rawErr(syscall.Syscall6(syscall.SYS_SEMCTL, 0, 0, semInfo, uintptr(unsafe.Pointer(buf)), 0, 0))
+			return buf[7], e
+		}},
+	{"/proc/sysvipc/msg", func(id uintptr) syscall.Errno { return rawErr(syscall.Syscall(syscall.SYS_MSGCTL, id, 0, 0)) },
+		func(buf *[16]int32) (int32, syscall.Errno) {
+			e := rawErr(syscall.Syscall(syscall.SYS_MSGCTL, 0, msgInfo, uintptr(unsafe.Pointer(buf))))
+			return buf[0], e
+		}},
 }
+
+// The *_INFO commands of shmctl, semctl and msgctl.
+const (
+	shmInfo = 14
+	semInfo = 19
+	msgInfo = 12
+)
 
 func rawErr(_, _ uintptr, e syscall.Errno) syscall.Errno { return e }
 
@@ -114,7 +182,11 @@ func rawErr(_, _ uintptr, e syscall.Errno) syscall.Errno { return e }
 // (every process of the sample is dead, so none is attached).
 func removeSysVIPC() error {
 	var errs []error
+	var buf [16]int32
 	for _, k := range sysvKinds {
+		if n, e := k.inUse(&buf); e == 0 && n == 0 {
+			continue // none: no table to read
+		}
 		ids, err := sysvIDs(k.list)
 		for _, id := range ids {
 			if e := k.rm(uintptr(id)); e != 0 && e != syscall.EINVAL && e != syscall.EIDRM {

@@ -3,9 +3,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -83,4 +87,118 @@ func BenchmarkRoomCheckEmpty(b *testing.B) {
 			}
 		}
 	}
+}
+
+// inPrivateNamespace runs fn on a thread of its own in new namespaces of
+// the kinds flags names (CLONE_NEWNS, CLONE_NEWIPC), so that what fn mounts
+// or creates is not the host's. The thread is not given back to the
+// runtime: it ends with fn.
+func inPrivateNamespace(t *testing.T, flags int, fn func()) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		if err := syscall.Unshare(flags); err != nil {
+			done <- err
+			return
+		}
+		defer func() { done <- nil }()
+		fn()
+	}()
+	if err := <-done; err != nil {
+		skipUnlessCI(t, fmt.Sprintf("needs CAP_SYS_ADMIN for private namespaces (unshare: %v)", err))
+	}
+}
+
+// A room directory on a read-only mount that a clean found empty is sealed:
+// not listed again. One on a writable mount is emptied every time, and one
+// on a read-only mount that holds something is an error every time, never
+// sealed.
+func TestRoomSealsOnlyEmptyReadOnlyDirs(t *testing.T) {
+	rw, ro, roFull := t.TempDir(), t.TempDir(), t.TempDir()
+	inPrivateNamespace(t, syscall.CLONE_NEWNS, func() {
+		if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
+			t.Error(err)
+			return
+		}
+		if err := syscall.Mount("tmpfs", ro, "tmpfs", syscall.MS_RDONLY, ""); err != nil {
+			t.Error(err)
+			return
+		}
+		if err := os.WriteFile(filepath.Join(roFull, "left"), nil, 0o644); err != nil {
+			t.Error(err)
+			return
+		}
+		if err := syscall.Mount(roFull, roFull, "", syscall.MS_BIND, ""); err != nil {
+			t.Error(err)
+			return
+		}
+		if err := syscall.Mount("", roFull, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
+			t.Error(err)
+			return
+		}
+		var r room
+		dirs := map[string]map[string]bool{rw: nil, ro: nil, roFull: nil}
+		for i := 0; i < 2; i++ {
+			if err := os.WriteFile(filepath.Join(rw, "x"), nil, 0o644); err != nil {
+				t.Error(err)
+				return
+			}
+			err := r.emptyDirs(dirs)
+			if err == nil || !strings.Contains(err.Error(), roFull) {
+				t.Errorf("clean %d: %v, want an error naming %s", i, err, roFull)
+			}
+			if left, _ := dirNames(rw); len(left) != 0 {
+				t.Errorf("clean %d left %v in the writable directory", i, left)
+			}
+			if !reflect.DeepEqual(r.sealed, map[string]bool{ro: true}) {
+				t.Errorf("clean %d sealed %v, want only %s", i, r.sealed, ro)
+			}
+		}
+	})
+}
+
+// removeSysVIPC finds, through the kernel's counts, that a fresh IPC
+// namespace holds nothing, and removes a segment, a semaphore set and a
+// message queue left in it.
+func TestRemoveSysVIPC(t *testing.T) {
+	inPrivateNamespace(t, syscall.CLONE_NEWIPC, func() {
+		counts := func() []int32 {
+			var buf [16]int32
+			var n []int32
+			for _, k := range sysvKinds {
+				c, e := k.inUse(&buf)
+				if e != 0 {
+					t.Errorf("%s: counting: %v", k.list, e)
+				}
+				n = append(n, c)
+			}
+			return n
+		}
+		if n := counts(); !reflect.DeepEqual(n, []int32{0, 0, 0}) {
+			t.Errorf("a fresh namespace holds %v", n)
+		}
+		const ipcPrivate, ipcCreat = 0, 0o1000
+		for _, nr := range []uintptr{syscall.SYS_SHMGET, syscall.SYS_SEMGET, syscall.SYS_MSGGET} {
+			a2, a3 := uintptr(ipcCreat|0o600), uintptr(0)
+			if nr != syscall.SYS_MSGGET {
+				a2, a3 = 4096, ipcCreat|0o600 // shmget(key, size, flags); semget(key, nsems, flags)
+				if nr == syscall.SYS_SEMGET {
+					a2 = 1
+				}
+			}
+			if _, _, e := syscall.Syscall(nr, ipcPrivate, a2, a3); e != 0 {
+				t.Errorf("creating an object (syscall %d): %v", nr, e)
+			}
+		}
+		if n := counts(); !reflect.DeepEqual(n, []int32{1, 1, 1}) {
+			t.Errorf("after making one of each: %v", n)
+		}
+		if err := removeSysVIPC(); err != nil {
+			t.Error(err)
+		}
+		if n := counts(); !reflect.DeepEqual(n, []int32{0, 0, 0}) {
+			t.Errorf("after removeSysVIPC: %v", n)
+		}
+	})
 }

@@ -38,8 +38,8 @@ type sampleRun struct {
 // timeout (wait.go), kill and reap every process it left and remove its
 // cgroup (clean.go), then read what it said (classify.go). spent says the
 // clean-up could not be done: the container must not serve another sample.
-func runOnce(o options, cg cgroups, conf *confinement, stop <-chan struct{}) (s wire.Sample, spent bool) {
-	r, s, spent := startSample(o, cg, conf)
+func runOnce(o options, prog program, cg cgroups, conf *confinement, stop <-chan struct{}) (s wire.Sample, spent bool) {
+	r, s, spent := startSample(o, prog, cg, conf)
 	if r == nil {
 		return s, spent
 	}

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 )
@@ -27,6 +28,8 @@ type session struct {
 	lastRoom bool
 	// valgrindChecked: `valgrind --version` was asked (count.go).
 	valgrindChecked bool
+	// room is what every sample's clean-up checks (room.go).
+	room room
 }
 
 // newSession sets the sampler up to start benches as uid:gid.
@@ -108,15 +111,20 @@ func (s *session) run(o options) wire.Result {
 	if o.iters == 0 {
 		total = 0 // a count-only job
 	}
+	prog := programOf(o)
 	for i := 0; i < total; i++ {
-		smp, spent := runOnce(o, s.cg, s.conf, s.stop)
+		phases.begin()
+		smp, spent := runOnce(o, prog, s.cg, s.conf, s.stop)
 		smp.Warmup = i < o.warmup
 		why := "the sample left processes that could not be killed"
 		if !spent && (i < total-1 || s.lastRoom) {
-			if err := cleanRoom(); err != nil {
+			if err := s.room.clean(); err != nil {
 				spent, why = true, "the sample left what could not be cleaned: "+err.Error()
 			}
 		}
+		phases.mark("room")
+		phases.note("bench-elapsed", time.Duration(smp.ElapsedNs))
+		phases.end()
 		if spent {
 			res.Spent = true
 			if smp.Status == wire.StatusOK {

@@ -14,13 +14,26 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 )
 
+// program is what each sample of a job starts: its path, looked up once
+// (on a FUSE image layer a lookup is a round trip to the file system's
+// daemon), and its environment, made once.
+type program struct {
+	path string
+	env  []string
+	err  error // the lookup's: every sample that would start it says it
+}
+
+func programOf(o options) program {
+	path, err := exec.LookPath(o.argv[0])
+	return program{path: path, env: benchEnv(o), err: err}
+}
+
 // startSample starts the bench in a cgroup of its own, its stdin on
 // /dev/null and its stdout and stderr on pipes the sampler reads. A nil run
 // means it did not start; the sample says why.
-func startSample(o options, cg cgroups, conf *confinement) (*sampleRun, wire.Sample, bool) {
-	path, err := exec.LookPath(o.argv[0])
-	if err != nil {
-		return nil, failed(wire.StatusRunFailed, "starting "+o.argv[0]+": "+err.Error()), false
+func startSample(o options, prog program, cg cgroups, conf *confinement) (*sampleRun, wire.Sample, bool) {
+	if prog.err != nil {
+		return nil, failed(wire.StatusRunFailed, "starting "+o.argv[0]+": "+prog.err.Error()), false
 	}
 	devnull, err := devNull()
 	if err != nil {
@@ -32,21 +45,23 @@ func startSample(o options, cg cgroups, conf *confinement) (*sampleRun, wire.Sam
 	}
 	attr := &syscall.ProcAttr{
 		Dir:   o.dir,
-		Env:   benchEnv(o),
+		Env:   prog.env,
 		Files: []uintptr{devnull.Fd(), p[1].Fd(), p[3].Fd()},
 		Sys:   conf.sysProcAttr(),
 	}
-	fork := func() (int, error) { return syscall.ForkExec(path, o.argv, attr) }
+	fork := func() (int, error) { return syscall.ForkExec(prog.path, o.argv, attr) }
 	if o.noASLR {
 		fork = withoutASLR(fork)
 	}
 	r := &sampleRun{o: o, outR: p[0], errR: p[2]}
+	phases.mark("setup")
 	if cg != nil {
 		if r.sc, err = cg.newSample(o.memLimit); err != nil {
 			closeAll(p[:]...)
 			return nil, failed(wire.StatusRunFailed, "making the sample's cgroup: "+err.Error()), false
 		}
 	}
+	phases.mark("cgroup-make")
 	r.start = time.Now()
 	if r.sc != nil {
 		r.pid, err = r.sc.start(fork)

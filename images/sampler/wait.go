@@ -4,6 +4,7 @@ package main
 
 import (
 	"io"
+	"sync"
 	"time"
 )
 
@@ -19,9 +20,16 @@ func (r *sampleRun) readOutputs() {
 	}()
 	go func() {
 		defer close(r.errDone)
-		_, _ = io.Copy(r.errTail, r.errR)
+		buf := copyBuffers.Get().(*[]byte)
+		defer copyBuffers.Put(buf)
+		// Not io.Copy(…, r.errR): *os.File's WriteTo would make a buffer
+		// each time.
+		_, _ = io.CopyBuffer(r.errTail, struct{ io.Reader }{r.errR}, *buf)
 	}()
 }
+
+// copyBuffers are the buffers the benches' stderr is read through.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 func (r *sampleRun) startReaper() {
 	if !r.reaping {
@@ -40,7 +48,8 @@ func (r *sampleRun) wait(stop <-chan struct{}) {
 	// goroutine parked in wait4 all along delays the readers' wake-ups.
 	waiting := []<-chan struct{}{r.outDone, r.errDone, r.benchDone}
 	for len(waiting) > 0 && !r.timedOut && !r.stopped {
-		if len(waiting) == 1 {
+		if len(waiting) == 1 && !r.reaping {
+			phases.mark("bench-output-closed")
 			r.startReaper()
 		}
 		select {
@@ -53,4 +62,5 @@ func (r *sampleRun) wait(stop <-chan struct{}) {
 		}
 	}
 	r.startReaper()
+	phases.mark("bench-reaped")
 }
