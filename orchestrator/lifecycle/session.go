@@ -24,7 +24,7 @@ type Options struct {
 	Kind string // the verb: "run", "xproc", "images", "verify", …; the run id's prefix and the lock's holder
 	// Engine is an engine already dialled (a verb that runs another inside
 	// it, as replay runs the suite); nil: Open dials DOCKER_HOST itself.
-	Engine       *engine.Engine
+	Engine       Engine
 	Images       imagebuild.Options // NoBuild: no BuildKit is dialled
 	Unprivileged bool               // ask for no privilege at all
 	MemLimit     int64
@@ -37,7 +37,7 @@ type Session struct {
 	RunID   string
 	Host    engine.HostInfo
 	Builder *imagebuild.Builder
-	Eng     *engine.Engine
+	Eng     Engine
 
 	opts     Options
 	bk       *engine.BuildKit
@@ -93,7 +93,7 @@ func (s *Session) open(ctx context.Context) error {
 
 // sweep removes the containers of runs that are provably gone and says
 // which it could not judge.
-func sweep(ctx context.Context, eng *engine.Engine, log io.Writer) error {
+func sweep(ctx context.Context, eng Locker, log io.Writer) error {
 	sw, err := eng.RemoveOrphans(ctx)
 	if err != nil {
 		return err
