@@ -28,10 +28,14 @@ type Spec struct {
 	Privilege Privilege
 	Memory    int64 // bytes; 0 for no limit
 	PidsLimit int64
-	ShmSize   int64
-	IpcMode   string // "", "shareable", "container:<id>"
-	Writable  bool   // a writable root (the default is read-only)
-	Stdin     bool   // keep stdin open for one attached client (see Attach)
+	ShmSize   int64 // the size of /dev/shm in bytes (0: the engine's default)
+	Writable  bool  // a writable root (the default is read-only)
+	Stdin     bool  // keep stdin open for one attached client (see Attach)
+	// ShareShm lets other containers use this one's /dev/shm (ShmOf);
+	// ShmOf is the ID of the container whose /dev/shm this one uses
+	// instead of its own. The Docker driver does both with IPC namespaces.
+	ShareShm bool
+	ShmOf    string
 }
 
 func (s Spec) configs() (*container.Config, *container.HostConfig) {
@@ -70,7 +74,7 @@ func (s Spec) configs() (*container.Config, *container.HostConfig) {
 		CgroupnsMode: container.CgroupnsModePrivate,
 		// A bench that floods stdout cannot fill the engine's disk.
 		LogConfig: container.LogConfig{Type: "json-file", Config: map[string]string{"max-size": "16m", "max-file": "1"}},
-		IpcMode:   container.IpcMode(s.IpcMode),
+		IpcMode:   s.ipcMode(),
 		ShmSize:   s.ShmSize,
 		Resources: container.Resources{
 			CpusetCpus: s.CPUs,
@@ -84,6 +88,18 @@ func (s Spec) configs() (*container.Config, *container.HostConfig) {
 	}
 	s.Privilege.apply(hc)
 	return cfg, hc
+}
+
+// ipcMode is ShareShm and ShmOf as Docker says them: an IPC namespace
+// shared, or joined, holds the one /dev/shm.
+func (s Spec) ipcMode() container.IpcMode {
+	switch {
+	case s.ShmOf != "":
+		return container.IpcMode("container:" + s.ShmOf)
+	case s.ShareShm:
+		return "shareable"
+	}
+	return ""
 }
 
 // Container is a created run container.

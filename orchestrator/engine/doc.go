@@ -5,4 +5,9 @@
 // It is not a general Docker client: it knows only the few container shapes
 // halebench runs, and every container it makes carries halebench's labels so
 // that a later run can find and remove what a killed one left.
+//
+// It is halebench's one driver: only this folder imports Docker, moby or
+// BuildKit (TestOnlyTheDriverImportsDocker); the packages that use it
+// declare the methods they call as small interfaces of their own, and
+// docs/driver.md says what a second driver would implement.
 package engine

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/docker/docker/client"
-	bkclient "github.com/moby/buildkit/client"
 )
 
 // Labels every halebench container carries.
@@ -59,29 +57,6 @@ func (e *Engine) Close() error { return e.cli.Close() }
 
 // Host is the engine's address, as dialled.
 func (e *Engine) Host() string { return e.host }
-
-// BuildKit dials the engine's embedded BuildKit over its /grpc and /session
-// endpoints, the way buildx's docker driver does, and checks it answers.
-func (e *Engine) BuildKit(ctx context.Context) (*bkclient.Client, error) {
-	bk, err := bkclient.New(ctx, "",
-		bkclient.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
-			return e.cli.DialHijack(ctx, "/grpc", "h2c", nil)
-		}),
-		bkclient.WithSessionDialer(func(ctx context.Context, proto string, meta map[string][]string) (net.Conn, error) {
-			return e.cli.DialHijack(ctx, "/session", proto, meta)
-		}),
-	)
-	if err != nil {
-		return nil, fmt.Errorf("buildkit at %s/grpc: %w", e.host, err)
-	}
-	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if _, err := bk.ListWorkers(pctx); err != nil {
-		bk.Close()
-		return nil, fmt.Errorf("buildkit unavailable at %s/grpc (the engine must have BuildKit: Docker 18.09 or newer, not disabled by DOCKER_BUILDKIT=0 or the daemon's features.buildkit): %w", e.host, err)
-	}
-	return bk, nil
-}
 
 // HostInfo is what decides whether two runs are comparable.
 type HostInfo struct {

@@ -11,7 +11,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
-	bkclient "github.com/moby/buildkit/client"
 )
 
 // Connect returns a connected engine or ends the test.
@@ -110,7 +109,7 @@ func NoLeftovers(t testing.TB, e *engine.Engine, runID string) {
 
 // BuildKit is the engine's BuildKit client for one test, closed when the
 // test ends; a test that cannot reach it fails.
-func BuildKit(t testing.TB, e *engine.Engine) *bkclient.Client {
+func BuildKit(t testing.TB, e *engine.Engine) *engine.BuildKit {
 	t.Helper()
 	bk, err := e.BuildKit(context.Background())
 	if err != nil {

@@ -14,7 +14,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
-	bkclient "github.com/moby/buildkit/client"
 )
 
 // ErrDiffer says a rebuilt image's digest is not the recorded one.
@@ -83,7 +82,7 @@ func (o VerifyOptions) wants(lang string) bool {
 // of rep from its recorded inputs (epoch, pinned packages, bench sources)
 // with no cache, and compares the digests. The images it built are removed
 // at the end; the ones the report names are not touched.
-func Verify(ctx context.Context, eng imagebuild.Engine, bk *bkclient.Client, rep *report.Report, o VerifyOptions) ([]Row, error) {
+func Verify(ctx context.Context, eng imagebuild.Engine, bk imagebuild.Solver, rep *report.Report, o VerifyOptions) ([]Row, error) {
 	if err := checkInputs("given to verify", rep); err != nil {
 		return nil, err
 	}

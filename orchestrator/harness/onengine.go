@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
 
@@ -12,7 +11,7 @@ import (
 // suite inside its own session), orphans swept, host read, BuildKit
 // dialled, and on the way out the sampler containers removed and the lock
 // released. Plan is checked before: nothing here reads the user's input.
-func OnEngine(ctx context.Context, eng *engine.Engine, p *Plan) (*Result, error) {
+func OnEngine(ctx context.Context, eng lifecycle.Engine, p *Plan) (*Result, error) {
 	s, err := lifecycle.Open(ctx, lifecycle.Options{
 		Kind: "run", Engine: eng, Images: p.Images, Unprivileged: p.Unprivileged, MemLimit: p.MemLimit, Log: p.Log,
 	})

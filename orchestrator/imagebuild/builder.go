@@ -20,7 +20,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
-	bkclient "github.com/moby/buildkit/client"
 )
 
 // Engine is what the builder needs of the engine.
@@ -85,7 +84,7 @@ type Builder struct {
 }
 
 // New returns a builder. bk may be nil when opts.NoBuild is set.
-func New(eng Engine, bk *bkclient.Client, log io.Writer, opts Options) *Builder {
+func New(eng Engine, bk Solver, log io.Writer, opts Options) *Builder {
 	if opts.Mirror == "" {
 		opts.Mirror = DefaultMirror
 	}
@@ -95,7 +94,7 @@ func New(eng Engine, bk *bkclient.Client, log io.Writer, opts Options) *Builder 
 	if opts.Prefix == "" {
 		opts.Prefix = "halebench"
 	}
-	b := &Builder{eng: eng, sv: &solver{bk: bk, log: log}, log: log, opts: opts}
+	b := &Builder{eng: eng, sv: &solver{s: bk, log: log}, log: log, opts: opts}
 	if opts.CacheDir != "" && !opts.NoCache {
 		b.cache = imagecache.New(opts.CacheDir, eng, log, opts.CacheKey)
 	}

@@ -38,11 +38,11 @@ var LockWait = 2 * time.Hour
 // that holds it already takes it again at once (replay runs the suite
 // inside its own hold); only the outer release frees it. Waiting names the
 // holder on log and ends after LockWait.
-func Lock(ctx context.Context, eng *engine.Engine, verb string, log io.Writer) (release func(), err error) {
+func Lock(ctx context.Context, eng Locker, verb string, log io.Writer) (release func(), err error) {
 	return lock(ctx, eng, verb, log, LockWait)
 }
 
-func lock(ctx context.Context, eng *engine.Engine, verb string, log io.Writer, wait time.Duration) (func(), error) {
+func lock(ctx context.Context, eng Locker, verb string, log io.Writer, wait time.Duration) (func(), error) {
 	if err := lockImageOn(ctx, eng); err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func unlock(c *engine.Container, verb string, log io.Writer) {
 
 // lockHolder names who holds the lock, and says whether it is this
 // process. A lock gone between the create and this look is nobody's.
-func lockHolder(ctx context.Context, eng *engine.Engine) (string, bool, error) {
+func lockHolder(ctx context.Context, eng Locker) (string, bool, error) {
 	l, err := eng.ContainerLabels(ctx, LockName)
 	if engine.IsNotFound(err) {
 		return "nobody (just released)", false, nil
@@ -123,7 +123,7 @@ func isConflict(err error) bool {
 }
 
 // lockImageOn makes the lock's image, an empty one, if the engine lacks it.
-func lockImageOn(ctx context.Context, eng *engine.Engine) error {
+func lockImageOn(ctx context.Context, eng Locker) error {
 	if _, ok, err := eng.Image(ctx, lockImage); err != nil || ok {
 		return err
 	}

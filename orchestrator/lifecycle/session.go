@@ -12,7 +12,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	bkclient "github.com/moby/buildkit/client"
 )
 
 // ErrInterrupted says a verb was cancelled (a signal) and wound down: its
@@ -25,7 +24,7 @@ type Options struct {
 	Kind string // the verb: "run", "xproc", "images", "verify", …; the run id's prefix and the lock's holder
 	// Engine is an engine already dialled (a verb that runs another inside
 	// it, as replay runs the suite); nil: Open dials DOCKER_HOST itself.
-	Engine       *engine.Engine
+	Engine       Engine
 	Images       imagebuild.Options // NoBuild: no BuildKit is dialled
 	Unprivileged bool               // ask for no privilege at all
 	MemLimit     int64
@@ -38,10 +37,10 @@ type Session struct {
 	RunID   string
 	Host    engine.HostInfo
 	Builder *imagebuild.Builder
-	Eng     *engine.Engine
+	Eng     Engine
 
 	opts     Options
-	bk       *bkclient.Client
+	bk       *engine.BuildKit
 	dialled  bool
 	sampling *Sampling
 	release  func()
@@ -88,13 +87,13 @@ func (s *Session) open(ctx context.Context) error {
 			return err
 		}
 	}
-	s.Builder = imagebuild.New(s.Eng, s.bk, s.opts.Log, s.opts.Images)
+	s.Builder = imagebuild.New(s.Eng, s.BuildKit(), s.opts.Log, s.opts.Images)
 	return nil
 }
 
 // sweep removes the containers of runs that are provably gone and says
 // which it could not judge.
-func sweep(ctx context.Context, eng *engine.Engine, log io.Writer) error {
+func sweep(ctx context.Context, eng Locker, log io.Writer) error {
 	sw, err := eng.RemoveOrphans(ctx)
 	if err != nil {
 		return err
@@ -120,8 +119,14 @@ func newRunID(kind string) string {
 	return fmt.Sprintf("%s-%s-%d-%04x", kind, time.Now().UTC().Format("20060102T150405"), os.Getpid(), rand.Intn(1<<16))
 }
 
-// BuildKit is the session's BuildKit client (nil when Options.Images.NoBuild).
-func (s *Session) BuildKit() *bkclient.Client { return s.bk }
+// BuildKit is what builds the session's images (nil when
+// Options.Images.NoBuild).
+func (s *Session) BuildKit() imagebuild.Solver {
+	if s.bk == nil {
+		return nil
+	}
+	return s.bk
+}
 
 // Close ends the samplers, removes whatever container of the run is still
 // there, releases the lock, hangs up BuildKit and, if Open dialled it, the
@@ -156,5 +161,5 @@ func (s *Session) Close() {
 // BuildKit and run id.
 func (s *Session) BuilderWith(o imagebuild.Options) *imagebuild.Builder {
 	o.RunID = s.RunID
-	return imagebuild.New(s.Eng, s.bk, s.opts.Log, o)
+	return imagebuild.New(s.Eng, s.BuildKit(), s.opts.Log, o)
 }

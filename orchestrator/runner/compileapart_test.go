@@ -15,8 +15,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
-	bkclient "github.com/moby/buildkit/client"
-	"github.com/tonistiigi/fsutil"
 )
 
 // standInHale is a hostile hale (an ab --b-image): asked to build, it
@@ -146,7 +144,7 @@ func runApart(t *testing.T, eng *engine.Engine, bi imagebuild.BenchImage, priv e
 }
 
 // buildStandIn builds standInDockerfile FROM tc into the engine as ref.
-func buildStandIn(t *testing.T, bk *bkclient.Client, tc, ref string) {
+func buildStandIn(t *testing.T, bk *engine.BuildKit, tc, ref string) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, data := range map[string]string{"Dockerfile": standInDockerfile, "hale": standInHale, "valgrind": standInValgrind} {
@@ -154,15 +152,9 @@ func buildStandIn(t *testing.T, bk *bkclient.Client, tc, ref string) {
 			t.Fatal(err)
 		}
 	}
-	fs, err := fsutil.NewFS(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = bk.Solve(context.Background(), nil, bkclient.SolveOpt{
-		Frontend: "dockerfile.v0", FrontendAttrs: map[string]string{"filename": "Dockerfile", "build-arg:TC": tc},
-		LocalMounts: map[string]fsutil.FS{"context": fs, "dockerfile": fs},
-		Exports:     []bkclient.ExportEntry{{Type: "moby", Attrs: map[string]string{"name": ref}}},
-	}, nil)
+	_, err := bk.Build(context.Background(), engine.Build{
+		Context: dir, Dockerfile: dir, Args: map[string]string{"TC": tc}, Image: ref, What: "the stand-in toolchain",
+	})
 	if err != nil {
 		t.Fatalf("building the stand-in toolchain: %v", err)
 	}

@@ -32,10 +32,15 @@ type Container interface {
 
 var _ Container = (*engine.Container)(nil)
 
-// OnEngine is the Docker Engine as the runner's Engine.
-func OnEngine(e *engine.Engine) Engine { return dockerEngine{e} }
+// Creator is an engine whose containers are the Docker driver's.
+type Creator interface {
+	Create(ctx context.Context, s engine.Spec) (*engine.Container, error)
+}
 
-type dockerEngine struct{ e *engine.Engine }
+// OnEngine is the Docker Engine as the runner's Engine.
+func OnEngine(e Creator) Engine { return dockerEngine{e} }
+
+type dockerEngine struct{ e Creator }
 
 func (d dockerEngine) Create(ctx context.Context, s engine.Spec) (Container, error) {
 	c, err := d.e.Create(ctx, s)

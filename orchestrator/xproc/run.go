@@ -54,7 +54,7 @@ func CheckOptions(o Options) error {
 // DOCKER_HOST names when eng is nil); it writes the report and returns it
 // with its path. A cancelled ctx still writes what was measured, and the
 // error is lifecycle.ErrInterrupted.
-func RunOnEngine(ctx context.Context, eng *engine.Engine, o Options) (*Report, string, error) {
+func RunOnEngine(ctx context.Context, eng lifecycle.Engine, o Options) (*Report, string, error) {
 	if err := CheckOptions(o); err != nil {
 		return nil, "", err
 	}

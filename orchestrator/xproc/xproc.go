@@ -211,7 +211,7 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 		"HALEBENCH_XPROC_TIMEOUT_MS=" + strconv.Itoa(readerTimeoutMs),
 	}
 	rs := p.spec(row, p.samplerCmd(row, row.ReaderUnit, "reader", variant), rc, "reader", env)
-	rs.IpcMode, rs.ShmSize = "shareable", shmSize
+	rs.ShareShm, rs.ShmSize = true, shmSize
 	reader, err := p.Eng.Create(ctx, rs)
 	if err != nil {
 		return fail(r, status.RunFailed, err.Error())
@@ -229,7 +229,7 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 		return fail(r, status.ReaderFailed, "the reader never printed ready: "+tail(out+errOut, 400))
 	}
 	ps := p.spec(row, p.samplerCmd(row, row.ProdUnit, "producer", variant), pc, "producer", env)
-	ps.IpcMode = "container:" + reader.ID
+	ps.ShmOf = reader.ID
 	producer, err := p.Eng.Create(ctx, ps)
 	if err != nil {
 		return fail(r, status.RunFailed, err.Error())

@@ -1,0 +1,220 @@
+package enginefake
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
+)
+
+// Engine is an image store and a build cache in memory; its zero value
+// is empty and ready. Safe for concurrent use.
+type Engine struct {
+	mu     sync.Mutex
+	images map[string]*image // by ID
+	tags   map[string]string // reference → ID
+	ticks  int               // makes MadeAt: one second per image made or tagged
+	cache  []int64           // the build cache's records, oldest first
+	// Builds are the builds asked for, in order.
+	Builds []engine.Build
+	// Removed are the references RemoveImage was given, in order.
+	Removed []string
+}
+
+type image struct {
+	id         string
+	labels     map[string]string
+	size       int64
+	madeAt     time.Time
+	containers int64
+}
+
+// epoch is the fake's first "made at" time; its clock ticks per change,
+// never by the wall clock, so the order of builds is the order of calls.
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// notFound answers engine.IsNotFound.
+type notFound struct{ ref string }
+
+func (e notFound) Error() string { return "no such image: " + e.ref }
+func (e notFound) NotFound()     {}
+
+// Add stores an image of size bytes with labels under ref (a tag) and
+// returns its ID; the same ref added again names a new image.
+func (f *Engine) Add(ref string, labels map[string]string, size int64) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.add(ref, labels, size, ref)
+}
+
+func (f *Engine) add(ref string, labels map[string]string, size int64, seed string) string {
+	if f.images == nil {
+		f.images, f.tags = map[string]*image{}, map[string]string{}
+	}
+	f.ticks++
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", seed, f.ticks)))
+	id := "sha256:" + hex.EncodeToString(sum[:])
+	f.images[id] = &image{id: id, labels: labels, size: size, madeAt: f.now()}
+	f.tags[ref] = id
+	return id
+}
+
+func (f *Engine) now() time.Time { return epoch.Add(time.Duration(f.ticks) * time.Second) }
+
+// Use marks the image ref names as used by n containers.
+func (f *Engine) Use(ref string, n int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if im := f.lookup(ref); im != nil {
+		im.containers = n
+	}
+}
+
+// SetCache makes the build cache these records, by size.
+func (f *Engine) SetCache(records ...int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cache = append([]int64(nil), records...)
+}
+
+func (f *Engine) lookup(ref string) *image {
+	if id, ok := f.tags[ref]; ok {
+		return f.images[id]
+	}
+	return f.images[ref]
+}
+
+func (f *Engine) tagsOf(id string) []string {
+	var out []string
+	for t, i := range f.tags {
+		if i == id {
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Image looks ref (a tag or an ID) up.
+func (f *Engine) Image(_ context.Context, ref string) (engine.Image, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	im := f.lookup(ref)
+	if im == nil {
+		return engine.Image{}, false, nil
+	}
+	return engine.Image{Ref: ref, ID: im.id, Labels: im.labels, Layers: []string{im.id}}, true, nil
+}
+
+// Tag gives src the further reference dst, and counts as the image's
+// latest making (as the engine's last tag time does).
+func (f *Engine) Tag(_ context.Context, src, dst string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	im := f.lookup(src)
+	if im == nil {
+		return notFound{src}
+	}
+	f.ticks++
+	im.madeAt = f.now()
+	f.tags[dst] = im.id
+	return nil
+}
+
+// RemoveImage removes a tag, or an untagged image by its ID; the image
+// goes with its last tag. A reference that names nothing is no error.
+func (f *Engine) RemoveImage(_ context.Context, ref string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.Removed = append(f.Removed, ref)
+	im := f.lookup(ref)
+	if im == nil {
+		return nil
+	}
+	if _, isTag := f.tags[ref]; isTag {
+		delete(f.tags, ref)
+	} else if len(f.tagsOf(im.id)) > 0 {
+		return fmt.Errorf("removing image %s: it still has tags %v", ref, f.tagsOf(im.id))
+	}
+	if len(f.tagsOf(im.id)) == 0 {
+		delete(f.images, im.id)
+	}
+	return nil
+}
+
+// StoredImages lists the store, ordered by ID. No layer is shared.
+func (f *Engine) StoredImages(context.Context) ([]engine.StoredImage, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []engine.StoredImage
+	for _, im := range f.images {
+		out = append(out, engine.StoredImage{ID: im.id, Tags: f.tagsOf(im.id), Labels: im.labels,
+			Created: epoch, Size: im.size, Containers: im.containers})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// ImageMadeAt is when the image was last made or tagged, on the fake's clock.
+func (f *Engine) ImageMadeAt(_ context.Context, ref string) (time.Time, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if im := f.lookup(ref); im != nil {
+		return im.madeAt, nil
+	}
+	return time.Time{}, notFound{ref}
+}
+
+// BuildCacheUsage is the cache's records and size; all of it reclaimable.
+func (f *Engine) BuildCacheUsage(context.Context) (int, int64, int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var size int64
+	for _, r := range f.cache {
+		size += r
+	}
+	return len(f.cache), size, size, nil
+}
+
+// PruneBuildCache drops the oldest records until keep bytes remain.
+func (f *Engine) PruneBuildCache(_ context.Context, keep int64) (int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var size, freed int64
+	for _, r := range f.cache {
+		size += r
+	}
+	for len(f.cache) > 0 && size > keep {
+		size, freed = size-f.cache[0], freed+f.cache[0]
+		f.cache = f.cache[1:]
+	}
+	return freed, nil
+}
+
+// Build records b and, for an image build, stores a new image under
+// b.Image with the labels b's "label:K" arguments set. A folder build
+// writes nothing.
+func (f *Engine) Build(_ context.Context, b engine.Build) (engine.Built, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.Builds = append(f.Builds, b)
+	if (b.Image == "") == (b.Dir == "") {
+		return engine.Built{}, fmt.Errorf("building %s: give the build an image reference or a folder, one of them", b.What)
+	}
+	if b.Dir != "" {
+		return engine.Built{}, nil
+	}
+	labels := map[string]string{}
+	for k, v := range b.Args {
+		if name, ok := strings.CutPrefix(k, "label:"); ok {
+			labels[name] = v
+		}
+	}
+	return engine.Built{Digest: f.add(b.Image, labels, 0, b.Image)}, nil
+}
