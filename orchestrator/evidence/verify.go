@@ -53,7 +53,7 @@ func ReadReport(path string) (*report.Report, error) {
 type VerifyOptions struct {
 	Suite   string // the suite folder whose benches built the bench images
 	HaleSrc string
-	Langs   []string // only these languages' toolchain and bench images (and the base, and go's toolchain, which builds the sampler); nil: all
+	Langs   []string // only these languages' toolchain and bench images (and the base, and the sampler's toolchain, go's); nil: all
 	RunID   string
 	Log     io.Writer
 }
@@ -68,7 +68,7 @@ func (o VerifyOptions) wantsExactly(lang string) bool {
 }
 
 func (o VerifyOptions) wants(lang string) bool {
-	if len(o.Langs) == 0 || lang == "go" {
+	if len(o.Langs) == 0 || lang == toolchain.SamplerLang().Name {
 		return true
 	}
 	for _, l := range o.Langs {
@@ -175,7 +175,7 @@ func (v *verifier) benchImages(ctx context.Context, suite *catalogue.Suite) erro
 	for _, name := range sortedKeys(v.rep.BenchImages) {
 		rec := v.rep.BenchImages[name]
 		lang, ok := toolchain.ByName(name)
-		if !ok || rec.Inputs == nil || !v.o.wants(name) || (len(v.o.Langs) > 0 && name == "go" && !v.o.wantsExactly("go")) {
+		if !ok || rec.Inputs == nil || !v.o.wants(name) || (len(v.o.Langs) > 0 && lang.Sampler && !v.o.wantsExactly(name)) {
 			continue
 		}
 		srcs, why, err := benchSources(suite, lang, rec.Inputs.Files)

@@ -165,32 +165,32 @@ func (b *Builder) Toolchain(ctx context.Context, lang toolchain.Language) (Toolc
 	return tc, err
 }
 
-// SamplerToolchain is the go toolchain image, in which the sampler every
+// SamplerToolchain is the toolchain image (go's) in which the sampler every
 // bench image carries is built: without it nothing can run.
 func (b *Builder) SamplerToolchain(ctx context.Context) (Toolchain, error) {
-	goLang, _ := toolchain.ByName("go")
-	tc, err := b.Toolchain(ctx, goLang)
+	lang := toolchain.SamplerLang()
+	tc, err := b.Toolchain(ctx, lang)
 	if err != nil {
 		return tc, err
 	}
 	if tc.Status != Available {
-		return tc, fmt.Errorf("the go toolchain image (which builds the sampler) is %s: %s", tc.Status, tc.Reason)
+		return tc, fmt.Errorf("the %s toolchain image (which builds the sampler) is %s: %s", lang.Name, tc.Status, tc.Reason)
 	}
 	return tc, nil
 }
 
 func (b *Builder) makeToolchain(ctx context.Context, lang toolchain.Language) (Toolchain, error) {
 	tc := Toolchain{Lang: lang.Name, BuildFlags: lang.BuildFlags()}
-	if lang.Name == "hale" {
+	if lang.SubjectBuild {
 		return b.hale(ctx, tc, lang)
 	}
 	base, err := b.Base(ctx)
 	if err != nil {
 		return tc, err
 	}
-	df, err := images.FS.ReadFile(lang.Name + "/Dockerfile")
+	df, err := images.FS.ReadFile(lang.Image + "/Dockerfile")
 	if err != nil {
-		return tc, fmt.Errorf("no toolchain definition images/%s/Dockerfile: %w", lang.Name, err)
+		return tc, fmt.Errorf("no toolchain definition images/%s/Dockerfile: %w", lang.Image, err)
 	}
 	dir, err := b.materialize(map[string][]byte{"Dockerfile": df})
 	if err != nil {

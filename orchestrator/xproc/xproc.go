@@ -25,7 +25,8 @@ var Variants = map[string]string{
 	"large": "N = 20 000 records of 4 096 bytes (512 int64), the reader sums every field",
 }
 
-// Row is one line of an xproc table: a language and, for Hale, a reader kind.
+// Row is one line of an xproc table: a language and, where it gives
+// several (hale), a reader kind.
 type Row struct {
 	Name       string // report key: hale, hale_drain, go, …
 	Title      string
@@ -40,15 +41,8 @@ type Row struct {
 func Rows(variant string, langs []toolchain.Language) []Row {
 	var rows []Row
 	for _, l := range langs {
-		switch l.Name {
-		case "hale":
-			rows = append(rows,
-				Row{Name: "hale", Title: "Hale — per-record handler", Lang: l, ReaderUnit: "xproc_" + variant + "_reader", ProdUnit: "xproc_" + variant + "_producer"},
-				Row{Name: "hale_drain", Title: "Hale — Drain<T> batch", Lang: l, ReaderUnit: "xproc_" + variant + "_reader_drain", ProdUnit: "xproc_" + variant + "_producer"})
-		case "node":
-			rows = append(rows, Row{Name: "node", Title: "Node †", Lang: l, ReaderUnit: "xproc", InProcess: true})
-		default:
-			rows = append(rows, Row{Name: l.Name, Title: l.Title, Lang: l, ReaderUnit: "xproc", ProdUnit: "xproc"})
+		for _, r := range l.XProcRows(variant) {
+			rows = append(rows, Row{Name: r.Key, Title: r.Title, Lang: l, ReaderUnit: r.Reader, ProdUnit: r.Producer, InProcess: r.InProcess})
 		}
 	}
 	return rows
@@ -56,11 +50,11 @@ func Rows(variant string, langs []toolchain.Language) []Row {
 
 // Sources lists the xproc programs of a language in the suite.
 func Sources(suite string, l toolchain.Language) []imagebuild.Source {
-	if l.Name == "hale" {
-		paths, _ := filepath.Glob(filepath.Join(suite, "xproc", "hale", "*.hl"))
+	if l.XProcPerRole {
+		paths, _ := filepath.Glob(filepath.Join(suite, "xproc", l.Name, "*."+l.Ext))
 		var out []imagebuild.Source
 		for _, p := range paths {
-			out = append(out, imagebuild.Source{Unit: "xproc_" + strings.TrimSuffix(filepath.Base(p), ".hl"), Path: p})
+			out = append(out, imagebuild.Source{Unit: "xproc_" + strings.TrimSuffix(filepath.Base(p), "."+l.Ext), Path: p})
 		}
 		return out
 	}
@@ -224,7 +218,7 @@ func (p *Pair) samplerCmd(row Row, unit, role, variant string) []string {
 	argv := []string{imagebuild.SamplerPath, "run", "--trusted", p.Trusted, "--iters", "1", "--warmup", "0", "--tee",
 		"--timeout", p.Timeout.String(), "--build-failed", imagebuild.FailedPath(unit), "--"}
 	argv = append(argv, row.Lang.Argv(imagebuild.BinPath(unit), imagebuild.SrcPath(unit, row.Lang.Ext))...)
-	if row.Lang.Name != "hale" {
+	if !row.Lang.XProcPerRole {
 		argv = append(argv, role, variant)
 	}
 	return argv
@@ -418,7 +412,8 @@ func short(id string) string {
 	return id
 }
 
-// Ratios fills ratio_vs_hale (against the per-record Hale reader) and
+// Ratios fills ratio_vs_hale (against the seed subject's first row, Hale's
+// per-record reader) and
 // ratio_vs_subject.
 func Ratios(results []*Result, subject string) {
 	by := map[string]*Result{}
@@ -431,7 +426,7 @@ func Ratios(results []*Result, subject string) {
 		}
 		return nil
 	}
-	h, s := ref("hale"), ref(subject)
+	h, s := ref(toolchain.Seed().Name), ref(subject)
 	for _, r := range results {
 		if r.Status != status.OK {
 			continue
