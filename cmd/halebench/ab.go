@@ -12,6 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/atomicfile"
+	"github.com/hale-lang/halebench/orchestrator/gitrepo"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
@@ -181,11 +182,11 @@ func checkRef(git, ref string) error {
 	case strings.Contains(git, "://") || strings.Contains(git, "@"):
 		return nil
 	}
-	// imagebuild's git: a clean environment, the caller's GIT_* and config
+	// gitrepo's git: a clean environment, the caller's GIT_* and config
 	// left out.
-	ctx, cancel := context.WithTimeout(context.Background(), imagebuild.DefaultProbeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), gitrepo.DefaultProbeTimeout)
 	defer cancel()
-	if _, err := imagebuild.ResolveRef(ctx, git, ref); err != nil {
+	if _, err := gitrepo.ResolveRef(ctx, git, ref); err != nil {
 		return fmt.Errorf("no such tag, branch or commit in %s", git)
 	}
 	return nil

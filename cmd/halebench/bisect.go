@@ -138,11 +138,11 @@ func runBisect(ctx context.Context, args []string, newJudge judgeMaker) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	repo, err := imagebuild.MirrorRemote(ctx, f.hale.git, tmp+"/hale.git")
+	repo, err := bisect.MirrorRemote(ctx, f.hale.git, tmp+"/hale.git")
 	if err != nil {
 		return badInput("bisect", err)
 	}
-	commits, err := imagebuild.FirstParent(ctx, repo, f.good, f.bad)
+	commits, err := bisect.FirstParent(ctx, repo, f.good, f.bad)
 	if err != nil {
 		return badInput("bisect", err)
 	}
@@ -153,7 +153,7 @@ func runBisect(ctx context.Context, args []string, newJudge judgeMaker) error {
 		}
 		return nil
 	}
-	return f.answer(ctx, repo, toBisect(commits), benches, log, newJudge)
+	return f.answer(ctx, repo, commits, benches, log, newJudge)
 }
 
 // answer is the plan, the answer from stored reports, or the sequential
@@ -189,14 +189,6 @@ func (f *bisectFlags) print(res *bisect.Result, err error) error {
 		}
 	}
 	return err
-}
-
-func toBisect(cs []imagebuild.Commit) []bisect.Commit {
-	out := make([]bisect.Commit, len(cs))
-	for i, c := range cs {
-		out[i] = bisect.Commit{ID: c.ID, Subject: c.Subject}
-	}
-	return out
 }
 
 // printBisect is the result on stdout: JSON, or the steps' grid and the

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/gitrepo"
 )
 
 // maxKeyedFile caps a bench source read into the cache key.
@@ -104,9 +105,9 @@ func haleSrcID(src string) string {
 	if src == "" {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultProbeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), gitrepo.DefaultProbeTimeout)
 	defer cancel()
-	out, err := gitCommand(ctx, "-C", src, "rev-parse", "HEAD").Output()
+	out, err := gitrepo.Command(ctx, "-C", src, "rev-parse", "HEAD").Output()
 	if err == nil {
 		return "git:" + strings.TrimSpace(string(out))
 	}

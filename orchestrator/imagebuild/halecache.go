@@ -5,6 +5,8 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/gitrepo"
 )
 
 // cargo's target dir is a BuildKit cache mount (images/hale/Dockerfile), and
@@ -65,7 +67,7 @@ func withBase(args map[string]string, base string) map[string]string {
 // repository names as a tag (not a branch of that name) of the commit
 // fetched.
 func releaseTag(ctx context.Context, hb *HaleBuild) bool {
-	if !versionTag.MatchString(hb.Ref) || strings.TrimPrefix(hb.Ref, "v") != hb.WorkspaceVersion || !fullID.MatchString(hb.Commit) {
+	if !versionTag.MatchString(hb.Ref) || strings.TrimPrefix(hb.Ref, "v") != hb.WorkspaceVersion || !gitrepo.FullID.MatchString(hb.Commit) {
 		return false
 	}
 	return tagCommit(ctx, hb.Git, hb.Ref) == hb.Commit
@@ -74,16 +76,16 @@ func releaseTag(ctx context.Context, hb *HaleBuild) bool {
 // tagCommit is the commit refs/tags/<tag> of repo names ("" when none or
 // when the repository does not answer in time).
 func tagCommit(ctx context.Context, repo, tag string) string {
-	if !isRemote(repo) {
-		id, err := gitCmd(ctx, "-C", repo, "rev-parse", "--verify", "--quiet", "refs/tags/"+tag+"^{commit}")
+	if !gitrepo.IsRemote(repo) {
+		id, err := gitrepo.Run(ctx, "-C", repo, "rev-parse", "--verify", "--quiet", "refs/tags/"+tag+"^{commit}")
 		if err != nil {
 			return ""
 		}
 		return id
 	}
-	ctx, cancel := context.WithTimeout(ctx, DefaultProbeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, gitrepo.DefaultProbeTimeout)
 	defer cancel()
-	out, err := gitCmd(ctx, "ls-remote", "--", repo, "refs/tags/"+tag, "refs/tags/"+tag+"^{}")
+	out, err := gitrepo.Run(ctx, "ls-remote", "--", repo, "refs/tags/"+tag, "refs/tags/"+tag+"^{}")
 	if err != nil {
 		return ""
 	}
@@ -104,7 +106,7 @@ func tagCommit(ctx context.Context, repo, tag string) string {
 // repoIdentity is what names a repository for its release dir: a local
 // folder by its absolute path, a URL as given.
 func repoIdentity(repo string) string {
-	if isRemote(repo) {
+	if gitrepo.IsRemote(repo) {
 		return repo
 	}
 	if abs, err := filepath.Abs(repo); err == nil {

@@ -10,63 +10,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/gitrepo"
+	"github.com/hale-lang/halebench/orchestrator/gitrepo/gitrepotest"
 )
 
-// testRepo makes a hale-like history in a temporary folder and returns a
-// bare clone of it and the commits by name: main has c1 (tag v1), c2, a
-// merge of branch side (s1), c3 (tag v2); side has s1 only.
-func testRepo(t *testing.T) (string, map[string]string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git is needed and CI=true")
-		}
-		t.Skip("git is not installed on this host")
-	}
-	work := t.TempDir()
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", work}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	commit := func(name string) string {
-		write(t, filepath.Join(work, "crates", "hale-cli", name), name)
-		run("add", "-A")
-		run("commit", "-q", "-m", "subject "+name)
-		return run("rev-parse", "HEAD")
-	}
-	ids := map[string]string{}
-	run("init", "-q", "-b", "main")
-	ids["c1"] = commit("c1")
-	run("tag", "v1")
-	run("checkout", "-q", "-b", "side")
-	ids["s1"] = commit("s1")
-	run("checkout", "-q", "main")
-	ids["c2"] = commit("c2")
-	run("merge", "-q", "--no-ff", "-m", "merge side", "side")
-	ids["m"] = run("rev-parse", "HEAD")
-	ids["c3"] = commit("c3")
-	run("tag", "v2")
-	bare := filepath.Join(t.TempDir(), "hale.git")
-	if out, err := exec.Command("git", "clone", "-q", "--bare", work, bare).CombinedOutput(); err != nil {
-		t.Fatalf("bare clone: %v: %s", err, out)
-	}
-	return bare, ids
-}
-
 func TestResolveRefAndCloneRef(t *testing.T) {
-	repo, ids := testRepo(t)
+	repo, ids := gitrepotest.History(t)
 	ctx := context.Background()
 	for _, c := range []struct{ ref, want string }{
 		{"v1", ids["c1"]}, {"v2", ids["c3"]}, {"main", ids["c3"]}, {"side", ids["s1"]},
 		{ids["c2"], ids["c2"]}, {ids["c2"][:10], ids["c2"]},
 	} {
-		got, err := ResolveRef(ctx, repo, c.ref)
+		got, err := gitrepo.ResolveRef(ctx, repo, c.ref)
 		if err != nil || got != c.want {
 			t.Errorf("ResolveRef(%s) = %s, %v; want %s", c.ref, got, err, c.want)
 		}
@@ -94,43 +50,11 @@ func TestResolveRefAndCloneRef(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"v9", "no-such-branch", "0123456789abcdef0123456789abcdef01234567", "--upload-pack=x", ""} {
-		if _, err := ResolveRef(ctx, repo, bad); !errors.Is(err, ErrUnknownRef) {
+		if _, err := gitrepo.ResolveRef(ctx, repo, bad); !errors.Is(err, gitrepo.ErrUnknownRef) {
 			t.Errorf("ResolveRef(%q) = %v, want ErrUnknownRef", bad, err)
 		}
-		if _, err := cloneRef(ctx, repo, bad, filepath.Join(t.TempDir(), "src")); !errors.Is(err, ErrUnknownRef) {
+		if _, err := cloneRef(ctx, repo, bad, filepath.Join(t.TempDir(), "src")); !errors.Is(err, gitrepo.ErrUnknownRef) {
 			t.Errorf("cloneRef(%q) = %v, want ErrUnknownRef", bad, err)
-		}
-	}
-}
-
-func TestFirstParent(t *testing.T) {
-	repo, ids := testRepo(t)
-	ctx := context.Background()
-	list, err := FirstParent(ctx, repo, "v1", "v2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// s1 is on side, reached through the merge's second parent: not listed.
-	var got []string
-	for _, c := range list {
-		got = append(got, c.ID+" "+c.Subject)
-	}
-	want := []string{ids["c1"] + " subject c1", ids["c2"] + " subject c2", ids["m"] + " merge side", ids["c3"] + " subject c3"}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("FirstParent(v1, v2):\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	for _, c := range []struct {
-		good, bad string
-		want      error
-	}{
-		{"v2", "v1", ErrBadRange},       // swapped
-		{"v1", "v1", ErrBadRange},       // one commit
-		{"side", "v2", ErrBadRange},     // good off the first-parent line
-		{"v0", "v2", ErrUnknownRef},     // unknown good
-		{"v1", "nosuch", ErrUnknownRef}, // unknown bad
-	} {
-		if _, err := FirstParent(ctx, repo, c.good, c.bad); !errors.Is(err, c.want) {
-			t.Errorf("FirstParent(%s, %s) = %v, want %v", c.good, c.bad, err, c.want)
 		}
 	}
 }
