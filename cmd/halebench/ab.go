@@ -137,7 +137,7 @@ func runAB(ctx context.Context, args []string) error {
 func (o *abOptions) side(i int, common imagebuild.Options) (ab.SideSpec, error) {
 	s, X := o.sides[i], "AB"[i:i+1]
 	x := strings.ToLower(X)
-	spec := ab.SideSpec{Suite: s.suite, Images: common}
+	spec, hb := ab.SideSpec{Suite: s.suite, Images: common}, o.haleBuild()
 	if spec.Suite == "" {
 		spec.Suite = o.suite
 	}
@@ -155,19 +155,19 @@ func (o *abOptions) side(i int, common imagebuild.Options) (ab.SideSpec, error) 
 		if err := checkRef(o.hale.git, s.ref); err != nil {
 			return spec, fmt.Errorf("--%s-ref=%s: %w", x, s.ref, err)
 		}
-		spec.Images.HaleSrc, spec.Images.HaleImage, spec.Images.HaleRef = "", "", s.ref
+		hb.Src, hb.Image, hb.Ref = "", "", s.ref
 		what = append(what, "hale "+s.ref+" of "+o.hale.git)
 	case s.src != "":
 		if fi, err := os.Stat(s.src); err != nil || !fi.IsDir() {
 			return spec, fmt.Errorf("--%s-src=%s: not a folder (give a hale source tree)", x, s.src)
 		}
-		spec.Images.HaleSrc, spec.Images.HaleImage = s.src, ""
+		hb.Src, hb.Image = s.src, ""
 		what = append(what, "hale tree "+s.src)
 	case s.image != "":
-		spec.Images.HaleSrc, spec.Images.HaleImage = "", s.image
+		hb.Src, hb.Image = "", s.image
 		what = append(what, "hale image "+s.image)
 	}
-	spec.What = strings.Join(what, ", ")
+	spec.What, spec.Images.Subject = strings.Join(what, ", "), hb
 	return spec, nil
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -46,8 +47,17 @@ type bisectConfig struct {
 	Threshold float64
 	// Unprivileged runs every comparison's containers without privilege.
 	Unprivileged bool
-	Images       imagebuild.Options // HaleGit is the local repository; HaleRef is set per commit
+	Images       imagebuild.Options // the subject build is Hale's, at a commit (at)
+	Hale         halebuild.Build    // Git is the local repository; Ref is set per commit
 	Log          io.Writer
+}
+
+// at is the image options that build hale at commit id.
+func (c bisectConfig) at(id string) imagebuild.Options {
+	o, hb := c.Images, c.Hale
+	hb.Ref = id
+	o.Subject = hb
+	return o
 }
 
 // judgeMaker makes the Judge that builds hale per commit and compares two
@@ -171,7 +181,8 @@ func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.
 		return badInput("bisect", err)
 	}
 	cfg := bisectConfig{Suite: f.suite, Benches: benches, Metric: f.metric, Threshold: f.threshold, Log: log, Unprivileged: f.unprivileged,
-		Images: imagebuild.Options{HaleGit: repo, HaleVendor: f.hale.vendor, SourceDateEpoch: epoch}}
+		Hale: halebuild.Build{Git: repo, Vendor: f.hale.vendor}, Images: imagebuild.Options{SourceDateEpoch: epoch}}
+	cfg.Images.Subject = cfg.Hale
 	judge, closeJudge, err := newJudge(ctx, cfg)
 	if err != nil {
 		return err

@@ -45,8 +45,8 @@ func (j *abJudge) Build(ctx context.Context, c bisect.Commit) (bisect.Side, erro
 		return bisect.Side{Commit: c}, err
 	}
 	defer s.Close()
-	opts := j.cfg.Images
-	opts.HaleRef, opts.RunID = c.ID, s.RunID
+	opts := j.cfg.at(c.ID)
+	opts.RunID = s.RunID
 	b := imagebuild.New(s.Eng, s.BuildKit(), j.cfg.Log, opts)
 	start := time.Now()
 	tc, err := b.Toolchain(ctx, bisected())
@@ -67,9 +67,7 @@ func (j *abJudge) Build(ctx context.Context, c bisect.Commit) (bisect.Side, erro
 // Compare is y over x per bench, from one ab run of the two images.
 func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []string) (map[string]bisect.Ratio, error) {
 	side := func(sd bisect.Side) ab.SideSpec {
-		o := j.cfg.Images
-		o.HaleRef = sd.Commit.ID
-		return ab.SideSpec{Suite: j.cfg.Suite, Images: o, What: "hale " + sd.Commit.ID}
+		return ab.SideSpec{Suite: j.cfg.Suite, Images: j.cfg.at(sd.Commit.ID), What: "hale " + sd.Commit.ID}
 	}
 	p, err := ab.Prepare(ab.Options{
 		A: side(x), B: side(y), Bench: strings.Join(benches, ","), Subject: bisected().Name,

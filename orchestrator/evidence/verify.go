@@ -51,8 +51,10 @@ func ReadReport(path string) (*report.Report, error) {
 
 // VerifyOptions are where the sources of the images are.
 type VerifyOptions struct {
-	Suite   string // the suite folder whose benches built the bench images
-	HaleSrc string
+	Suite string // the suite folder whose benches built the bench images
+	// Subject rebuilds the subject-build toolchain (hale's: a
+	// halebuild.Build of its --hale-src); nil: it is unavailable.
+	Subject imagebuild.SubjectBuild
 	Langs   []string // only these languages' toolchain and bench images (and the base, and the sampler's toolchain, go's); nil: all
 	RunID   string
 	Log     io.Writer
@@ -92,7 +94,7 @@ func Verify(ctx context.Context, eng imagebuild.Engine, bk *bkclient.Client, rep
 		return nil, err
 	}
 	opts := imagebuild.Options{
-		RunID: o.RunID, NoCache: true, Prefix: VerifyPrefix, HaleSrc: o.HaleSrc,
+		RunID: o.RunID, NoCache: true, Prefix: VerifyPrefix, Subject: o.Subject,
 		SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Mirror: mirrorOf(rep.Base),
 		Pins: map[string][]string{},
 	}

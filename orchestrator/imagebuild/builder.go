@@ -2,11 +2,8 @@ package imagebuild
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -40,17 +37,12 @@ var _ Engine = (*engine.Engine)(nil)
 type Options struct {
 	BaseImage string // a local image to build FROM instead of making one
 	Mirror    string // Debian mirror for mmdebstrap
-	HaleSrc   string // a hale source tree to build hale-cli from
-	// HaleSrcDefault: HaleSrc is the default ../hale, not given; where it
-	// is absent the pinned release is tried from HaleURL() first.
-	HaleSrcDefault bool
-	HaleGit        string // a hale git repository (URL or directory) to clone HaleRef of, when no HaleSrc
-	HaleRef        string // the tag, branch or commit id of HaleGit (default DefaultHaleRef)
-	HaleVendor     string // crates cargo takes from here instead of a registry
-	HaleImage      string // a local image that already has `hale` on PATH
-	NoBuild        bool   // use existing images only
-	RunID          string
-	Scope          string // labels the bench images (org.halebench.scope), so `prune --scope` can be kept to them
+	// Subject makes the toolchain of the language that is a subject build
+	// (hale's, package halebuild); nil: that toolchain is unavailable.
+	Subject SubjectBuild
+	NoBuild bool // use existing images only
+	RunID   string
+	Scope   string // labels the bench images (org.halebench.scope), so `prune --scope` can be kept to them
 	// SourceDateEpoch is every time stamped into an image (0: DefaultEpoch).
 	SourceDateEpoch int64
 	// NoCache rebuilds every image and every step (no-cache solves; the
@@ -182,7 +174,7 @@ func (b *Builder) SamplerToolchain(ctx context.Context) (Toolchain, error) {
 func (b *Builder) makeToolchain(ctx context.Context, lang toolchain.Language) (Toolchain, error) {
 	tc := Toolchain{Lang: lang.Name, BuildFlags: lang.BuildFlags()}
 	if lang.SubjectBuild {
-		return b.hale(ctx, tc, lang)
+		return b.subject(ctx, tc, lang)
 	}
 	base, err := b.Base(ctx)
 	if err != nil {
@@ -417,44 +409,6 @@ func (b *Builder) materialize(files map[string][]byte) (string, error) {
 		}
 	}
 	return dir, nil
-}
-
-// hashTree digests the names, modes and sizes+mtimes of a source tree: a
-// cheap stand-in for its content that changes whenever a file does.
-func hashTree(root string) (string, error) {
-	h := sha256.New()
-	var paths []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "target") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return "", err
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		st, err := os.Lstat(p) // a link is named, not followed
-		if err != nil {
-			continue
-		}
-		fmt.Fprintf(h, "%s %d %d\n", p, st.Size(), st.ModTime().UnixNano())
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// lastLine is the last line of what a tool printed (an error, a build
-// log), cleaned by termtext: it goes into reasons, reports and CI logs.
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return termtext.Line(strings.TrimSpace(lines[len(lines)-1]))
 }
 
 // firstLine is the first line of what a tool printed (a --version),

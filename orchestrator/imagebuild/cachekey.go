@@ -1,7 +1,6 @@
 package imagebuild
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -10,11 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
-	"github.com/hale-lang/halebench/orchestrator/gitrepo"
 )
 
 // maxKeyedFile caps a bench source read into the cache key.
@@ -29,8 +26,12 @@ const maxKeyedFile = 4 << 20
 // own inputs did not change (each archive is named and checked by its own
 // inputs digest, never by this key).
 func CacheKey(o Options, suite string) (string, error) {
-	parts := []string{"halebench-cache-v1", builderName(), fmt.Sprint(o.SourceDateEpoch), o.Mirror, o.BaseImage,
-		o.HaleImage, o.HaleGit, o.HaleRef, haleSrcID(o.HaleSrc), dirNames(o.HaleVendor)}
+	parts := []string{"halebench-cache-v1", builderName(), fmt.Sprint(o.SourceDateEpoch), o.Mirror, o.BaseImage}
+	if o.Subject != nil {
+		parts = append(parts, o.Subject.CacheKey()...)
+	} else {
+		parts = append(parts, noSubjectKey...)
+	}
 	err := fs.WalkDir(images.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -84,7 +85,7 @@ func treeDigest(root string) (string, error) {
 			fmt.Fprintf(h, "%s %s %d\n", rel, st.Mode().Type(), st.Size())
 			continue
 		}
-		f, err := openSource(p)
+		f, err := OpenSource(p)
 		if err != nil {
 			return "", err
 		}
@@ -97,35 +98,4 @@ func treeDigest(root string) (string, error) {
 		fmt.Fprintf(h, "%s %x\n", rel, c.Sum(nil))
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// haleSrcID names a hale source tree by its git commit where it has one
-// (a checkout's mtimes differ between CI jobs), else by its path.
-func haleSrcID(src string) string {
-	if src == "" {
-		return ""
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), gitrepo.DefaultProbeTimeout)
-	defer cancel()
-	out, err := gitrepo.Command(ctx, "-C", src, "rev-parse", "HEAD").Output()
-	if err == nil {
-		return "git:" + strings.TrimSpace(string(out))
-	}
-	return "path:" + src
-}
-
-// dirNames lists a folder's entries (the vendored crates, by name and version).
-func dirNames(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return "unreadable:" + dir
-	}
-	names := make([]string, 0, len(ents))
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	return strings.Join(names, ",")
 }

@@ -1,4 +1,4 @@
-package imagebuild
+package halebuild
 
 import (
 	"context"
@@ -9,20 +9,21 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/gitrepo"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
-// DefaultHaleURL is hale's official repository, where the pinned release
-// (DefaultHaleRef) is fetched from when no hale input is given and ../hale
+// DefaultURL is hale's official repository, where the pinned release
+// (DefaultRef) is fetched from when no hale input is given and ../hale
 // is absent. HALEBENCH_HALE_URL overrides it (tests point it at a closed
 // port).
-const DefaultHaleURL = "https://github.com/hale-lang/hale"
+const DefaultURL = "https://github.com/hale-lang/hale"
 
 // HaleURL is the repository the pinned release is tried from.
-func HaleURL() string {
+func URL() string {
 	if u := os.Getenv("HALEBENCH_HALE_URL"); u != "" {
 		return u
 	}
-	return DefaultHaleURL
+	return DefaultURL
 }
 
 var hexPrefix = regexp.MustCompile(`^[0-9a-f]{4,40}$`)
@@ -104,14 +105,14 @@ func haleTree(dir string) bool {
 // absent, so the pinned release is fetched from hale's official
 // repository. Where the network does not answer this is said (what was
 // tried, why it failed) in seconds, and hale is unavailable.
-func (b *Builder) pinnedRelease(ctx context.Context, hb *HaleBuild, srcDir string, p *haleParts) (string, error) {
-	url := HaleURL()
-	hb.Git, hb.Ref = url, DefaultHaleRef
-	fmt.Fprintf(b.log, "toolchain hale: no hale source at %s; trying the pinned release %s from %s\n", b.opts.HaleSrc, DefaultHaleRef, url)
-	err := probeRemote(ctx, url, DefaultHaleRef)
+func (b *build) pinnedRelease(ctx context.Context, hb *imagebuild.HaleBuild, srcDir string, p *haleParts) (string, error) {
+	url := URL()
+	hb.Git, hb.Ref = url, DefaultRef
+	fmt.Fprintf(b.log, "toolchain hale: no hale source at %s; trying the pinned release %s from %s\n", b.Src, DefaultRef, url)
+	err := probeRemote(ctx, url, DefaultRef)
 	var commit string
 	if err == nil {
-		commit, err = cloneRef(ctx, url, DefaultHaleRef, srcDir)
+		commit, err = cloneRef(ctx, url, DefaultRef, srcDir)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -120,7 +121,7 @@ func (b *Builder) pinnedRelease(ctx context.Context, hb *HaleBuild, srcDir strin
 		// The reason is returned, not logged: whoever asked for the
 		// toolchain says it, once (lifecycle's "images: hale unavailable").
 		why := fmt.Sprintf("no hale source at %s, and the pinned release %s could not be fetched from %s (%s); %s",
-			b.opts.HaleSrc, DefaultHaleRef, url, lastLine(err.Error()), haleHowTo)
+			b.Src, DefaultRef, url, lastLine(err.Error()), haleHowTo)
 		return why, nil
 	}
 	hb.Commit, p.src = commit, commit

@@ -1,4 +1,4 @@
-package imagebuild
+package halebuild
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/gitrepo"
 	"github.com/hale-lang/halebench/orchestrator/gitrepo/gitrepotest"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
 func TestResolveRefAndCloneRef(t *testing.T) {
@@ -78,14 +79,14 @@ func TestHaleDefaultFailsFast(t *testing.T) {
 	t.Setenv("HALEBENCH_HALE_URL", url)
 	var log bytes.Buffer
 	missing := filepath.Join(t.TempDir(), "hale")
-	b := &Builder{log: &log, opts: Options{HaleSrc: missing, HaleSrcDefault: true}}
-	hb := &HaleBuild{}
+	b := &build{Build: Build{Src: missing, SrcDefault: true}, log: &log}
+	hb := &imagebuild.HaleBuild{}
 	var p haleParts
 	why, err := b.haleSource(context.Background(), hb, filepath.Join(t.TempDir(), "src"), &p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, part := range []string{"no hale source at " + missing, DefaultHaleRef, url, "--hale-src"} {
+	for _, part := range []string{"no hale source at " + missing, DefaultRef, url, "--hale-src"} {
 		if !strings.Contains(why, part) {
 			t.Errorf("reason %q does not say %q", why, part)
 		}
@@ -97,8 +98,8 @@ func TestHaleDefaultFailsFast(t *testing.T) {
 		t.Errorf("the builder says the reason itself (its caller says it, once):\n%s", log.String())
 	}
 	// A --hale-src given by flag is not replaced by the release.
-	b.opts.HaleSrcDefault = false
-	why, _ = b.haleSource(context.Background(), &HaleBuild{}, filepath.Join(t.TempDir(), "src"), &p)
+	b.SrcDefault = false
+	why, _ = b.haleSource(context.Background(), &imagebuild.HaleBuild{}, filepath.Join(t.TempDir(), "src"), &p)
 	if strings.Contains(why, url) || !strings.Contains(why, "no hale source tree at") {
 		t.Errorf("a given --hale-src that is absent: %q", why)
 	}
