@@ -12,6 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	"golang.org/x/sys/unix"
 )
 
@@ -54,7 +55,7 @@ type common struct {
 
 func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.suite, "suite", ".", "the suite: the folder holding benches/ (or the seed's micro/ and app/), xproc/ and baselines.json")
-	fs.StringVar(&c.langs, "lang", "", "comma-separated languages to run: hale,go,node,python,c,rust (default all)")
+	fs.StringVar(&c.langs, "lang", "", "comma-separated languages to run: "+strings.ReplaceAll(toolchain.Names(), ", ", ",")+" (default all)")
 	fs.StringVar(&c.subject, "subject", "hale", "the language whose regressions gate; the others are comparatives")
 	fs.BoolVar(&c.noBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")
 	fs.StringVar(&c.baseImage, "base-image", "", "Debian trixie image to build the toolchains FROM: local, or pulled if a registry answers (pin it by digest); default: make one with mmdebstrap")

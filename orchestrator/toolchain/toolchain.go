@@ -7,7 +7,7 @@ import (
 
 // Language is one toolchain.
 type Language struct {
-	Name    string   // report key: hale, go, node, python, c, rust
+	Name    string   // report key (hale, go, …)
 	Title   string   // grid column
 	Ext     string   // source extension, without the dot
 	Compile string   // shell command compiling $SRC into $OUT; "" when run from source
