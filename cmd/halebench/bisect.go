@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -102,12 +103,12 @@ func (f *bisectFlags) check() ([]string, error) {
 		return nil, errors.New("bisect needs --bench=LIST (the benches that moved)")
 	case f.hale.git == "":
 		return nil, errors.New("bisect needs --hale-git=DIR|URL (hale's repository)")
-	case f.metric != "" && f.metric != "time" && f.metric != "instructions":
-		return nil, fmt.Errorf("--metric=%s: give instructions or time", f.metric)
+	case f.metric != "" && walkErr(f.metric) != nil:
+		return nil, walkErr(f.metric)
 	case (f.list && f.plan) || ((f.list || f.plan) && f.fromReports != ""):
 		return nil, errors.New("give one of --list, --plan and --from-reports")
-	case f.fromReports != "" && f.metric == "time":
-		return nil, errors.New("--from-reports answers by instructions (the reports' exact counts): drop --metric=time")
+	case f.fromReports != "" && f.metric != "" && f.metric != metric.Instructions.Name:
+		return nil, fmt.Errorf("--from-reports answers by instructions (the reports' exact counts): drop --metric=%s", f.metric)
 	case !(f.threshold > 0 && f.threshold < 1):
 		return nil, fmt.Errorf("--threshold=%g: give a fraction between 0 and 1 (0.02 = 2 %%)", f.threshold)
 	}
@@ -126,6 +127,13 @@ func (f *bisectFlags) check() ([]string, error) {
 		}
 	}
 	return list, f.hale.check("bisect", "")
+}
+
+// walkErr says why bisect cannot walk by the metric called name (nil: it
+// can).
+func walkErr(name string) error {
+	_, err := metric.Walked(name, true)
+	return err
 }
 
 func runBisect(ctx context.Context, args []string, newJudge judgeMaker) error {

@@ -13,6 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -102,23 +103,28 @@ func bisected() toolchain.Language {
 	return l
 }
 
-// judgeRatio is one bench's ratio by the metric asked: instructions (exact,
-// an interval of a point), time, or "" (the default): instructions with
-// the time beside them where hale is counted stably, time where it is not.
-// noInstr says why instr is 0 (no counts, or counts that are unstable).
-func judgeRatio(metric, bench string, t bisect.Ratio, instr float64, noInstr string) (bisect.Ratio, error) {
-	t.Metric = "time"
-	exact := bisect.Ratio{Ratio: instr, Low: instr, High: instr, Metric: "instructions"}
+// judgeRatio is one bench's ratio by the metric asked (metric.Walked):
+// instructions (exact, an interval of a point), time, or "" (the default):
+// instructions with the time beside them where hale is counted stably,
+// time where it is not. noInstr says why instr is 0 (no counts, or counts
+// that are unstable).
+func judgeRatio(name, bench string, t bisect.Ratio, instr float64, noInstr string) (bisect.Ratio, error) {
+	t.Metric = metric.Time.Name
+	exact := bisect.Ratio{Ratio: instr, Low: instr, High: instr, Metric: metric.Instructions.Name}
+	ratios := map[*metric.Metric]bisect.Ratio{metric.Time: t, metric.Instructions: exact}
+	m, err := metric.Walked(name, instr != 0)
+	r, measured := ratios[m]
 	switch {
-	case metric == "time" || (metric == "" && instr == 0):
-		return t, nil
-	case metric == "":
-		exact.Time = &t
-		return exact, nil
-	case instr == 0:
-		return bisect.Ratio{}, fmt.Errorf("bench %s has no instruction ratio (%s); use --metric=time or leave the bench out", bench, noInstr)
+	case err != nil:
+		return bisect.Ratio{}, err
+	case !measured:
+		return bisect.Ratio{}, fmt.Errorf("bench %s: ab does not measure %s", bench, m.Name)
+	case m == metric.Instructions && instr == 0:
+		return bisect.Ratio{}, fmt.Errorf("bench %s has no instruction ratio (%s); use --metric=%s or leave the bench out", bench, noInstr, metric.Time.Name)
+	case m == metric.Instructions && name == "":
+		r.Time = &t
 	}
-	return exact, nil
+	return r, nil
 }
 
 // noInstr says why a compared bench has no instruction ratio: its counts

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/bisect"
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -209,7 +210,7 @@ func (j countJudge) Compare(_ context.Context, x, y bisect.Side, benches []strin
 	out := map[string]bisect.Ratio{}
 	for _, b := range benches {
 		r := float64(j.at[y.Commit.ID].ir[b]) / float64(j.at[x.Commit.ID].ir[b])
-		out[b] = bisect.Ratio{Ratio: r, Low: r, High: r, Metric: "instructions"}
+		out[b] = bisect.Ratio{Ratio: r, Low: r, High: r, Metric: metric.Instructions.Name}
 	}
 	return out, nil
 }

@@ -28,6 +28,7 @@ func TestBisectBadInput(t *testing.T) {
 		{[]string{"--good=v1", "--bad=v1"}, "are one commit"},
 		{[]string{"--bad=v2"}, "--good=REF"},
 		{[]string{"--good=v1", "--bad=v2", "--metric=cycles"}, "--metric=cycles"},
+		{[]string{"--good=v1", "--bad=v2", "--metric=memory"}, "--metric=memory: give one of time, instructions"},
 		{[]string{"--good=v1", "--bad=v2", "--threshold=2"}, "--threshold=2"},
 		{[]string{"--good=v1", "--bad=v2", "--bench=nosuch"}, `no bench named "nosuch"`},
 		{[]string{"--good=v1", "--bad=v2"}, wired},

@@ -19,20 +19,20 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
 )
 
 // checkTrusted compares each PATH=SHA256 of spec with the file at PATH,
-// opened without following a link. "" checks nothing.
+// opened without following a link (wire.ParseTrusted reads spec). ""
+// checks nothing.
 func checkTrusted(spec string) error {
-	if spec == "" {
-		return nil
+	files, err := wire.ParseTrusted(spec)
+	if err != nil {
+		return err
 	}
 	var bad []string
-	for _, pair := range strings.Split(spec, ",") {
-		path, want, ok := strings.Cut(pair, "=")
-		if !ok || !strings.HasPrefix(path, "/") || len(want) != sha256.Size*2 {
-			return fmt.Errorf("-trusted: %q is not /PATH=SHA256", pair)
-		}
+	for path, want := range files {
 		got, err := digestNoFollow(path)
 		switch {
 		case err != nil:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"sort"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
@@ -151,14 +150,6 @@ func side(p *Plan, b *catalogue.Bench, l toolchain.Language, bt built, cpus stri
 	case bt.images[l.Name].Ref == "":
 		return Side{Missing: "no bench image"}
 	}
-	var vars []string
-	for k, v := range b.Env {
-		vars = append(vars, k+"="+v)
-	}
-	sort.Strings(vars)
-	bi := bt.images[l.Name]
-	return Side{
-		Where: runner.Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus, Trusted: imagebuild.TrustedArg(bi.Trusted)},
-		Job:   runner.Job{Unit: b.Name, Lang: l, Timeout: p.Timeout, Seed: seed, MemLimit: p.MemLimit, OutCap: p.OutCap, Env: vars},
-	}
+	w, j := runner.Place(b, l, bt.images[l.Name], cpus, seed, runner.Limits{Timeout: p.Timeout, MemLimit: p.MemLimit, OutCap: p.OutCap})
+	return Side{Where: w, Job: j}
 }

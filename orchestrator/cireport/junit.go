@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -143,11 +144,10 @@ func seconds(s float64) string { return fmt.Sprintf("%.6f", s) }
 // figures the gate held it to, or what went wrong.
 func failureMessage(b *report.Bench) string {
 	parts := countFigures(b)
-	if c := b.TimeVerdict; c != nil && c.Baseline > 0 {
-		parts = append(parts, "time "+checkFigures(c, report.FormatNs))
-	}
-	if c := b.MemVerdict; c != nil && c.Baseline > 0 && c.Status.Severity() >= status.Attention {
-		parts = append(parts, "memory "+checkFigures(c, formatKB))
+	for _, m := range metric.All() {
+		if c := b.CheckOf(m); c != nil && c.Baseline > 0 && (m.Headline || c.Status.Severity() >= status.Attention) {
+			parts = append(parts, m.Name+" "+checkFigures(c, formatOf(m)))
+		}
 	}
 	if len(parts) == 0 {
 		if why := firstLine(reason(b)); why != "" {
@@ -174,11 +174,13 @@ func checkFigures(c *report.Check, format func(int64) string) string {
 	return s
 }
 
-func formatKB(kb int64) string {
-	if kb >= 10*1024 {
-		return fmt.Sprintf("%.1f MiB", float64(kb)/1024)
+// formatOf is how metric m's figures are written: its format, or the
+// number and its unit.
+func formatOf(m *metric.Metric) func(int64) string {
+	if m.Format != nil {
+		return m.Format
 	}
-	return fmt.Sprintf("%d KiB", kb)
+	return func(v int64) string { return fmt.Sprintf("%d %s", v, m.Unit) }
 }
 
 // details is the text under a failure: the judge's words and what the
@@ -191,11 +193,10 @@ func details(r *report.Report, b *report.Bench) string {
 		}
 	}
 	add("verdict: ", b.Verdict)
-	if c := b.TimeVerdict; c != nil {
-		add("time: ", c.Why)
-	}
-	if c := b.MemVerdict; c != nil {
-		add("memory: ", c.Why)
+	for _, m := range metric.All() {
+		if c := b.CheckOf(m); c != nil {
+			add(m.Name+": ", c.Why)
+		}
 	}
 	if res := b.SubjectResult; res != nil && res.Count != nil {
 		add("instructions: ", string(res.Count.Verdict)+" "+res.Count.Reason)
@@ -213,8 +214,8 @@ func reason(b *report.Bench) string {
 	if b.Verdict != "" {
 		return b.Verdict
 	}
-	for _, c := range []*report.Check{b.TimeVerdict, b.MemVerdict} {
-		if c != nil && c.Why != "" && c.Status == b.Status {
+	for _, m := range metric.All() {
+		if c := b.CheckOf(m); c != nil && c.Why != "" && c.Status == b.Status {
 			return c.Why
 		}
 	}

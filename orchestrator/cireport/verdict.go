@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -119,11 +120,10 @@ func namesOf(benches []*report.Bench) string {
 // bench has no such figure.
 func figure(b *report.Bench) string {
 	var out []string
-	if c := b.TimeVerdict; c != nil && c.Baseline > 0 {
-		out = append(out, fmt.Sprintf("%+.1f%% time", (c.Ratio-1)*100))
-	}
-	if c := b.MemVerdict; c != nil && c.Baseline > 0 && (c.Status.Severity() >= status.Regresses || b.Status == status.MemRegression) {
-		out = append(out, fmt.Sprintf("%+.1f%% memory", (c.Ratio-1)*100))
+	for _, m := range metric.All() {
+		if c := b.CheckOf(m); c != nil && c.Baseline > 0 && (m.Headline || c.Status == m.Regressed) {
+			out = append(out, fmt.Sprintf("%+.1f%% %s", (c.Ratio-1)*100, m.Name))
+		}
 	}
 	if s := b.SubjectResult; s != nil && s.Count != nil && s.Count.Delta != nil && s.Count.Baseline > 0 && s.Count.Verdict == status.Regression {
 		out = append(out, fmt.Sprintf("%+.2f%% instructions", 100*float64(*s.Count.Delta)/float64(s.Count.Baseline)))

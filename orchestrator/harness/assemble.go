@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -57,7 +58,7 @@ func (r *run) assemble(st status.Status) *report.Report {
 		}
 	}
 	rep.Count = r.count.report(valgrind)
-	for _, m := range []string{judge.MetricTime, judge.MetricMemory, judge.MetricInstructions} {
+	for _, m := range metric.Names() {
 		if flagged[m] {
 			rep.FlaggedBy = append(rep.FlaggedBy, m)
 		}
@@ -150,6 +151,7 @@ func langResult(ln *lane, comparable bool) *report.Lang {
 	res.ElapsedNs, res.ElapsedNsMedian = m.elapsed, m.elapsed.Median
 	res.MaxRSSKBMedian = stats.Median(m.rss)
 	res.OverheadNs = stats.Median(m.over)
+	res.Metrics = declaredMedians(m.cell().Metrics())
 	return res
 }
 
@@ -158,7 +160,10 @@ func langResult(ln *lane, comparable bool) *report.Lang {
 // the top (the seed's schema) when it has any.
 func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 	rb.Status, rb.Parity, rb.Check = v.Status, v.Parity, v.Check
-	rb.TimeVerdict, rb.MemVerdict, rb.Verdict = record.Check(v.Time), record.Check(v.Memory), v.Detail[subject]
+	rb.Verdict = v.Detail[subject]
+	for _, m := range metric.All() {
+		rb.SetCheck(m, record.Check(v.Checks[m.Name]))
+	}
 	for lang, res := range rb.Langs(subject) {
 		res.Status = v.Cells[lang]
 		if d := v.Detail[lang]; d != "" {
@@ -180,4 +185,19 @@ func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 	rb.ElapsedNsMedian, rb.ElapsedNsSamples = &m, subj.ElapsedNsSamples
 	rb.MaxRSSKBMedian, rb.MaxRSSKBSamples = &rss, subj.MaxRSSKBSamples
 	rb.MemPeakKBMedian, rb.MemPeakKBSamples = subj.MemPeakKBMedian, subj.MemPeakKBSamples
+}
+
+// declaredMedians is a cell's median of each sampled metric declared
+// beyond the report's own fields (nil: none).
+func declaredMedians(c metric.Cell) map[string]int64 {
+	var out map[string]int64
+	for _, m := range metric.All() {
+		if m.Sampled() && m.Verdict == "" {
+			if out == nil {
+				out = map[string]int64{}
+			}
+			out[m.Name] = m.Of(c).Median
+		}
+	}
+	return out
 }

@@ -2,7 +2,6 @@ package harness
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
@@ -74,11 +73,6 @@ func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, buil
 // newLanes is a bench's lanes, the subject's first, each with its job (and
 // count job) or why it has none.
 func newLanes(env Env, p *Plan, b *catalogue.Bench, built built, seed int64, cnt *counting) (map[string]*lane, []*lane) {
-	var vars []string
-	for k, v := range b.Env {
-		vars = append(vars, k+"="+v)
-	}
-	sort.Strings(vars)
 	lanes := map[string]*lane{}
 	var order []*lane
 	for _, l := range p.Languages {
@@ -103,8 +97,7 @@ func newLanes(env Env, p *Plan, b *catalogue.Bench, built built, seed int64, cnt
 			ln.out.Status, ln.out.Detail, ln.done = status.Skipped, err.Error(), true
 		default:
 			ln.at = placement{image: bi.Ref, cpus: cpus, shared: shared}
-			ln.where = runner.Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus, Trusted: imagebuild.TrustedArg(bi.Trusted)}
-			ln.base = runner.Job{Env: vars, Unit: b.Name, Lang: l, Timeout: p.Timeout, Seed: seed, MemLimit: p.MemLimit, OutCap: p.OutCap}
+			ln.where, ln.base = runner.Place(b, l, bi, cpus, seed, runner.Limits{Timeout: p.Timeout, MemLimit: p.MemLimit, OutCap: p.OutCap})
 			ln.out.Status = status.OK
 			cnt.plan(ln, b)
 		}

@@ -80,11 +80,11 @@ func TestGateFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := run.Gate["loop_overhead"]
-	if g.Band != "±8.0%" || g.PValue == nil || *g.PValue != 0.004 || g.MemStatus != "ok" || g.MemBand != "±5.0%" || g.Status != "" {
+	if g.Band != "±8.0%" || g.PValue == nil || *g.PValue != 0.004 || len(g.Metrics) != 1 || g.Metrics[0] != (MetricGate{Name: "memory", Status: "ok", Band: "±5.0%"}) || g.Status != "" {
 		t.Errorf("time verdict = %+v", g)
 	}
 	g = run.Gate["json_parse"]
-	if g.MemStatus != "mem_regression" || g.MemBand != "±5.0%" || g.Status != "ok" {
+	if len(g.Metrics) != 1 || g.Metrics[0] != (MetricGate{Name: "memory", Status: "mem_regression", Band: "±5.0%"}) || g.Status != "ok" {
 		t.Errorf("memory verdict = %+v", g)
 	}
 	if _, ok := run.Gate["vec_amortized"]; ok {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -23,17 +24,26 @@ type Run struct {
 // status: reports written before the noise-derived gate have none of them,
 // newer ones some. Each is shown only when present.
 type Gate struct {
-	Status    status.Status // the verdict's own status, when it differs from the bench's
-	Band      string        // as written: a fraction, an interval, …
-	BandFrac  float64       // the band as a fraction of the baseline, when it is one number
-	PValue    *float64      // the significance test's p
-	MemStatus status.Status
-	MemBand   string
+	Status   status.Status // the verdict's own status, when it differs from the bench's
+	Band     string        // as written: a fraction, an interval, …
+	BandFrac float64       // the band as a fraction of the baseline, when it is one number
+	PValue   *float64      // the significance test's p
+	// Metrics are the other gated metrics' verdicts (memory, and any
+	// declared beyond it), in the registry's order.
+	Metrics []MetricGate
+}
+
+// MetricGate is one more metric's verdict on a bench: its name, status
+// and band.
+type MetricGate struct {
+	Name   string
+	Status status.Status
+	Band   string
 }
 
 // Any says whether the gate has anything to show.
 func (g Gate) Any() bool {
-	return g.Status != "" || g.Band != "" || g.PValue != nil || g.MemStatus != "" || g.MemBand != ""
+	return g.Status != "" || g.Band != "" || g.PValue != nil || len(g.Metrics) > 0
 }
 
 // Load reads one run report.
@@ -57,19 +67,23 @@ func RunOf(path string, r *report.Report) *Run {
 }
 
 // gateOf is what the gate's checks say of a bench beyond its status: the
-// time verdict (when it differs from the bench's own), its band and p, and
-// the memory verdict with its band. Reports from before the checks have
-// none of them.
+// headline metric's verdict (time's, when it differs from the bench's
+// own), its band and p, and each other metric's verdict with its band.
+// Reports from before the checks have none of them.
 func gateOf(b *report.Bench) Gate {
 	var g Gate
-	if t := b.TimeVerdict; t != nil {
-		if t.Status != b.Status {
-			g.Status = t.Status
+	for _, m := range metric.All() {
+		c := b.CheckOf(m)
+		switch {
+		case c == nil:
+		case m.Headline:
+			if c.Status != b.Status {
+				g.Status = c.Status
+			}
+			g.Band, g.BandFrac, g.PValue = bandText(c.Band), c.Band, c.P
+		default:
+			g.Metrics = append(g.Metrics, MetricGate{Name: m.Name, Status: c.Status, Band: bandText(c.Band)})
 		}
-		g.Band, g.BandFrac, g.PValue = bandText(t.Band), t.Band, t.P
-	}
-	if m := b.MemVerdict; m != nil {
-		g.MemStatus, g.MemBand = m.Status, bandText(m.Band)
 	}
 	return g
 }

@@ -275,8 +275,10 @@ func problems(run *Run) []problem {
 			if g.Status != "" && !g.Status.Severity().Quiet() {
 				out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (verdict)", Status: g.Status, Order: statusRank(g.Status)})
 			}
-			if g.MemStatus != "" && !g.MemStatus.Severity().Quiet() {
-				out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (memory)", Status: g.MemStatus, Detail: g.MemBand, Order: statusRank(g.MemStatus)})
+			for _, m := range g.Metrics {
+				if !m.Status.Severity().Quiet() {
+					out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (" + m.Name + ")", Status: m.Status, Detail: m.Band, Order: statusRank(m.Status)})
+				}
 			}
 		}
 		for _, l := range report.Langs(r) {

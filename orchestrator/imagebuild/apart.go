@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
@@ -106,24 +105,8 @@ func (b *Builder) buildApart(ctx context.Context, lang toolchain.Language, files
 // RUN --network): no step of a bench build needs one.
 const noNetwork = "force-network-mode"
 
-// TrustedArg is the sampler's -trusted value for these digests: PATH=SHA256
-// pairs, comma-separated, sorted by path.
+// TrustedArg is the sampler's -trusted value for these digests
+// (wire.FormatTrusted: PATH=SHA256 pairs, comma-separated, sorted by path).
 func TrustedArg(trusted map[string]string) string {
-	var pairs []string
-	for p, d := range trusted {
-		pairs = append(pairs, p+"="+d)
-	}
-	sort.Strings(pairs)
-	return strings.Join(pairs, ",")
-}
-
-// parseTrusted reads TrustedArg's form back (a found image's label).
-func parseTrusted(s string) map[string]string {
-	out := map[string]string{}
-	for _, pair := range strings.Split(s, ",") {
-		if p, d, ok := strings.Cut(pair, "="); ok {
-			out[p] = d
-		}
-	}
-	return out
+	return wire.FormatTrusted(trusted)
 }

@@ -169,8 +169,10 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 	if err := b.buildOrFind(ctx, &t, s); err != nil {
 		return bi, err
 	}
-	if trusted == nil { // --no-build: the found image's own record
-		trusted = parseTrusted(args["label:"+LabelTrusted])
+	if trusted == nil { // --no-build: the found image's own record (useFound restored its labels into args)
+		if trusted, err = wire.ParseTrusted(args["label:"+LabelTrusted]); err != nil {
+			return bi, fmt.Errorf("benches %s: the found image's %s label: %w: rebuild it without --no-build", lang.Name, LabelTrusted, err)
+		}
 	}
 	// The toolchains' digests, not their references, are what the image was made from.
 	in.BuildArgs = map[string]string{"TOOLCHAIN": tc.Ref + "@" + tc.Digest, "GO_TOOLCHAIN": goTC.Ref + "@" + goTC.Digest, "SOURCE_DATE_EPOCH": b.epochString()}

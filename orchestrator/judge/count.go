@@ -7,6 +7,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -126,23 +127,14 @@ func Count(c CountCell, e *baseline.Entry) CountCheck {
 		v.Verdict = status.NoBaseline
 		return v
 	}
-	v.Baseline, v.Band = e.Instructions, e.CountTol()
+	b, _ := metric.Instructions.Baseline(e)
+	v.Baseline, v.Band = e.Instructions, b.Band
 	if d := countDifferences(e, c, v.Scope, v.Instrument); d != "" {
 		v.Verdict, v.Why = status.Incomparable, "the baseline's counts were taken with "+d+": not judged"
 		return v
 	}
-	v.Delta = int64(v.Median) - int64(e.Instructions)
-	v.Ratio = float64(v.Median) / float64(e.Instructions)
-	switch {
-	case v.Ratio > 1+v.Band:
-		v.Verdict = status.Regression
-		v.Why = fmt.Sprintf("instructions %s the baseline (%+d: %d vs %d), over its %s band", pct(v.Ratio), v.Delta, v.Median, e.Instructions, pctBand(v.Band))
-	case v.Ratio < 1-v.Band:
-		v.Verdict = status.Improved
-		v.Why = fmt.Sprintf("instructions %s the baseline (%+d), past its %s band", pct(v.Ratio), v.Delta, pctBand(v.Band))
-	default:
-		v.Verdict = status.OK
-	}
+	x := metric.Instructions.Judge(metric.Values{Median: int64(v.Median)}, b, 0)
+	v.Delta, v.Ratio, v.Verdict, v.Why = x.Median-x.Baseline, x.Ratio, x.Status, x.Why
 	return v
 }
 
@@ -164,22 +156,14 @@ func countDifferences(e *baseline.Entry, c CountCell, scope, instrument string) 
 	return strings.Join(d, ", ")
 }
 
-// Metrics a run's verdict can name as the one that flagged a bench.
-const (
-	MetricTime         = "time"
-	MetricMemory       = "memory"
-	MetricInstructions = "instructions"
-)
-
 // judgeCounts adds the count lane to a bench's verdict: every counted
 // cell's counts, the subject's held to its entry, and a count regression
 // of the subject makes the bench a regression (unless it failed worse).
 func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *baseline.Entry) {
-	if v.Time != nil && v.Time.Status == status.Regression {
-		v.Flagged = append(v.Flagged, MetricTime)
-	}
-	if v.Memory != nil && v.Memory.Status == status.MemRegression {
-		v.Flagged = append(v.Flagged, MetricMemory)
+	for _, m := range metric.All() {
+		if c := v.Checks[m.Name]; c != nil && c.Status == m.Regressed {
+			v.Flagged = append(v.Flagged, m.Name)
+		}
 	}
 	for lang, c := range cells {
 		if !c.Count.Asked {
@@ -203,7 +187,7 @@ func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *baseline.
 	if cc.Verdict != status.Regression {
 		return
 	}
-	v.Flagged = append(v.Flagged, MetricInstructions)
+	v.Flagged = append(v.Flagged, metric.Instructions.Name)
 	v.Status, v.Cells[subject] = status.Regression, status.Regression
 	if d := v.Detail[subject]; d != "" {
 		v.Detail[subject] = d + "; " + cc.Why

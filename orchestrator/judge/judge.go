@@ -2,11 +2,11 @@ package judge
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -89,6 +89,11 @@ func (c Cell) measured() bool {
 	return (c.Status == status.OK || c.Status == status.ParityMismatch) && c.Median > 0
 }
 
+// Metrics is what the cell's samples carry, as the metrics read it.
+func (c Cell) Metrics() metric.Cell {
+	return metric.Cell{Elapsed: metric.Values{Median: c.Median, Samples: c.Samples}, Mem: metric.Values{Median: c.MemKB, Samples: c.MemSamples}}
+}
+
 // Gate is how the subject is gated: its baseline entry (nil: none), the
 // significance level, and why the baseline's machine cannot gate this one
 // ("" : it can).
@@ -98,142 +103,73 @@ type Gate struct {
 	Incomparable string
 }
 
-// Check is one gated quantity's verdict: time or memory.
-type Check struct {
-	Status   status.Status `json:"status"`
-	Median   int64         `json:"median"`
-	Baseline int64         `json:"baseline"`
-	Ratio    float64       `json:"ratio"`     // median / baseline
-	Band     float64       `json:"band"`      // the relative band it was held to
-	BandFrom string        `json:"band_from"` // where the band comes from
-	Noise    float64       `json:"noise"`     // this run's relative standard error of the median
-	P        *float64      `json:"p,omitempty"`
-	Why      string        `json:"why,omitempty"`
-}
+// Check is one gated metric's verdict (metric.Check).
+type Check = metric.Check
 
-// resolves says whether a run whose median has relative standard error
-// noise can tell a move of band from nothing: its 95% half-width fits.
-func resolves(noise, band float64) bool { return 1.96*noise <= band }
-
-// Time judges the subject's elapsed samples against the entry: a
-// regression needs both a median over the band and a significant shift
-// (one-sided Mann–Whitney against the baseline's samples, p < alpha, and,
-// where the baseline measured between-run drift, a shift beyond it: the
-// log ratio over √(drift² + both runs' noise²) as a normal z, drift being
-// the entry's drift_sigma floored by its file's host drift); a
-// median over the band that is not significant, or within the band in a
-// run too noisy to resolve it, is inconclusive; faster than the band,
-// significantly, is improved. An entry without samples (the seed's) is
-// judged on the band and this run's own 95% interval of its median: over
-// the band only when the whole interval is.
+// Time judges the subject's elapsed samples against the entry, by the
+// time metric's rule (the statistical gate; see metric.Time).
 func Time(c Cell, e *baseline.Entry, alpha float64) Check {
-	v := Check{Median: c.Median, Baseline: e.ElapsedNs, Band: e.Tol(), BandFrom: e.TolSource(), Noise: stats.RelSEMedian(c.Samples)}
-	v.Ratio = float64(c.Median) / float64(e.ElapsedNs)
-	var pSlow, pFast *float64
-	if len(e.Samples) > 0 && len(c.Samples) > 0 {
-		ps, pf := stats.MannWhitneyGreater(c.Samples, e.Samples), stats.MannWhitneyGreater(e.Samples, c.Samples)
-		// Samples within one run are not independent of the run: a host
-		// whose medians move between runs (drift_sigma) moves all of a
-		// run's samples together. A shift must also stand out from that
-		// between-run movement: the larger p of the two tests counts.
-		if d := e.Drift(); d > 0 {
-			sd := math.Sqrt(sq(d) + sq(v.Noise) + sq(deref(e.Noise)))
-			z := math.Log(v.Ratio) / sd
-			ps = math.Max(ps, 0.5*math.Erfc(z/math.Sqrt2))
-			pf = math.Max(pf, 0.5*math.Erfc(-z/math.Sqrt2))
-		}
-		pSlow, pFast = &ps, &pf
-	}
-	// The run's own 95% interval of the ratio, from its noise.
-	lo, hi := v.Ratio*(1-1.96*v.Noise), v.Ratio*(1+1.96*v.Noise)
-	switch {
-	case v.Ratio > 1+v.Band && pSlow != nil:
-		v.P = pSlow
-		if *pSlow < alpha {
-			v.Status, v.Why = status.Regression, fmt.Sprintf("median %s the baseline, over its %s band, p = %.2g", pct(v.Ratio), pctBand(v.Band), *pSlow)
-		} else {
-			v.Status, v.Why = status.Inconclusive, fmt.Sprintf("median %s the baseline, over its %s band, but not significant (p = %.2g ≥ %.2g)", pct(v.Ratio), pctBand(v.Band), *pSlow, alpha)
-		}
-	case v.Ratio > 1+v.Band && lo > 1+v.Band:
-		v.Status, v.Why = status.Regression, fmt.Sprintf("median %s the baseline, over its %s band by more than this run's ±%.1f%% (no baseline samples to test)", pct(v.Ratio), pctBand(v.Band), 196*v.Noise)
-	case v.Ratio > 1+v.Band:
-		v.Status, v.Why = status.Inconclusive, fmt.Sprintf("median %s the baseline, over its %s band, but this run's ±%.1f%% reaches back inside it (no baseline samples to test)", pct(v.Ratio), pctBand(v.Band), 196*v.Noise)
-	case v.Ratio < 1-v.Band && ((pFast != nil && *pFast < alpha) || (pFast == nil && hi < 1-v.Band)):
-		v.Status, v.P, v.Why = status.Improved, pFast, fmt.Sprintf("median %s the baseline, past its %s band", pct(v.Ratio), pctBand(v.Band))
-	case v.Ratio < 1-v.Band:
-		v.Status = status.OK
-	case !resolves(v.Noise, v.Band):
-		v.Status, v.Why = status.Inconclusive, fmt.Sprintf("this run's median is known to ±%.1f%%, wider than the %s band", 196*v.Noise, pctBand(v.Band))
-	default:
-		v.Status = status.OK
-	}
-	return v
+	b, _ := metric.Time.Baseline(e)
+	return metric.Time.Judge(c.Metrics().Elapsed, b, alpha)
 }
 
-// MemMinDeltaKB is the least growth of memory that can regress: below it
-// the peak of a small bench moves with the page cache it happens to touch
-// first (256 KiB benches measured 256 to 470 KiB, sample to sample).
-const MemMinDeltaKB = 512
+// MemMinDeltaKB is the least growth of memory that can regress.
+const MemMinDeltaKB = metric.MemMinDeltaKB
 
-// Memory judges the subject's memory against the entry's memory baseline;
-// nil where the entry has none halebench recorded. Growth must pass the
-// band and MemMinDeltaKB.
+// Memory judges the subject's memory against the entry's memory baseline,
+// by the memory metric's rule; nil where the entry has none halebench
+// recorded.
 func Memory(c Cell, e *baseline.Entry, alpha float64) *Check {
-	band := e.MemTol()
-	if band == nil || c.MemKB <= 0 {
+	return gateOne(metric.Memory, c.Metrics(), e, alpha)
+}
+
+// gateOne is one sampled metric's verdict on a cell; nil where the cell
+// has no value of it or the entry no baseline.
+func gateOne(m *metric.Metric, c metric.Cell, e *baseline.Entry, alpha float64) *Check {
+	here := m.Of(c)
+	b, ok := m.Baseline(e)
+	if !ok || here.Median <= 0 {
 		return nil
 	}
-	v := &Check{Median: c.MemKB, Baseline: e.MemKB, Band: *band, BandFrom: "mem_tolerance", Noise: stats.RelSEMedian(c.MemSamples)}
-	v.Ratio = float64(c.MemKB) / float64(e.MemKB)
-	if v.Ratio <= 1+v.Band || c.MemKB-e.MemKB < MemMinDeltaKB {
-		v.Status = status.OK
-		return v
-	}
-	if len(e.MemSamples) > 0 && len(c.MemSamples) > 0 {
-		p := stats.MannWhitneyGreater(c.MemSamples, e.MemSamples)
-		v.P = &p
-		if p >= alpha {
-			v.Status, v.Why = status.Inconclusive, fmt.Sprintf("memory %s the baseline, over its %s band, but not significant (p = %.2g)", pct(v.Ratio), pctBand(v.Band), p)
-			return v
-		}
-	}
-	v.Status, v.Why = status.MemRegression, fmt.Sprintf("memory %s the baseline (%d KiB vs %d KiB), over its %s band", pct(v.Ratio), c.MemKB, e.MemKB, pctBand(v.Band))
-	return v
+	v := m.Judge(here, b, alpha)
+	return &v
 }
 
-// Suspect says whether the subject's cell is over a band of its baseline:
-// a cell to measure again before the verdict.
+// gate is every sampled metric's verdict on the subject's cell, by name.
+func gate(c Cell, e *baseline.Entry, alpha float64) map[string]*Check {
+	out := map[string]*Check{}
+	for _, m := range metric.All() {
+		if m.Sampled() {
+			if v := gateOne(m, c.Metrics(), e, alpha); v != nil {
+				out[m.Name] = v
+			}
+		}
+	}
+	return out
+}
+
+// Suspect says whether the subject's cell is over a band of its baseline
+// in any sampled metric: a cell to measure again before the verdict.
 func Suspect(c Cell, g Gate) bool {
 	e := g.Entry
 	if e == nil || e.ElapsedNs <= 0 || g.Incomparable != "" || !c.measured() {
 		return false
 	}
-	if float64(c.Median) > float64(e.ElapsedNs)*(1+e.Tol()) {
-		return true
-	}
-	if b := e.MemTol(); b != nil && c.MemKB > 0 && float64(c.MemKB) > float64(e.MemKB)*(1+*b) {
-		return true
+	for _, m := range metric.All() {
+		if !m.Sampled() {
+			continue
+		}
+		here := m.Of(c.Metrics())
+		if b, ok := m.Baseline(e); ok && here.Median > 0 && float64(here.Median) > float64(b.Median)*(1+b.Band) {
+			return true
+		}
 	}
 	return false
 }
 
-func sq(x float64) float64 { return x * x }
+func pct(ratio float64) string { return metric.Pct(ratio) }
 
-func deref(p *float64) float64 {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
-func pct(ratio float64) string {
-	if ratio >= 1 {
-		return fmt.Sprintf("+%.1f%% over", (ratio-1)*100)
-	}
-	return fmt.Sprintf("%.1f%% under", (1-ratio)*100)
-}
-
-func pctBand(b float64) string { return fmt.Sprintf("%.1f%%", b*100) }
+func pctBand(b float64) string { return metric.PctBand(b) }
 
 // Verdict is what the judge decided of one bench.
 type Verdict struct {
@@ -248,9 +184,9 @@ type Verdict struct {
 	// Ratios holds each measured comparative's median over the subject's
 	// (> 1: the subject is faster).
 	Ratios map[string]float64
-	// Time and Memory are the gate's checks of the subject (nil: not gated).
-	Time   *Check
-	Memory *Check
+	// Checks holds the gate's verdict on the subject by each sampled
+	// metric, by name (none: not gated).
+	Checks map[string]*Check
 	// Counts holds each counted language's count lane (the subject's held
 	// to its baseline); Flagged names the metrics that regressed (time,
 	// memory, instructions).
@@ -305,43 +241,41 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 	case g.Incomparable != "":
 		v.Status = status.IncomparableMachine
 	default:
-		t := Time(subj, g.Entry, g.Alpha)
-		v.Time, v.Memory = &t, Memory(subj, g.Entry, g.Alpha)
-		v.Status = combine(t.Status, v.Memory)
+		v.Checks = gate(subj, g.Entry, g.Alpha)
+		v.Status = combine(v.Checks)
 		switch v.Status {
 		case status.Regression, status.MemRegression:
 			v.Cells[subject] = v.Status
-			v.Detail[subject] = why(t, v.Memory)
+			v.Detail[subject] = why(v.Checks)
 		case status.Inconclusive:
-			v.Detail[subject] = why(t, v.Memory)
+			v.Detail[subject] = why(v.Checks)
 		}
 	}
 	judgeCounts(&v, subject, cells, g.Entry)
 	return v
 }
 
-// combine is the bench's status from its time and memory checks: a
-// regression of either, then inconclusive, then improved, then ok.
-func combine(t status.Status, m *Check) status.Status {
-	ms := status.OK
-	if m != nil {
-		ms = m.Status
-	}
-	for _, s := range []status.Status{status.Regression, status.MemRegression, status.Inconclusive} {
-		if t == s || ms == s {
-			return s
+// combine is the bench's status from its metrics' checks: a regression
+// of any (time's, then memory's), then inconclusive, then improved, then
+// ok.
+func combine(checks map[string]*Check) status.Status {
+	for _, s := range []status.Status{status.Regression, status.MemRegression, status.Inconclusive, status.Improved} {
+		for _, c := range checks {
+			if c.Status == s {
+				return s
+			}
 		}
 	}
-	return t
+	return status.OK
 }
 
-func why(t Check, m *Check) string {
+// why is every check's reason, in the registry's order.
+func why(checks map[string]*Check) string {
 	parts := []string{}
-	if t.Why != "" {
-		parts = append(parts, t.Why)
-	}
-	if m != nil && m.Why != "" {
-		parts = append(parts, m.Why)
+	for _, m := range metric.All() {
+		if c := checks[m.Name]; c != nil && c.Why != "" {
+			parts = append(parts, c.Why)
+		}
 	}
 	return strings.Join(parts, "; ")
 }

@@ -180,7 +180,7 @@ func TestMemoryVerdicts(t *testing.T) {
 	}
 	tol := 0.3
 	v := Bench("c", map[string]Cell{"c": twice}, Gate{Entry: &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol, MemKB: 10_000, MemTolerance: &band, MemSamples: e.MemSamples}, Alpha: 0.01})
-	if v.Status != status.MemRegression || v.Cells["c"] != status.MemRegression || v.Memory == nil || v.Time == nil || v.Time.Status != status.OK {
+	if v.Status != status.MemRegression || v.Cells["c"] != status.MemRegression || v.Checks["memory"] == nil || v.Checks["time"] == nil || v.Checks["time"].Status != status.OK {
 		t.Fatalf("bench %+v", v)
 	}
 }
@@ -190,7 +190,7 @@ func TestIncomparableMachineAndSuspect(t *testing.T) {
 	e := &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol}
 	slow := ok("n:1", 5000)
 	v := Bench("c", map[string]Cell{"c": slow}, Gate{Entry: e, Alpha: 0.01, Incomparable: "CPU Xeon here, Ryzen in the baseline"})
-	if v.Status != status.IncomparableMachine || v.Cells["c"] != status.OK || v.Time != nil {
+	if v.Status != status.IncomparableMachine || v.Cells["c"] != status.OK || v.Checks["time"] != nil {
 		t.Fatalf("another machine's baseline gated: %+v", v)
 	}
 	if !Suspect(slow, Gate{Entry: e}) || Suspect(ok("n:1", 1100), Gate{Entry: e}) || Suspect(slow, Gate{Entry: e, Incomparable: "x"}) || Suspect(slow, Gate{}) {

@@ -3,11 +3,10 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -36,8 +35,8 @@ func GridFor(w io.Writer, r *Report, o GridOptions) {
 		head := []string{"Bench"}
 		for _, l := range langs {
 			head = append(head, l.Title)
-			if r.counted(l.Name) {
-				head = append(head, l.Title+" instructions")
+			for _, m := range r.columns(l.Name) {
+				head = append(head, l.Title+" "+m.Column)
 			}
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t"))
@@ -45,8 +44,8 @@ func GridFor(w io.Writer, r *Report, o GridOptions) {
 			cells := []string{clean(b.Name)}
 			for _, l := range langs {
 				cells = append(cells, cell(r, b, l.Name, marks))
-				if r.counted(l.Name) {
-					cells = append(cells, CountCell(b.Langs(r.Subject)[l.Name]))
+				for _, m := range r.columns(l.Name) {
+					cells = append(cells, metricCell(r, b, l.Name, m))
 				}
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
@@ -234,43 +233,13 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 const NoisyCV = 0.10
 
 // FormatNs writes a duration in its most readable unit with three
-// significant figures: 1.59 ms, 19.7 ms, 196 µs, 3.67 s.
-func FormatNs(ns int64) string {
-	v := float64(ns)
-	unit := "ns"
-	if ns < 1000 {
-		return strconv.FormatInt(ns, 10) + " ns"
-	}
-	switch {
-	case v >= 1e9:
-		v, unit = v/1e9, "s"
-	case v >= 1e6:
-		v, unit = v/1e6, "ms"
-	case v >= 1e3:
-		v, unit = v/1e3, "µs"
-	}
-	return sig3(v) + " " + unit
-}
+// significant figures: 1.59 ms, 19.7 ms, 196 µs, 3.67 s (the time
+// metric's format).
+func FormatNs(ns int64) string { return metric.FormatNs(ns) }
 
 // FormatRatio writes a ratio with three significant figures (12.4, 0.403,
 // 2303).
-func FormatRatio(r float64) string { return sig3(r) }
-
-func sig3(v float64) string {
-	if v == 0 {
-		return "0"
-	}
-	d := 2 - int(math.Floor(math.Log10(math.Abs(v))))
-	if d < 0 {
-		d = 0
-	}
-	s := strconv.FormatFloat(v, 'f', d, 64)
-	// Rounding can carry into a new digit (9.996 -> "10.00"): redo.
-	if d > 0 && len(strings.TrimLeft(strings.Replace(s, ".", "", 1), "0")) > 3 {
-		s = strconv.FormatFloat(v, 'f', d-1, 64)
-	}
-	return s
-}
+func FormatRatio(r float64) string { return metric.Sig3(r) }
 
 func orUnknown(s string) string {
 	if s == "" {

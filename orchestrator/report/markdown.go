@@ -34,8 +34,8 @@ func Markdown(w io.Writer, r *Report) {
 		for _, l := range langs {
 			head = append(head, mdtext.Cell(l.Title))
 			rule = append(rule, "---")
-			if r.counted(l.Name) {
-				head, rule = append(head, mdtext.Cell(l.Title+" instructions")), append(rule, "---")
+			for _, m := range r.columns(l.Name) {
+				head, rule = append(head, mdtext.Cell(l.Title+" "+m.Column)), append(rule, "---")
 			}
 		}
 		fmt.Fprintf(w, "| %s |\n|%s|\n", strings.Join(head, " | "), strings.Join(rule, "|"))
@@ -43,8 +43,8 @@ func Markdown(w io.Writer, r *Report) {
 			cells := []string{mdtext.Cell(b.Name)}
 			for _, l := range langs {
 				cells = append(cells, mdCell(r, b, l.Name, marks))
-				if r.counted(l.Name) {
-					cells = append(cells, mdtext.Cell(strings.ReplaceAll(CountCell(b.Langs(r.Subject)[l.Name]), "|", "/")))
+				for _, m := range r.columns(l.Name) {
+					cells = append(cells, mdtext.Cell(strings.ReplaceAll(metricCell(r, b, l.Name, m), "|", "/")))
 				}
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))

@@ -141,6 +141,10 @@ type Bench struct {
 	Check             string           `json:"check,omitempty"`
 	SubjectResult     *Lang            `json:"subject_result,omitempty"`
 	Comparatives      map[string]*Lang `json:"comparatives"`
+
+	// Metrics holds the subject's verdicts by the metrics declared beyond
+	// time, memory and instructions, by name (package metric).
+	Metrics map[string]*Check `json:"metrics,omitempty"`
 }
 
 // Langs is every language's result on the bench, the subject's included,
@@ -187,6 +191,10 @@ type Lang struct {
 	JobNs            int64         `json:"job_ns,omitempty"`
 	Samples          []Sample      `json:"samples,omitempty"`
 	Count            *CountLane    `json:"count,omitempty"`
+
+	// Metrics is the median of each metric declared beyond time, memory
+	// and instructions, by name (package metric).
+	Metrics map[string]int64 `json:"metrics,omitempty"`
 }
 
 // Schema names this report format.

@@ -1,0 +1,105 @@
+package harness_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/cireport"
+	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// toyNs is a fourth metric, declared in this file alone: each sample's
+// elapsed time again, held to half the baseline's elapsed time (so a run
+// the time metric passes regresses on it) within the entry's time band.
+var toyNs = &metric.Metric{
+	Name: "toy_ns", Unit: "ns",
+	Of: func(c metric.Cell) metric.Values { return c.Elapsed },
+	Baseline: func(e *baseline.Entry) (metric.Base, bool) {
+		if e == nil || e.ElapsedNs <= 0 {
+			return metric.Base{}, false
+		}
+		return metric.Base{Median: e.ElapsedNs / 2, Band: e.Tol(), BandFrom: "toy: half the elapsed baseline"}, true
+	},
+	Judge: func(c metric.Values, b metric.Base, _ float64) metric.Check {
+		v := metric.Check{Status: status.OK, Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom}
+		v.Ratio = float64(c.Median) / float64(b.Median)
+		if v.Ratio > 1+v.Band {
+			v.Status, v.Why = status.Regression, fmt.Sprintf("toy_ns %s the baseline", metric.Pct(v.Ratio))
+		}
+		return v
+	},
+	Regressed: status.Regression,
+	Column:    "toy_ns",
+	Format:    report.FormatNs,
+}
+
+// A metric declared in one file is gated, written in the JSON and shown
+// in the grid and the JUnit file: the same run passes without it and fails
+// on it.
+func TestFakeToyMetricDeclaredOnce(t *testing.T) {
+	o := fakeOptions(t, "c", "c", "count")
+	eng := func() *fakeEngine {
+		return &fakeEngine{elapsed: map[string]int64{"c": 1}, check: map[string]string{"c": "n:1"}, timeOf: jittered(100_000)}
+	}
+	rebaseline(t, o, eng())
+	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng(), 2), o)
+	if err != nil || res.Report.Status != status.OK || strings.Contains(readFile(t, res.ReportPath), `"metrics"`) {
+		t.Fatalf("without the toy metric: err %v status %s", err, res.Report.Status)
+	}
+
+	t.Cleanup(metric.Register(toyNs))
+	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, eng(), 2), o)
+	b := bench(res.Report, "count")
+	if !errors.Is(err, harness.ErrRegression) || res.Report.Status != status.Regression || b.Status != status.Regression ||
+		strings.Join(res.Report.FlaggedBy, ",") != "toy_ns" || b.TimeVerdict == nil || b.TimeVerdict.Status != status.OK {
+		t.Fatalf("gate: err %v status %s bench %s flagged %v time %+v", err, res.Report.Status, b.Status, res.Report.FlaggedBy, b.TimeVerdict)
+	}
+
+	var doc struct {
+		Benches []struct {
+			Metrics map[string]report.Check `json:"metrics"`
+			Subject struct {
+				Metrics map[string]int64 `json:"metrics"`
+			} `json:"subject_result"`
+		} `json:"benches"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, res.ReportPath)), &doc); err != nil || len(doc.Benches) != 1 {
+		t.Fatalf("report: %v", err)
+	}
+	jb := doc.Benches[0]
+	if c := jb.Metrics["toy_ns"]; c.Status != status.Regression || c.Baseline != *b.BaselineElapsedNs/2 || c.Median != *b.ElapsedNsMedian || jb.Subject.Metrics["toy_ns"] != *b.ElapsedNsMedian {
+		t.Fatalf("JSON: verdict %+v, subject's median %v", c, jb.Subject.Metrics)
+	}
+
+	var grid strings.Builder
+	report.Grid(&grid, res.Report)
+	cell := report.FormatNs(*b.ElapsedNsMedian) + " REGRESSION"
+	for _, want := range []string{"C toy_ns", cell, "gate: regression (flagged by toy_ns)", "toy_ns +"} {
+		if !strings.Contains(grid.String(), want) {
+			t.Fatalf("grid lacks %q:\n%s", want, grid.String())
+		}
+	}
+
+	var junit strings.Builder
+	if err := cireport.JUnit(&junit, res.Report); err != nil || !strings.Contains(junit.String(), "toy_ns median "+report.FormatNs(*b.ElapsedNsMedian)) {
+		t.Fatalf("JUnit lacks the toy's figures: %v\n%s", err, junit.String())
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}

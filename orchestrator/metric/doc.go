@@ -1,0 +1,11 @@
+// Package metric declares the quantities a run measures and gates, once
+// each: a metric's name and unit, how a cell carries it, what it reads of a
+// baselines entry, its verdict rule, the status its regression gives, and
+// where the report and the grid show it. Time, memory and instructions are
+// the three declared here; the judge, the report's JSON and grid, and
+// bisect's --metric read the registry instead of naming them.
+//
+// It is not where values are measured or written: it holds rules over
+// values already measured, imports no engine and no report, and sits below
+// the judge and the report on the data's one way.
+package metric

@@ -1,0 +1,48 @@
+package metric
+
+import (
+	"fmt"
+
+	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// Instructions is the count lane's exact instruction count, held to the
+// count band. The samples do not carry it: the count lane does, and
+// decides first whether its runs are a count at all (the determinism
+// rule, the baseline's instrument, target and scope); Judge is then exact.
+var Instructions = &Metric{
+	Name: "instructions", Unit: "instructions",
+	Baseline:  instrBase,
+	Judge:     instrRule,
+	Regressed: status.Regression,
+	Verdict:   "count_verdict",
+	Column:    "instructions",
+	Compared:  true,
+}
+
+func instrBase(e *baseline.Entry) (Base, bool) {
+	if !e.HasCounts() {
+		return Base{}, false
+	}
+	return Base{Median: int64(e.Instructions), Band: e.CountTol(), BandFrom: "count_band"}, true
+}
+
+// instrRule holds an exact count to the band: no significance to test, a
+// count that repeats to the instruction is the program's.
+func instrRule(c Values, b Base, _ float64) Check {
+	v := Check{Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom}
+	delta := c.Median - b.Median
+	v.Ratio = float64(c.Median) / float64(b.Median)
+	switch {
+	case v.Ratio > 1+v.Band:
+		v.Status = status.Regression
+		v.Why = fmt.Sprintf("instructions %s the baseline (%+d: %d vs %d), over its %s band", Pct(v.Ratio), delta, c.Median, b.Median, PctBand(v.Band))
+	case v.Ratio < 1-v.Band:
+		v.Status = status.Improved
+		v.Why = fmt.Sprintf("instructions %s the baseline (%+d), past its %s band", Pct(v.Ratio), delta, PctBand(v.Band))
+	default:
+		v.Status = status.OK
+	}
+	return v
+}

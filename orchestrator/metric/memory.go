@@ -1,0 +1,59 @@
+package metric
+
+import (
+	"fmt"
+
+	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// MemMinDeltaKB is the least growth of memory that can regress: below it
+// the peak of a small bench moves with the page cache it happens to touch
+// first (256 KiB benches measured 256 to 470 KiB, sample to sample).
+const MemMinDeltaKB = 512
+
+// Memory is each sample's memory (the cgroup peak, or maxrss where there
+// is none), gated by its own band: growth must pass the band and
+// MemMinDeltaKB, and, where the baseline kept samples, be significant.
+var Memory = &Metric{
+	Name: "memory", Unit: "KiB",
+	Of:        func(c Cell) Values { return c.Mem },
+	Baseline:  memBase,
+	Judge:     memRule,
+	Regressed: status.MemRegression,
+	Verdict:   "mem_verdict",
+	Format:    FormatKiB,
+}
+
+// memBase is the entry's memory baseline; none where halebench recorded
+// no memory band.
+func memBase(e *baseline.Entry) (Base, bool) {
+	if e == nil {
+		return Base{}, false
+	}
+	band := e.MemTol()
+	if band == nil {
+		return Base{}, false
+	}
+	return Base{Median: e.MemKB, Samples: e.MemSamples, Band: *band, BandFrom: "mem_tolerance"}, true
+}
+
+func memRule(c Values, b Base, alpha float64) Check {
+	v := Check{Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom, Noise: stats.RelSEMedian(c.Samples)}
+	v.Ratio = float64(c.Median) / float64(b.Median)
+	if v.Ratio <= 1+v.Band || c.Median-b.Median < MemMinDeltaKB {
+		v.Status = status.OK
+		return v
+	}
+	if len(b.Samples) > 0 && len(c.Samples) > 0 {
+		p := stats.MannWhitneyGreater(c.Samples, b.Samples)
+		v.P = &p
+		if p >= alpha {
+			v.Status, v.Why = status.Inconclusive, fmt.Sprintf("memory %s the baseline, over its %s band, but not significant (p = %.2g)", Pct(v.Ratio), PctBand(v.Band), p)
+			return v
+		}
+	}
+	v.Status, v.Why = status.MemRegression, fmt.Sprintf("memory %s the baseline (%d KiB vs %d KiB), over its %s band", Pct(v.Ratio), c.Median, b.Median, PctBand(v.Band))
+	return v
+}

@@ -1,0 +1,158 @@
+package metric
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// Values is one metric's figures in one cell: the median the verdict is
+// about and every sample it came from.
+type Values struct {
+	Median  int64
+	Samples []int64
+}
+
+// Cell is what a cell's samples carry, as a metric reads it: each
+// sample's elapsed time and memory (the cgroup peak, or maxrss where the
+// host gave none), with their medians.
+type Cell struct {
+	Elapsed Values // ns
+	Mem     Values // KiB
+}
+
+// Base is a metric's figures in a baselines entry: the median and samples
+// it is held to, the relative band and where the band comes from, and the
+// between-run drift and within-run noise the entry measured (0: none).
+type Base struct {
+	Median   int64
+	Samples  []int64
+	Band     float64
+	BandFrom string
+	Drift    float64
+	Noise    float64
+}
+
+// Check is one gated metric's verdict on the subject.
+type Check struct {
+	Status   status.Status `json:"status"`
+	Median   int64         `json:"median"`
+	Baseline int64         `json:"baseline"`
+	Ratio    float64       `json:"ratio"`     // median / baseline
+	Band     float64       `json:"band"`      // the relative band it was held to
+	BandFrom string        `json:"band_from"` // where the band comes from
+	Noise    float64       `json:"noise"`     // this run's relative standard error of the median
+	P        *float64      `json:"p,omitempty"`
+	Why      string        `json:"why,omitempty"`
+}
+
+// Rule is a metric's verdict: this run's values against the baseline's,
+// at significance level alpha.
+type Rule func(here Values, base Base, alpha float64) Check
+
+// Metric is one measured quantity, declared once.
+type Metric struct {
+	Name string // as flagged_by, the grid and bisect's --metric say it
+	Unit string
+	// Of is how a cell's samples carry it; nil for a metric the samples
+	// do not carry (instructions: the count lane does, under its own
+	// determinism rule, and hands Judge its exact count).
+	Of func(Cell) Values
+	// Baseline reads its figures from an entry; false: the entry does not
+	// gate it.
+	Baseline func(*baseline.Entry) (Base, bool)
+	Judge    Rule
+	// Regressed is the status a regression of it gives the subject.
+	Regressed status.Status
+	// Verdict is the report's key of its verdict on a bench ("": under
+	// the bench's "metrics", by name, and each language's median under its
+	// "metrics").
+	Verdict string
+	// Column titles its grid column beside each language's time ("": no
+	// column); Format writes a median in it.
+	Column string
+	Format func(int64) string
+	// Headline: its figures are shown whatever its verdict (time, the
+	// grid's cell); another metric's where its verdict needs a reader.
+	Headline bool
+	// Compared: ab measures it on both sides, so bisect can walk by it.
+	Compared bool
+}
+
+// Sampled says whether the samples carry it (the gate judges it from them).
+func (m *Metric) Sampled() bool { return m.Of != nil }
+
+var registry = []*Metric{Time, Memory, Instructions}
+
+// All is every declared metric, time, memory and instructions first.
+func All() []*Metric { return append([]*Metric(nil), registry...) }
+
+// ByName is the metric called name.
+func ByName(name string) (*Metric, bool) {
+	for _, m := range registry {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+// Names is every declared metric's name, in order.
+func Names() []string {
+	var out []string
+	for _, m := range registry {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// Register declares one more metric (say est_cycles, or a GC count) and
+// returns what takes it back out: a test's t.Cleanup. Registering is for
+// a program's start (an init) or a test; a run reads the registry as it is.
+func Register(m *Metric) (unregister func()) {
+	if _, dup := ByName(m.Name); dup {
+		panic("metric: " + m.Name + " declared twice")
+	}
+	registry = append(registry, m)
+	return func() {
+		for i, r := range registry {
+			if r == m {
+				registry = append(registry[:i:i], registry[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// Compared is every metric ab measures on both sides: what bisect can
+// walk by.
+func Compared() []*Metric {
+	var out []*Metric
+	for _, m := range registry {
+		if m.Compared {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Walked is the metric bisect walks by when asked for name: one that ab
+// compares, or for "" the default rule — instructions where the subject's
+// counts compare (counted), time where they do not.
+func Walked(name string, counted bool) (*Metric, error) {
+	switch m, ok := ByName(name); {
+	case name == "" && counted:
+		return Instructions, nil
+	case name == "":
+		return Time, nil
+	case ok && m.Compared:
+		return m, nil
+	}
+	var names []string
+	for _, m := range Compared() {
+		names = append(names, m.Name)
+	}
+	return nil, fmt.Errorf("--metric=%s: give one of %s", name, strings.Join(names, ", "))
+}

@@ -1,0 +1,92 @@
+package metric
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/status"
+)
+
+// bisect's --metric: the default rule, a compared metric by name, and a
+// refusal that lists what it can walk by.
+func TestWalked(t *testing.T) {
+	cases := []struct {
+		name    string
+		counted bool
+		want    *Metric
+		err     string
+	}{
+		{"", true, Instructions, ""},
+		{"", false, Time, ""},
+		{"time", true, Time, ""},
+		{"instructions", false, Instructions, ""},
+		{"memory", true, nil, "--metric=memory: give one of time, instructions"},
+		{"cycles", true, nil, "--metric=cycles: give one of time, instructions"},
+	}
+	for _, c := range cases {
+		m, err := Walked(c.name, c.counted)
+		if m != c.want || (err == nil) != (c.err == "") || (err != nil && err.Error() != c.err) {
+			t.Errorf("Walked(%q, %v) = %v, %v; want %v, %q", c.name, c.counted, m, err, c.want, c.err)
+		}
+	}
+}
+
+// A registered metric is listed after the three, by name, until taken out;
+// a name declared twice is refused.
+func TestRegister(t *testing.T) {
+	gc := &Metric{Name: "gc_count", Unit: "collections", Of: func(c Cell) Values { return Values{} }}
+	undo := Register(gc)
+	if got := strings.Join(Names(), ","); got != "time,memory,instructions,gc_count" {
+		t.Fatalf("names %s", got)
+	}
+	if m, ok := ByName("gc_count"); !ok || m != gc || !m.Sampled() || Instructions.Sampled() {
+		t.Fatalf("ByName: %v %v", m, ok)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("time declared twice was accepted")
+			}
+		}()
+		Register(&Metric{Name: "time"})
+	}()
+	undo()
+	if got := strings.Join(Names(), ","); got != "time,memory,instructions" {
+		t.Fatalf("after undo: %s", got)
+	}
+}
+
+// Each metric reads its own baseline fields, and an entry without them
+// does not gate it.
+func TestBaselineFields(t *testing.T) {
+	band, memBand := 0.1, 0.2
+	e := &baseline.Entry{ElapsedNs: 1000, Tolerance: &band, MemKB: 4096, MemTolerance: &memBand, Instructions: 5000}
+	for _, c := range []struct {
+		m      *Metric
+		median int64
+	}{{Time, 1000}, {Memory, 4096}, {Instructions, 5000}} {
+		b, ok := c.m.Baseline(e)
+		if !ok || b.Median != c.median {
+			t.Errorf("%s: %+v %v", c.m.Name, b, ok)
+		}
+		if _, ok := c.m.Baseline(&baseline.Entry{}); ok {
+			t.Errorf("%s gated by an empty entry", c.m.Name)
+		}
+	}
+}
+
+// Instructions are exact: one instruction over the band regresses, the
+// band's edge does not.
+func TestInstructionsExact(t *testing.T) {
+	b := Base{Median: 1000, Band: 0.01}
+	if v := Instructions.Judge(Values{Median: 1010}, b, 0); v.Status != status.OK {
+		t.Errorf("at the band: %+v", v)
+	}
+	if v := Instructions.Judge(Values{Median: 1011}, b, 0); v.Status != status.Regression || !strings.Contains(v.Why, "+11") {
+		t.Errorf("over the band: %+v", v)
+	}
+	if v := Instructions.Judge(Values{Median: 989}, b, 0); v.Status != status.Improved {
+		t.Errorf("under the band: %+v", v)
+	}
+}
