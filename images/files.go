@@ -6,10 +6,12 @@ import (
 	"strings"
 )
 
-// FS holds <lang>/Dockerfile for each language, the sampler's SamplerFiles
-// and the count lane's clock gate (ClockGateFile).
+// FS holds each language's toolchain folder (<dir>/Dockerfile and any
+// <dir>/*.sh its build takes; the folder is the toolchain entry's Image),
+// the sampler's SamplerFiles and the count lane's clock gate
+// (ClockGateFile).
 //
-//go:embed go node python c rust hale sampler/*.go sampler/wire/*.go count/clockgate.c
+//go:embed */Dockerfile */*.sh sampler/*.go sampler/wire/*.go count/clockgate.c
 var FS embed.FS
 
 // SamplerModule is the module the sampler is built as inside a bench image:

@@ -13,6 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/atomicfile"
+	"github.com/hale-lang/halebench/orchestrator/gitrepo"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
@@ -150,7 +151,7 @@ func runAB(ctx context.Context, args []string) error {
 func (o *abOptions) side(i int, common imagebuild.Options) (ab.SideSpec, error) {
 	s, X := o.sides[i], "AB"[i:i+1]
 	x := strings.ToLower(X)
-	spec := ab.SideSpec{Suite: s.suite, Images: common}
+	spec, hb := ab.SideSpec{Suite: s.suite, Images: common}, o.haleBuild()
 	if spec.Suite == "" {
 		spec.Suite = o.suite
 	}
@@ -168,19 +169,19 @@ func (o *abOptions) side(i int, common imagebuild.Options) (ab.SideSpec, error) 
 		if err := checkRef(o.hale.git, s.ref); err != nil {
 			return spec, fmt.Errorf("--%s-ref=%s: %w", x, s.ref, err)
 		}
-		spec.Images.HaleSrc, spec.Images.HaleImage, spec.Images.HaleRef = "", "", s.ref
+		hb.Src, hb.Image, hb.Ref = "", "", s.ref
 		what = append(what, "hale "+s.ref+" of "+o.hale.git)
 	case s.src != "":
 		if fi, err := os.Stat(s.src); err != nil || !fi.IsDir() {
 			return spec, fmt.Errorf("--%s-src=%s: not a folder (give a hale source tree)", x, s.src)
 		}
-		spec.Images.HaleSrc, spec.Images.HaleImage = s.src, ""
+		hb.Src, hb.Image = s.src, ""
 		what = append(what, "hale tree "+s.src)
 	case s.image != "":
-		spec.Images.HaleSrc, spec.Images.HaleImage = "", s.image
+		hb.Src, hb.Image = "", s.image
 		what = append(what, "hale image "+s.image)
 	}
-	spec.What = strings.Join(what, ", ")
+	spec.What, spec.Images.Subject = strings.Join(what, ", "), hb
 	return spec, nil
 }
 
@@ -195,11 +196,11 @@ func checkRef(git, ref string) error {
 	case strings.Contains(git, "://") || strings.Contains(git, "@"):
 		return nil
 	}
-	// imagebuild's git: a clean environment, the caller's GIT_* and config
+	// gitrepo's git: a clean environment, the caller's GIT_* and config
 	// left out.
-	ctx, cancel := context.WithTimeout(context.Background(), imagebuild.DefaultProbeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), gitrepo.DefaultProbeTimeout)
 	defer cancel()
-	if _, err := imagebuild.ResolveRef(ctx, git, ref); err != nil {
+	if _, err := gitrepo.ResolveRef(ctx, git, ref); err != nil {
 		return fmt.Errorf("no such tag, branch or commit in %s", git)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -47,8 +48,17 @@ type bisectConfig struct {
 	Threshold float64
 	// Unprivileged runs every comparison's containers without privilege.
 	Unprivileged bool
-	Images       imagebuild.Options // HaleGit is the local repository; HaleRef is set per commit
+	Images       imagebuild.Options // the subject build is Hale's, at a commit (at)
+	Hale         halebuild.Build    // Git is the local repository; Ref is set per commit
 	Log          io.Writer
+}
+
+// at is the image options that build hale at commit id.
+func (c bisectConfig) at(id string) imagebuild.Options {
+	o, hb := c.Images, c.Hale
+	hb.Ref = id
+	o.Subject = hb
+	return o
 }
 
 // judgeMaker makes the Judge that builds hale per commit and compares two
@@ -146,11 +156,11 @@ func runBisect(ctx context.Context, args []string, newJudge judgeMaker) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	repo, err := imagebuild.MirrorRemote(ctx, f.hale.git, tmp+"/hale.git")
+	repo, err := bisect.MirrorRemote(ctx, f.hale.git, tmp+"/hale.git")
 	if err != nil {
 		return badInput("bisect", err)
 	}
-	commits, err := imagebuild.FirstParent(ctx, repo, f.good, f.bad)
+	commits, err := bisect.FirstParent(ctx, repo, f.good, f.bad)
 	if err != nil {
 		return badInput("bisect", err)
 	}
@@ -161,7 +171,7 @@ func runBisect(ctx context.Context, args []string, newJudge judgeMaker) error {
 		}
 		return nil
 	}
-	return f.answer(ctx, repo, toBisect(commits), benches, log, newJudge)
+	return f.answer(ctx, repo, commits, benches, log, newJudge)
 }
 
 // answer is the plan, the answer from stored reports, or the sequential
@@ -179,7 +189,8 @@ func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.
 		return badInput("bisect", err)
 	}
 	cfg := bisectConfig{Suite: f.suite, Benches: benches, Metric: f.metric, Threshold: f.threshold, Log: log, Unprivileged: f.unprivileged,
-		Images: imagebuild.Options{HaleGit: repo, HaleVendor: f.hale.vendor, SourceDateEpoch: epoch}}
+		Hale: halebuild.Build{Git: repo, Vendor: f.hale.vendor}, Images: imagebuild.Options{SourceDateEpoch: epoch}}
+	cfg.Images.Subject = cfg.Hale
 	judge, closeJudge, err := newJudge(ctx, cfg)
 	if err != nil {
 		return err
@@ -197,14 +208,6 @@ func (f *bisectFlags) print(res *bisect.Result, err error) error {
 		}
 	}
 	return err
-}
-
-func toBisect(cs []imagebuild.Commit) []bisect.Commit {
-	out := make([]bisect.Commit, len(cs))
-	for i, c := range cs {
-		out[i] = bisect.Commit{ID: c.ID, Subject: c.Subject}
-	}
-	return out
 }
 
 // printBisect is the result on stdout: JSON, or the steps' grid and the

@@ -46,12 +46,11 @@ func (j *abJudge) Build(ctx context.Context, c bisect.Commit) (bisect.Side, erro
 		return bisect.Side{Commit: c}, err
 	}
 	defer s.Close()
-	opts := j.cfg.Images
-	opts.HaleRef, opts.RunID = c.ID, s.RunID
+	opts := j.cfg.at(c.ID)
+	opts.RunID = s.RunID
 	b := imagebuild.New(s.Eng, s.BuildKit(), j.cfg.Log, opts)
-	hale, _ := toolchain.ByName("hale")
 	start := time.Now()
-	tc, err := b.Toolchain(ctx, hale)
+	tc, err := b.Toolchain(ctx, bisected())
 	side := bisect.Side{Commit: c, BuildSeconds: time.Since(start).Seconds()}
 	switch {
 	case err != nil:
@@ -69,12 +68,10 @@ func (j *abJudge) Build(ctx context.Context, c bisect.Commit) (bisect.Side, erro
 // Compare is y over x per bench, from one ab run of the two images.
 func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []string) (map[string]bisect.Ratio, error) {
 	side := func(sd bisect.Side) ab.SideSpec {
-		o := j.cfg.Images
-		o.HaleRef = sd.Commit.ID
-		return ab.SideSpec{Suite: j.cfg.Suite, Images: o, What: "hale " + sd.Commit.ID}
+		return ab.SideSpec{Suite: j.cfg.Suite, Images: j.cfg.at(sd.Commit.ID), What: "hale " + sd.Commit.ID}
 	}
 	p, err := ab.Prepare(ab.Options{
-		A: side(x), B: side(y), Bench: strings.Join(benches, ","), Subject: "hale",
+		A: side(x), B: side(y), Bench: strings.Join(benches, ","), Subject: bisected().Name,
 		Settings: ab.Settings{Threshold: j.cfg.Threshold}, Timeout: 2 * time.Minute,
 		MemLimit: 4 << 30, OutCap: 1 << 20, Unprivileged: j.cfg.Unprivileged, Images: j.cfg.Images, Log: j.cfg.Log,
 	})
@@ -87,7 +84,7 @@ func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []strin
 	}
 	out := map[string]bisect.Ratio{}
 	for _, b := range res.Benches {
-		if b.Lang != "hale" || b.Ratio == 0 {
+		if b.Lang != bisected().Name || b.Ratio == 0 {
 			continue // not measured on a side: not compared (judged like neither end)
 		}
 		r, err := judgeRatio(j.cfg.Metric, b.Name, bisect.Ratio{Ratio: b.Ratio, Low: b.RatioLow, High: b.RatioHigh}, b.InstrRatio, noInstr(b.CountStatus, b.Detail))
@@ -97,6 +94,13 @@ func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []strin
 		out[b.Name] = r
 	}
 	return out, nil
+}
+
+// bisected is the language whose history bisect walks: the one whose
+// toolchain is a subject build (hale).
+func bisected() toolchain.Language {
+	l, _ := toolchain.Built()
+	return l
 }
 
 // judgeRatio is one bench's ratio by the metric asked (metric.Walked):

@@ -137,8 +137,9 @@ func reportFiles(dir string) ([]string, error) {
 // reportCommit is the hale commit a report measured: its hale build's
 // commit, or its ref when that is a full commit id (a build that failed).
 func reportCommit(file string, r *report.Report) (string, error) {
-	tc, ok := r.Images["hale"]
-	if r.Subject != "hale" || !ok || tc.Hale == nil {
+	lang := bisected().Name
+	tc, ok := r.Images[lang]
+	if r.Subject != lang || !ok || tc.Hale == nil {
 		return "", fmt.Errorf("%s is not a hale run report (subject %q, no images.hale.hale_build): give reports of `halebench run --hale-git=… --hale-ref=<commit> --lang=hale --count=only`", file, termtext.Line(r.Subject))
 	}
 	if tc.Hale.Commit != "" {
@@ -155,7 +156,7 @@ func reportCommit(file string, r *report.Report) (string, error) {
 // of benches is refused.
 func countsOf(file string, r *report.Report, benches []string) (*counted, error) {
 	c := &counted{file: file, ir: map[string]uint64{}, unstable: map[string]bool{}}
-	if tc := r.Images["hale"]; tc.Status == status.BuildFailed {
+	if tc := r.Images[bisected().Name]; tc.Status == status.BuildFailed {
 		c.skip = "hale did not build: " + termtext.Clean(tc.Reason)
 		return c, nil
 	}

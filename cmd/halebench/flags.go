@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	"golang.org/x/sys/unix"
 )
 
@@ -53,17 +55,28 @@ type common struct {
 
 func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.suite, "suite", ".", "the suite: the folder holding benches/ (or the seed's micro/ and app/), xproc/ and baselines.json")
-	fs.StringVar(&c.langs, "lang", "", "comma-separated languages to run: hale,go,node,python,c,rust (default all)")
+	fs.StringVar(&c.langs, "lang", "", "comma-separated languages to run: "+strings.ReplaceAll(toolchain.Names(), ", ", ",")+" (default all)")
 	fs.StringVar(&c.subject, "subject", "hale", "the language whose regressions gate; the others are comparatives")
 	fs.BoolVar(&c.noBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")
 	fs.StringVar(&c.baseImage, "base-image", "", "Debian trixie image to build the toolchains FROM: local, or pulled if a registry answers (pin it by digest); default: make one with mmdebstrap")
 	fs.StringVar(&c.mirror, "mirror", imagebuild.DefaultMirror, "Debian mirror for mmdebstrap")
-	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite; where that is absent, the pinned release "+imagebuild.DefaultHaleRef+" from "+imagebuild.DefaultHaleURL+", or $HALEBENCH_HALE_URL)")
+	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite; where that is absent, the pinned release "+halebuild.DefaultRef+" from "+halebuild.DefaultURL+", or $HALEBENCH_HALE_URL)")
 	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
 	c.hale.addFlags(fs)
 	c.out.addFlags(fs)
 	c.cache.addFlags(fs)
 	fs.BoolVar(&c.noCache, "no-cache", false, "rebuild every image and step without BuildKit's cache (the shared cache is not pruned)")
+}
+
+// haleBuild is how the --hale-* flags have hale built: ../hale beside the
+// suite when none is given.
+func (c *common) haleBuild() halebuild.Build {
+	b := halebuild.Build{Src: c.haleSrc, Image: c.haleImage}
+	if b.Src == "" && b.Image == "" && c.hale.git == "" {
+		b.Src, b.SrcDefault = filepath.Join(c.suite, "..", "hale"), true
+	}
+	c.hale.apply(&b)
+	return b
 }
 
 // imageOptions are the image flags as imagebuild takes them. The hale
@@ -72,17 +85,12 @@ func (c *common) imageOptions(verb string) (imagebuild.Options, error) {
 	if err := c.hale.check(verb, c.haleSrc); err != nil {
 		return imagebuild.Options{}, err
 	}
-	src, srcDefault := c.haleSrc, false
-	if src == "" && c.haleImage == "" && c.hale.git == "" {
-		src, srcDefault = filepath.Join(c.suite, "..", "hale"), true
-	}
 	epoch, _, err := imagebuild.SourceDateEpoch(c.suite)
 	if err != nil {
 		return imagebuild.Options{}, badInput(verb, err)
 	}
-	o := imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, HaleSrc: src, HaleSrcDefault: srcDefault, HaleImage: c.haleImage, NoBuild: c.noBuild,
+	o := imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, Subject: c.haleBuild(), NoBuild: c.noBuild,
 		NoCache: c.noCache, SourceDateEpoch: epoch}
-	c.hale.apply(&o)
 	if o.Mirror == "" {
 		o.Mirror = imagebuild.DefaultMirror
 	}

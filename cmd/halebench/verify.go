@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
+	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
 
@@ -55,7 +56,7 @@ func runVerify(ctx context.Context, args []string) error {
 	defer s.Close()
 	start := time.Now()
 	rows, err := evidence.Verify(ctx, s.Eng, s.BuildKit(), rep, evidence.VerifyOptions{
-		Suite: *suite, HaleSrc: *haleSrc, Log: log, Langs: splitList(*langs), RunID: s.RunID,
+		Suite: *suite, Subject: halebuild.Build{Src: *haleSrc}, Log: log, Langs: splitList(*langs), RunID: s.RunID,
 	})
 	if err != nil {
 		return err

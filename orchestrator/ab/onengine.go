@@ -79,10 +79,7 @@ type built struct {
 func buildSide(ctx context.Context, s *lifecycle.Session, side string, spec SideSpec, suite *catalogue.Suite, p *Plan) (built, error) {
 	fmt.Fprintf(p.Log, "ab: side %s: %s\n", side, spec.What)
 	o := p.Images
-	o.HaleSrc, o.HaleGit, o.HaleRef, o.HaleImage = spec.Images.HaleSrc, spec.Images.HaleGit, spec.Images.HaleRef, spec.Images.HaleImage
-	if spec.Images.HaleVendor != "" {
-		o.HaleVendor = spec.Images.HaleVendor
-	}
+	o.Subject = spec.Images.Subject // the side's own subject build (its hale)
 	imgs, err := lifecycle.BuildImages(ctx, s.BuilderWith(o), lifecycle.Need{
 		Langs: p.Langs,
 		Sources: func(l toolchain.Language) []imagebuild.Source {

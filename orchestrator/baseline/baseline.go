@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // DefaultTolerance is the band a bench gets when its entry names none and
@@ -161,14 +162,15 @@ func (e *Entry) Drift() float64 {
 }
 
 // SubjectOf names the language a file's medians belong to: its subject
-// field, or hale for a file written before that field (the seed suite's);
+// field, or the seed's subject (hale) for a file written before that field
+// (the seed suite's);
 // "" for a file with no bench yet, which fits any subject.
 func (f *File) SubjectOf() string {
 	if f.Subject != "" {
 		return f.Subject
 	}
 	if len(f.Benches) > 0 {
-		return "hale"
+		return toolchain.Seed().Name
 	}
 	return ""
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	"golang.org/x/sys/unix"
 )
 
@@ -54,7 +55,7 @@ func Update(path string, m map[string]Measured, p Provenance, now time.Time) (*F
 	if p.Machine != nil {
 		f.Machine = p.Machine
 	}
-	if p.Subject == "hale" {
+	if toolchain.IsSeed(p.Subject) {
 		f.HaleVersion = p.Toolchain
 	}
 	// What is written must read back: a figure out of range is refused

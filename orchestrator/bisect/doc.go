@@ -7,5 +7,7 @@
 // split at a built commit near its middle until the step is between
 // adjacent commits; built commits and comparisons are reused. It never
 // guesses: ends that do not differ, a drift no commit makes, and a step
-// hidden among commits that do not build are each reported as such.
+// hidden among commits that do not build are each reported as such. The
+// commits it walks are listed here too (history.go: a repository's
+// first-parent line, through package gitrepo's git).
 package bisect

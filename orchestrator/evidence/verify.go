@@ -50,9 +50,11 @@ func ReadReport(path string) (*report.Report, error) {
 
 // VerifyOptions are where the sources of the images are.
 type VerifyOptions struct {
-	Suite   string // the suite folder whose benches built the bench images
-	HaleSrc string
-	Langs   []string // only these languages' toolchain and bench images (and the base, and go's toolchain, which builds the sampler); nil: all
+	Suite string // the suite folder whose benches built the bench images
+	// Subject rebuilds the subject-build toolchain (hale's: a
+	// halebuild.Build of its --hale-src); nil: it is unavailable.
+	Subject imagebuild.SubjectBuild
+	Langs   []string // only these languages' toolchain and bench images (and the base, and the sampler's toolchain, go's); nil: all
 	RunID   string
 	Log     io.Writer
 }
@@ -67,7 +69,7 @@ func (o VerifyOptions) wantsExactly(lang string) bool {
 }
 
 func (o VerifyOptions) wants(lang string) bool {
-	if len(o.Langs) == 0 || lang == "go" {
+	if len(o.Langs) == 0 || lang == toolchain.SamplerLang().Name {
 		return true
 	}
 	for _, l := range o.Langs {
@@ -91,7 +93,7 @@ func Verify(ctx context.Context, eng imagebuild.Engine, bk imagebuild.Solver, re
 		return nil, err
 	}
 	opts := imagebuild.Options{
-		RunID: o.RunID, NoCache: true, Prefix: VerifyPrefix, HaleSrc: o.HaleSrc,
+		RunID: o.RunID, NoCache: true, Prefix: VerifyPrefix, Subject: o.Subject,
 		SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Mirror: mirrorOf(rep.Base),
 		Pins: map[string][]string{},
 	}
@@ -174,7 +176,7 @@ func (v *verifier) benchImages(ctx context.Context, suite *catalogue.Suite) erro
 	for _, name := range sortedKeys(v.rep.BenchImages) {
 		rec := v.rep.BenchImages[name]
 		lang, ok := toolchain.ByName(name)
-		if !ok || rec.Inputs == nil || !v.o.wants(name) || (len(v.o.Langs) > 0 && name == "go" && !v.o.wantsExactly("go")) {
+		if !ok || rec.Inputs == nil || !v.o.wants(name) || (len(v.o.Langs) > 0 && lang.Sampler && !v.o.wantsExactly(name)) {
 			continue
 		}
 		srcs, why, err := benchSources(suite, lang, rec.Inputs.Files)

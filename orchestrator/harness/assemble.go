@@ -9,6 +9,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // assemble is the report of the run's values, with status st: the one
@@ -170,7 +171,7 @@ func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 		}
 		if r, ok := v.Ratios[lang]; ok {
 			res.RatioVsSubject = &r
-			if subject == "hale" {
+			if toolchain.IsSeed(subject) {
 				res.RatioVsHale = &r
 			}
 		}

@@ -50,8 +50,9 @@ func buildImages(ctx context.Context, b Images, p *Plan) (built, error) {
 		Toolchain: func(l toolchain.Language) bool { return l.Name == p.SubjectLang.Name },
 	}, p.Log)
 	out := built{base: imgs.Base, toolchains: imgs.Toolchains, benches: imgs.Benches}
-	if _, ok := out.toolchains["go"]; !ok && imgs.Sampler.Ref != "" {
-		out.toolchains["go"] = imgs.Sampler
+	sampler := toolchain.SamplerLang().Name
+	if _, ok := out.toolchains[sampler]; !ok && imgs.Sampler.Ref != "" {
+		out.toolchains[sampler] = imgs.Sampler
 	}
 	return out, err
 }

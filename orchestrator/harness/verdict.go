@@ -31,7 +31,7 @@ func (r *run) machineOf() baseline.Machine {
 		CgroupVersion: h.CgroupVersion, Privilege: h.Privilege.String(), EngineVersion: h.EngineVersion,
 		SubjectToolchain: tc.Version, SubjectImageDigest: tc.Digest, Cpusets: map[string]string{},
 	}
-	if r.p.SubjectLang.Name == "hale" {
+	if r.p.SubjectLang.SeedSubject {
 		m.HaleVersion = tc.Version
 	}
 	for _, br := range r.benches {

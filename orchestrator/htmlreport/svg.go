@@ -10,20 +10,17 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // The charts are SVG written here, in the page: no script, no font, no
 // network. Sizes are in viewBox units; the page scales them to its width.
 
-// palette gives each language one colour on every chart of the page.
-var palette = map[string]string{
-	"hale": "#c2255c", "c": "#1971c2", "go": "#22b8cf", "rust": "#e8590c",
-	"node": "#37b24d", "python": "#7048e8",
-}
-
+// colour is a language's one colour on every chart of the page (its
+// toolchain entry's), grey for a language the table does not know.
 func colour(lang string) string {
-	if c, ok := palette[lang]; ok {
-		return c
+	if l, ok := toolchain.ByName(lang); ok && l.Colour != "" {
+		return l.Colour
 	}
 	return "#495057"
 }

@@ -2,11 +2,8 @@ package imagebuild
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -39,17 +36,12 @@ var _ Engine = (*engine.Engine)(nil)
 type Options struct {
 	BaseImage string // a local image to build FROM instead of making one
 	Mirror    string // Debian mirror for mmdebstrap
-	HaleSrc   string // a hale source tree to build hale-cli from
-	// HaleSrcDefault: HaleSrc is the default ../hale, not given; where it
-	// is absent the pinned release is tried from HaleURL() first.
-	HaleSrcDefault bool
-	HaleGit        string // a hale git repository (URL or directory) to clone HaleRef of, when no HaleSrc
-	HaleRef        string // the tag, branch or commit id of HaleGit (default DefaultHaleRef)
-	HaleVendor     string // crates cargo takes from here instead of a registry
-	HaleImage      string // a local image that already has `hale` on PATH
-	NoBuild        bool   // use existing images only
-	RunID          string
-	Scope          string // labels the bench images (org.halebench.scope), so `prune --scope` can be kept to them
+	// Subject makes the toolchain of the language that is a subject build
+	// (hale's, package halebuild); nil: that toolchain is unavailable.
+	Subject SubjectBuild
+	NoBuild bool // use existing images only
+	RunID   string
+	Scope   string // labels the bench images (org.halebench.scope), so `prune --scope` can be kept to them
 	// SourceDateEpoch is every time stamped into an image (0: DefaultEpoch).
 	SourceDateEpoch int64
 	// NoCache rebuilds every image and every step (no-cache solves; the
@@ -164,32 +156,32 @@ func (b *Builder) Toolchain(ctx context.Context, lang toolchain.Language) (Toolc
 	return tc, err
 }
 
-// SamplerToolchain is the go toolchain image, in which the sampler every
+// SamplerToolchain is the toolchain image (go's) in which the sampler every
 // bench image carries is built: without it nothing can run.
 func (b *Builder) SamplerToolchain(ctx context.Context) (Toolchain, error) {
-	goLang, _ := toolchain.ByName("go")
-	tc, err := b.Toolchain(ctx, goLang)
+	lang := toolchain.SamplerLang()
+	tc, err := b.Toolchain(ctx, lang)
 	if err != nil {
 		return tc, err
 	}
 	if tc.Status != Available {
-		return tc, fmt.Errorf("the go toolchain image (which builds the sampler) is %s: %s", tc.Status, tc.Reason)
+		return tc, fmt.Errorf("the %s toolchain image (which builds the sampler) is %s: %s", lang.Name, tc.Status, tc.Reason)
 	}
 	return tc, nil
 }
 
 func (b *Builder) makeToolchain(ctx context.Context, lang toolchain.Language) (Toolchain, error) {
 	tc := Toolchain{Lang: lang.Name, BuildFlags: lang.BuildFlags()}
-	if lang.Name == "hale" {
-		return b.hale(ctx, tc, lang)
+	if lang.SubjectBuild {
+		return b.subject(ctx, tc, lang)
 	}
 	base, err := b.Base(ctx)
 	if err != nil {
 		return tc, err
 	}
-	df, err := images.FS.ReadFile(lang.Name + "/Dockerfile")
+	df, err := images.FS.ReadFile(lang.Image + "/Dockerfile")
 	if err != nil {
-		return tc, fmt.Errorf("no toolchain definition images/%s/Dockerfile: %w", lang.Name, err)
+		return tc, fmt.Errorf("no toolchain definition images/%s/Dockerfile: %w", lang.Image, err)
 	}
 	dir, err := b.materialize(map[string][]byte{"Dockerfile": df})
 	if err != nil {
@@ -416,44 +408,6 @@ func (b *Builder) materialize(files map[string][]byte) (string, error) {
 		}
 	}
 	return dir, nil
-}
-
-// hashTree digests the names, modes and sizes+mtimes of a source tree: a
-// cheap stand-in for its content that changes whenever a file does.
-func hashTree(root string) (string, error) {
-	h := sha256.New()
-	var paths []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "target") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return "", err
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		st, err := os.Lstat(p) // a link is named, not followed
-		if err != nil {
-			continue
-		}
-		fmt.Fprintf(h, "%s %d %d\n", p, st.Size(), st.ModTime().UnixNano())
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// lastLine is the last line of what a tool printed (an error, a build
-// log), cleaned by termtext: it goes into reasons, reports and CI logs.
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return termtext.Line(strings.TrimSpace(lines[len(lines)-1]))
 }
 
 // firstLine is the first line of what a tool printed (a --version),

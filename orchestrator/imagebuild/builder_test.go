@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
@@ -88,7 +89,7 @@ func TestToolchainAndBenchImages(t *testing.T) {
 
 func TestHaleUnavailableWithoutSource(t *testing.T) {
 	eng := enginetest.Connect(t)
-	b := imagebuild.New(eng, nil, &bytes.Buffer{}, imagebuild.Options{HaleSrc: t.TempDir()})
+	b := imagebuild.New(eng, nil, &bytes.Buffer{}, imagebuild.Options{Subject: halebuild.Build{Src: t.TempDir()}})
 	hale, _ := toolchain.ByName("hale")
 	tc, err := b.Toolchain(context.Background(), hale)
 	if err != nil {

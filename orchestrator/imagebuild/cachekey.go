@@ -1,7 +1,6 @@
 package imagebuild
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
@@ -30,8 +28,12 @@ const maxKeyedFile = 4 << 20
 // cache saved under a v1 key (one archive per image) is not hit exactly, so
 // the folder the run rewrites is saved anew.
 func CacheKey(o Options, suite string) (string, error) {
-	parts := []string{"halebench-cache-v2", builderName(), fmt.Sprint(o.SourceDateEpoch), o.Mirror, o.BaseImage,
-		o.HaleImage, o.HaleGit, o.HaleRef, haleSrcID(o.HaleSrc), dirNames(o.HaleVendor)}
+	parts := []string{"halebench-cache-v2", builderName(), fmt.Sprint(o.SourceDateEpoch), o.Mirror, o.BaseImage}
+	if o.Subject != nil {
+		parts = append(parts, o.Subject.CacheKey()...)
+	} else {
+		parts = append(parts, noSubjectKey...)
+	}
 	err := fs.WalkDir(images.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -85,7 +87,7 @@ func treeDigest(root string) (string, error) {
 			fmt.Fprintf(h, "%s %s %d\n", rel, st.Mode().Type(), st.Size())
 			continue
 		}
-		f, err := openSource(p)
+		f, err := OpenSource(p)
 		if err != nil {
 			return "", err
 		}
@@ -98,35 +100,4 @@ func treeDigest(root string) (string, error) {
 		fmt.Fprintf(h, "%s %x\n", rel, c.Sum(nil))
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// haleSrcID names a hale source tree by its git commit where it has one
-// (a checkout's mtimes differ between CI jobs), else by its path.
-func haleSrcID(src string) string {
-	if src == "" {
-		return ""
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultProbeTimeout)
-	defer cancel()
-	out, err := gitCommand(ctx, "-C", src, "rev-parse", "HEAD").Output()
-	if err == nil {
-		return "git:" + strings.TrimSpace(string(out))
-	}
-	return "path:" + src
-}
-
-// dirNames lists a folder's entries (the vendored crates, by name and version).
-func dirNames(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return "unreadable:" + dir
-	}
-	names := make([]string, 0, len(ents))
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	return strings.Join(names, ",")
 }

@@ -1,10 +1,22 @@
 package imagebuild
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
+
+// keyed is a SubjectBuild that only names its inputs.
+type keyed []string
+
+func (k keyed) CacheKey() []string { return k }
+
+func (k keyed) Toolchain(context.Context, *Builder, Toolchain, toolchain.Language) (Toolchain, error) {
+	panic("keyed builds nothing")
+}
 
 // The key a CI cache step uses is the same for the same inputs and moves
 // with a bench's source, the epoch and the hale inputs.
@@ -13,7 +25,7 @@ func TestCacheKey(t *testing.T) {
 	src := filepath.Join(suite, "benches", "micro", "a.c")
 	os.MkdirAll(filepath.Dir(src), 0o755)
 	os.WriteFile(src, []byte("int main(){return 0;}"), 0o644)
-	o := Options{SourceDateEpoch: 1, Mirror: DefaultMirror, HaleRef: DefaultHaleRef}
+	o := Options{SourceDateEpoch: 1, Mirror: DefaultMirror, Subject: keyed{"", "", "v0.17.0", "", ""}}
 	key := func(o Options) string {
 		t.Helper()
 		k, err := CacheKey(o, suite)
@@ -29,7 +41,12 @@ func TestCacheKey(t *testing.T) {
 	moved := o
 	moved.SourceDateEpoch = 2
 	hale := o
-	hale.HaleRef = "v0.13.0"
+	hale.Subject = keyed{"", "", "v0.13.0", "", ""}
+	none, empty := o, o
+	none.Subject, empty.Subject = nil, keyed{"", "", "", "", ""}
+	if key(none) != key(empty) {
+		t.Error("no subject build keys otherwise than one of empty inputs (a key of before Options.Subject would move)")
+	}
 	for what, other := range map[string]string{"epoch": key(moved), "hale ref": key(hale)} {
 		if other == k {
 			t.Errorf("the key does not move with the %s", what)
@@ -56,7 +73,7 @@ func TestCacheKeySeedLayout(t *testing.T) {
 	}
 	write("micro/a.c", "int main(){return 0;}")
 	write("app/b.c", "int main(){return 0;}")
-	o := Options{SourceDateEpoch: 1, Mirror: DefaultMirror, HaleRef: DefaultHaleRef}
+	o := Options{SourceDateEpoch: 1, Mirror: DefaultMirror, Subject: keyed{"", "", "v0.17.0", "", ""}}
 	key := func() string {
 		t.Helper()
 		k, err := CacheKey(o, suite)

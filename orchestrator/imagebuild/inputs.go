@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hale-lang/halebench/orchestrator/gitrepo"
 	"github.com/hale-lang/halebench/orchestrator/repro"
 )
 
@@ -45,9 +46,9 @@ func SourceDateEpoch(dir string) (int64, string, error) {
 		}
 		return n, "SOURCE_DATE_EPOCH", nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultProbeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), gitrepo.DefaultProbeTimeout)
 	defer cancel()
-	out, err := gitCommand(ctx, "-C", dir, "log", "-1", "--format=%ct", "--", "images").Output()
+	out, err := gitrepo.Command(ctx, "-C", dir, "log", "-1", "--format=%ct", "--", "images").Output()
 	if err == nil {
 		if n, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64); err == nil {
 			return n, "last git commit touching images/", nil

@@ -12,6 +12,7 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
@@ -69,7 +70,7 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "tiny.hl")
 	os.WriteFile(src, []byte("#include <stdio.h>\nint main(void) { printf(\"elapsed_ns=1\\ncheck=ok:1\\n\"); return 0; }\n"), 0o644)
 	hale, _ := toolchain.ByName("hale")
-	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID, HaleImage: standIn})
+	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID, Subject: halebuild.Build{Image: standIn}})
 	bi, err := b.BenchImage(ctx, hale, []imagebuild.Source{{Unit: "tiny", Path: src}})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())

@@ -7,7 +7,7 @@ import (
 
 // Language is one toolchain.
 type Language struct {
-	Name    string   // report key: hale, go, node, python, c, rust
+	Name    string   // report key (hale, go, …)
 	Title   string   // grid column
 	Ext     string   // source extension, without the dot
 	Compile string   // shell command compiling $SRC into $OUT; "" when run from source
@@ -27,6 +27,41 @@ type Language struct {
 	// CountRun is the argv of a counted run when it differs from Run
 	// (Python: without -I, so that PYTHONHASHSEED is read).
 	CountRun []string
+
+	// Image is the folder of images/ holding the toolchain's Dockerfile
+	// (and any script its build context takes).
+	Image string
+	// SubjectBuild: the toolchain is built from a source tree the user
+	// gives (hale-cli from a hale checkout or a ref of its repository), by
+	// the builder's subject build, not from Image's Dockerfile alone; its
+	// history is what bisect walks. One language at most.
+	SubjectBuild bool
+	// Sampler: this toolchain's image builds the sampler every bench image
+	// carries, so it is made whatever languages a run asks for. Exactly one.
+	Sampler bool
+	// SeedSubject: the seed's schema names this language's figures in
+	// fields of their own (ratio_vs_hale, hale_version), and a baselines
+	// file with no subject field is its. Exactly one.
+	SeedSubject bool
+	// Colour is its colour on every chart of the HTML page.
+	Colour string
+	// XProc are its rows of an xproc table; nil: one row named and titled
+	// as the language, its one program both reader and producer.
+	XProc []XProcRow
+	// XProcPerRole: its xproc programs are one per variant and role,
+	// xproc/<Name>/*.<Ext> (units xproc_<file>), run without arguments;
+	// else one xproc/xproc.<Ext> (unit xproc), given role and variant.
+	XProcPerRole bool
+}
+
+// XProcRow is one row a language gives an xproc table. In Reader and
+// Producer, {variant} stands for the table's variant.
+type XProcRow struct {
+	Key       string // report key: hale, hale_drain, …
+	Title     string
+	Reader    string // the reader's unit
+	Producer  string // the producer's unit; "" when InProcess
+	InProcess bool   // both sides in one process (marked † in the table)
 }
 
 // The fixed CPU target of every counted build (x86-64-v3: AVX2, BMI2, FMA).
@@ -38,35 +73,39 @@ const nodeNotCounted = "node is not counted: V8 compiles on background threads a
 
 // All lists the languages in grid order.
 var All = []Language{
-	{Name: "hale", Title: "Hale", Ext: "hl",
+	{Name: "hale", Title: "Hale", Ext: "hl", Image: "hale", Colour: "#c2255c",
+		SubjectBuild: true, SeedSubject: true, XProcPerRole: true, XProc: []XProcRow{
+			{Key: "hale", Title: "Hale — per-record handler", Reader: "xproc_{variant}_reader", Producer: "xproc_{variant}_producer"},
+			{Key: "hale_drain", Title: "Hale — Drain<T> batch", Reader: "xproc_{variant}_reader_drain", Producer: "xproc_{variant}_producer"}},
 		Compile: `hale build "$SRC" && mv "${SRC%.hl}" "$OUT"`,
 		Run:     []string{"$BIN"}, Version: []string{"hale", "--version"},
 		// hale takes its options after the file; baseline is x86-64-v3.
 		CountCompile: `hale build "$SRC" --target-cpu baseline && mv "${SRC%.hl}" "$OUT"`,
 		CountTarget:  countTarget, CountScope: "region"},
-	{Name: "go", Title: "Go", Ext: "go",
+	{Name: "go", Title: "Go", Ext: "go", Image: "go", Colour: "#22b8cf", Sampler: true,
 		Compile: `go build -o "$OUT" "$SRC"`,
 		Run:     []string{"$BIN"}, Version: []string{"go", "version"},
 		// Go reads its clock through the vDSO, not libc: no region to gate.
 		CountCompile: `GOAMD64=v3 go build -o "$OUT" "$SRC"`,
 		CountTarget:  countTarget, CountScope: "process"},
-	{Name: "node", Title: "Node", Ext: "js",
+	{Name: "node", Title: "Node", Ext: "js", Image: "node", Colour: "#37b24d",
+		XProc: []XProcRow{{Key: "node", Title: "Node †", Reader: "xproc", InProcess: true}},
 		Check: `node --check "$SRC"`,
 		Run:   []string{"node", "$SRC"}, Version: []string{"node", "--version"},
 		NotCounted: nodeNotCounted},
-	{Name: "python", Title: "Python", Ext: "py",
+	{Name: "python", Title: "Python", Ext: "py", Image: "python", Colour: "#7048e8",
 		Check: `python3 -c 'import ast,sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])' "$SRC"`,
 		Run:   []string{"python3", "-I", "$SRC"}, Version: []string{"python3", "--version"},
 		// Run from source; the interpreter reads the clock for itself too,
 		// so the whole process is counted, with PYTHONHASHSEED=0 (which -I
 		// would ignore; -s -P keep the rest of what -I isolates from).
 		CountRun: []string{"python3", "-s", "-P", "$SRC"}, CountScope: "process"},
-	{Name: "c", Title: "C", Ext: "c",
+	{Name: "c", Title: "C", Ext: "c", Image: "c", Colour: "#1971c2",
 		Compile: `clang -O3 -march=native -o "$OUT" "$SRC" -lm -lpthread`,
 		Run:     []string{"$BIN"}, Version: []string{"clang", "--version"},
 		CountCompile: `clang -O3 -march=x86-64-v3 -o "$OUT" "$SRC" -lm -lpthread`,
 		CountTarget:  countTarget, CountScope: "region"},
-	{Name: "rust", Title: "Rust", Ext: "rs",
+	{Name: "rust", Title: "Rust", Ext: "rs", Image: "rust", Colour: "#e8590c",
 		Compile: `rustc -O -C target-cpu=native --edition 2021 -o "$OUT" "$SRC"`,
 		Run:     []string{"$BIN"}, Version: []string{"rustc", "--version"},
 		CountCompile: `rustc -O -C target-cpu=x86-64-v3 --edition 2021 -o "$OUT" "$SRC"`,
@@ -81,6 +120,48 @@ func ByName(name string) (Language, bool) {
 		}
 	}
 	return Language{}, false
+}
+
+// SamplerLang is the language whose toolchain builds the sampler (the
+// table's one Sampler entry).
+func SamplerLang() Language { return only(func(l Language) bool { return l.Sampler }) }
+
+// Seed is the seed schema's subject (the table's one SeedSubject entry).
+func Seed() Language { return only(func(l Language) bool { return l.SeedSubject }) }
+
+// Built is the language whose toolchain is a subject build (the table's
+// SubjectBuild entry), and false when the table has none.
+func Built() (Language, bool) {
+	l := only(func(l Language) bool { return l.SubjectBuild })
+	return l, l.Name != ""
+}
+
+// IsSeed says whether name is the seed schema's subject.
+func IsSeed(name string) bool { return name != "" && name == Seed().Name }
+
+func only(is func(Language) bool) Language {
+	for _, l := range All {
+		if is(l) {
+			return l
+		}
+	}
+	return Language{}
+}
+
+// XProcRows are the language's rows of an xproc table of variant, with
+// {variant} replaced.
+func (l Language) XProcRows(variant string) []XProcRow {
+	rows := l.XProc
+	if rows == nil {
+		rows = []XProcRow{{Key: l.Name, Title: l.Title, Reader: "xproc", Producer: "xproc"}}
+	}
+	out := make([]XProcRow, len(rows))
+	for i, r := range rows {
+		r.Reader = strings.ReplaceAll(r.Reader, "{variant}", variant)
+		r.Producer = strings.ReplaceAll(r.Producer, "{variant}", variant)
+		out[i] = r
+	}
+	return out
 }
 
 // ByExt finds the language of a source extension.

@@ -2,8 +2,11 @@ package toolchain
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hale-lang/halebench/images"
 )
 
 // The table is consistent: names and extensions unique, each language
@@ -77,5 +80,76 @@ func TestArgv(t *testing.T) {
 	}
 	if (Language{Compile: "cc"}).BuildFlags() != "cc" || (Language{Check: "py"}).BuildFlags() != "py" {
 		t.Error("BuildFlags is not the compile or check command")
+	}
+}
+
+// What differs between languages beyond compiling and running is in the
+// table too: each has its Dockerfile in images/ and a colour of its own,
+// exactly one builds the sampler (a compiled language built from its
+// Dockerfile), exactly one is the seed's subject, at most one is a subject
+// build, and no two xproc rows share a key.
+func TestTableHoldsEachLanguagesDifferences(t *testing.T) {
+	colours, keys := map[string]string{}, map[string]string{}
+	var samplers, seeds, built []string
+	for _, l := range All {
+		if _, err := images.FS.ReadFile(l.Image + "/Dockerfile"); l.Image == "" || err != nil {
+			t.Errorf("%s: no toolchain Dockerfile images/%s/Dockerfile: %v", l.Name, l.Image, err)
+		}
+		if !regexp.MustCompile(`^#[0-9a-f]{6}$`).MatchString(l.Colour) || colours[l.Colour] != "" {
+			t.Errorf("%s: colour %q is not #rrggbb or is %s's too", l.Name, l.Colour, colours[l.Colour])
+		}
+		colours[l.Colour] = l.Name
+		if l.Sampler {
+			samplers = append(samplers, l.Name)
+			if l.Compile == "" || l.SubjectBuild {
+				t.Errorf("%s builds the sampler but is not compiled from its own Dockerfile", l.Name)
+			}
+		}
+		if l.SeedSubject {
+			seeds = append(seeds, l.Name)
+		}
+		if l.SubjectBuild {
+			built = append(built, l.Name)
+		}
+		for _, r := range l.XProcRows("small") {
+			if r.Key == "" || keys[r.Key] != "" || r.Reader == "" || (r.Producer == "") != r.InProcess {
+				t.Errorf("%s: xproc row %+v: no key, a key of %s's, no reader, or a producer with in-process", l.Name, r, keys[r.Key])
+			}
+			keys[r.Key] = l.Name
+		}
+	}
+	if len(samplers) != 1 || len(seeds) != 1 || len(built) > 1 {
+		t.Errorf("sampler %v, seed subject %v, subject build %v: want one, one, at most one", samplers, seeds, built)
+	}
+}
+
+// The lookups of a role name the table's entries: go builds the sampler,
+// hale is the seed's subject and the subject build.
+func TestRoles(t *testing.T) {
+	if SamplerLang().Name != "go" || Seed().Name != "hale" {
+		t.Errorf("sampler %q, seed %q", SamplerLang().Name, Seed().Name)
+	}
+	if l, ok := Built(); !ok || l.Name != "hale" {
+		t.Errorf("Built() = %q, %v", l.Name, ok)
+	}
+	if !IsSeed("hale") || IsSeed("c") || IsSeed("") {
+		t.Error("IsSeed")
+	}
+}
+
+// XProcRows puts the variant in a language's own rows, and gives a
+// language without any one row running xproc as reader and producer.
+func TestXProcRows(t *testing.T) {
+	hale, _ := ByName("hale")
+	got := hale.XProcRows("large")
+	if len(got) != 2 || got[0].Reader != "xproc_large_reader" || got[1].Reader != "xproc_large_reader_drain" || got[1].Producer != "xproc_large_producer" {
+		t.Errorf("hale rows %+v", got)
+	}
+	if hale.XProc[0].Reader != "xproc_{variant}_reader" {
+		t.Error("XProcRows changed the table")
+	}
+	c := Language{Name: "c", Title: "C"}
+	if got := c.XProcRows("small"); !reflect.DeepEqual(got, []XProcRow{{Key: "c", Title: "C", Reader: "xproc", Producer: "xproc"}}) {
+		t.Errorf("default rows %+v", got)
 	}
 }

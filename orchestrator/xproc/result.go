@@ -13,3 +13,6 @@ type (
 
 // Variants are the variants and their records (xprocreport.Variants).
 var Variants = xprocreport.Variants
+
+// Ratios fills ratio_vs_hale and ratio_vs_subject (xprocreport.Ratios).
+func Ratios(results []*Result, subject string) { xprocreport.Ratios(results, subject) }

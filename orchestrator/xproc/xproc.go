@@ -3,13 +3,15 @@ package xproc
 import (
 	"context"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
@@ -34,15 +36,8 @@ type Row struct {
 func Rows(variant string, langs []toolchain.Language) []Row {
 	var rows []Row
 	for _, l := range langs {
-		switch l.Name {
-		case "hale":
-			rows = append(rows,
-				Row{Name: "hale", Title: "Hale — per-record handler", Lang: l, ReaderUnit: "xproc_" + variant + "_reader", ProdUnit: "xproc_" + variant + "_producer"},
-				Row{Name: "hale_drain", Title: "Hale — Drain<T> batch", Lang: l, ReaderUnit: "xproc_" + variant + "_reader_drain", ProdUnit: "xproc_" + variant + "_producer"})
-		case "node":
-			rows = append(rows, Row{Name: "node", Title: "Node †", Lang: l, ReaderUnit: "xproc", InProcess: true})
-		default:
-			rows = append(rows, Row{Name: l.Name, Title: l.Title, Lang: l, ReaderUnit: "xproc", ProdUnit: "xproc"})
+		for _, r := range l.XProcRows(variant) {
+			rows = append(rows, Row{Name: r.Key, Title: r.Title, Lang: l, ReaderUnit: r.Reader, ProdUnit: r.Producer, InProcess: r.InProcess})
 		}
 	}
 	return rows
@@ -50,11 +45,11 @@ func Rows(variant string, langs []toolchain.Language) []Row {
 
 // Sources lists the xproc programs of a language in the suite.
 func Sources(suite string, l toolchain.Language) []imagebuild.Source {
-	if l.Name == "hale" {
-		paths, _ := filepath.Glob(filepath.Join(suite, "xproc", "hale", "*.hl"))
+	if l.XProcPerRole {
+		paths, _ := filepath.Glob(filepath.Join(suite, "xproc", l.Name, "*."+l.Ext))
 		var out []imagebuild.Source
 		for _, p := range paths {
-			out = append(out, imagebuild.Source{Unit: "xproc_" + strings.TrimSuffix(filepath.Base(p), ".hl"), Path: p})
+			out = append(out, imagebuild.Source{Unit: "xproc_" + strings.TrimSuffix(filepath.Base(p), "."+l.Ext), Path: p})
 		}
 		return out
 	}
@@ -179,7 +174,7 @@ func (p *Pair) samplerCmd(row Row, unit, role, variant string) []string {
 	argv := []string{imagebuild.SamplerPath, "run", "--trusted", p.Trusted, "--iters", "1", "--warmup", "0", "--tee",
 		"--timeout", p.Timeout.String(), "--build-failed", imagebuild.FailedPath(unit), "--"}
 	argv = append(argv, row.Lang.Argv(imagebuild.BinPath(unit), imagebuild.SrcPath(unit, row.Lang.Ext))...)
-	if row.Lang.Name != "hale" {
+	if !row.Lang.XProcPerRole {
 		argv = append(argv, role, variant)
 	}
 	return argv
@@ -278,7 +273,7 @@ func waitReady(ctx context.Context, reader *engine.Container) bool {
 			ready = true
 			return false
 		}
-		return !strings.HasPrefix(line, "halebench-result ")
+		return !strings.HasPrefix(line, wire.ResultPrefix)
 	})
 	return ready
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // Report is one `halebench xproc` run, with the evidence a run report
@@ -144,8 +145,8 @@ type Result struct {
 	Runs             []Run         `json:"runs"`
 }
 
-// Ratios fills ratio_vs_hale (against the per-record Hale reader) and
-// ratio_vs_subject.
+// Ratios fills ratio_vs_hale (against the seed subject's first row, Hale's
+// per-record reader) and ratio_vs_subject.
 func Ratios(results []*Result, subject string) {
 	by := map[string]*Result{}
 	for _, r := range results {
@@ -157,7 +158,7 @@ func Ratios(results []*Result, subject string) {
 		}
 		return nil
 	}
-	h, s := ref("hale"), ref(subject)
+	h, s := ref(toolchain.Seed().Name), ref(subject)
 	for _, r := range results {
 		if r.Status != status.OK {
 			continue

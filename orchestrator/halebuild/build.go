@@ -1,57 +1,75 @@
-package imagebuild
+package halebuild
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
-// DefaultHaleRef is the hale release this suite's programs are written for.
-const DefaultHaleRef = "v0.17.0"
+// Build is how hale's toolchain is had: a local image (Image), or hale-cli
+// built from a source tree (Src) or a ref of a repository (Git, Ref), with
+// the crates cargo takes from Vendor instead of a registry. It is the
+// imagebuild.SubjectBuild of hale (imagebuild.Options.Subject).
+type Build struct {
+	Src string // a hale source tree to build hale-cli from
+	// SrcDefault: Src is the default ../hale, not given; where it is
+	// absent the pinned release is tried from URL() first.
+	SrcDefault bool
+	Git        string // a hale git repository (URL or directory) to clone Ref of, when no Src
+	Ref        string // the tag, branch or commit id of Git (default DefaultRef)
+	Vendor     string // crates cargo takes from here instead of a registry
+	Image      string // a local image that already has `hale` on PATH
+}
+
+var _ imagebuild.SubjectBuild = Build{}
+
+// build is one Build under way: its inputs, the builder it builds with
+// and the language's images/ folder (Dockerfile, build.sh).
+type build struct {
+	Build
+	ib  *imagebuild.Builder
+	log io.Writer
+	dir string
+}
+
+// Toolchain makes hale's toolchain image with ib (imagebuild.SubjectBuild).
+func (h Build) Toolchain(ctx context.Context, ib *imagebuild.Builder, tc imagebuild.Toolchain, lang toolchain.Language) (imagebuild.Toolchain, error) {
+	return (&build{Build: h, ib: ib, log: ib.Log(), dir: lang.Image}).hale(ctx, tc, lang)
+}
+
+// DefaultRef is the hale release this suite's programs are written for.
+const DefaultRef = "v0.17.0"
 
 // haleBuildInfo is where images/hale/build.sh leaves its record in the image.
 const haleBuildInfo = "/usr/local/share/halebench/hale-build.txt"
 
-// HaleBuild is how the hale toolchain image was made, as the report records it.
-type HaleBuild struct {
-	Src              string   `json:"src,omitempty"`    // --hale-src tree
-	Git              string   `json:"git,omitempty"`    // --hale-git URL or directory
-	Ref              string   `json:"ref,omitempty"`    // the tag, branch or commit id fetched from Git
-	Commit           string   `json:"commit,omitempty"` // the commit that tag names
-	Vendor           string   `json:"vendor,omitempty"` // --hale-vendor directory
-	VendorCrates     []string `json:"vendor_crates,omitempty"`
-	WorkspaceVersion string   `json:"workspace_version,omitempty"` // [workspace.package] version of the tree
-	Way              string   `json:"way,omitempty"`               // crates-io or debian (offline, Debian's crates + vendor)
-	CargoLockSHA256  string   `json:"cargo_lock_sha256,omitempty"` // the Cargo.lock the build resolved
-	Rustc            string   `json:"rustc,omitempty"`
-	Cargo            string   `json:"cargo,omitempty"`
-	CargoSeconds     int      `json:"cargo_seconds,omitempty"` // the cargo build step alone (a warm shared target dir shrinks it)
-	ReleaseCheck     string   `json:"release_check,omitempty"` // "agrees", or what disagrees
-}
-
-const haleHowTo = "give --hale-git=URL|DIR (hale's repository; --hale-ref=TAG|BRANCH|COMMIT, default " + DefaultHaleRef + "), --hale-src=DIR (a hale-lang/hale checkout) or --hale-image=REF (a local image with `hale` on PATH); where crates.io does not answer add --hale-vendor=DIR"
+const haleHowTo = "give --hale-git=URL|DIR (hale's repository; --hale-ref=TAG|BRANCH|COMMIT, default " + DefaultRef + "), --hale-src=DIR (a hale-lang/hale checkout) or --hale-image=REF (a local image with `hale` on PATH); where crates.io does not answer add --hale-vendor=DIR"
 
 // hale makes the hale toolchain: the --hale-image given, or hale-cli built
 // from a --hale-src tree or a --hale-git tag. What cannot be had comes back
 // Unavailable, a failed build BuildFailed, with the reason.
-func (b *Builder) hale(ctx context.Context, tc Toolchain, lang toolchain.Language) (Toolchain, error) {
-	if b.opts.HaleImage != "" {
+func (b *build) hale(ctx context.Context, tc imagebuild.Toolchain, lang toolchain.Language) (imagebuild.Toolchain, error) {
+	if b.Image != "" {
 		return b.givenHale(ctx, tc, lang)
 	}
-	hb := &HaleBuild{Vendor: b.opts.HaleVendor}
+	hb := &imagebuild.HaleBuild{Vendor: b.Vendor}
 	tc.Hale = hb
-	if b.opts.HaleSrc == "" && b.opts.HaleGit == "" {
-		tc.Status, tc.Reason = Unavailable, "no hale source and no hale image; "+haleHowTo
+	if b.Src == "" && b.Git == "" {
+		tc.Status, tc.Reason = imagebuild.Unavailable, "no hale source and no hale image; "+haleHowTo
 		return tc, nil
 	}
 	ctxDir, err := os.MkdirTemp("", "halebench-hale-")
@@ -64,7 +82,7 @@ func (b *Builder) hale(ctx context.Context, tc Toolchain, lang toolchain.Languag
 		return tc, err
 	}
 	if why != "" {
-		tc.Status, tc.Reason = Unavailable, why
+		tc.Status, tc.Reason = imagebuild.Unavailable, why
 		return tc, nil
 	}
 	if err := b.buildHale(ctx, &tc, ctxDir, parts); err != nil {
@@ -72,32 +90,30 @@ func (b *Builder) hale(ctx context.Context, tc Toolchain, lang toolchain.Languag
 			return tc, err
 		}
 		fmt.Fprintf(b.log, "toolchain hale: build failed:\n%s\n", termtext.Clean(err.Error()))
-		tc.Status = BuildFailed
+		tc.Status = imagebuild.BuildFailed
 		hint := "cargo needs crates.io, or Debian's packaged crates plus --hale-vendor=DIR holding the crates Debian lacks (inkwell 0.5.0 with inkwell_internals 0.10.0, llvm-sys 180.0.0, tree-sitter-go 0.21.2 for hale v0.17.0)"
-		tc.Reason = fmt.Sprintf("building hale-cli from %s failed: %s; the build log's tail is on stderr (%s); or give --hale-image=REF", hb.source(), lastLine(err.Error()), hint)
+		tc.Reason = fmt.Sprintf("building hale-cli from %s failed: %s; the build log's tail is on stderr (%s); or give --hale-image=REF", source(hb), lastLine(err.Error()), hint)
 		return tc, nil
 	}
-	tc, err = b.finish(ctx, tc, lang)
-	if err != nil || tc.Status != Available {
+	tc, err = b.ib.Finish(ctx, tc, lang)
+	if err != nil || tc.Status != imagebuild.Available {
 		return tc, err
 	}
 	return b.haleRecord(ctx, tc)
 }
 
 // givenHale is the --hale-image: a local image with hale on PATH.
-func (b *Builder) givenHale(ctx context.Context, tc Toolchain, lang toolchain.Language) (Toolchain, error) {
-	img, ok, err := b.eng.Image(ctx, b.opts.HaleImage)
+func (b *build) givenHale(ctx context.Context, tc imagebuild.Toolchain, lang toolchain.Language) (imagebuild.Toolchain, error) {
+	ok, err := b.ib.Given(ctx, &tc, b.Image, "given with --hale-image")
 	if err != nil {
 		return tc, err
 	}
 	if !ok {
-		tc.Status = Unavailable
-		tc.Reason = fmt.Sprintf("image %s given with --hale-image is not in the engine's image store; load it (docker load) or build it from a hale tree with --hale-src=DIR or --hale-git=URL", b.opts.HaleImage)
+		tc.Status = imagebuild.Unavailable
+		tc.Reason = fmt.Sprintf("image %s given with --hale-image is not in the engine's image store; load it (docker load) or build it from a hale tree with --hale-src=DIR or --hale-git=URL", b.Image)
 		return tc, nil
 	}
-	tc.Ref, tc.ID, tc.Base, tc.layers = b.opts.HaleImage, img.ID, "given with --hale-image", img.Layers
-	tc.Provenance = provenance(OriginGiven, CheckedUser, "")
-	return b.finish(ctx, tc, lang)
+	return b.ib.Finish(ctx, tc, lang)
 }
 
 // haleParts are the digests of a hale build context's files.
@@ -110,12 +126,12 @@ type haleParts struct {
 // (copied or cloned) as src/, the vendor crates as vendor/, build.sh and the
 // cargo patch. why says what makes hale unavailable (a missing tree, a
 // clone that failed).
-func (b *Builder) haleContext(ctx context.Context, hb *HaleBuild, ctxDir string) (haleParts, string, error) {
+func (b *build) haleContext(ctx context.Context, hb *imagebuild.HaleBuild, ctxDir string) (haleParts, string, error) {
 	var p haleParts
 	var crates []vendorCrate
-	if b.opts.HaleVendor != "" {
+	if b.Vendor != "" {
 		var err error
-		if crates, err = scanVendor(b.opts.HaleVendor); err != nil {
+		if crates, err = scanVendor(b.Vendor); err != nil {
 			return p, "", err
 		}
 		for _, c := range crates {
@@ -131,17 +147,17 @@ func (b *Builder) haleContext(ctx context.Context, hb *HaleBuild, ctxDir string)
 		return p, "", err
 	}
 	vendorDir := filepath.Join(ctxDir, "vendor")
-	if b.opts.HaleVendor != "" {
-		if p.vendor, err = hashTree(b.opts.HaleVendor); err != nil {
-			return p, "", fmt.Errorf("reading --hale-vendor %s: %w", b.opts.HaleVendor, err)
+	if b.Vendor != "" {
+		if p.vendor, err = hashTree(b.Vendor); err != nil {
+			return p, "", fmt.Errorf("reading --hale-vendor %s: %w", b.Vendor, err)
 		}
-		if err := copyTree(b.opts.HaleVendor, vendorDir); err != nil {
-			return p, "", fmt.Errorf("copying --hale-vendor %s into the build context: %w", b.opts.HaleVendor, err)
+		if err := copyTree(b.Vendor, vendorDir); err != nil {
+			return p, "", fmt.Errorf("copying --hale-vendor %s into the build context: %w", b.Vendor, err)
 		}
 	} else if err := os.Mkdir(vendorDir, 0o755); err != nil {
 		return p, "", err
 	}
-	p.script, _ = images.FS.ReadFile("hale/build.sh")
+	p.script, _ = images.FS.ReadFile(b.dir + "/build.sh")
 	p.patch = []byte(patchConfig(crates, "/halebench/vendor"))
 	if err := os.WriteFile(filepath.Join(ctxDir, "build.sh"), p.script, 0o644); err != nil {
 		return p, "", err
@@ -151,27 +167,27 @@ func (b *Builder) haleContext(ctx context.Context, hb *HaleBuild, ctxDir string)
 
 // haleSource puts hale's tree in srcDir: a copy of --hale-src, or a clone
 // of the --hale-git tag.
-func (b *Builder) haleSource(ctx context.Context, hb *HaleBuild, srcDir string, p *haleParts) (string, error) {
-	if b.opts.HaleSrc != "" && b.opts.HaleSrcDefault && b.opts.HaleGit == "" && !haleTree(b.opts.HaleSrc) {
+func (b *build) haleSource(ctx context.Context, hb *imagebuild.HaleBuild, srcDir string, p *haleParts) (string, error) {
+	if b.Src != "" && b.SrcDefault && b.Git == "" && !haleTree(b.Src) {
 		return b.pinnedRelease(ctx, hb, srcDir, p)
 	}
-	if b.opts.HaleSrc != "" {
-		hb.Src = b.opts.HaleSrc
-		if !haleTree(b.opts.HaleSrc) {
-			return fmt.Sprintf("no hale source tree at %s (crates/hale-cli missing); %s", b.opts.HaleSrc, haleHowTo), nil
+	if b.Src != "" {
+		hb.Src = b.Src
+		if !haleTree(b.Src) {
+			return fmt.Sprintf("no hale source tree at %s (crates/hale-cli missing); %s", b.Src, haleHowTo), nil
 		}
 		var err error
-		if p.src, err = hashTree(b.opts.HaleSrc); err != nil {
-			return "", fmt.Errorf("reading hale source tree %s: %w", b.opts.HaleSrc, err)
+		if p.src, err = hashTree(b.Src); err != nil {
+			return "", fmt.Errorf("reading hale source tree %s: %w", b.Src, err)
 		}
-		if err := copyTree(b.opts.HaleSrc, srcDir); err != nil {
-			return "", fmt.Errorf("copying hale source tree %s into the build context: %w", b.opts.HaleSrc, err)
+		if err := copyTree(b.Src, srcDir); err != nil {
+			return "", fmt.Errorf("copying hale source tree %s into the build context: %w", b.Src, err)
 		}
 		return "", nil
 	}
-	hb.Git, hb.Ref = b.opts.HaleGit, b.opts.HaleRef
+	hb.Git, hb.Ref = b.Git, b.Ref
 	if hb.Ref == "" {
-		hb.Ref = DefaultHaleRef
+		hb.Ref = DefaultRef
 	}
 	fmt.Fprintf(b.log, "toolchain hale: cloning %s at %s\n", hb.Git, hb.Ref)
 	commit, err := cloneRef(ctx, hb.Git, hb.Ref, srcDir)
@@ -187,37 +203,25 @@ func (b *Builder) haleSource(ctx context.Context, hb *HaleBuild, srcDir string, 
 
 // buildHale builds (or finds) the hale toolchain image from the assembled
 // context.
-func (b *Builder) buildHale(ctx context.Context, tc *Toolchain, ctxDir string, p haleParts) error {
-	base, err := b.Base(ctx)
-	if err != nil {
-		return err
-	}
-	df, _ := images.FS.ReadFile("hale/Dockerfile")
+func (b *build) buildHale(ctx context.Context, tc *imagebuild.Toolchain, ctxDir string, p haleParts) error {
+	df, _ := images.FS.ReadFile(b.dir + "/Dockerfile")
 	cacheArgs := b.haleCacheArgs(ctx, tc.Hale)
-	dfDir, err := b.materialize(map[string][]byte{"Dockerfile": haleDockerfile(df, cacheArgs)})
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dfDir)
-	tc.Base = base.Ref + "@" + base.ID
-	in := &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID, Files: map[string]string{
-		"build.sh": sha256Hex(p.script), "patch.toml": sha256Hex(p.patch), "hale source (commit or tree)": p.src, "vendor tree": p.vendor}}
-	return b.buildOrFind(ctx, tc, image{
-		repo: b.opts.Prefix + "/toolchain-hale", key: inputsDigest(base.ID, string(df), string(p.script), string(p.patch), p.src, p.vendor, b.epochString()),
-		contextDir: ctxDir, dfDir: dfDir, args: withBase(cacheArgs, base.Ref), in: in, what: "toolchain hale", parent: base.layers,
-		parentWhy: parentWhy(base.Ref, base.Provenance),
+	return b.ib.BuildOnBase(ctx, tc, imagebuild.Recipe{
+		Name: tc.Lang, ContextDir: ctxDir, Dockerfile: haleDockerfile(df, cacheArgs), Shipped: df,
+		Parts: []string{string(p.script), string(p.patch), p.src, p.vendor}, Args: cacheArgs,
+		Files: map[string]string{"build.sh": sha256Hex(p.script), "patch.toml": sha256Hex(p.patch), "hale source (commit or tree)": p.src, "vendor tree": p.vendor},
 	})
 }
 
 // haleRecord reads how hale-cli was built from the image and applies the
 // release rule.
-func (b *Builder) haleRecord(ctx context.Context, tc Toolchain) (Toolchain, error) {
+func (b *build) haleRecord(ctx context.Context, tc imagebuild.Toolchain) (imagebuild.Toolchain, error) {
 	hb := tc.Hale
-	out, err := b.eng.Command(ctx, tc.Ref, b.opts.RunID, []string{"cat", haleBuildInfo})
+	out, err := b.ib.Run(ctx, tc.Ref, []string{"cat", haleBuildInfo})
 	if err != nil {
 		return tc, fmt.Errorf("reading the hale build record %s in %s: %w", haleBuildInfo, tc.Ref, err)
 	}
-	hb.readRecord(out)
+	readRecord(hb, out)
 	if msg, ok := releaseCheck(hb.Ref, hb.WorkspaceVersion, tc.Version); ok {
 		hb.ReleaseCheck = "agrees"
 	} else {
@@ -230,7 +234,8 @@ func (b *Builder) haleRecord(ctx context.Context, tc Toolchain) (Toolchain, erro
 	return tc, nil
 }
 
-func (hb *HaleBuild) source() string {
+// source is where hb's tree came from.
+func source(hb *imagebuild.HaleBuild) string {
 	if hb.Src != "" {
 		return hb.Src
 	}
@@ -238,7 +243,7 @@ func (hb *HaleBuild) source() string {
 }
 
 // readRecord takes build.sh's key=value lines.
-func (hb *HaleBuild) readRecord(s string) {
+func readRecord(hb *imagebuild.HaleBuild, s string) {
 	for _, line := range strings.Split(s, "\n") {
 		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
 		if !ok {
@@ -328,7 +333,7 @@ func copyTree(src, dst string) error {
 }
 
 func copyFile(from, to string, mode fs.FileMode) error {
-	in, err := openSource(from)
+	in, err := imagebuild.OpenSource(from)
 	if err != nil {
 		return err
 	}
@@ -354,20 +359,45 @@ func copyFile(from, to string, mode fs.FileMode) error {
 	return os.Chtimes(to, st.ModTime(), st.ModTime())
 }
 
-// Notes are the lines `halebench images` prints under its table for a
-// toolchain: how hale was built and what its release rule found.
-func (tc Toolchain) Notes() []string {
-	var out []string
-	if hb := tc.Hale; hb != nil && hb.Way != "" {
-		from := hb.Src
-		if from == "" {
-			from = fmt.Sprintf("%s at %s (commit %s)", hb.Git, hb.Ref, hb.Commit)
+// hashTree digests the names, modes and sizes+mtimes of a source tree: a
+// cheap stand-in for its content that changes whenever a file does.
+func hashTree(root string) (string, error) {
+	h := sha256.New()
+	var paths []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
 		}
-		out = append(out, fmt.Sprintf("%s: built from %s, way %s, Cargo.lock sha256 %s, %s; vendored: %s; release rule: %s",
-			tc.Lang, from, hb.Way, hb.CargoLockSHA256, hb.Rustc, strings.Join(hb.VendorCrates, " "), hb.ReleaseCheck))
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "target") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
 	}
-	for _, w := range tc.Warnings {
-		out = append(out, tc.Lang+": warning: "+w)
+	sort.Strings(paths)
+	for _, p := range paths {
+		st, err := os.Lstat(p) // a link is named, not followed
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(h, "%s %d %d\n", p, st.Size(), st.ModTime().UnixNano())
 	}
-	return out
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// lastLine is the last line of what a tool printed (an error, a build
+// log), cleaned by termtext: it goes into reasons, reports and CI logs.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return termtext.Line(strings.TrimSpace(lines[len(lines)-1]))
+}
+
+func sha256Hex(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
 }

@@ -1,4 +1,4 @@
-package imagebuild
+package halebuild
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/gitrepo"
+	"github.com/hale-lang/halebench/orchestrator/gitrepo/gitrepotest"
 )
 
 // git runs in a clean environment: a caller's GIT_DIR and GIT_WORK_TREE (a
@@ -14,7 +17,7 @@ import (
 // GIT_CONFIG_PARAMETERS (what `git -c` hands down) — can allow the ext::
 // transport and rewrite file:// to a command. ext:: itself is refused.
 func TestGitIgnoresCallersEnvironment(t *testing.T) {
-	repo, ids := testRepo(t)
+	repo, ids := gitrepotest.History(t)
 	ctx := context.Background()
 	marker := filepath.Join(t.TempDir(), "pwned")
 	evil := "ext::touch " + marker + " "
@@ -33,14 +36,14 @@ func TestGitIgnoresCallersEnvironment(t *testing.T) {
 	t.Setenv("GIT_CONFIG_VALUE_1", "file://")
 	t.Setenv("GIT_CONFIG_PARAMETERS", "'protocol.ext.allow'='always'")
 
-	if id, err := ResolveRef(ctx, repo, "v1"); err != nil || id != ids["c1"] {
+	if id, err := gitrepo.ResolveRef(ctx, repo, "v1"); err != nil || id != ids["c1"] {
 		t.Errorf("ResolveRef(v1) = %s, %v; want %s (the given repository, not GIT_DIR's)", id, err, ids["c1"])
 	}
 	dir := filepath.Join(t.TempDir(), "src")
 	if id, err := cloneRef(ctx, repo, "v2", dir); err != nil || id != ids["c3"] || !haleTree(dir) {
 		t.Errorf("cloneRef(v2) = %s, %v; want %s and its tree", id, err, ids["c3"])
 	}
-	if _, err := gitCmd(ctx, "ls-remote", "--", evil+repo, "HEAD"); err == nil || !strings.Contains(err.Error(), "not allowed") {
+	if _, err := gitrepo.Run(ctx, "ls-remote", "--", evil+repo, "HEAD"); err == nil || !strings.Contains(err.Error(), "not allowed") {
 		t.Errorf("an ext:: remote: %v, want the transport refused", err)
 	}
 	if _, err := os.Stat(marker); err == nil {

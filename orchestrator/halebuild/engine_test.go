@@ -1,4 +1,4 @@
-package imagebuild_test
+package halebuild_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -19,7 +20,7 @@ func TestSlowHaleFromGitAndVendor(t *testing.T) {
 	git, vendor := enginetest.HaleInputs(t)
 	bk := enginetest.BuildKit(t, eng)
 	hale, _ := toolchain.ByName("hale")
-	opts := imagebuild.Options{HaleGit: git, HaleVendor: vendor, RunID: "test-hale-build"}
+	opts := imagebuild.Options{Subject: halebuild.Build{Git: git, Vendor: vendor}, RunID: "test-hale-build"}
 	var tc imagebuild.Toolchain
 	var err error
 	for round := 0; round < 2; round++ {

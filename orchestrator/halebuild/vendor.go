@@ -1,8 +1,7 @@
-package imagebuild
+package halebuild
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
+
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
 // vendorCrate is one crate found in a --hale-vendor directory.
@@ -22,29 +22,10 @@ type vendorCrate struct {
 // maxManifest bounds a Cargo.toml read on this host.
 const maxManifest = 4 << 20
 
-// openSource opens a file of a checkout or vendor tree for reading on this
-// host, where the tree may be anyone's: never through a symlink (a
-// Cargo.toml linked to a host file is refused, not read), never a FIFO or
-// device (opened non-blocking, then checked to be a regular file).
-func openSource(p string) (*os.File, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, fmt.Errorf("%s is a symlink: a source tree's files are read on this host, never followed", p)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file: refusing to read it", p)
-	}
-	return f, nil
-}
-
 // readManifest is a Cargo.toml's text, through openSource, at most
 // maxManifest bytes.
 func readManifest(p string) (string, error) {
-	f, err := openSource(p)
+	f, err := imagebuild.OpenSource(p)
 	if err != nil {
 		return "", err
 	}

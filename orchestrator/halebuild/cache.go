@@ -1,10 +1,14 @@
-package imagebuild
+package halebuild
 
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/gitrepo"
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
 // cargo's target dir is a BuildKit cache mount (images/hale/Dockerfile), and
@@ -32,7 +36,7 @@ const (
 // for hale built as hb (HALE_TARGET_CACHE: recorded, and written into the
 // Dockerfile by haleDockerfile) and whether it is emptied first
 // (HALE_TARGET_FRESH=1).
-func (b *Builder) haleCacheArgs(ctx context.Context, hb *HaleBuild) map[string]string {
+func (b *build) haleCacheArgs(ctx context.Context, hb *imagebuild.HaleBuild) map[string]string {
 	id, fresh := haleCacheRef, "1"
 	switch {
 	case hb.Src != "":
@@ -46,6 +50,18 @@ func (b *Builder) haleCacheArgs(ctx context.Context, hb *HaleBuild) map[string]s
 	return map[string]string{"HALE_TARGET_CACHE": id, "HALE_TARGET_FRESH": fresh}
 }
 
+// CacheRelease and CacheRef are the cache mount ids of a release tag's
+// target dir (+ the repository's digest) and of any other ref's; imagebuild's
+// test of the mount builds with them.
+const (
+	CacheRelease = haleCacheRelease
+	CacheRef     = haleCacheRef
+)
+
+// TargetDockerfile is images/hale/Dockerfile with the target dir's cache
+// mount of args (haleDockerfile).
+func TargetDockerfile(df []byte, args map[string]string) []byte { return haleDockerfile(df, args) }
+
 // haleDockerfile is images/hale/Dockerfile with the target dir's cache id
 // args name. The engine's BuildKit (v0.8) does not expand a build argument
 // in a --mount option (tried: ${HALE_TARGET_CACHE} named one id for every
@@ -55,17 +71,12 @@ func haleDockerfile(df []byte, args map[string]string) []byte {
 	return bytes.Replace(df, []byte("id="+haleCacheRef+","), []byte("id="+args["HALE_TARGET_CACHE"]+","), 1)
 }
 
-func withBase(args map[string]string, base string) map[string]string {
-	args["BASE"] = base
-	return args
-}
-
 // releaseTag says whether hb was fetched at a release tag: a version tag
 // that the tree's [workspace.package] version agrees with and that the
 // repository names as a tag (not a branch of that name) of the commit
 // fetched.
-func releaseTag(ctx context.Context, hb *HaleBuild) bool {
-	if !versionTag.MatchString(hb.Ref) || strings.TrimPrefix(hb.Ref, "v") != hb.WorkspaceVersion || !fullID.MatchString(hb.Commit) {
+func releaseTag(ctx context.Context, hb *imagebuild.HaleBuild) bool {
+	if !versionTag.MatchString(hb.Ref) || strings.TrimPrefix(hb.Ref, "v") != hb.WorkspaceVersion || !gitrepo.FullID.MatchString(hb.Commit) {
 		return false
 	}
 	return tagCommit(ctx, hb.Git, hb.Ref) == hb.Commit
@@ -74,16 +85,16 @@ func releaseTag(ctx context.Context, hb *HaleBuild) bool {
 // tagCommit is the commit refs/tags/<tag> of repo names ("" when none or
 // when the repository does not answer in time).
 func tagCommit(ctx context.Context, repo, tag string) string {
-	if !isRemote(repo) {
-		id, err := gitCmd(ctx, "-C", repo, "rev-parse", "--verify", "--quiet", "refs/tags/"+tag+"^{commit}")
+	if !gitrepo.IsRemote(repo) {
+		id, err := gitrepo.Run(ctx, "-C", repo, "rev-parse", "--verify", "--quiet", "refs/tags/"+tag+"^{commit}")
 		if err != nil {
 			return ""
 		}
 		return id
 	}
-	ctx, cancel := context.WithTimeout(ctx, DefaultProbeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, gitrepo.DefaultProbeTimeout)
 	defer cancel()
-	out, err := gitCmd(ctx, "ls-remote", "--", repo, "refs/tags/"+tag, "refs/tags/"+tag+"^{}")
+	out, err := gitrepo.Run(ctx, "ls-remote", "--", repo, "refs/tags/"+tag, "refs/tags/"+tag+"^{}")
 	if err != nil {
 		return ""
 	}
@@ -104,11 +115,49 @@ func tagCommit(ctx context.Context, repo, tag string) string {
 // repoIdentity is what names a repository for its release dir: a local
 // folder by its absolute path, a URL as given.
 func repoIdentity(repo string) string {
-	if isRemote(repo) {
+	if gitrepo.IsRemote(repo) {
 		return repo
 	}
 	if abs, err := filepath.Abs(repo); err == nil {
 		return abs
 	}
 	return repo
+}
+
+// CacheKey names hale's inputs for imagebuild.CacheKey, without the
+// engine (imagebuild.SubjectBuild): the image, the repository and ref, the
+// source tree by its commit and the vendored crates by name.
+func (h Build) CacheKey() []string {
+	return []string{h.Image, h.Git, h.Ref, haleSrcID(h.Src), dirNames(h.Vendor)}
+}
+
+// haleSrcID names a hale source tree by its git commit where it has one
+// (a checkout's mtimes differ between CI jobs), else by its path.
+func haleSrcID(src string) string {
+	if src == "" {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), gitrepo.DefaultProbeTimeout)
+	defer cancel()
+	out, err := gitrepo.Command(ctx, "-C", src, "rev-parse", "HEAD").Output()
+	if err == nil {
+		return "git:" + strings.TrimSpace(string(out))
+	}
+	return "path:" + src
+}
+
+// dirNames lists a folder's entries (the vendored crates, by name and version).
+func dirNames(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "unreadable:" + dir
+	}
+	names := make([]string, 0, len(ents))
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, ",")
 }

@@ -1,4 +1,4 @@
-package imagebuild
+package halebuild
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
 // Which target dir a hale build gets: one per repository for its release
@@ -31,22 +33,22 @@ func TestHaleCacheArgs(t *testing.T) {
 	two := git("rev-parse", "HEAD")
 	git("branch", "v0.18.0")
 	git("tag", "v0.19.0")
-	b := New(nil, nil, io.Discard, Options{})
+	b := &build{log: io.Discard}
 	release := haleCacheRelease + sha256Hex([]byte(repo))[:16]
 	for _, c := range []struct {
 		name  string
-		hb    HaleBuild
+		hb    imagebuild.HaleBuild
 		id    string
 		fresh string
 	}{
-		{"a release tag", HaleBuild{Git: repo, Ref: "v0.17.0", Commit: one, WorkspaceVersion: "0.17.0"}, release, "0"},
-		{"another release tag", HaleBuild{Git: repo, Ref: "v0.19.0", Commit: two, WorkspaceVersion: "0.19.0"}, release, "0"},
-		{"a commit id", HaleBuild{Git: repo, Ref: two, Commit: two, WorkspaceVersion: "0.19.0"}, haleCacheRef, "1"},
-		{"a branch named as a release", HaleBuild{Git: repo, Ref: "v0.18.0", Commit: two, WorkspaceVersion: "0.18.0"}, haleCacheRef, "1"},
-		{"a tag of another commit", HaleBuild{Git: repo, Ref: "v0.17.0", Commit: two, WorkspaceVersion: "0.17.0"}, haleCacheRef, "1"},
-		{"a tag the tree's version disagrees with", HaleBuild{Git: repo, Ref: "v0.19.0", Commit: two, WorkspaceVersion: "0.20.0"}, haleCacheRef, "1"},
-		{"a tag of a repository that does not answer", HaleBuild{Git: "https://127.0.0.1:1/hale", Ref: "v0.17.0", Commit: one, WorkspaceVersion: "0.17.0"}, haleCacheRef, "1"},
-		{"a source folder", HaleBuild{Src: "/some/hale"}, haleCacheSrc + sha256Hex([]byte("/some/hale"))[:16], "0"},
+		{"a release tag", imagebuild.HaleBuild{Git: repo, Ref: "v0.17.0", Commit: one, WorkspaceVersion: "0.17.0"}, release, "0"},
+		{"another release tag", imagebuild.HaleBuild{Git: repo, Ref: "v0.19.0", Commit: two, WorkspaceVersion: "0.19.0"}, release, "0"},
+		{"a commit id", imagebuild.HaleBuild{Git: repo, Ref: two, Commit: two, WorkspaceVersion: "0.19.0"}, haleCacheRef, "1"},
+		{"a branch named as a release", imagebuild.HaleBuild{Git: repo, Ref: "v0.18.0", Commit: two, WorkspaceVersion: "0.18.0"}, haleCacheRef, "1"},
+		{"a tag of another commit", imagebuild.HaleBuild{Git: repo, Ref: "v0.17.0", Commit: two, WorkspaceVersion: "0.17.0"}, haleCacheRef, "1"},
+		{"a tag the tree's version disagrees with", imagebuild.HaleBuild{Git: repo, Ref: "v0.19.0", Commit: two, WorkspaceVersion: "0.20.0"}, haleCacheRef, "1"},
+		{"a tag of a repository that does not answer", imagebuild.HaleBuild{Git: "https://127.0.0.1:1/hale", Ref: "v0.17.0", Commit: one, WorkspaceVersion: "0.17.0"}, haleCacheRef, "1"},
+		{"a source folder", imagebuild.HaleBuild{Src: "/some/hale"}, haleCacheSrc + sha256Hex([]byte("/some/hale"))[:16], "0"},
 	} {
 		args := b.haleCacheArgs(context.Background(), &c.hb)
 		if args["HALE_TARGET_CACHE"] != c.id || args["HALE_TARGET_FRESH"] != c.fresh {
