@@ -359,3 +359,20 @@ func sameSet(t *testing.T, what string, got, want []string) {
 		t.Errorf("%s: %v; want %v", what, g, w)
 	}
 }
+
+// docs/ci.md shows each recipe file whole, as it is.
+func TestRecipesInDocs(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"github-shards.yml", "gitlab-shards.yml", "k8s-indexed-job.yaml"} {
+		data, err := os.ReadFile(filepath.Join("../../docs/recipes", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(doc), "```yaml\n"+string(data)+"```\n") {
+			t.Errorf("docs/ci.md does not show docs/recipes/%s as it is (copy the file into its yaml block)", name)
+		}
+	}
+}
