@@ -43,8 +43,13 @@ func githubPlan(t *testing.T, tmp string) recipePlan {
 		}
 		sub := func(s string) string { return strings.ReplaceAll(s, "${{ matrix.shard }}", itoa(k)) }
 		ws := filepath.Join(tmp, "shard"+itoa(k))
-		line, _ := get(step(t, bench, "halebench:latest run "), "run").(string)
-		c := dockerRun(t, words(t, sub(line), ws, nil), nil)
+		runStep := step(t, bench, "halebench:latest run ")
+		if key, _ := get(runStep, "env", "HALEBENCH_CACHE_KEY").(string); !strings.Contains(key, "github.event_name == 'push' && secrets.") {
+			t.Errorf("the run step's HALEBENCH_CACHE_KEY is %q: hand the secret to pushes only", key)
+		}
+		line, _ := runStep["run"].(string)
+		c := dockerRun(t, words(t, sub(line), ws, nil), cacheKeyEnv)
+		hasKey(t, c)
 		sp, results := parseRun(t, c)
 		wantShard(t, sp, k, p.n)
 		p.shards = append(p.shards, c)
@@ -126,7 +131,8 @@ func gitlabPlan(t *testing.T, tmp string) recipePlan {
 	for k := 1; k <= p.n; k++ {
 		env := map[string]string{"CI_NODE_INDEX": itoa(k), "CI_NODE_TOTAL": itoa(p.n)}
 		ws := filepath.Join(tmp, "shard"+itoa(k))
-		c := dockerRun(t, words(t, scriptLine(t, bench["script"], "halebench:latest run "), ws, env), env)
+		c := dockerRun(t, words(t, scriptLine(t, bench["script"], "halebench:latest run "), ws, env), merged(env, cacheKeyEnv))
+		hasKey(t, c)
 		sp, results := parseRun(t, c)
 		wantShard(t, sp, k, p.n)
 		p.shards = append(p.shards, c)
@@ -227,4 +233,26 @@ func podCmd(t *testing.T, job map[string]any, tmp string, index map[string]strin
 		c.args = append(c.args, s)
 	}
 	return c
+}
+
+// cacheKeyEnv is the job's environment where the CI hands the cache's
+// signing key in.
+var cacheKeyEnv = map[string]string{"HALEBENCH_CACHE_KEY": "the-ci-secret"}
+
+// hasKey checks that a shard's container gets the job's cache key.
+func hasKey(t *testing.T, c containerCmd) {
+	t.Helper()
+	if c.env["HALEBENCH_CACHE_KEY"] != cacheKeyEnv["HALEBENCH_CACHE_KEY"] {
+		t.Error("the shard's docker run does not pass HALEBENCH_CACHE_KEY on (-e HALEBENCH_CACHE_KEY)")
+	}
+}
+
+func merged(a, b map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range []map[string]string{a, b} {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
 }
