@@ -10,6 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // shardRecipeArgs make the recipe's run the check: the C stand-in,
@@ -69,6 +70,18 @@ func TestSlowShardRecipe(t *testing.T) {
 		}
 	}
 	shardFigures(t, whole, wall0, shards, walls)
+	compared := map[string]int{}
+	for _, b := range whole.Benches {
+		switch {
+		case b.SubjectResult == nil:
+			compared[string(b.Status)]++
+		case b.SubjectResult.Count != nil && b.SubjectResult.Count.Verdict == status.CountUnstable:
+			compared["count_unstable, counts not compared"]++
+		default:
+			compared["counts compared"]++
+		}
+	}
+	t.Logf("benches: %v", compared)
 }
 
 // runRecipeShard runs a recipe's run arguments (verb first, less
@@ -79,10 +92,20 @@ func runRecipeShard(t *testing.T, recipe []string, dir string) (*report.Report, 
 	args := append(append(without(recipe, "--cache-dir"), shardRecipeArgs...), "--results="+dir)
 	start := time.Now()
 	code, _, errOut := run(t, nil, args...)
-	wall := time.Since(start)
+	end := time.Now()
 	if code != 0 && code != 1 {
 		t.Fatalf("%v: exit %d\n%s", args, code, errOut)
 	}
+	// The wall time is the run's once it held the engine: waiting for
+	// another process's run (the engine's lock) is not the shard's.
+	_, at, _ := strings.Cut(errOut, "lock: run took the engine at ")
+	at, _, _ = strings.Cut(at, "\n")
+	took, err := time.Parse(time.RFC3339Nano, at)
+	if err != nil {
+		t.Fatalf("%v: no lock line on stderr (%v)\n%s", args, err, errOut)
+	}
+	wall := end.Sub(took)
+	t.Logf("%v: waited %.1f s for the engine, then %.1f s", args, took.Sub(start).Seconds(), wall.Seconds())
 	found, _ := filepath.Glob(filepath.Join(dir, "run-*.json"))
 	if len(found) != 1 {
 		t.Fatalf("%v wrote %v", args, found)
