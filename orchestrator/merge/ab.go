@@ -9,7 +9,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -54,24 +53,11 @@ func ReadABFile(path string) (ABShard, error) {
 // check refuses a result that is no complete shard of an ab.
 func (s ABShard) check() error {
 	r, sh := s.Result, s.Result.Shard
-	switch {
-	case r.Schema != abreport.Schema:
+	if r.Schema != abreport.Schema {
 		return refuse(s.File, "schema %q; want an ab result (%s)", r.Schema, abreport.Schema)
-	case sh == nil:
-		return refuse(s.File, "not a shard: it has no shard field (an ab without --shard=K/N)")
-	case sh.Index == 0 && len(sh.Parts) > 0:
-		return refuse(s.File, "already a merge of %d shards; give the shards' own results", len(sh.Parts))
-	case sh.Total < 1 || sh.Total > shard.MaxShards || sh.Index < 1 || sh.Index > sh.Total:
-		return refuse(s.File, "shard field says shard %d of %d, which cannot be", sh.Index, sh.Total)
-	case r.StoppedBy == "interrupted":
-		return refuse(s.File, "shard %d/%d was interrupted: its result is partial; rerun that shard", sh.Index, sh.Total)
-	case sh.Digest == "" || sh.SuiteSourcesDigest == "":
-		return refuse(s.File, "shard field lacks its partition or sources digest")
 	}
-	for what, names := range map[string][]string{"suite_benches": sh.SuiteBenches, "benches": sh.Benches} {
-		if err := sortedSet(names); err != nil {
-			return refuse(s.File, "shard field's %s: %v", what, err)
-		}
+	if err := checkField(s.File, "result", "an ab", sh, r.StoppedBy == "interrupted"); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for _, b := range r.Benches {

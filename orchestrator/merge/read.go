@@ -45,32 +45,14 @@ func ReadFile(path string) (Shard, error) {
 // check refuses a report that is no complete shard of a run.
 func (s Shard) check() error {
 	r, sh := s.Report, s.Report.Shard
-	switch {
-	case r.Schema != report.Schema:
+	if r.Schema != report.Schema {
 		return refuse(s.File, "schema %q; want a run report (%s)", r.Schema, report.Schema)
-	case sh == nil:
-		return refuse(s.File, "not a shard: it has no shard field (a run without --shard=K/N)")
-	case sh.Index == 0 && len(sh.Parts) > 0:
-		return refuse(s.File, "already a merge of %d shards; give the shards' own reports", len(sh.Parts))
-	case sh.Total < 1 || sh.Total > shard.MaxShards || sh.Index < 1 || sh.Index > sh.Total:
-		return refuse(s.File, "shard field says shard %d of %d, which cannot be", sh.Index, sh.Total)
-	case r.Status == status.Interrupted:
-		return refuse(s.File, "shard %d/%d was interrupted: its report is partial; rerun that shard", sh.Index, sh.Total)
-	case r.Rebaseline != nil:
+	}
+	if err := checkField(s.File, "report", "a run", sh, r.Status == status.Interrupted); err != nil {
+		return err
+	}
+	if r.Rebaseline != nil {
 		return refuse(s.File, "an --update-baselines run, not a measured shard")
-	case sh.Digest == "" || sh.SuiteSourcesDigest == "":
-		return refuse(s.File, "shard field lacks its partition or sources digest")
-	}
-	if err := sortedSet(sh.SuiteBenches); err != nil {
-		return refuse(s.File, "shard field's suite_benches: %v", err)
-	}
-	if err := sortedSet(sh.Benches); err != nil {
-		return refuse(s.File, "shard field's benches: %v", err)
-	}
-	for _, name := range sh.Benches {
-		if !has(sh.SuiteBenches, name) {
-			return refuse(s.File, "shard %d runs %s, which its suite_benches do not list", sh.Index, name)
-		}
 	}
 	return s.checkRows()
 }
@@ -122,4 +104,36 @@ func sortedSet(names []string) error {
 func has(sorted []string, name string) bool {
 	i := sort.SearchStrings(sorted, name)
 	return i < len(sorted) && sorted[i] == name
+}
+
+// checkField refuses a shard field that is no one shard's of a partition,
+// for run's reports and ab's results alike: none (a file of a verb run
+// without --shard, said as without), a merge's, an index that cannot be, a
+// partial one (interrupted), no digests, bench lists that are not sorted
+// sets, or a part outside its suite.
+func checkField(file, kind, without string, sh *report.Shard, interrupted bool) error {
+	switch {
+	case sh == nil:
+		return refuse(file, "not a shard: it has no shard field (%s without --shard=K/N)", without)
+	case sh.Index == 0 && len(sh.Parts) > 0:
+		return refuse(file, "already a merge of %d shards; give the shards' own %ss", len(sh.Parts), kind)
+	case sh.Total < 1 || sh.Total > shard.MaxShards || sh.Index < 1 || sh.Index > sh.Total:
+		return refuse(file, "shard field says shard %d of %d, which cannot be", sh.Index, sh.Total)
+	case interrupted:
+		return refuse(file, "shard %d/%d was interrupted: its %s is partial; rerun that shard", sh.Index, sh.Total, kind)
+	case sh.Digest == "" || sh.SuiteSourcesDigest == "":
+		return refuse(file, "shard field lacks its partition or sources digest")
+	}
+	if err := sortedSet(sh.SuiteBenches); err != nil {
+		return refuse(file, "shard field's suite_benches: %v", err)
+	}
+	if err := sortedSet(sh.Benches); err != nil {
+		return refuse(file, "shard field's benches: %v", err)
+	}
+	for _, name := range sh.Benches {
+		if !has(sh.SuiteBenches, name) {
+			return refuse(file, "shard %d runs %s, which its suite_benches do not list", sh.Index, name)
+		}
+	}
+	return nil
 }
