@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
-	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 )
 
@@ -39,18 +38,13 @@ func (p *Plan) selectShard() error {
 	}
 	costs := shard.ByCells(w)
 	if p.ShardCosts != "" {
-		r, err := report.ReadFile(p.ShardCosts)
-		if err != nil {
-			return fmt.Errorf("--shard-costs: %w", err)
+		if costs, err = shard.FromReportFile(p.ShardCosts, w); err != nil {
+			return err
 		}
-		costs = shard.FromReport(p.ShardCosts, r, w)
 	}
 	part := shard.Split(sp.N, costs)
 	p.Names = part.Part(sp.K)
-	p.Partition = &report.Shard{
-		Index: sp.K, Total: sp.N, From: sp.From, SuiteBenches: part.Benches, Benches: part.Part(sp.K),
-		BalancedBy: part.BalancedBy, Loads: part.Loads, Digest: part.Digest, SuiteSourcesDigest: digest,
-	}
+	p.Partition = part.Field(sp, digest)
 	fmt.Fprintf(p.Log, "ab: shard %s (%s): %d of the %d benches, balanced by %s\n", sp, sp.From, len(p.Names), len(part.Benches), part.BalancedBy)
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
-	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -38,10 +37,7 @@ func (p *Plan) selectShard() error {
 		}
 	}
 	p.Catalogue.Benches = keep
-	p.Partition = &report.Shard{
-		Index: sp.K, Total: sp.N, From: sp.From, SuiteBenches: part.Benches, Benches: part.Part(sp.K),
-		BalancedBy: part.BalancedBy, Loads: part.Loads, Digest: part.Digest, SuiteSourcesDigest: suite,
-	}
+	p.Partition = part.Field(sp, suite)
 	fmt.Fprintf(p.Log, "shard %s (%s): %d of the run's %d benches, balanced by %s\n", sp, sp.From, len(keep), len(part.Benches), part.BalancedBy)
 	return nil
 }
@@ -73,11 +69,7 @@ func (p *Plan) shardCosts() (shard.Costs, error) {
 		}
 	}
 	if p.ShardCosts != "" {
-		r, err := report.ReadFile(p.ShardCosts)
-		if err != nil {
-			return shard.Costs{}, fmt.Errorf("--shard-costs: %w", err)
-		}
-		return shard.FromReport(p.ShardCosts, r, w), nil
+		return shard.FromReportFile(p.ShardCosts, w)
 	}
 	return shard.FromBaselines(p.Baselines, p.Base, w), nil
 }

@@ -40,10 +40,7 @@ func selectShard(o Options) (map[string]bool, *report.Shard, error) {
 		keep[u] = true
 	}
 	fmt.Fprintf(o.Log, "xproc: shard %s (%s): %d of the %d pairs, balanced by %s\n", sp, sp.From, len(keep), len(part.Benches), part.BalancedBy)
-	return keep, &report.Shard{
-		Index: sp.K, Total: sp.N, From: sp.From, SuiteBenches: part.Benches, Benches: part.Part(sp.K),
-		BalancedBy: part.BalancedBy, Loads: part.Loads, Digest: part.Digest, SuiteSourcesDigest: digest,
-	}, nil
+	return keep, part.Field(sp, digest), nil
 }
 
 // sourcesDigest names the xproc programs of every language asked, by
