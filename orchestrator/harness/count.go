@@ -31,6 +31,11 @@ const (
 // catalogue's counting (README, "The count gate").
 const NotCountedGuard = "guard: measured for its memory peak; --count-guards to count"
 
+// NotTimedNotCounted is why, under --count=only, a language that is
+// neither the subject nor in --count-langs is skipped: nothing of it is
+// measured, so its cell says skipped rather than a time it never took.
+const NotTimedNotCounted = "--count=only takes no timed sample and counts only the subject and --count-langs"
+
 // countLane is what a lane's count lane holds besides the outcome's counts.
 type countLane struct {
 	asked   bool

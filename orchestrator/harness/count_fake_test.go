@@ -12,6 +12,7 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -339,4 +340,30 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// Under --count=only a comparative that is not counted measures nothing:
+// it is skipped with the reason, never "ok" with no sample (which the
+// grid once printed as "0 ns"), and no job is sent for it.
+func TestFakeCountOnlyComparativeSkipped(t *testing.T) {
+	o := fakeOptions(t, "c,go", "c", "count")
+	o.Count = harness.CountOnly
+	eng := &fakeEngine{counts: map[string][]uint64{"c": {1000000}}}
+	res, err := runCounted(t, o, eng)
+	if err != nil && !errors.Is(err, harness.ErrRegression) {
+		t.Fatal(err)
+	}
+	b := bench(res.Report, "count")
+	g := b.Comparatives["go"]
+	if g == nil || g.Status != status.Skipped || g.Detail != harness.NotTimedNotCounted || len(g.ElapsedNsSamples) != 0 {
+		t.Fatalf("go under --count=only: %+v", g)
+	}
+	if b.SubjectResult.Count == nil || b.SubjectResult.Count.Verdict == "" {
+		t.Fatalf("the subject was not counted: %+v", b.SubjectResult)
+	}
+	var grid strings.Builder
+	report.Grid(&grid, res.Report)
+	if strings.Contains(grid.String(), "0 ns") || !strings.Contains(grid.String(), "skipped") {
+		t.Fatalf("grid:\n%s", grid.String())
+	}
 }

@@ -100,6 +100,10 @@ func newLanes(env Env, p *Plan, b *catalogue.Bench, built built, seed int64, cnt
 			ln.where, ln.base = runner.Place(b, l, bi, cpus, seed, runner.Limits{Timeout: p.Timeout, MemLimit: p.MemLimit, OutCap: p.OutCap})
 			ln.out.Status = status.OK
 			cnt.plan(ln, b)
+			if p.Count == CountOnly && !ln.count.asked {
+				// Nothing would be measured: say so, never an "ok" with no sample.
+				ln.out.Status, ln.out.Detail, ln.done = status.Skipped, NotTimedNotCounted, true
+			}
 		}
 	}
 	return lanes, order

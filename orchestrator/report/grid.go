@@ -84,8 +84,19 @@ func gridHeader(w io.Writer, r *Report, o GridOptions) {
 	h := r.Host
 	fmt.Fprintf(w, "\nhost: %s, %d CPUs, kernel %s, cgroup %s, engine %s; %d samples per cell after %d warm-up; privilege %s; memory peak: %s\n",
 		clean(orUnknown(h.CPUModel)), h.LogicalCPUs, clean(h.Kernel), clean(h.CgroupVersion), clean(h.EngineVersion),
-		r.Iters, r.Warmup, clean(h.Privilege.String()), clean(h.MemPeakSource))
+		r.Iters, r.Warmup, clean(h.Privilege.String()), clean(memPeakSource(r)))
 	fmt.Fprintf(w, "cells: median elapsed (ratio = language / %s; > 1 means %s is faster)\n", subjectTitle, subjectTitle)
+}
+
+// memPeakSource says where memory peaks came from, or why there are none.
+func memPeakSource(r *Report) string {
+	switch {
+	case r.Host.MemPeakSource != "":
+		return r.Host.MemPeakSource
+	case r.Iters == 0:
+		return "not measured (no timed sample)"
+	}
+	return "unknown"
 }
 
 // Verdicts lists under the grid every subject bench that is not plainly
