@@ -25,7 +25,35 @@ func sameRun(shards []Shard) error {
 			return err
 		}
 	}
+	if err := sameValgrind(shards); err != nil {
+		return err
+	}
 	return allOnce(shards)
+}
+
+// sameValgrind refuses shards that counted with different Valgrinds. A
+// shard that counted no cell (all its benches guards, say) read no
+// version and agrees with any.
+func sameValgrind(shards []Shard) error {
+	var ref Shard
+	for _, s := range shards {
+		v := valgrindOf(s.Report)
+		switch {
+		case v == "":
+		case ref.Report == nil:
+			ref = s
+		case v != valgrindOf(ref.Report):
+			return refuse(s.File, "counted differently than %s: Valgrind is %s here, %s there", ref.File, v, valgrindOf(ref.Report))
+		}
+	}
+	return nil
+}
+
+func valgrindOf(r *report.Report) string {
+	if r.Count == nil {
+		return ""
+	}
+	return r.Count.Valgrind
 }
 
 // samePartition refuses a shard (b, of file) of another suite, sources or
@@ -142,7 +170,7 @@ func settings(r *report.Report) []fact {
 	if c := r.Count; c != nil {
 		fs = append(fs, fact{"--count", c.Mode}, fact{"the counted languages", strings.Join(c.Languages, ",")},
 			fact{"--count-runs", fmt.Sprint(c.Runs)}, fact{"--count-budget", c.Budget},
-			fact{"the count target", c.Target}, fact{"Valgrind", c.Valgrind},
+			fact{"the count target", c.Target},
 			fact{"--count-cache-sim", fmt.Sprint(!c.NoCacheSim)})
 	} else {
 		fs = append(fs, fact{"--count", "off"})

@@ -75,6 +75,9 @@ func mergedCount(shards []Shard) *report.Count {
 		c.CostSeconds += sc.CostSeconds
 		c.Cells += sc.Cells
 		c.OverBudget = append(c.OverBudget, sc.OverBudget...)
+		if c.Valgrind == "" {
+			c.Valgrind = sc.Valgrind // a shard that counted nothing read none
+		}
 	}
 	return &c
 }

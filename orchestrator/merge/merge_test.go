@@ -90,6 +90,24 @@ func TestMergeJoinsAsTheyAre(t *testing.T) {
 	}
 }
 
+// A shard that counted no cell (every bench of its part a guard, as
+// vec_queue_pop's shard of Hale's catalogue was) read no Valgrind: it
+// agrees with the shards that did, and the merge names theirs.
+func TestMergeShardThatCountedNothing(t *testing.T) {
+	in := shards(3)
+	for _, s := range in[1:] {
+		s.Report.Count.Valgrind = "valgrind-3.24.0"
+	}
+	in[0].Report.Count.Cells = 0
+	m, err := Reports(in, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Count.Valgrind != "valgrind-3.24.0" {
+		t.Fatalf("merged count lane %+v; want the Valgrind the counting shards used", m.Count)
+	}
+}
+
 // Each way the reports may not be one run's is refused, naming the file
 // and why.
 func TestMergeRefuses(t *testing.T) {
@@ -125,6 +143,10 @@ func TestMergeRefuses(t *testing.T) {
 		{"other strictness", func(s []Shard) []Shard { s[1].Report.Gate.Strict = true; return s }, "shard2.json", "--strict is true here"},
 		{"other alpha", func(s []Shard) []Shard { s[1].Report.Gate.Alpha = 0.05; return s }, "shard2.json", "--alpha is 0.05 here"},
 		{"other confirm", func(s []Shard) []Shard { s[2].Report.Gate.Confirm = 7; return s }, "shard3.json", "--confirm is 7 here"},
+		{"another Valgrind", func(s []Shard) []Shard {
+			s[0].Report.Count.Valgrind, s[2].Report.Count.Valgrind = "valgrind-3.24.0", "valgrind-3.19.0"
+			return s
+		}, "shard3.json", "Valgrind is valgrind-3.19.0 here, valgrind-3.24.0 there"},
 		{"other cache simulation", func(s []Shard) []Shard { s[1].Report.Count.NoCacheSim = true; return s }, "shard2.json", "--count-cache-sim is false here"},
 		{"a bench outside its part", func(s []Shard) []Shard {
 			s[1].Report.Benches = append(s[1].Report.Benches, s[0].Report.Benches[0])
