@@ -145,14 +145,14 @@ func TestRegressionExit1(t *testing.T) {
 	os.WriteFile(p, []byte(`{"updated_at": "x", "subject": "c", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1}}}`), 0o644)
 	junit, summary, ghSummary := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "summary.md"), filepath.Join(dir, "gh.md")
 	code, out, errOut := run(t, []string{"GITHUB_STEP_SUMMARY=" + ghSummary}, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
-		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--results="+filepath.Join(dir, "results"),
+		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--gate-any-machine", "--results="+filepath.Join(dir, "results"),
 		"--junit="+junit, "--summary="+summary)
 	if code != 1 || !strings.Contains(out, "REGRESSION") || !strings.Contains(errOut, "regressed") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 	checkCIResults(t, errOut, junit, summary, ghSummary)
 	code, out, _ = run(t, nil, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
-		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--results="+filepath.Join(dir, "results"), "--json")
+		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--gate-any-machine", "--results="+filepath.Join(dir, "results"), "--json")
 	if code != 1 || !strings.HasPrefix(strings.TrimSpace(out), "{") || !strings.Contains(out, `"status": "regression"`) {
 		t.Fatalf("--json: exit %d\n%s", code, out)
 	}

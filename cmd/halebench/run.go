@@ -87,7 +87,7 @@ func (o *runOptions) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.confirm, "confirm", 5, "samples re-measured on a subject cell over its band before its verdict (0: none)")
 	fs.Float64Var(&o.alpha, "alpha", 0.01, "significance level a regression needs (one-sided Mann–Whitney U against the baseline's samples)")
 	fs.BoolVar(&o.strict, "strict", false, "an inconclusive bench fails the gate (exit 1)")
-	fs.BoolVar(&o.anyMachine, "gate-any-machine", false, "gate on baselines recorded on another machine (CPU, CPUs, privilege or cgroup version differ)")
+	fs.BoolVar(&o.anyMachine, "gate-any-machine", false, "gate times on baselines recorded on another machine (CPU, CPUs, privilege or cgroup version differ) or on none (a file that records no machine, like the seed's)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print only the JSON report on stdout")
 	fs.BoolVar(&o.html, "html", false, "also write the HTML page (halebench report) next to the JSON report")
 	fs.StringVar(&o.baselines, "baselines", "", "baselines file (default <suite>/baselines.json)")

@@ -137,6 +137,7 @@ func TestFakeGateRegressionThenUpdate(t *testing.T) {
 	o := fakeOptions(t, "c", "c", "count")
 	forged := `{"updated_at": "2026-01-01T00:00:00Z", "subject": "c", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 0.3, "note": "forged"}}}`
 	os.WriteFile(o.Baselines, []byte(forged), 0o644)
+	o.GateAnyMachine = true // the forged file records no machine
 	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o)
 	if !errors.Is(err, harness.ErrRegression) {
 		t.Fatalf("err = %v, want a regression", err)

@@ -154,9 +154,16 @@ func TestFakeMachineAwareGate(t *testing.T) {
 	delete(doc, "machine")
 	data, _ = json.Marshal(doc)
 	os.WriteFile(o.Baselines, data, 0o644)
+	// A file that records no machine (the seed's) cannot say its times
+	// were taken here: they do not gate unless --gate-any-machine asks.
+	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, slow(), 2), o)
+	if err != nil || res.Report.Gate.Machine != "unknown" || bench(res.Report, "count").Status != status.IncomparableMachine {
+		t.Fatalf("no machine recorded: err %v gate %+v", err, res.Report.Gate)
+	}
+	o.GateAnyMachine = true
 	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, slow(), 2), o)
 	if !errors.Is(err, harness.ErrRegression) || res.Report.Gate.Machine != "unknown" {
-		t.Fatalf("no machine recorded: err %v gate %+v", err, res.Report.Gate)
+		t.Fatalf("no machine recorded, --gate-any-machine: err %v gate %+v", err, res.Report.Gate)
 	}
 }
 

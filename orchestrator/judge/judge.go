@@ -324,8 +324,12 @@ type MachineGate struct {
 // anyMachine.
 func Machine(f *baseline.File, path string, here baseline.Machine, anyMachine bool) MachineGate {
 	switch {
+	case f.Machine == nil && len(f.Benches) > 0 && anyMachine:
+		return MachineGate{Machine: "unknown", Warning: "baselines " + path + " record no machine: gating their times anyway (--gate-any-machine); re-record them here with --update-baselines"}
 	case f.Machine == nil && len(f.Benches) > 0:
-		return MachineGate{Machine: "unknown", Warning: "baselines " + path + " record no machine: they gate as the seed's did; re-record them here with --update-baselines"}
+		// Times shift between machines; a count does not, so counts still gate.
+		return MachineGate{Machine: "unknown", Incomparable: "unknown",
+			Warning: "baselines " + path + " record no machine: their times and memory peaks do not gate (incomparable_machine), their instruction counts do; re-record them here with --update-baselines, or give --gate-any-machine"}
 	case f.Machine == nil:
 		return MachineGate{Machine: "same"}
 	}

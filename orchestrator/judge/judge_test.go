@@ -314,7 +314,8 @@ func TestMachine(t *testing.T) {
 	}{
 		{"same", &baseline.File{Machine: &here, Benches: entries}, false, "same", true, false},
 		{"empty file", &baseline.File{Benches: map[string]*baseline.Entry{}}, false, "same", true, false},
-		{"no machine", &baseline.File{Benches: entries}, false, "unknown", true, true},
+		{"no machine", &baseline.File{Benches: entries}, false, "unknown", false, true},
+		{"no machine, any machine", &baseline.File{Benches: entries}, true, "unknown", true, true},
 		{"other", &baseline.File{Machine: &other, Benches: entries}, false, "differs: CPU A here, B in the baseline", false, true},
 		{"other, any machine", &baseline.File{Machine: &other, Benches: entries}, true, "differs: CPU A here, B in the baseline", true, true},
 	}
