@@ -23,10 +23,11 @@ func TestShardsPartitionThePairs(t *testing.T) {
 	digests := map[string]bool{}
 	for k := 1; k <= 3; k++ {
 		o.Shard = shard.Spec{K: k, N: 3, From: "--shard"}
-		keep, sh, err := selectShard(o)
+		sel, sh, err := selectShard(o)
 		if err != nil {
 			t.Fatal(err)
 		}
+		keep := sel.keep
 		if sh == nil || sh.Index != k || len(sh.SuiteBenches) != 12 || len(keep) != len(sh.Benches) || len(keep) == 0 {
 			t.Fatalf("shard %d: %+v, keep %v", k, sh, keep)
 		}
@@ -34,8 +35,8 @@ func TestShardsPartitionThePairs(t *testing.T) {
 		if sh.Loads[0]+sh.Loads[1]+sh.Loads[2] != 14 {
 			t.Errorf("loads %v, want 14 rows in all", sh.Loads)
 		}
-		for _, l := range langsOf(o, keep) {
-			if !keep[Unit("small", l.Name)] && !keep[Unit("large", l.Name)] {
+		for _, l := range langsOf(o, sel) {
+			if !keep[Unit("small", l.Name)] && !keep[Unit("large", l.Name)] && !sel.refs[Unit("small", l.Name)] && !sel.refs[Unit("large", l.Name)] {
 				t.Errorf("shard %d builds %s, which it does not measure", k, l.Name)
 			}
 		}
@@ -48,6 +49,50 @@ func TestShardsPartitionThePairs(t *testing.T) {
 	}
 	if len(digests) != 1 {
 		t.Errorf("the shards name %d partitions", len(digests))
+	}
+}
+
+// Every shard that holds a pair of a variant but not the ratio rows'
+// unit measures those rows as references — Hale's per-record reader (not
+// its Drain reader), and the subject's when another language is the
+// subject — and no other shard does; the owner measures them as its own.
+func TestShardsMeasureTheRatioRowsAsReferences(t *testing.T) {
+	langs, err := toolchain.Parse("c,go,python,rust,node,hale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, subject := range []string{"hale", "c"} {
+		o := Options{Suite: "../..", Langs: langs, Subject: subject, Variants: []string{"small", "large"}, Log: io.Discard}
+		for k := 1; k <= 3; k++ {
+			o.Shard = shard.Spec{K: k, N: 3, From: "--shard"}
+			sel, _, err := selectShard(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range o.Variants {
+				holds := map[string]bool{}
+				for _, l := range langs {
+					holds[l.Name] = sel.keep[Unit(v, l.Name)]
+				}
+				for _, row := range Rows(v, langs) {
+					measure, ref := sel.measures(v, row)
+					own := holds[row.Lang.Name]
+					isRatio := row.Name == "hale" || row.Name == subject
+					others := false
+					for name, h := range holds {
+						others = others || (h && name != row.Lang.Name)
+					}
+					wantRef := !own && isRatio && others
+					if measure != (own || wantRef) || ref != wantRef {
+						t.Errorf("subject %s, shard %d, %s/%s: measure %v reference %v; holds %v", subject, k, v, row.Name, measure, ref, holds)
+					}
+				}
+			}
+		}
+	}
+	var unsharded *selection
+	if m, ref := unsharded.measures("small", Rows("small", langs)[0]); !m || ref {
+		t.Error("an unsharded xproc measures every row as its own")
 	}
 }
 
