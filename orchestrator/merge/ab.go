@@ -20,7 +20,7 @@ type ABShard struct {
 }
 
 // Schema is the schema a JSON file names ("" when it names none): which of
-// run's reports or ab's results it is.
+// run's reports, ab's results or xproc's reports it is.
 func Schema(path string) (string, error) {
 	data, err := report.ReadBounded(path)
 	if err != nil {
