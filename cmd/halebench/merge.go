@@ -15,6 +15,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/htmlreport"
 	"github.com/hale-lang/halebench/orchestrator/merge"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 const mergeHelp = `Usage: halebench merge [flags] SHARD.json…
@@ -39,6 +40,14 @@ interval and verdict as its shard measured them; the grid, or --json, -o,
 shards of other sides, subject builds, images or settings (threshold,
 looks), and the same partition faults as for run.
 
+The shards of one xproc (xproc --shard=K/N, each shard's report) merge into
+one xproc report: each pair's row once, as the shard whose part owns it
+measured it (samples, medians, and ratios against the reference rows that
+shard measured on its own machine), named by that shard, with each shard's
+host; its two tables as show prints them, or --json, and -o. It refuses
+shards of another subject, --iters, variants, sources, partition or images,
+and a shard missing or given twice.
+
 Exit codes: 0 fine, 1 the merged run regressed or failed (or, under
 --strict, was inconclusive), 2 the shards could not be merged.
 
@@ -59,8 +68,11 @@ func runMerge(_ context.Context, args []string) error {
 	if len(files) == 0 {
 		return badInput("merge", errors.New("merge: give the shards' reports (each shard's results/run-*.json)"))
 	}
-	if schema, err := merge.Schema(files[0]); err == nil && schema == abreport.Schema {
+	switch schema, _ := merge.Schema(files[0]); schema {
+	case abreport.Schema:
 		return mergeAB(files, *jsonOut, *out, *html, *junit, *summary)
+	case xprocreport.Schema:
+		return mergeXproc(files, *jsonOut, *out, *html, *junit, *summary)
 	}
 	ci := cireport.Targets(*junit, *summary, os.Getenv("GITHUB_STEP_SUMMARY"))
 	if err := ci.Check(); err != nil {

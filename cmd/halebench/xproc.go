@@ -25,7 +25,10 @@ nothing.
 --shard=K/N (or auto, with --shards, as for run) measures part K of N of the
 pairs: run's partition over each variant's language pairs (a language's rows
 stay together), balanced by their rows; the report's shard field names the
-partition and this part. Ratios are within a shard.
+partition and this part. A shard that holds a pair but not the row its
+ratios are against (Hale's, the subject's) measures that row too, marked
+"reference", so a ratio compares two pairs of one machine; halebench merge
+joins the shards' reports into one.
 
 Flags:
 `

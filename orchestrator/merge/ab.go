@@ -20,7 +20,7 @@ type ABShard struct {
 }
 
 // Schema is the schema a JSON file names ("" when it names none): which of
-// run's reports or ab's results it is.
+// run's reports, ab's results or xproc's reports it is.
 func Schema(path string) (string, error) {
 	data, err := report.ReadBounded(path)
 	if err != nil {
@@ -121,7 +121,8 @@ func AB(shards []ABShard, at string) (*abreport.Result, error) {
 // bench in two shards, a shard missing.
 func sameAB(shards []ABShard) error {
 	ref := shards[0]
-	byK, where := map[int]string{}, map[string]string{}
+	var files []string
+	var fields []*report.Shard
 	for i, s := range shards {
 		if i > 0 {
 			if err := samePartition(ref.File, s.File, ref.Result.Shard, s.Result.Shard); err != nil {
@@ -134,28 +135,9 @@ func sameAB(shards []ABShard) error {
 				return err
 			}
 		}
-		k := s.Result.Shard.Index
-		if f, ok := byK[k]; ok {
-			return refuse(s.File, "shard %d/%d is given twice (also %s)", k, s.Result.Shard.Total, f)
-		}
-		byK[k] = s.File
-		for _, name := range s.Result.Shard.Benches {
-			if f, ok := where[name]; ok {
-				return refuse(s.File, "bench %s is in two shards (also %s)", name, f)
-			}
-			where[name] = s.File
-		}
+		files, fields = append(files, s.File), append(fields, s.Result.Shard)
 	}
-	var missing []string
-	for k := 1; k <= ref.Result.Shard.Total; k++ {
-		if byK[k] == "" {
-			missing = append(missing, fmt.Sprint(k))
-		}
-	}
-	if len(missing) > 0 {
-		return refuse(ref.File, "the ab has %d shards and shard(s) %s of them are missing; give every shard's result", ref.Result.Shard.Total, strings.Join(missing, ", "))
-	}
-	return nil
+	return onceEach("ab", "bench", "result", files, fields)
 }
 
 // abBuilds are the images each side measured: shards of one ab measure

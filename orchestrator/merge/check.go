@@ -207,3 +207,32 @@ func allOnce(shards []Shard) error {
 	}
 	return nil
 }
+
+// onceEach refuses, over the shard fields of one verb's shards (files in
+// the same order), a shard given twice, a unit (noun: a bench, a pair) in
+// two shards' parts, and a shard missing.
+func onceEach(verb, noun, kind string, files []string, fields []*report.Shard) error {
+	byK, where := map[int]string{}, map[string]string{}
+	for i, sh := range fields {
+		if f, ok := byK[sh.Index]; ok {
+			return refuse(files[i], "shard %d/%d is given twice (also %s)", sh.Index, sh.Total, f)
+		}
+		byK[sh.Index] = files[i]
+		for _, name := range sh.Benches {
+			if f, ok := where[name]; ok {
+				return refuse(files[i], "%s %s is in two shards (also %s)", noun, name, f)
+			}
+			where[name] = files[i]
+		}
+	}
+	var missing []string
+	for k := 1; k <= fields[0].Total; k++ {
+		if byK[k] == "" {
+			missing = append(missing, fmt.Sprint(k))
+		}
+	}
+	if len(missing) > 0 {
+		return refuse(files[0], "the %s has %d shards and shard(s) %s of them are missing; give every shard's %s", verb, fields[0].Total, strings.Join(missing, ", "), kind)
+	}
+	return nil
+}

@@ -6,7 +6,10 @@
 // them as they are: each bench's row, counts and verdicts exactly as its
 // shard's machine decided them, each shard's host kept, the run's status
 // the worst of its shards'. The shards of one ab (ab --shard=K/N) merge
-// the same way (AB): each bench's paired ratio as its shard measured it.
+// the same way (AB): each bench's paired ratio as its shard measured it;
+// so do the shards of one xproc (Xproc): each pair's row, and its ratios
+// against the reference rows its own shard measured, as that shard
+// measured them.
 //
 // It reads JSON reports, which are hostile input, through report's bounded
 // reader, and links no Docker, BuildKit or engine code. How a partition is

@@ -61,12 +61,12 @@ func RunOnEngine(ctx context.Context, eng lifecycle.Engine, o Options) (*Report,
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	keep, part, err := selectShard(o)
+	sel, part, err := selectShard(o)
 	if err != nil {
 		return nil, "", err
 	}
 	if part != nil {
-		o.Langs = langsOf(o, keep)
+		o.Langs = langsOf(o, sel)
 	}
 	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "xproc", Engine: eng, Images: o.Images, Log: o.Log})
 	if err != nil {
@@ -92,7 +92,7 @@ func RunOnEngine(ctx context.Context, eng lifecycle.Engine, o Options) (*Report,
 	}
 	priv, refused := sp.Privilege()
 	rep.Host.Privilege, rep.Host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)
-	measureAll(ctx, s, o, rep, images, priv, keep)
+	measureAll(ctx, s, o, rep, images, priv, sel)
 	rep.Status = status.OK
 	if ctx.Err() != nil {
 		rep.Status = status.Interrupted
@@ -132,21 +132,24 @@ func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Repor
 }
 
 // measureAll runs every row of every variant until done or cancelled.
-// keep, on a sharded xproc, holds the units of this shard.
-func measureAll(ctx context.Context, s *lifecycle.Session, o Options, rep *Report, images map[string]imagebuild.BenchImage, priv engine.Privilege, keep map[string]bool) {
+// sel, on a sharded xproc, is what this shard measures: its units, and its
+// reference rows, marked as such.
+func measureAll(ctx context.Context, s *lifecycle.Session, o Options, rep *Report, images map[string]imagebuild.BenchImage, priv engine.Privilege, sel *selection) {
 	for _, v := range o.Variants {
 		var results []*Result
 		for _, row := range Rows(v, o.Langs) {
-			if keep != nil && !keep[Unit(v, row.Lang.Name)] {
+			measure, ref := sel.measures(v, row)
+			if !measure {
 				continue
 			}
 			bi, ok := images[row.Lang.Name]
 			if !ok {
-				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: status.Unavailable, Detail: rep.Images[row.Lang.Name].Reason, ElapsedNsSamples: []int64{}})
+				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: status.Unavailable, Detail: rep.Images[row.Lang.Name].Reason, ElapsedNsSamples: []int64{}, Reference: ref})
 				continue
 			}
 			p := &Pair{Eng: s.Eng, Image: bi.Ref, Trusted: imagebuild.TrustedArg(bi.Trusted), Privilege: priv, RunID: s.RunID, NCPU: s.Host.LogicalCPUs, Timeout: o.Timeout, Log: o.Log}
 			res := p.Measure(ctx, row, v, o.Iters)
+			res.Reference = ref
 			results = append(results, &res)
 			record.NoteSampler(&rep.Host, p.Env)
 			if ctx.Err() != nil {

@@ -13,10 +13,12 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
-// One shard of an xproc of C and Go on the engine: it measures its own
-// pairs only, builds only their languages, names the partition, and its
-// report carries a run report's evidence (host and privilege, each image's
-// digest and provenance).
+// One shard of an xproc of C and Go on the engine, subject C: shard 2/2
+// owns Go's pair (C's, at equal rows, is shard 1's by name) and measures
+// C's row beside it as its reference, marked so, so that Go's ratio
+// against C compares two pairs of this machine; it names the partition,
+// and its report carries a run report's evidence (host and privilege,
+// each image's digest and provenance).
 func TestShardOnEngine(t *testing.T) {
 	eng := enginetest.Connect(t)
 	langs, err := toolchain.Parse("c,go")
@@ -31,22 +33,23 @@ func TestShardOnEngine(t *testing.T) {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	sh := rep.Shard
-	if path == "" || rep.Schema != xprocreport.Schema || sh == nil || sh.Index != 2 || sh.Total != 2 || len(sh.Benches) != 1 || len(sh.SuiteBenches) != 2 {
+	if path == "" || rep.Schema != xprocreport.Schema || sh == nil || sh.Index != 2 || sh.Total != 2 || len(sh.Benches) != 1 || sh.Benches[0] != "small/go" || len(sh.SuiteBenches) != 2 {
 		t.Fatalf("report %s: schema %q, shard %+v", path, rep.Schema, sh)
 	}
 	rows := rep.Variants["small"]
-	if len(rows) != 1 || xproc.Unit("small", rows[0].Row) != sh.Benches[0] || rows[0].Status != "ok" {
+	if len(rows) != 2 || rows[0].Row != "go" || rows[0].Reference || rows[0].Status != "ok" || rows[1].Row != "c" || !rows[1].Reference || rows[1].Status != "ok" {
 		t.Fatalf("shard %v measured %+v\n%s", sh.Benches, rows, log.String())
 	}
-	other := "c"
-	if rows[0].Row == "c" {
-		other = "go"
+	if rows[0].RatioVsSubject == nil || *rows[0].RatioVsSubject <= 0 {
+		t.Errorf("go's ratio against its shard's C: %v", rows[0].RatioVsSubject)
 	}
-	if _, built := rep.BenchImages[other]; built {
-		t.Errorf("the shard built %s's image, which it does not measure", other)
+	for _, l := range []string{"c", "go"} {
+		bi, tc := rep.BenchImages[l], rep.Images[l]
+		if bi.ID == "" || bi.Provenance == nil || tc.Provenance == nil {
+			t.Errorf("%s: bench image %+v, toolchain %+v", l, bi, tc)
+		}
 	}
-	bi, tc := rep.BenchImages[rows[0].Row], rep.Images[rows[0].Row]
-	if rep.Host.LogicalCPUs < 1 || rep.Host.Privilege.Mode == "" || bi.ID == "" || bi.Provenance == nil || tc.Provenance == nil || rep.Base.ID == "" {
-		t.Errorf("evidence: host %+v, bench image %+v, toolchain %+v, base %+v", rep.Host, bi, tc, rep.Base)
+	if rep.Host.LogicalCPUs < 1 || rep.Host.Privilege.Mode == "" || rep.Base.ID == "" {
+		t.Errorf("evidence: host %+v, base %+v", rep.Host, rep.Base)
 	}
 }

@@ -9,17 +9,40 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
+	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 // Unit names what a shard of xproc holds: one language's pair (all its
-// rows: Hale's two readers stay together) in one variant, "small/go".
-func Unit(variant, lang string) string { return variant + "/" + lang }
+// rows: Hale's two readers stay in one unit) in one variant, "small/go".
+func Unit(variant, lang string) string { return xprocreport.Unit(variant, lang) }
 
-// selectShard is, on a sharded xproc, the units this shard measures and
-// the partition for the report (nil, nil: unsharded). It is run's
-// partition (shard.Split) over the units, balanced by their rows: no
-// report records what a pair costs before it ran.
-func selectShard(o Options) (map[string]bool, *report.Shard, error) {
+// selection is what a shard of xproc measures: the units of its part,
+// and, as references, the rows its ratios are taken against
+// (xprocreport.RatioRows) in every variant where it holds another pair but
+// another shard's part owns those rows. A ratio then compares two pairs
+// measured on one machine. A nil selection measures everything.
+type selection struct {
+	keep map[string]bool // units of this shard's part
+	refs map[string]bool // Unit(variant, row) of its reference rows
+}
+
+// measures says whether the shard measures row of variant, and whether as
+// a reference only.
+func (s *selection) measures(variant string, row Row) (measure, reference bool) {
+	if s == nil || s.keep[Unit(variant, row.Lang.Name)] {
+		return true, false
+	}
+	ref := row.Name == row.Lang.Name && s.refs[Unit(variant, row.Name)]
+	return ref, ref
+}
+
+// selectShard is, on a sharded xproc, what this shard measures and the
+// partition for the report (nil, nil: unsharded). It is run's partition
+// (shard.Split) over the units, balanced by their rows (no report records
+// what a pair costs before it ran); the ratio rows' units are members like
+// any other, so one shard's part owns each, and the others measure them
+// as references.
+func selectShard(o Options) (*selection, *report.Shard, error) {
 	sp := o.Shard
 	if sp.N == 0 {
 		return nil, nil, nil
@@ -35,12 +58,36 @@ func selectShard(o Options) (map[string]bool, *report.Shard, error) {
 		return nil, nil, err
 	}
 	part := shard.Split(sp.N, shard.ByCells(w))
-	keep := map[string]bool{}
+	sel := &selection{keep: map[string]bool{}, refs: map[string]bool{}}
 	for _, u := range part.Part(sp.K) {
-		keep[u] = true
+		sel.keep[u] = true
 	}
-	fmt.Fprintf(o.Log, "xproc: shard %s (%s): %d of the %d pairs, balanced by %s\n", sp, sp.From, len(keep), len(part.Benches), part.BalancedBy)
-	return keep, part.Field(sp, digest), nil
+	sel.addRefs(o)
+	fmt.Fprintf(o.Log, "xproc: shard %s (%s): %d of the %d pairs, balanced by %s; %d reference row(s) for its ratios\n",
+		sp, sp.From, len(sel.keep), len(part.Benches), part.BalancedBy, len(sel.refs))
+	return sel, part.Field(sp, digest), nil
+}
+
+// addRefs adds, in each variant, every ratio row of a language asked whose
+// unit is not the shard's own, when the shard holds another pair there.
+func (s *selection) addRefs(o Options) {
+	asked := map[string]bool{}
+	for _, l := range o.Langs {
+		asked[l.Name] = true
+	}
+	for _, v := range o.Variants {
+		for _, r := range xprocreport.RatioRows(o.Subject) {
+			if !asked[r] || s.keep[Unit(v, r)] {
+				continue
+			}
+			for _, l := range o.Langs {
+				if l.Name != r && s.keep[Unit(v, l.Name)] {
+					s.refs[Unit(v, r)] = true
+					break
+				}
+			}
+		}
+	}
 }
 
 // sourcesDigest names the xproc programs of every language asked, by
@@ -59,12 +106,13 @@ func sourcesDigest(o Options) (string, error) {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// langsOf are the languages of the units kept, in o.Langs' order.
-func langsOf(o Options, keep map[string]bool) []toolchain.Language {
+// langsOf are the languages the shard measures (its units' and its
+// references'), in o.Langs' order.
+func langsOf(o Options, sel *selection) []toolchain.Language {
 	var out []toolchain.Language
 	for _, l := range o.Langs {
 		for _, v := range o.Variants {
-			if keep[Unit(v, l.Name)] {
+			if sel.keep[Unit(v, l.Name)] || sel.refs[Unit(v, l.Name)] {
 				out = append(out, l)
 				break
 			}

@@ -63,34 +63,69 @@ func WriteJSON(r *Report, dir string) (string, error) {
 	return path, report.WriteFile(path, r)
 }
 
-// Tables writes the seed's two xproc tables.
+// Tables writes the seed's two xproc tables. A shard's tables mark its
+// reference rows; a merged report's name each row's shard and each
+// shard's host.
 func Tables(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "halebench xproc %s — host: %s, %d CPUs, kernel %s; median of %d runs; privilege %s\n",
 		termtext.Clean(r.GeneratedAt), termtext.Clean(r.Host.CPUModel), r.Host.LogicalCPUs, termtext.Clean(r.Host.Kernel), r.Iters, termtext.Clean(r.Host.Privilege.String()))
+	shardLines(w, r)
 	for _, v := range []string{"small", "large"} {
 		rows := r.Variants[v]
 		if len(rows) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s — %s\n\n", v, Variants[v])
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "language\tmedian\tratio_vs_hale\treader peak\tproducer peak")
-		for _, res := range rows {
-			med, ratio := termtext.Clean(string(res.Status)), "—"
-			if res.Status == status.OK {
-				med = report.FormatNs(res.ElapsedNsMedian)
-				if res.RatioVsHale != nil {
-					ratio = report.FormatRatio(*res.RatioVsHale) + "×"
-				}
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termtext.Clean(res.Title), med, ratio, kb(res.ReaderMemPeakKB), kb(res.ProdMemPeakKB))
-		}
-		tw.Flush()
+		variantTable(w, rows, r.Merged())
 	}
 	fmt.Fprintln(w)
 	for _, n := range r.Notes {
 		fmt.Fprintln(w, "- "+termtext.Clean(n))
 	}
+}
+
+// shardLines say which shard a report is, or, merged, each shard's host.
+func shardLines(w io.Writer, r *Report) {
+	switch {
+	case r.Merged():
+		fmt.Fprintf(w, "merged from %d shards; each row's ratios are against the references its own shard measured\n", r.Shard.Total)
+		for _, p := range r.Shard.Parts {
+			fmt.Fprintf(w, "  shard %d/%d: host %s, %s, %d CPUs, kernel %s (%s)\n", p.Index, r.Shard.Total, termtext.Clean(p.Host.Hostname),
+				termtext.Clean(p.Host.CPUModel), p.Host.LogicalCPUs, termtext.Clean(p.Host.Kernel), termtext.Clean(p.File))
+		}
+	case r.Shard != nil:
+		fmt.Fprintf(w, "shard %d/%d: %d of the %d pairs; rows marked (reference) are measured for this shard's ratios only\n",
+			r.Shard.Index, r.Shard.Total, len(r.Shard.Benches), len(r.Shard.SuiteBenches))
+	}
+}
+
+// variantTable is one variant's table (merged: with each row's shard).
+func variantTable(w io.Writer, rows []*Result, merged bool) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "language\tmedian\tratio_vs_hale\treader peak\tproducer peak"
+	if merged {
+		head += "\tshard"
+	}
+	fmt.Fprintln(tw, head)
+	for _, res := range rows {
+		med, ratio := termtext.Clean(string(res.Status)), "—"
+		if res.Status == status.OK {
+			med = report.FormatNs(res.ElapsedNsMedian)
+			if res.RatioVsHale != nil {
+				ratio = report.FormatRatio(*res.RatioVsHale) + "×"
+			}
+		}
+		title := termtext.Clean(res.Title)
+		if res.Reference {
+			title += " (reference)"
+		}
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s", title, med, ratio, kb(res.ReaderMemPeakKB), kb(res.ProdMemPeakKB))
+		if merged {
+			line += fmt.Sprintf("\t%d", res.Shard)
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
 }
 
 func kb(p *int64) string {
@@ -143,6 +178,14 @@ type Result struct {
 	ReaderMemPeakKB  *int64        `json:"reader_mem_peak_kb_median,omitempty"`
 	ProdMemPeakKB    *int64        `json:"producer_mem_peak_kb_median,omitempty"`
 	Runs             []Run         `json:"runs"`
+	// Reference marks, in a shard's report, a row of the subject's (or
+	// Hale's) that this shard measured only as the denominator of its own
+	// pairs' ratios: the row belongs to another shard's part.
+	Reference bool `json:"reference,omitempty"`
+	// Shard is, in a merged report, the shard (K) that measured the row:
+	// its samples and ratios are that shard's, against the references it
+	// measured on its own machine.
+	Shard int `json:"shard,omitempty"`
 }
 
 // Ratios fills ratio_vs_hale (against the seed subject's first row, Hale's

@@ -49,3 +49,26 @@ func TestReportCarriesSchemaAndEvidence(t *testing.T) {
 		t.Errorf("tables:\n%s", tables.String())
 	}
 }
+
+// A shard's tables say which shard it is and mark its reference rows; a
+// row of its own part is not marked.
+func TestShardTablesMarkReferences(t *testing.T) {
+	r := &Report{Schema: Schema, Iters: 1, Subject: "hale",
+		Shard: &report.Shard{Index: 2, Total: 3, SuiteBenches: []string{"small/go", "small/hale"}, Benches: []string{"small/go"}},
+		Variants: map[string][]*Result{"small": {
+			{Row: "go", Title: "Go", Status: "ok", ElapsedNsMedian: 5},
+			{Row: "hale", Title: "Hale", Status: "ok", ElapsedNsMedian: 4, Reference: true},
+		}}}
+	var tables bytes.Buffer
+	Tables(&tables, r)
+	out := tables.String()
+	if !strings.Contains(out, "shard 2/3: 1 of the 2 pairs") || !strings.Contains(out, "Hale (reference)") || strings.Contains(out, "Go (reference)") {
+		t.Errorf("tables:\n%s", out)
+	}
+	if RatioRows("hale")[0] != "hale" || len(RatioRows("hale")) != 1 || strings.Join(RatioRows("c"), ",") != "c,hale" {
+		t.Errorf("ratio rows: %v, %v", RatioRows("hale"), RatioRows("c"))
+	}
+	if LangOf("small", "hale_drain") != "hale" || LangOf("large", "go") != "go" || LangOf("small", "cobol") != "" {
+		t.Error("LangOf")
+	}
+}

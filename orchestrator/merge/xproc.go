@@ -1,0 +1,231 @@
+package merge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/toolchain"
+	"github.com/hale-lang/halebench/orchestrator/xprocreport"
+)
+
+// XprocShard is one shard's xproc report (xproc --shard=K/N) and the file
+// it came from.
+type XprocShard struct {
+	File   string
+	Report *xprocreport.Report
+}
+
+// ReadXprocFile reads a shard's xproc report from path (bounded, no
+// symlink, its schema checked) and checks it is a shard.
+func ReadXprocFile(path string) (XprocShard, error) {
+	data, err := report.ReadBounded(path)
+	if err != nil {
+		return XprocShard{}, &Refusal{File: path, Why: "not an xproc report: " + err.Error()}
+	}
+	var r xprocreport.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return XprocShard{}, &Refusal{File: path, Why: "not an xproc report: " + err.Error()}
+	}
+	s := XprocShard{File: path, Report: &r}
+	return s, s.check()
+}
+
+// check refuses a report that is no complete shard of an xproc: its rows
+// must be its part's pairs, each once, plus reference rows (the ratio rows
+// of pairs another shard owns) marked as such.
+func (s XprocShard) check() error {
+	r, sh := s.Report, s.Report.Shard
+	if r.Schema != xprocreport.Schema {
+		return refuse(s.File, "schema %q; want an xproc report (%s)", r.Schema, xprocreport.Schema)
+	}
+	if err := checkField(s.File, "report", "an xproc", sh, r.Status == status.Interrupted); err != nil {
+		return err
+	}
+	owned := map[string]bool{}
+	for v, rows := range r.Variants {
+		if _, ok := xprocreport.Variants[v]; !ok {
+			return refuse(s.File, "variant %q; xproc has small and large", v)
+		}
+		seen := map[string]bool{}
+		for _, res := range rows {
+			if res == nil {
+				return refuse(s.File, "a %s row is null", v)
+			}
+			if seen[res.Row] {
+				return refuse(s.File, "row %s/%s is in the report twice", v, res.Row)
+			}
+			seen[res.Row] = true
+			unit, err := s.rowUnit(v, res)
+			if err != nil {
+				return err
+			}
+			owned[unit] = owned[unit] || !res.Reference
+		}
+	}
+	for _, unit := range sh.Benches {
+		if !owned[unit] {
+			return refuse(s.File, "shard %d's part names %s, but the report has no row of it", sh.Index, unit)
+		}
+	}
+	return nil
+}
+
+// rowUnit is the unit of a row of variant v, refused when the row is no
+// pair of the shard's part nor one of its references.
+func (s XprocShard) rowUnit(v string, res *xprocreport.Result) (string, error) {
+	r, sh := s.Report, s.Report.Shard
+	lang := xprocreport.LangOf(v, res.Row)
+	unit := xprocreport.Unit(v, lang)
+	switch {
+	case lang == "" || !has(sh.SuiteBenches, unit):
+		return "", refuse(s.File, "row %s/%s is no pair of the xproc (suite_benches %v)", v, res.Row, sh.SuiteBenches)
+	case !res.Reference && !has(sh.Benches, unit):
+		return "", refuse(s.File, "holds row %s/%s, which is not shard %d's part (%v) nor marked a reference", v, res.Row, sh.Index, sh.Benches)
+	case res.Reference && has(sh.Benches, unit):
+		return "", refuse(s.File, "marks row %s/%s a reference, but shard %d's part owns it", v, res.Row, sh.Index)
+	case res.Reference && !has(xprocreport.RatioRows(r.Subject), res.Row):
+		return "", refuse(s.File, "marks row %s/%s a reference; only the ratio rows (%v) are", v, res.Row, xprocreport.RatioRows(r.Subject))
+	}
+	return unit, nil
+}
+
+// Xproc joins the shards of one xproc into one report, written at (RFC
+// 3339), or refuses them (a *Refusal). Each row appears once, from the
+// shard whose part owns it, as that shard measured it — samples, medians
+// and ratios against the references it measured on its own machine — and
+// named by that shard; reference rows are dropped (the owner's row
+// stands); each shard's run and host are kept under shard.parts.
+func Xproc(shards []XprocShard, at string) (*xprocreport.Report, error) {
+	if len(shards) == 0 {
+		return nil, errors.New("no shard reports given")
+	}
+	for _, s := range shards {
+		if err := s.check(); err != nil {
+			return nil, err
+		}
+	}
+	sorted := append([]XprocShard(nil), shards...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Report.Shard.Index < sorted[j].Report.Shard.Index })
+	if err := sameXproc(sorted); err != nil {
+		return nil, err
+	}
+	first := *sorted[0].Report
+	m := &first // the xproc's facts, which the shards agree on, from shard 1
+	sh := *first.Shard
+	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12], status.OK
+	m.Shard, m.Variants = &sh, map[string][]*xprocreport.Result{}
+	m.Images, m.BenchImages = map[string]report.Toolchain{}, map[string]report.BenchImage{}
+	sh.Index, sh.From, sh.Benches, sh.Parts = 0, "", sh.SuiteBenches, nil
+	for _, s := range sorted {
+		r := s.Report
+		for v, rows := range r.Variants {
+			for _, res := range rows {
+				if !res.Reference {
+					row := *res
+					row.Shard = r.Shard.Index
+					m.Variants[v] = append(m.Variants[v], &row)
+				}
+			}
+		}
+		for lang, t := range r.Images {
+			m.Images[lang] = t
+		}
+		for lang, b := range r.BenchImages {
+			m.BenchImages[lang] = b
+		}
+		if m.SubjectBuild == nil {
+			m.SubjectBuild = r.SubjectBuild
+		}
+		sh.Parts = append(sh.Parts, report.ShardPart{Index: r.Shard.Index, File: s.File, RunID: r.RunID, GeneratedAt: r.GeneratedAt,
+			Status: r.Status, Host: r.Host, Benches: r.Shard.Benches, SourcesDigest: r.Shard.SuiteSourcesDigest})
+	}
+	for v, rows := range m.Variants {
+		sort.SliceStable(rows, func(i, j int) bool { return rowOrder(v, rows[i].Row) < rowOrder(v, rows[j].Row) })
+	}
+	return m, nil
+}
+
+// rowOrder is a row's place in an unsharded xproc's table: by language
+// in the toolchain table's order, then the language's rows in order.
+func rowOrder(variant, row string) int {
+	i := 0
+	for _, l := range toolchain.All {
+		for _, r := range l.XProcRows(variant) {
+			if r.Key == row {
+				return i
+			}
+			i++
+		}
+	}
+	return i
+}
+
+// sameXproc refuses shards that are not all of one xproc: each against
+// the first, its settings, partition and images; then a shard given
+// twice, a pair in two shards, a shard missing.
+func sameXproc(shards []XprocShard) error {
+	ref := shards[0]
+	var files []string
+	var fields []*report.Shard
+	for i, s := range shards {
+		if i > 0 {
+			if err := agree(ref.File, s.File, "measured", xprocSettings(ref.Report), xprocSettings(s.Report)); err != nil {
+				return err
+			}
+			if err := samePartition(ref.File, s.File, ref.Report.Shard, s.Report.Shard); err != nil {
+				return err
+			}
+			if err := agreeShared(ref.File, s.File, "built", xprocBuilds(ref.Report), xprocBuilds(s.Report)); err != nil {
+				return err
+			}
+		}
+		files, fields = append(files, s.File), append(fields, s.Report.Shard)
+	}
+	return onceEach("xproc", "pair", "report", files, fields)
+}
+
+// xprocSettings are what an xproc measured and how: the subject (whose
+// rows are the references), the runs of each pair, the variants.
+func xprocSettings(r *xprocreport.Report) []fact {
+	var variants []string
+	for _, u := range r.Shard.SuiteBenches {
+		if v, _, ok := strings.Cut(u, "/"); ok && !has(variants, v) {
+			variants = append(variants, v)
+			sort.Strings(variants)
+		}
+	}
+	return []fact{{"the subject", r.Subject}, {"--iters", fmt.Sprint(r.Iters)}, {"the variants", strings.Join(variants, ",")}}
+}
+
+// xprocBuilds are the images a shard measured. A shard builds only the
+// languages it measures, so two shards are held to the images both built.
+func xprocBuilds(r *xprocreport.Report) []fact {
+	fs := []fact{{"the base image", r.Base.ID + " " + r.Base.RootfsSHA256}}
+	for lang, t := range r.Images {
+		fs = append(fs, fact{"the " + lang + " toolchain", fmt.Sprintf("%s %s %s", t.Status, imageName(t.Digest, t.ID), t.Version)})
+		if t.Hale != nil {
+			fs = append(fs, fact{"the " + lang + " build's commit", t.Hale.Commit})
+		}
+	}
+	for lang, b := range r.BenchImages {
+		fs = append(fs, fact{"the " + lang + " bench image", imageName(b.Digest, b.ID)})
+	}
+	return fs
+}
+
+// agreeShared is agree over the facts both shards have.
+func agreeShared(refFile, file, what string, wantFacts, gotFacts []fact) error {
+	got := index(gotFacts)
+	var want, shared []fact
+	for _, f := range wantFacts {
+		if g, ok := got[f.name]; ok {
+			want, shared = append(want, f), append(shared, fact{f.name, g})
+		}
+	}
+	return agree(refFile, file, what, want, shared)
+}
