@@ -78,8 +78,13 @@ func (c Counted) fields() map[string]any {
 	return m
 }
 
-// countKeys are every key UpdateCounts may write in an entry.
-var countKeys = []string{"instructions", "est_cycles", "count_spread", "count_band", "count_scope", "count_target", "valgrind_version", "count_instrument", "counted_digest"}
+// CountFields are the count lane's keys (metric.Instructions declares
+// them): every key UpdateCounts may write in an entry, and nothing else.
+var CountFields = &Fields{
+	Metric: "instructions",
+	Keys:   []string{"instructions", "est_cycles", "count_spread", "count_band", "count_scope", "count_target", "valgrind_version", "count_instrument", "counted_digest"},
+	Check:  checkCounts,
+}
 
 // UpdateCounts writes the count fields of the benches in c, and
 // counts_updated_at, into the file at path under its lock, and nothing
@@ -156,7 +161,7 @@ func setCounts(benches map[string]map[string]json.RawMessage, name string, v Cou
 		e = map[string]json.RawMessage{"kind": json.RawMessage(`""`), "elapsed_ns": json.RawMessage("0"), "maxrss_kb": json.RawMessage("0")}
 		benches[name] = e
 	}
-	for _, k := range countKeys {
+	for _, k := range CountFields.Keys {
 		delete(e, k)
 	}
 	for k, x := range v.fields() {

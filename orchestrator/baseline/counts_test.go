@@ -74,7 +74,7 @@ func TestUpdateCountsLeavesTimeAndMemoryAsTheyWere(t *testing.T) {
 		t.Errorf("counts_updated_at %s", top1["counts_updated_at"])
 	}
 	isCount := map[string]bool{}
-	for _, k := range countKeys {
+	for _, k := range CountFields.Keys {
 		isCount[k] = true
 	}
 	for name, e := range b0 {
@@ -83,7 +83,7 @@ func TestUpdateCountsLeavesTimeAndMemoryAsTheyWere(t *testing.T) {
 				t.Errorf("%s.%s: %s became %s", name, k, v, b1[name][k])
 			}
 		}
-		if len(b1[name]) != len(e)+len(countKeys)-countOf(e, isCount) {
+		if len(b1[name]) != len(e)+len(CountFields.Keys)-countOf(e, isCount) {
 			t.Errorf("%s: keys %d before, %d after", name, len(e), len(b1[name]))
 		}
 	}

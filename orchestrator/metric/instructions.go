@@ -14,6 +14,7 @@ import (
 var Instructions = &Metric{
 	Name: "instructions", Unit: "instructions",
 	Baseline:  instrBase,
+	Fields:    baseline.CountFields,
 	Judge:     instrRule,
 	Regressed: status.Regression,
 	Verdict:   "count_verdict",
