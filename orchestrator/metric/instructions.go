@@ -19,6 +19,7 @@ var Instructions = &Metric{
 	Regressed: status.Regression,
 	Verdict:   "count_verdict",
 	Column:    "instructions",
+	Format:    func(n int64) string { return FormatCount(uint64(n)) },
 	Compared:  true,
 }
 

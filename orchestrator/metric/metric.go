@@ -83,7 +83,8 @@ type Metric struct {
 	// "metrics").
 	Verdict string
 	// Column titles its grid column beside each language's time ("": no
-	// column); Format writes a median in it.
+	// column), and, for a metric the count lane carries, its column of
+	// the HTML page's count table; Format writes a median in it.
 	Column string
 	Format func(int64) string
 	// Headline: its figures are shown whatever its verdict (time, the
