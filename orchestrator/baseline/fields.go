@@ -21,6 +21,10 @@ type Fields struct {
 	// Settle, where set, finishes its keys of an entry just written once
 	// the file's host drift is known (time's band is floored by it).
 	Settle func(e *Entry)
+	// Counts, for a metric the count lane records, is a bench's counts as
+	// its keys (values encoded as JSON): what --update-baselines --count
+	// writes, its keys replaced and every other key of the entry kept.
+	Counts func(c Counted) map[string]any
 }
 
 var declared []*Fields

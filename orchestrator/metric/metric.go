@@ -69,10 +69,9 @@ type Metric struct {
 	Baseline func(*baseline.Entry) (Base, bool)
 	// Fields are its keys in a baselines entry and their ranges, checked
 	// on every read and write of a file; Record writes them from a
-	// bench's cells in independent runs (--update-baselines). Both nil: a
-	// metric that records nothing there (instructions: the count lane
-	// records its fields, baseline.UpdateCounts, and they are Fields all
-	// the same).
+	// bench's cells in independent runs (--update-baselines). A metric the
+	// samples do not carry has no Record: its Fields say how the count
+	// lane's counts set its keys (Fields.Counts, baseline.UpdateCounts).
 	Fields *baseline.Fields
 	Record func(e *baseline.Entry, runs []Cell)
 	Judge  Rule
