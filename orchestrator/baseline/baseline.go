@@ -230,23 +230,12 @@ func deref(p *float64) float64 {
 	return *p
 }
 
-// Measured is one bench's new subject figures: medians and, from several
-// runs, their noise and drift.
+// Measured is one bench's new subject figures: its kind, and what writes
+// its metrics' keys into its entry (metric.Record: each metric's own
+// record of the runs' samples).
 type Measured struct {
-	Kind       string
-	ElapsedNs  int64
-	MaxRSSKB   int64
-	MemPeakKB  int64
-	Noise      float64
-	DriftSigma float64
-	DriftRange float64
-	Runs       int
-	RunMedians []int64
-	Samples    []int64
-	MemSource  string
-	MemKB      int64
-	MemBand    float64
-	MemSamples []int64
+	Kind   string
+	Record func(*Entry)
 }
 
 // Provenance is who measured the new figures, and where.

@@ -122,7 +122,7 @@ func TestLockRefusesASymlink(t *testing.T) {
 	if err := os.Symlink(target, path+".lock"); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := Update(path, map[string]Measured{"a": {ElapsedNs: 1}}, Provenance{}, time.Now())
+	_, _, err := Update(path, recorded(map[string]figures{"a": {ElapsedNs: 1}}), Provenance{}, time.Now())
 	if err == nil || !strings.Contains(err.Error(), "is a symlink") {
 		t.Fatalf("err = %v", err)
 	}
@@ -139,7 +139,7 @@ func TestLockRefusesASymlink(t *testing.T) {
 func TestUpdateKeepsTheMode(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "baselines.json")
-	if _, _, err := Update(path, map[string]Measured{"a": {ElapsedNs: 1}}, Provenance{}, time.Now()); err != nil {
+	if _, _, err := Update(path, recorded(map[string]figures{"a": {ElapsedNs: 1}}), Provenance{}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
@@ -148,7 +148,7 @@ func TestUpdateKeepsTheMode(t *testing.T) {
 	if err := os.Chmod(path, 0o664); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Update(path, map[string]Measured{"b": {ElapsedNs: 2}}, Provenance{}, time.Now()); err != nil {
+	if _, _, err := Update(path, recorded(map[string]figures{"b": {ElapsedNs: 2}}), Provenance{}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o664 {
@@ -161,10 +161,10 @@ func TestUpdateKeepsToleranceAndNote(t *testing.T) {
 	path := filepath.Join(dir, "baselines.json")
 	seed, _ := os.ReadFile("testdata/seed-baselines.json")
 	os.WriteFile(path, seed, 0o644)
-	_, names, err := Update(path, map[string]Measured{
+	_, names, err := Update(path, recorded(map[string]figures{
 		"bus_dispatch_cross_pool": {Kind: "micro", ElapsedNs: 42, MaxRSSKB: 7, MemPeakKB: 9},
 		"brand_new":               {Kind: "micro", ElapsedNs: 5},
-	}, Provenance{Subject: "hale", Toolchain: "hale 0.17.0"}, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
+	}), Provenance{Subject: "hale", Toolchain: "hale 0.17.0"}, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
 	if err != nil || len(names) != 2 {
 		t.Fatal(names, err)
 	}
@@ -195,7 +195,7 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			if _, _, err := Update(path, map[string]Measured{fmt.Sprint("b", i): {ElapsedNs: int64(i + 1)}}, Provenance{}, time.Now()); err != nil {
+			if _, _, err := Update(path, recorded(map[string]figures{fmt.Sprint("b", i): {ElapsedNs: int64(i + 1)}}), Provenance{}, time.Now()); err != nil {
 				t.Error(err)
 			}
 		}(i)
@@ -214,7 +214,7 @@ func TestInvalidFileIsLeftUntouched(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "baselines.json")
 	bad := []byte(`{"benches": {"a": {"elapsed_ns": "x"}}}`)
 	os.WriteFile(path, bad, 0o644)
-	if _, _, err := Update(path, map[string]Measured{"a": {ElapsedNs: 1}}, Provenance{}, time.Now()); err == nil {
+	if _, _, err := Update(path, recorded(map[string]figures{"a": {ElapsedNs: 1}}), Provenance{}, time.Now()); err == nil {
 		t.Fatal("update of an invalid file succeeded")
 	}
 	got, _ := os.ReadFile(path)
@@ -244,8 +244,8 @@ func TestUpdateKeepsEveryUnknownField(t *testing.T) {
 }`
 	os.WriteFile(path, []byte(doc), 0o644)
 	before := parsed(t, []byte(doc))
-	m := map[string]Measured{"fn_modular": {Kind: "micro", ElapsedNs: 1100, MaxRSSKB: 7, Noise: 0.01, DriftSigma: 0.02, DriftRange: 0.04, Runs: 5,
-		RunMedians: []int64{1090, 1100, 1110, 1100, 1095}, Samples: []int64{1090, 1100, 1110}, MemSource: "mem_peak_kb", MemKB: 900, MemBand: 0.01}}
+	m := recorded(map[string]figures{"fn_modular": {Kind: "micro", ElapsedNs: 1100, MaxRSSKB: 7, Noise: 0.01, DriftSigma: 0.02, DriftRange: 0.04, Runs: 5,
+		RunMedians: []int64{1090, 1100, 1110, 1100, 1095}, Samples: []int64{1090, 1100, 1110}, MemSource: "mem_peak_kb", MemKB: 900, MemBand: 0.01}})
 	mach := &Machine{CPUModel: "Test CPU", LogicalCPUs: 2, CgroupVersion: "v1", Privilege: "all-caps"}
 	if _, _, err := Update(path, m, Provenance{Subject: "c", Toolchain: "clang 19", Machine: mach}, time.Unix(0, 0)); err != nil {
 		t.Fatal(err)
@@ -373,11 +373,11 @@ func TestHostDriftFloorsEachBench(t *testing.T) {
 
 	// Written: the file records the host drift and each new band honours it.
 	path := filepath.Join(t.TempDir(), "baselines.json")
-	m := map[string]Measured{}
+	m := map[string]figures{}
 	for i, d := range []float64{0.002, 0.04, 0.05, 0.06, 0.07} {
-		m[fmt.Sprintf("b%d", i)] = Measured{Kind: "micro", ElapsedNs: 1000, Noise: 0.001, DriftSigma: d, Runs: 5, RunMedians: []int64{1000, 1000, 1000, 1000, 1000}}
+		m[fmt.Sprintf("b%d", i)] = figures{Kind: "micro", ElapsedNs: 1000, Noise: 0.001, DriftSigma: d, Runs: 5, RunMedians: []int64{1000, 1000, 1000, 1000, 1000}}
 	}
-	if _, _, err := Update(path, m, Provenance{Subject: "c"}, time.Unix(0, 0)); err != nil {
+	if _, _, err := Update(path, recorded(m), Provenance{Subject: "c"}, time.Unix(0, 0)); err != nil {
 		t.Fatal(err)
 	}
 	w, err := Load(path)

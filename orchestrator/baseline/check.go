@@ -43,72 +43,45 @@ func check(f *File) string {
 	return ""
 }
 
-// checkEntry names the first figure of bench name's entry out of range.
+// checkEntry names the first figure of bench name's entry out of range:
+// each declared metric's (Declare), in the registry's order.
 func checkEntry(name string, e *Entry) string {
 	where := "bench " + name + ": "
 	if e == nil {
 		return where + "null entry"
 	}
-	// An entry of counts alone (UpdateCounts on a bench with no time
-	// figures) has no median: 0, which no time gate reads.
-	if e.ElapsedNs < 0 || e.ElapsedNs == 0 && e.Instructions == 0 {
-		return where + "field elapsed_ns must be a positive integer"
+	if len(declared) == 0 {
+		return where + "no metric declared its fields (the program does not import orchestrator/metric)"
 	}
-	if msg := checkCounts(where, e); msg != "" {
-		return msg
+	for _, f := range declared {
+		if msg := f.Check(where, e); msg != "" {
+			return msg
+		}
 	}
-	for _, c := range []struct {
-		field string
-		v     int64
-	}{{"maxrss_kb", e.MaxRSSKB}, {"mem_peak_kb", e.MemPeakKB}, {"mem_kb", e.MemKB}, {"runs", int64(e.Runs)}} {
+	return ""
+}
+
+// nonNegative names the first of figures below 0.
+func nonNegative(where string, figures []namedInt) string {
+	for _, c := range figures {
 		if c.v < 0 {
 			return fmt.Sprintf("%sfield %s is %d, want 0 or more", where, c.field, c.v)
 		}
 	}
-	if e.Runs > MaxRuns {
-		return fmt.Sprintf("%sfield runs is %d, want at most %d", where, e.Runs, MaxRuns)
-	}
-	for _, c := range []struct {
-		field string
-		p     *float64
-	}{{"tolerance", e.Tolerance}, {"band", e.Band}, {"tolerance_override", e.ToleranceOverride}, {"mem_tolerance", e.MemTolerance}} {
-		if msg := band(where, c.field, c.p); msg != "" {
-			return msg
-		}
-	}
-	for _, c := range []struct {
-		field string
-		p     *float64
-		max   float64
-	}{{"noise", e.Noise, MaxRelSigma}, {"drift_sigma", e.DriftSigma, MaxRelSigma}, {"drift_range", e.DriftRange, MaxRelRange}} {
-		if msg := relative(where, c.field, c.p, c.max); msg != "" {
-			return msg
-		}
-	}
-	return checkSamples(where, e)
+	return ""
 }
 
-// checkSamples holds an entry's sample lists against its medians.
-func checkSamples(where string, e *Entry) string {
-	for _, c := range []struct {
-		field string
-		xs    []int64
-		min   int64
-	}{{"samples", e.Samples, 0}, {"mem_samples", e.MemSamples, 0}, {"run_medians", e.RunMedians, 1}} {
-		for i, x := range c.xs {
-			if x < c.min {
-				return fmt.Sprintf("%sfield %s[%d] is %d, want %d or more", where, c.field, i, x, c.min)
-			}
+type namedInt struct {
+	field string
+	v     int64
+}
+
+// atLeast names the first sample of a list below min.
+func atLeast(where, field string, xs []int64, min int64) string {
+	for i, x := range xs {
+		if x < min {
+			return fmt.Sprintf("%sfield %s[%d] is %d, want %d or more", where, field, i, x, min)
 		}
-	}
-	if len(e.RunMedians) > 0 && len(e.RunMedians) != e.Runs {
-		return fmt.Sprintf("%sfield run_medians holds %d medians, field runs says %d", where, len(e.RunMedians), e.Runs)
-	}
-	if msg := agrees(where, "elapsed_ns", e.ElapsedNs, "samples", e.Samples); msg != "" {
-		return msg
-	}
-	if e.MemKB > 0 {
-		return agrees(where, "mem_kb", e.MemKB, "mem_samples", e.MemSamples)
 	}
 	return ""
 }

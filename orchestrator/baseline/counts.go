@@ -61,8 +61,8 @@ type Counted struct {
 	Digest       string
 }
 
-// fields is c as the entry's JSON keys hold it.
-func (c Counted) fields() map[string]any {
+// countKeysOf is c as the entry's count keys hold it.
+func countKeysOf(c Counted) map[string]any {
 	band := CountBandOf(c.Spread)
 	m := map[string]any{"instructions": c.Instructions, "count_spread": c.Spread, "count_band": band,
 		"count_scope": c.Scope, "count_target": c.Target, "valgrind_version": c.Valgrind}
@@ -78,8 +78,14 @@ func (c Counted) fields() map[string]any {
 	return m
 }
 
-// countKeys are every key UpdateCounts may write in an entry.
-var countKeys = []string{"instructions", "est_cycles", "count_spread", "count_band", "count_scope", "count_target", "valgrind_version", "count_instrument", "counted_digest"}
+// CountFields are the count lane's keys (metric.Instructions declares
+// them): every key UpdateCounts may write in an entry, and nothing else.
+var CountFields = &Fields{
+	Metric: "instructions",
+	Keys:   []string{"instructions", "est_cycles", "count_spread", "count_band", "count_scope", "count_target", "valgrind_version", "count_instrument", "counted_digest"},
+	Check:  checkCounts,
+	Counts: countKeysOf,
+}
 
 // UpdateCounts writes the count fields of the benches in c, and
 // counts_updated_at, into the file at path under its lock, and nothing
@@ -149,22 +155,28 @@ func rawFile(path string) (map[string]json.RawMessage, map[string]map[string]jso
 	return top, benches, nil
 }
 
-// setCounts replaces bench name's count keys with v's.
+// setCounts replaces bench name's count keys with v's: each declared
+// metric's keys that the count lane records (Fields.Counts).
 func setCounts(benches map[string]map[string]json.RawMessage, name string, v Counted) error {
 	e := benches[name]
 	if e == nil {
 		e = map[string]json.RawMessage{"kind": json.RawMessage(`""`), "elapsed_ns": json.RawMessage("0"), "maxrss_kb": json.RawMessage("0")}
 		benches[name] = e
 	}
-	for _, k := range countKeys {
-		delete(e, k)
-	}
-	for k, x := range v.fields() {
-		raw, err := encode(x, false)
-		if err != nil {
-			return err
+	for _, d := range declared {
+		if d.Counts == nil {
+			continue
 		}
-		e[k] = raw
+		for _, k := range d.Keys {
+			delete(e, k)
+		}
+		for k, x := range d.Counts(v) {
+			raw, err := encode(x, false)
+			if err != nil {
+				return err
+			}
+			e[k] = raw
+		}
 	}
 	return nil
 }

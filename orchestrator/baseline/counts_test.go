@@ -74,7 +74,7 @@ func TestUpdateCountsLeavesTimeAndMemoryAsTheyWere(t *testing.T) {
 		t.Errorf("counts_updated_at %s", top1["counts_updated_at"])
 	}
 	isCount := map[string]bool{}
-	for _, k := range countKeys {
+	for _, k := range CountFields.Keys {
 		isCount[k] = true
 	}
 	for name, e := range b0 {
@@ -83,7 +83,7 @@ func TestUpdateCountsLeavesTimeAndMemoryAsTheyWere(t *testing.T) {
 				t.Errorf("%s.%s: %s became %s", name, k, v, b1[name][k])
 			}
 		}
-		if len(b1[name]) != len(e)+len(countKeys)-countOf(e, isCount) {
+		if len(b1[name]) != len(e)+len(CountFields.Keys)-countOf(e, isCount) {
 			t.Errorf("%s: keys %d before, %d after", name, len(e), len(b1[name]))
 		}
 	}
@@ -167,5 +167,39 @@ func TestBadCountFields(t *testing.T) {
 	}
 	if _, err := Parse("b.json", []byte(`{"benches": {"b": {"elapsed_ns": 0}}}`)); err == nil {
 		t.Error("an entry with neither a median nor counts was accepted")
+	}
+}
+
+// The suite's stored files, their counts written anew as they stand, at
+// the time they record, come back byte for byte.
+func TestStoredFilesCountsRoundTrip(t *testing.T) {
+	for _, stored := range []string{"../../baselines.json", "../../baselines-c.json"} {
+		data, err := os.ReadFile(stored)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Parse(stored, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := map[string]Counted{}
+		for name, e := range f.Benches {
+			if e.HasCounts() {
+				c[name] = Counted{Instructions: e.Instructions, EstCycles: e.EstCycles, Spread: *e.CountSpread, Scope: e.CountScope,
+					Target: e.CountTarget, Valgrind: e.ValgrindVersion, Instrument: e.CountInstrument, Digest: e.CountedDigest}
+			}
+		}
+		now, err := time.Parse(time.RFC3339, f.CountsUpdatedAt)
+		if err != nil || len(c) == 0 {
+			t.Fatalf("%s: %v, %d counted", stored, err, len(c))
+		}
+		path := filepath.Join(t.TempDir(), "baselines.json")
+		os.WriteFile(path, data, 0o644)
+		if _, err := UpdateCounts(path, f.Subject, c, now); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
+			t.Errorf("%s: counts written anew differ from the stored file", stored)
+		}
 	}
 }

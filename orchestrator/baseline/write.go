@@ -5,19 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"syscall"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	"golang.org/x/sys/unix"
 )
 
 // Update merges new figures into the file at path under its lock: each
+// bench's Record writes its metrics' keys, then each declared metric
+// settles them (Fields.Settle) once the file's host drift is known; each
 // bench keeps its tolerance, override, note and every key halebench does
 // not know; the file records the machine. It is rewritten atomically and
 // returns the file as written and the names it changed.
@@ -44,10 +44,10 @@ func Update(path string, m map[string]Measured, p Provenance, now time.Time) (*F
 	}
 	f.floorDrift()
 	for _, name := range names {
-		if v := m[name]; v.Runs > 0 {
-			e := f.Benches[name]
-			band := stats.Band(v.Noise, e.Drift(), BandFloor, BandCeil)
-			e.Band = &band
+		for _, d := range declared {
+			if d.Settle != nil {
+				d.Settle(f.Benches[name])
+			}
 		}
 	}
 	f.UpdatedAt = now.UTC().Format(time.RFC3339)
@@ -81,20 +81,8 @@ func (f *File) merge(name string, v Measured) {
 	if v.Kind != "" {
 		e.Kind = v.Kind
 	}
-	e.ElapsedNs, e.MaxRSSKB, e.MemPeakKB = v.ElapsedNs, v.MaxRSSKB, v.MemPeakKB
-	if v.Runs > 0 {
-		// A wildly unstable bench can measure a σ over 100 %: it is
-		// kept at the ceiling a file may hold, which gates the same.
-		noise, sigma := math.Min(v.Noise, MaxRelSigma), math.Min(v.DriftSigma, MaxRelSigma)
-		rng := math.Min(v.DriftRange, MaxRelRange)
-		e.Noise, e.DriftSigma, e.DriftRange = &noise, &sigma, &rng
-		e.Runs, e.RunMedians, e.Samples = v.Runs, v.RunMedians, v.Samples
-	} else {
-		e.Samples = nil // they were another median's
-	}
-	if v.MemKB > 0 {
-		mb := math.Max(v.MemBand, MemBandFloor)
-		e.MemSource, e.MemKB, e.MemTolerance, e.MemSamples = v.MemSource, v.MemKB, &mb, v.MemSamples
+	if v.Record != nil {
+		v.Record(e)
 	}
 }
 

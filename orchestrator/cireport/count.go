@@ -3,18 +3,19 @@ package cireport
 import (
 	"fmt"
 
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // countFigures names a count regression's figures for a failure message:
-// the instructions against the baseline's, the exact delta and the band.
+// the instructions (the count lane's metric, by its declared name) against the baseline's, the exact delta and the band.
 func countFigures(b *report.Bench) []string {
 	s := b.SubjectResult
 	if s == nil || s.Count == nil || s.Count.Verdict != status.Regression || s.Count.Delta == nil || s.Count.Baseline == 0 {
 		return nil
 	}
 	c := s.Count
-	return []string{fmt.Sprintf("instructions %d vs baseline %d (%+d, %+.2f%%), band ±%.1f%%",
-		c.Ir, c.Baseline, *c.Delta, 100*float64(*c.Delta)/float64(c.Baseline), 100*c.Band)}
+	return []string{fmt.Sprintf("%s %d vs baseline %d (%+d, %+.2f%%), band ±%.1f%%",
+		metric.Instructions.Name, c.Ir, c.Baseline, *c.Delta, 100*float64(*c.Delta)/float64(c.Baseline), 100*c.Band)}
 }

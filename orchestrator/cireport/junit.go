@@ -199,7 +199,7 @@ func details(r *report.Report, b *report.Bench) string {
 		}
 	}
 	if res := b.SubjectResult; res != nil && res.Count != nil {
-		add("instructions: ", string(res.Count.Verdict)+" "+res.Count.Reason)
+		add(metric.Instructions.Name+": ", string(res.Count.Verdict)+" "+res.Count.Reason)
 	}
 	if res := b.SubjectResult; res != nil {
 		add(r.Subject+" detail: ", res.Detail)

@@ -126,7 +126,7 @@ func figure(b *report.Bench) string {
 		}
 	}
 	if s := b.SubjectResult; s != nil && s.Count != nil && s.Count.Delta != nil && s.Count.Baseline > 0 && s.Count.Verdict == status.Regression {
-		out = append(out, fmt.Sprintf("%+.2f%% instructions", 100*float64(*s.Count.Delta)/float64(s.Count.Baseline)))
+		out = append(out, fmt.Sprintf("%+.2f%% %s", 100*float64(*s.Count.Delta)/float64(s.Count.Baseline), metric.Instructions.Name))
 	}
 	return strings.Join(out, ", ")
 }

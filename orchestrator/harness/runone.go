@@ -7,6 +7,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -187,6 +188,13 @@ func (m measurement) memory() (median int64, samples []int64, source string) {
 		return stats.Median(m.peak), m.peak, "mem_peak_kb"
 	}
 	return stats.Median(m.rss), m.rss, "maxrss_kb"
+}
+
+// metricCell is the measurement as the metrics record it in a baseline.
+func (m measurement) metricCell() metric.Cell {
+	mem, memSamples, src := m.memory()
+	return metric.Cell{Elapsed: metric.Values{Median: m.elapsed.Median, Samples: m.el}, Mem: metric.Values{Median: mem, Samples: memSamples},
+		MemSource: src, MaxRSS: metric.Values{Median: stats.Median(m.rss), Samples: m.rss}}
 }
 
 // cell is the measurement as the judge needs it.

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"time"
@@ -14,8 +13,8 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -120,42 +119,38 @@ func updateBaselines(r *run, passes [][]*benchRun) (*report.Rebaseline, error) {
 	// The file floors each band by the host's drift over all its benches:
 	// the report shows the bands as written.
 	rb.HostDriftSigma = f.HostDriftSigma
-	for name, v := range m {
-		rb.Benches[name] = report.RebaselineBench{RunMedians: v.RunMedians, Median: v.ElapsedNs, Noise: v.Noise,
-			DriftSigma: v.DriftSigma, DriftRange: v.DriftRange, Band: f.Benches[name].Tol(),
-			MemKB: v.MemKB, MemBand: math.Max(v.MemBand, baseline.MemBandFloor)}
+	for name := range m {
+		rb.Benches[name] = rebaselined(f.Benches[name])
 	}
 	fmt.Fprintf(p.Log, "baselines: %d benches of %s rewritten in %s from %d independent runs\n", len(names), p.SubjectLang.Name, p.Baselines, len(passes))
 	return rb, nil
 }
 
-// measuredOf summarises one bench's subject measurements over independent
-// runs.
+// rebaselined is what an entry just written records, as the report says it.
+func rebaselined(e *baseline.Entry) report.RebaselineBench {
+	deref := func(p *float64) float64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	memBand := baseline.MemBandFloor
+	if e.MemKB > 0 && e.MemTolerance != nil {
+		memBand = *e.MemTolerance
+	}
+	return report.RebaselineBench{RunMedians: e.RunMedians, Median: e.ElapsedNs, Noise: deref(e.Noise),
+		DriftSigma: deref(e.DriftSigma), DriftRange: deref(e.DriftRange), Band: e.Tol(), MemKB: e.MemKB, MemBand: memBand}
+}
+
+// measuredOf is one bench's subject measurements over independent runs
+// as the baseline records them: each declared metric's Record over the
+// runs' cells.
 func measuredOf(kind string, runs []measurement) baseline.Measured {
-	v := baseline.Measured{Kind: kind, Runs: len(runs)}
-	var all, rss, mem, memMedians []int64
-	var noises, memNoises []float64
-	source := ""
-	for _, r := range runs {
-		v.RunMedians = append(v.RunMedians, r.elapsed.Median)
-		all = append(all, r.el...)
-		rss = append(rss, r.rss...)
-		noises = append(noises, stats.RelSEMedian(r.el))
-		med, samples, src := r.memory()
-		source = src
-		mem, memMedians = append(mem, samples...), append(memMedians, med)
-		memNoises = append(memNoises, stats.RelSEMedian(samples))
+	cells := make([]metric.Cell, len(runs))
+	for i, r := range runs {
+		cells[i] = r.metricCell()
 	}
-	v.ElapsedNs, v.MaxRSSKB, v.Samples = stats.Median(all), stats.Median(rss), all
-	v.Noise = stats.MedianFloat(noises)
-	v.DriftSigma, v.DriftRange = stats.Drift(v.RunMedians)
-	if source == "mem_peak_kb" {
-		v.MemPeakKB = stats.Median(mem)
-	}
-	v.MemSource, v.MemKB, v.MemSamples = source, stats.Median(mem), mem
-	memSigma, _ := stats.Drift(memMedians)
-	v.MemBand = stats.Band(stats.MedianFloat(memNoises), memSigma, baseline.MemBandFloor, baseline.BandCeil)
-	return v
+	return baseline.Measured{Kind: kind, Record: func(e *baseline.Entry) { metric.Record(e, cells) }}
 }
 
 // missingBenches are, on a whole-suite run, the benches the baseline names

@@ -14,20 +14,36 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // toyNs is a fourth metric, declared in this file alone: each sample's
-// elapsed time again, held to half the baseline's elapsed time (so a run
-// the time metric passes regresses on it) within the entry's time band.
+// elapsed time again, recorded in the baseline as half the runs' median
+// (its own key, toy_ns, a positive integer), so a run the time metric
+// passes regresses on it, held to the entry's time band.
 var toyNs = &metric.Metric{
 	Name: "toy_ns", Unit: "ns",
 	Of: func(c metric.Cell) metric.Values { return c.Elapsed },
-	Baseline: func(e *baseline.Entry) (metric.Base, bool) {
-		if e == nil || e.ElapsedNs <= 0 {
-			return metric.Base{}, false
+	Fields: &baseline.Fields{Metric: "toy_ns", Keys: []string{"toy_ns"},
+		Check: func(where string, e *baseline.Entry) string {
+			if _, ok := toyBase(e); !ok && e.Has("toy_ns") {
+				return where + "field toy_ns must be a positive integer"
+			}
+			return ""
+		}},
+	Record: func(e *baseline.Entry, runs []metric.Cell) {
+		var all []int64
+		for _, r := range runs {
+			all = append(all, r.Elapsed.Samples...)
 		}
-		return metric.Base{Median: e.ElapsedNs / 2, Band: e.Tol(), BandFrom: "toy: half the elapsed baseline"}, true
+		if err := e.SetFigure("toy_ns", stats.Median(all)/2); err != nil {
+			panic(err)
+		}
+	},
+	Baseline: func(e *baseline.Entry) (metric.Base, bool) {
+		ns, ok := toyBase(e)
+		return metric.Base{Median: ns, Band: e.Tol(), BandFrom: "toy: half the runs' median"}, ok
 	},
 	Judge: func(c metric.Values, b metric.Base, _ float64) metric.Check {
 		v := metric.Check{Status: status.OK, Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom}
@@ -56,7 +72,14 @@ func TestFakeToyMetricDeclaredOnce(t *testing.T) {
 		t.Fatalf("without the toy metric: err %v status %s", err, res.Report.Status)
 	}
 
+	// Declared, the toy is recorded by --update-baselines, read back and
+	// checked with the file, and gated against.
 	t.Cleanup(metric.Register(toyNs))
+	f := rebaseline(t, o, eng())
+	e := f.Benches["count"]
+	if ns, ok := toyBase(e); !ok || ns != e.ElapsedNs/2 || !strings.Contains(readFile(t, o.Baselines), `"toy_ns": `) {
+		t.Fatalf("baseline: toy_ns %d %v, elapsed_ns %d", ns, ok, e.ElapsedNs)
+	}
 	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, eng(), 2), o)
 	b := bench(res.Report, "count")
 	if !errors.Is(err, harness.ErrRegression) || res.Report.Status != status.Regression || b.Status != status.Regression ||
@@ -89,10 +112,27 @@ func TestFakeToyMetricDeclaredOnce(t *testing.T) {
 		}
 	}
 
+	// A toy_ns no Record wrote is refused on read, by its name.
+	forged := strings.Replace(readFile(t, o.Baselines), `"toy_ns": `, `"toy_ns": -`, 1)
+	if _, err := baseline.Parse("forged.json", []byte(forged)); err == nil || !strings.Contains(err.Error(), "bench count: field toy_ns must be a positive integer") {
+		t.Fatalf("forged toy_ns: %v", err)
+	}
+
 	var junit strings.Builder
 	if err := cireport.JUnit(&junit, res.Report); err != nil || !strings.Contains(junit.String(), "toy_ns median "+report.FormatNs(*b.ElapsedNsMedian)) {
 		t.Fatalf("JUnit lacks the toy's figures: %v\n%s", err, junit.String())
 	}
+}
+
+// toyBase is an entry's toy_ns; false where it holds none, or not a
+// positive integer.
+func toyBase(e *baseline.Entry) (int64, bool) {
+	var ns int64
+	if e == nil {
+		return 0, false
+	}
+	ok, err := e.Figure("toy_ns", &ns)
+	return ns, ok && err == nil && ns > 0
 }
 
 func readFile(t *testing.T, path string) string {

@@ -1,12 +1,15 @@
 package htmlreport
 
 import (
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
-// countTable is a category's count column: per bench, each counted
-// language's instructions (report.CountCell) and the subject's verdict.
+// countTable is a category's count columns: per bench, each counted
+// language's figure of each metric the count lane carries (the registry's
+// unsampled metrics with a column: instructions), as the grid writes it
+// (report.MetricCell), and the subject's count verdict.
 type countTable struct {
 	Heads []string
 	Rows  []countRow
@@ -18,26 +21,32 @@ type countRow struct {
 	Verdict status.Status
 }
 
-// newCountTable is the count column of benches; nil when the run counted
+// countColumn is one language's column of one count-lane metric.
+type countColumn struct {
+	lang string
+	m    *metric.Metric
+}
+
+// newCountTable is the count columns of benches; nil when the run counted
 // nothing.
 func newCountTable(r *report.Report, benches []*report.Bench) *countTable {
 	if r.Count == nil || len(r.Count.Languages) == 0 {
 		return nil
 	}
 	t := &countTable{}
-	var langs []string
+	var cols []countColumn
 	for _, l := range report.Langs(r) {
-		for _, c := range r.Count.Languages {
-			if c == l.Name {
-				langs = append(langs, l.Name)
-				t.Heads = append(t.Heads, l.Title+" instructions")
+		for _, m := range r.Columns(l.Name) {
+			if !m.Sampled() {
+				cols = append(cols, countColumn{l.Name, m})
+				t.Heads = append(t.Heads, l.Title+" "+m.Column)
 			}
 		}
 	}
 	for _, b := range benches {
 		row := countRow{Bench: b.Name, Verdict: b.CountVerdict}
-		for _, l := range langs {
-			row.Cells = append(row.Cells, report.CountCell(report.LangResult(r, b, l)))
+		for _, c := range cols {
+			row.Cells = append(row.Cells, report.MetricCell(r, b, c.lang, c.m))
 		}
 		t.Rows = append(t.Rows, row)
 	}

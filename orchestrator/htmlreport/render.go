@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/atomicfile"
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -177,7 +178,7 @@ func newBenchView(runs []*Run, b *report.Bench) benchView {
 			bv.Trend = trendChart(b.Name, pts)
 		}
 		if pts := countTrend(runs, r.Subject, b.Name); len(pts) > 0 {
-			bv.CountTrend = trendOf(b.Name, pts, func(n int64) string { return report.FormatCount(uint64(n)) }, "the subject's instructions")
+			bv.CountTrend = trendOf(b.Name, pts, metric.Instructions.Format, "the subject's "+metric.Instructions.Name)
 		}
 	}
 	return bv

@@ -43,6 +43,26 @@ func Sig3(v float64) string {
 	return s
 }
 
+// FormatCount writes an instruction count with four significant figures
+// and a unit: 140.0M, 800.1k, 3.270G (the report keeps the exact count).
+func FormatCount(n uint64) string {
+	v := float64(n)
+	for _, u := range []struct {
+		div  float64
+		unit string
+	}{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if v >= u.div {
+			v /= u.div
+			d := 3 - int(math.Floor(math.Log10(v)))
+			if d < 0 {
+				d = 0
+			}
+			return strconv.FormatFloat(v, 'f', d, 64) + u.unit
+		}
+	}
+	return strconv.FormatUint(n, 10)
+}
+
 // FormatKiB writes a memory figure in KiB, or MiB from 10 MiB up.
 func FormatKiB(kb int64) string {
 	if kb >= 10*1024 {

@@ -14,10 +14,12 @@ import (
 var Instructions = &Metric{
 	Name: "instructions", Unit: "instructions",
 	Baseline:  instrBase,
+	Fields:    baseline.CountFields,
 	Judge:     instrRule,
 	Regressed: status.Regression,
 	Verdict:   "count_verdict",
 	Column:    "instructions",
+	Format:    func(n int64) string { return FormatCount(uint64(n)) },
 	Compared:  true,
 }
 

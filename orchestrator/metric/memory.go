@@ -2,6 +2,7 @@ package metric
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -20,10 +21,36 @@ var Memory = &Metric{
 	Name: "memory", Unit: "KiB",
 	Of:        func(c Cell) Values { return c.Mem },
 	Baseline:  memBase,
+	Fields:    baseline.MemoryFields,
+	Record:    memRecord,
 	Judge:     memRule,
 	Regressed: status.MemRegression,
 	Verdict:   "mem_verdict",
 	Format:    FormatKiB,
+}
+
+// memRecord writes the median of every run's maxrss (the seed's field),
+// and of its memory samples (the cgroup peak's where the host gave one),
+// with the samples and the band their noise and drift give, floored by
+// baseline.MemBandFloor.
+func memRecord(e *baseline.Entry, runs []Cell) {
+	var rss, mem, medians []int64
+	var noises []float64
+	source := ""
+	for _, r := range runs {
+		rss, mem = append(rss, r.MaxRSS.Samples...), append(mem, r.Mem.Samples...)
+		medians, noises = append(medians, r.Mem.Median), append(noises, stats.RelSEMedian(r.Mem.Samples))
+		source = r.MemSource
+	}
+	e.MaxRSSKB, e.MemPeakKB = stats.Median(rss), 0
+	if source == "mem_peak_kb" {
+		e.MemPeakKB = stats.Median(mem)
+	}
+	if m := stats.Median(mem); m > 0 {
+		sigma, _ := stats.Drift(medians)
+		band := math.Max(stats.Band(stats.MedianFloat(noises), sigma, baseline.MemBandFloor, baseline.BandCeil), baseline.MemBandFloor)
+		e.MemSource, e.MemKB, e.MemTolerance, e.MemSamples = source, m, &band, mem
+	}
 }
 
 // memBase is the entry's memory baseline; none where halebench recorded

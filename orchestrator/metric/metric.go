@@ -21,6 +21,10 @@ type Values struct {
 type Cell struct {
 	Elapsed Values // ns
 	Mem     Values // KiB
+	// Where Mem comes from (mem_peak_kb or maxrss_kb), and each sample's
+	// maxrss whatever Mem is: what memory records in a baseline.
+	MemSource string
+	MaxRSS    Values // KiB
 }
 
 // Base is a metric's figures in a baselines entry: the median and samples
@@ -63,7 +67,14 @@ type Metric struct {
 	// Baseline reads its figures from an entry; false: the entry does not
 	// gate it.
 	Baseline func(*baseline.Entry) (Base, bool)
-	Judge    Rule
+	// Fields are its keys in a baselines entry and their ranges, checked
+	// on every read and write of a file; Record writes them from a
+	// bench's cells in independent runs (--update-baselines). A metric the
+	// samples do not carry has no Record: its Fields say how the count
+	// lane's counts set its keys (Fields.Counts, baseline.UpdateCounts).
+	Fields *baseline.Fields
+	Record func(e *baseline.Entry, runs []Cell)
+	Judge  Rule
 	// Regressed is the status a regression of it gives the subject.
 	Regressed status.Status
 	// Verdict is the report's key of its verdict on a bench ("": under
@@ -71,7 +82,8 @@ type Metric struct {
 	// "metrics").
 	Verdict string
 	// Column titles its grid column beside each language's time ("": no
-	// column); Format writes a median in it.
+	// column), and, for a metric the count lane carries, its column of
+	// the HTML page's count table; Format writes a median in it.
 	Column string
 	Format func(int64) string
 	// Headline: its figures are shown whatever its verdict (time, the
@@ -85,6 +97,16 @@ type Metric struct {
 func (m *Metric) Sampled() bool { return m.Of != nil }
 
 var registry = []*Metric{Time, Memory, Instructions}
+
+// The registry's metrics declare their baseline fields: every read of a
+// file checks them.
+func init() {
+	for _, m := range registry {
+		if m.Fields != nil {
+			baseline.Declare(m.Fields)
+		}
+	}
+}
 
 // All is every declared metric, time, memory and instructions first.
 func All() []*Metric { return append([]*Metric(nil), registry...) }
@@ -108,20 +130,35 @@ func Names() []string {
 	return out
 }
 
-// Register declares one more metric (say est_cycles, or a GC count) and
-// returns what takes it back out: a test's t.Cleanup. Registering is for
+// Register declares one more metric (say est_cycles, or a GC count), and
+// its baseline fields, and returns what takes them back out: a test's t.Cleanup. Registering is for
 // a program's start (an init) or a test; a run reads the registry as it is.
 func Register(m *Metric) (unregister func()) {
 	if _, dup := ByName(m.Name); dup {
 		panic("metric: " + m.Name + " declared twice")
 	}
+	undeclare := func() {}
+	if m.Fields != nil {
+		undeclare = baseline.Declare(m.Fields)
+	}
 	registry = append(registry, m)
 	return func() {
+		undeclare()
 		for i, r := range registry {
 			if r == m {
 				registry = append(registry[:i:i], registry[i+1:]...)
 				return
 			}
+		}
+	}
+}
+
+// Record writes every declared metric's baseline keys into e from a
+// bench's cells in independent runs: what --update-baselines records.
+func Record(e *baseline.Entry, runs []Cell) {
+	for _, m := range registry {
+		if m.Record != nil {
+			m.Record(e, runs)
 		}
 	}
 }

@@ -90,3 +90,33 @@ func TestInstructionsExact(t *testing.T) {
 		t.Errorf("under the band: %+v", v)
 	}
 }
+
+// Each sampled metric records its own baseline keys from the runs' cells,
+// and every declared metric's keys are checked when a file is read.
+func TestRecordAndDeclaredFields(t *testing.T) {
+	cell := func(el []int64, mem []int64) Cell {
+		return Cell{Elapsed: Values{Median: el[1], Samples: el}, Mem: Values{Median: mem[1], Samples: mem},
+			MemSource: "mem_peak_kb", MaxRSS: Values{Median: 900, Samples: []int64{900, 900, 900}}}
+	}
+	e := &baseline.Entry{}
+	Record(e, []Cell{cell([]int64{90, 100, 110}, []int64{1000, 1000, 1000}), cell([]int64{100, 110, 120}, []int64{1000, 1100, 1200})})
+	if e.ElapsedNs != 105 || e.Runs != 2 || len(e.RunMedians) != 2 || len(e.Samples) != 6 || e.Noise == nil || e.DriftSigma == nil {
+		t.Errorf("time's keys: %+v", e)
+	}
+	if e.MemKB != 1000 || e.MemPeakKB != 1000 || e.MaxRSSKB != 900 || e.MemSource != "mem_peak_kb" || e.MemTolerance == nil || *e.MemTolerance < baseline.MemBandFloor {
+		t.Errorf("memory's keys: %+v", e)
+	}
+	if e.Instructions != 0 {
+		t.Errorf("instructions recorded from samples: %d", e.Instructions)
+	}
+	for field, doc := range map[string]string{
+		"mem_tolerance": `"mem_kb": 5, "mem_tolerance": -1`,
+		"band":          `"band": 2`,
+		"count_band":    `"instructions": 5, "count_scope": "region", "valgrind_version": "v", "count_band": 0`,
+	} {
+		_, err := baseline.Parse("b.json", []byte(`{"benches": {"a": {"elapsed_ns": 100, `+doc+`}}}`))
+		if err == nil || !strings.Contains(err.Error(), "field "+field) {
+			t.Errorf("%s out of range read: %v", field, err)
+		}
+	}
+}

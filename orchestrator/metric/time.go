@@ -14,12 +14,35 @@ var Time = &Metric{
 	Name: "time", Unit: "ns",
 	Of:        func(c Cell) Values { return c.Elapsed },
 	Baseline:  timeBase,
+	Fields:    baseline.TimeFields,
+	Record:    timeRecord,
 	Judge:     timeRule,
 	Regressed: status.Regression,
 	Verdict:   "time_verdict",
 	Format:    FormatNs,
 	Headline:  true,
 	Compared:  true,
+}
+
+// timeRecord writes the median of every run's samples, the samples, each
+// run's median, the within-run noise (the runs' median relative standard
+// error) and the between-run drift of the run medians; its band is
+// settled once the file's host drift is known (baseline.TimeFields). A
+// wildly unstable bench can measure a σ over 100 %: it is kept at the
+// ceiling a file may hold, which gates the same.
+func timeRecord(e *baseline.Entry, runs []Cell) {
+	var all, medians []int64
+	var noises []float64
+	for _, r := range runs {
+		medians = append(medians, r.Elapsed.Median)
+		all = append(all, r.Elapsed.Samples...)
+		noises = append(noises, stats.RelSEMedian(r.Elapsed.Samples))
+	}
+	sigma, rng := stats.Drift(medians)
+	noise := math.Min(stats.MedianFloat(noises), baseline.MaxRelSigma)
+	sigma, rng = math.Min(sigma, baseline.MaxRelSigma), math.Min(rng, baseline.MaxRelRange)
+	e.ElapsedNs, e.Samples, e.Runs, e.RunMedians = stats.Median(all), all, len(runs), medians
+	e.Noise, e.DriftSigma, e.DriftRange = &noise, &sigma, &rng
 }
 
 func timeBase(e *baseline.Entry) (Base, bool) {

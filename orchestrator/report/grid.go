@@ -35,7 +35,7 @@ func GridFor(w io.Writer, r *Report, o GridOptions) {
 		head := []string{"Bench"}
 		for _, l := range langs {
 			head = append(head, l.Title)
-			for _, m := range r.columns(l.Name) {
+			for _, m := range r.Columns(l.Name) {
 				head = append(head, l.Title+" "+m.Column)
 			}
 		}
@@ -44,8 +44,8 @@ func GridFor(w io.Writer, r *Report, o GridOptions) {
 			cells := []string{clean(b.Name)}
 			for _, l := range langs {
 				cells = append(cells, cell(r, b, l.Name, marks))
-				for _, m := range r.columns(l.Name) {
-					cells = append(cells, metricCell(r, b, l.Name, m))
+				for _, m := range r.Columns(l.Name) {
+					cells = append(cells, MetricCell(r, b, l.Name, m))
 				}
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))

@@ -3,9 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -36,7 +35,7 @@ func CountCell(res *Lang) string {
 	case status.CountFailed, status.NotCounted:
 		return string(c.Verdict)
 	}
-	s := FormatCount(c.Ir)
+	s := metric.Instructions.Format(int64(c.Ir))
 	if c.Delta != nil && c.Baseline > 0 {
 		s += fmt.Sprintf(" (%+.2f%%)", 100*float64(*c.Delta)/float64(c.Baseline))
 	}
@@ -53,25 +52,9 @@ func CountCell(res *Lang) string {
 	return s
 }
 
-// FormatCount writes an instruction count with four significant figures
-// and a unit: 140.0M, 800.1k, 3.270G (the report keeps the exact count).
-func FormatCount(n uint64) string {
-	v := float64(n)
-	for _, u := range []struct {
-		div  float64
-		unit string
-	}{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
-		if v >= u.div {
-			v /= u.div
-			d := 3 - int(math.Floor(math.Log10(v)))
-			if d < 0 {
-				d = 0
-			}
-			return strconv.FormatFloat(v, 'f', d, 64) + u.unit
-		}
-	}
-	return strconv.FormatUint(n, 10)
-}
+// FormatCount writes an instruction count as the instructions metric
+// does (metric.FormatCount): 140.0M, 800.1k, 3.270G.
+func FormatCount(n uint64) string { return metric.FormatCount(n) }
 
 // countVerdicts lists the subject benches whose counts need a reader
 // (unstable, failed, incomparable) and the count block's cost.

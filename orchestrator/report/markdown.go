@@ -34,7 +34,7 @@ func Markdown(w io.Writer, r *Report) {
 		for _, l := range langs {
 			head = append(head, mdtext.Cell(l.Title))
 			rule = append(rule, "---")
-			for _, m := range r.columns(l.Name) {
+			for _, m := range r.Columns(l.Name) {
 				head, rule = append(head, mdtext.Cell(l.Title+" "+m.Column)), append(rule, "---")
 			}
 		}
@@ -43,8 +43,8 @@ func Markdown(w io.Writer, r *Report) {
 			cells := []string{mdtext.Cell(b.Name)}
 			for _, l := range langs {
 				cells = append(cells, mdCell(r, b, l.Name, marks))
-				for _, m := range r.columns(l.Name) {
-					cells = append(cells, mdtext.Cell(strings.ReplaceAll(metricCell(r, b, l.Name, m), "|", "/")))
+				for _, m := range r.Columns(l.Name) {
+					cells = append(cells, mdtext.Cell(strings.ReplaceAll(MetricCell(r, b, l.Name, m), "|", "/")))
 				}
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))

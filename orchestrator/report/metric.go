@@ -45,10 +45,11 @@ func (b *Bench) checkSlot(m *metric.Metric) **Check {
 	return nil
 }
 
-// columns are the metrics with a grid column beside lang's time that the
+// Columns are the metrics with a grid column beside lang's time that the
 // report shows, in the registry's order: the count lane's where the run
-// counted lang, a sampled metric's where any bench carries it for lang.
-func (r *Report) columns(lang string) []*metric.Metric {
+// counted lang (the HTML page's count table shows those), a sampled
+// metric's where any bench carries it for lang.
+func (r *Report) Columns(lang string) []*metric.Metric {
 	var out []*metric.Metric
 	for _, m := range metric.All() {
 		switch {
@@ -74,10 +75,10 @@ func (r *Report) carries(m *metric.Metric, lang string) bool {
 	return false
 }
 
-// metricCell is lang's figure of metric m on bench b as the grid shows
-// it: the count lane's cell (CountCell), or the median in m's format with
-// the subject's regression marked.
-func metricCell(r *Report, b *Bench, lang string, m *metric.Metric) string {
+// MetricCell is lang's figure of metric m on bench b as the grid, the
+// Markdown and the HTML page show it: the count lane's cell (CountCell),
+// or the median in m's format with the subject's regression marked.
+func MetricCell(r *Report, b *Bench, lang string, m *metric.Metric) string {
 	res := b.Langs(r.Subject)[lang]
 	if !m.Sampled() {
 		return CountCell(res)
