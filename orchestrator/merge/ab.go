@@ -145,17 +145,7 @@ func sameAB(shards []ABShard) error {
 func abBuilds(r *abreport.Result) []fact {
 	var fs []fact
 	for _, sd := range r.Sides {
-		side := "side " + sd.Name + "'s "
-		fs = append(fs, fact{side + "base image", sd.Base.ID + " " + sd.Base.RootfsSHA256})
-		for lang, t := range sd.Images {
-			fs = append(fs, fact{side + lang + " toolchain", fmt.Sprintf("%s %s %s", t.Status, imageName(t.Digest, t.ID), t.Version)})
-			if t.Hale != nil {
-				fs = append(fs, fact{side + lang + " build's commit", t.Hale.Commit})
-			}
-		}
-		for lang, b := range sd.BenchImages {
-			fs = append(fs, fact{side + lang + " bench image", imageName(b.Digest, b.ID)})
-		}
+		fs = append(fs, imageFacts("side "+sd.Name+"'s ", sd.Base, sd.Images, sd.BenchImages)...)
 	}
 	return fs
 }

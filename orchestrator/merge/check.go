@@ -134,16 +134,22 @@ func shown(v string) string {
 
 // builds are the images a shard measured: shards of one run measure the
 // same subject build in the same images.
-func builds(r *report.Report) []fact {
-	fs := []fact{{"the base image", r.Base.ID + " " + r.Base.RootfsSHA256}}
-	for lang, t := range r.Images {
-		fs = append(fs, fact{"the " + lang + " toolchain", fmt.Sprintf("%s %s %s", t.Status, imageName(t.Digest, t.ID), t.Version)})
+func builds(r *report.Report) []fact { return imageFacts("the ", r.Base, r.Images, r.BenchImages) }
+
+// imageFacts name a report's base, its toolchains (and the subject
+// build's commit) and its bench images: what a run report and an xproc
+// report record alike, and each side of an ab; whose starts each name
+// ("the ", "side A's ").
+func imageFacts(whose string, base report.Base, images map[string]report.Toolchain, benches map[string]report.BenchImage) []fact {
+	fs := []fact{{whose + "base image", base.ID + " " + base.RootfsSHA256}}
+	for lang, t := range images {
+		fs = append(fs, fact{whose + lang + " toolchain", fmt.Sprintf("%s %s %s", t.Status, imageName(t.Digest, t.ID), t.Version)})
 		if t.Hale != nil {
-			fs = append(fs, fact{"the " + lang + " build's commit", t.Hale.Commit})
+			fs = append(fs, fact{whose + lang + " build's commit", t.Hale.Commit})
 		}
 	}
-	for lang, b := range r.BenchImages {
-		fs = append(fs, fact{"the " + lang + " bench image", imageName(b.Digest, b.ID)})
+	for lang, b := range benches {
+		fs = append(fs, fact{whose + lang + " bench image", imageName(b.Digest, b.ID)})
 	}
 	return fs
 }

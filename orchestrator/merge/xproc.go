@@ -205,17 +205,7 @@ func xprocSettings(r *xprocreport.Report) []fact {
 // xprocBuilds are the images a shard measured. A shard builds only the
 // languages it measures, so two shards are held to the images both built.
 func xprocBuilds(r *xprocreport.Report) []fact {
-	fs := []fact{{"the base image", r.Base.ID + " " + r.Base.RootfsSHA256}}
-	for lang, t := range r.Images {
-		fs = append(fs, fact{"the " + lang + " toolchain", fmt.Sprintf("%s %s %s", t.Status, imageName(t.Digest, t.ID), t.Version)})
-		if t.Hale != nil {
-			fs = append(fs, fact{"the " + lang + " build's commit", t.Hale.Commit})
-		}
-	}
-	for lang, b := range r.BenchImages {
-		fs = append(fs, fact{"the " + lang + " bench image", imageName(b.Digest, b.ID)})
-	}
-	return fs
+	return imageFacts("the ", r.Base, r.Images, r.BenchImages)
 }
 
 // agreeShared is agree over the facts both shards have.
