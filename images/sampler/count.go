@@ -155,7 +155,7 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 	}
 	ro := o
 	ro.argv, ro.countEnv, ro.noASLR, ro.dir = countArgv(o.count.Argv, region, !o.count.NoCacheSim, cl.addr()), countEnv(o, region), true, "/"
-	ro.timeout, ro.tee = time.Duration(o.count.TimeoutNs), false
+	ro.timeout, ro.ready = time.Duration(o.count.TimeoutNs), nil
 	if ro.timeout <= 0 {
 		ro.timeout = 20 * time.Minute
 	}

@@ -26,6 +26,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
@@ -40,7 +41,6 @@ type options struct {
 	memLimit    int64
 	outCap      int
 	buildFailed string
-	tee         bool
 	env         []string
 	argv        []string
 	count       *wire.CountJob
@@ -49,6 +49,10 @@ type options struct {
 	countEnv []string
 	noASLR   bool
 	dir      string
+	// ready, when set, is called once when the bench prints the line
+	// "ready" (wire.Job.Ready); room is wire.Job.Room.
+	ready func()
+	room  string
 }
 
 func main() {
@@ -60,47 +64,12 @@ func main() {
 		probe()
 		return
 	}
-	if len(os.Args) < 2 || os.Args[1] != "run" {
-		fmt.Fprintln(os.Stderr, "usage: halebench-sampler run [flags] -- PROGRAM [ARGS...]\n       halebench-sampler serve   (jobs as JSON lines on stdin)")
-		os.Exit(2)
-	}
-	runOne(os.Args[2:])
+	fmt.Fprintln(os.Stderr, "usage: halebench-sampler serve   (jobs as JSON lines on stdin, a result line for each on stdout)\n       halebench-sampler probe")
+	os.Exit(2)
 }
 
-// runOne is `run`: one job given by flags, its result printed last on
-// stdout (after the bench's lines when --tee is set).
-func runOne(args []string) {
-	fs := flag.NewFlagSet("run", flag.ExitOnError)
-	var o options
-	fs.IntVar(&o.iters, "iters", 5, "measured samples")
-	fs.IntVar(&o.warmup, "warmup", 1, "discarded warm-up runs before the samples")
-	fs.DurationVar(&o.timeout, "timeout", 120*time.Second, "per-sample timeout")
-	fs.StringVar(&o.seed, "seed", "0", "HALEBENCH_SEED handed to the bench")
-	fs.Int64Var(&o.memLimit, "mem-limit", 0, "per-sample memory limit in bytes (0: none)")
-	fs.IntVar(&o.outCap, "out-cap", 1<<20, "bytes of bench stdout kept; the rest is counted and dropped")
-	fs.StringVar(&o.buildFailed, "build-failed", "", "file whose presence means the build failed (its text is the compiler's message)")
-	fs.BoolVar(&o.tee, "tee", false, "copy the bench's stdout lines to our stdout as they come")
-	trusted := fs.String("trusted", "", "PATH=SHA256,...: files that must have these digests before anything runs (trust.go)")
-	_ = fs.Parse(args)
-	o.argv = fs.Args()
-	if len(o.argv) == 0 {
-		fmt.Fprintln(os.Stderr, "halebench-sampler: no program after --")
-		os.Exit(2)
-	}
-	// The nonce comes in the environment, which only root can read in
-	// /proc/1/environ; it leaves it before any bench starts.
-	nonce := os.Getenv("HALEBENCH_NONCE")
-	os.Unsetenv("HALEBENCH_NONCE")
-	s := startSession(benchUID, benchGID, *trusted)
-	res := s.run(o)
-	s.close()
-	res.Nonce = nonce
-	fmt.Println()
-	printResult(res)
-}
-
-// printResult writes a result line. In serve mode it is all the sampler
-// writes on stdout.
+// printResult writes a result line: with the ready lines a job asks for,
+// all the sampler writes on stdout.
 func printResult(res wire.Result) {
 	os.Stdout.Write(wire.EncodeResult(res))
 }
@@ -124,7 +93,6 @@ func serve(args []string) {
 		os.Exit(2)
 	}
 	s := startSession(uint32(*uid), benchGID, *trusted)
-	s.lastRoom = true
 	defer s.close()
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
@@ -139,7 +107,11 @@ func serve(args []string) {
 		if len(j.Argv) == 0 {
 			res = wire.Result{Status: wire.StatusRunFailed, Detail: "job without a program", Samples: []wire.Sample{}}
 		} else {
-			res = s.run(optionsOf(j))
+			o := optionsOf(j)
+			if j.Ready {
+				o.ready = readyLine(j.ID, j.Nonce)
+			}
+			res = s.run(o)
 		}
 		res.ID, res.Nonce = j.ID, j.Nonce
 		line := wire.EncodeResult(res)
@@ -154,7 +126,8 @@ func serve(args []string) {
 // optionsOf reads a job line's options, with the defaults `run` has.
 func optionsOf(j wire.Job) options {
 	o := options{iters: j.Iters, warmup: j.Warmup, timeout: time.Duration(j.TimeoutNs), seed: j.Seed,
-		memLimit: j.MemLimit, outCap: j.OutCap, buildFailed: j.BuildFailed, env: j.Env, argv: j.Argv, count: j.Count}
+		memLimit: j.MemLimit, outCap: j.OutCap, buildFailed: j.BuildFailed, env: j.Env, argv: j.Argv, count: j.Count,
+		room: j.Room}
 	if o.timeout <= 0 {
 		o.timeout = 120 * time.Second
 	}
@@ -162,4 +135,12 @@ func optionsOf(j wire.Job) options {
 		o.outCap = 1 << 20
 	}
 	return o
+}
+
+// readyLine writes job id's ready line on the channel, once whatever the
+// number of samples: it is called from the goroutine reading the bench's
+// stdout, which ends before the job's result line is written.
+func readyLine(id, nonce string) func() {
+	var once sync.Once
+	return func() { once.Do(func() { os.Stdout.Write(wire.EncodeReady(id, nonce)) }) }
 }

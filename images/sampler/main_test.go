@@ -25,9 +25,32 @@ func TestElapsedHeldToWall(t *testing.T) {
 
 func TestCaptureKeepsOnlyTheCap(t *testing.T) {
 	var c capture
-	c.read(strings.NewReader(strings.Repeat("x", 100)+"\nelapsed_ns=1\n"), 50, false)
+	c.read(strings.NewReader(strings.Repeat("x", 100)+"\nelapsed_ns=1\n"), 50, nil)
 	if c.buf.Len() != 50 || c.dropped != 101-50+13 {
 		t.Fatalf("kept %d, dropped %d", c.buf.Len(), c.dropped)
+	}
+}
+
+// The ready hook fires once, at the first whole line that says "ready",
+// never at the tail of a longer line cut by the reader's buffer.
+func TestCaptureReady(t *testing.T) {
+	for _, tc := range []struct {
+		out  string
+		want int
+	}{
+		{"ready\n", 1},
+		{"not ready\nready\nready\nelapsed_ns=1\n", 1},
+		{"  ready  \n", 1},
+		{"ready", 1},
+		{"readyx\nalready\n", 0},
+		{strings.Repeat("x", 70<<10) + "ready\n", 0},
+	} {
+		var c capture
+		n := 0
+		c.read(strings.NewReader(tc.out), 1<<20, func() { n++ })
+		if n != tc.want {
+			t.Errorf("%.20q…: ready %d times, want %d", tc.out, n, tc.want)
+		}
 	}
 }
 

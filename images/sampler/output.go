@@ -6,11 +6,8 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"os"
 	"strings"
 	"sync"
-
-	"github.com/hale-lang/halebench/images/sampler/wire"
 )
 
 // capture keeps the first max bytes of a stream and counts the rest, so a
@@ -24,15 +21,23 @@ type capture struct {
 // sample to the next instead of 64 KiB made (and collected) per sample.
 var lineReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
-func (c *capture) read(r io.Reader, max int, tee bool) {
+// read keeps the bench's stdout, and calls ready (when set) at its first
+// whole line that says "ready".
+func (c *capture) read(r io.Reader, max int, ready func()) {
 	br := lineReaders.Get().(*bufio.Reader)
 	br.Reset(r)
 	defer func() {
 		br.Reset(nil)
 		lineReaders.Put(br)
 	}()
+	whole := true // line starts a line
 	for {
 		line, err := br.ReadSlice('\n')
+		if ready != nil && whole && err != bufio.ErrBufferFull && string(bytes.TrimSpace(line)) == "ready" {
+			ready()
+			ready = nil
+		}
+		whole = err != bufio.ErrBufferFull
 		if len(line) > 0 {
 			if room := max - c.buf.Len(); room > 0 {
 				if len(line) <= room {
@@ -43,11 +48,6 @@ func (c *capture) read(r io.Reader, max int, tee bool) {
 				}
 			} else {
 				c.dropped += int64(len(line))
-			}
-			// A bench's line that looks like a result is not teed: only
-			// the sampler speaks that way on its stdout.
-			if tee && c.dropped == 0 && !bytes.HasPrefix(line, []byte(wire.ResultPrefix)) {
-				os.Stdout.Write(line)
 			}
 		}
 		if err == bufio.ErrBufferFull {

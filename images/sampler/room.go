@@ -63,26 +63,39 @@ type room struct {
 	sealed map[string]bool
 }
 
+// ipcDirs are the room directories that belong to the container's IPC
+// namespace rather than to the container: when two containers share one
+// (an xproc pair), they and System V IPC are one room for both.
+var ipcDirs = map[string]bool{"/dev/shm": true, "/dev/mqueue": true}
+
 // clean empties every room directory, removes every System V IPC object,
 // and checks that nothing is left; an error means the container must not
 // serve another sample.
-func (r *room) clean() error {
-	errs := []error{r.emptyDirs(roomDirs)}
+func (r *room) clean() error { return r.cleanOf(true) }
+
+// cleanOwn is clean but for the IPC namespace's part (ipcDirs and System V
+// IPC): that of a guest in another container's IPC namespace (wire.RoomGuest),
+// whose host's bench may still be using it and whose host's sampler empties it.
+func (r *room) cleanOwn() error { return r.cleanOf(false) }
+
+func (r *room) cleanOf(ipc bool) error {
+	errs := []error{r.emptyDirs(roomDirs, ipc)}
 	if names, err := dirNames(homeDir); err != nil || len(names) > 0 {
 		errs = append(errs, fmt.Errorf("the benches' HOME is not empty: %v %v", names, err))
 	}
-	if err := removeSysVIPC(); err != nil {
-		errs = append(errs, err)
+	if ipc {
+		errs = append(errs, removeSysVIPC())
 	}
 	return errors.Join(errs...)
 }
 
 // emptyDirs empties each of dirs but what it keeps (emptyDir) and is not
-// sealed, and seals those it found empty on a read-only mount.
-func (r *room) emptyDirs(dirs map[string]map[string]bool) error {
+// sealed (nor one of ipcDirs unless ipc), and seals those it found empty on
+// a read-only mount.
+func (r *room) emptyDirs(dirs map[string]map[string]bool, ipc bool) error {
 	var errs []error
 	for dir, keep := range dirs {
-		if r.sealed[dir] {
+		if r.sealed[dir] || (!ipc && ipcDirs[dir]) {
 			continue
 		}
 		if err := emptyDir(dir, keep); err != nil {

@@ -144,7 +144,7 @@ func TestRoomSealsOnlyEmptyReadOnlyDirs(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			err := r.emptyDirs(dirs)
+			err := r.emptyDirs(dirs, true)
 			if err == nil || !strings.Contains(err.Error(), roFull) {
 				t.Errorf("clean %d: %v, want an error naming %s", i, err, roFull)
 			}
@@ -201,4 +201,31 @@ func TestRemoveSysVIPC(t *testing.T) {
 			t.Errorf("after removeSysVIPC: %v", n)
 		}
 	})
+}
+
+// A guest in another container's IPC namespace (wire.RoomGuest) empties
+// its own room directories and leaves the shared ones to their owner; the
+// owner empties both.
+func TestGuestLeavesTheSharedRoom(t *testing.T) {
+	own, shared := t.TempDir(), t.TempDir()
+	saved := ipcDirs
+	ipcDirs = map[string]bool{shared: true}
+	defer func() { ipcDirs = saved }()
+	dirs := map[string]map[string]bool{own: nil, shared: nil}
+	for _, ipc := range []bool{false, true} {
+		for _, d := range []string{own, shared} {
+			if err := os.WriteFile(filepath.Join(d, "left"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var r room
+		if err := r.emptyDirs(dirs, ipc); err != nil {
+			t.Fatal(err)
+		}
+		ownLeft, _ := dirNames(own)
+		sharedLeft, _ := dirNames(shared)
+		if len(ownLeft) != 0 || (len(sharedLeft) == 0) != ipc {
+			t.Errorf("ipc %v: left %v in its own directory, %v in the shared one", ipc, ownLeft, sharedLeft)
+		}
+	}
 }

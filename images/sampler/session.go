@@ -22,10 +22,6 @@ type session struct {
 	stop chan struct{}
 	// unconfined says why no bench may run here ("": they may).
 	unconfined string
-	// lastRoom: clean the room after a job's last sample too. A `run`
-	// container ends with its job, and in an xproc pair the other side may
-	// still be using the shared /dev/shm and IPC namespace.
-	lastRoom bool
 	// valgrindChecked: `valgrind --version` was asked (count.go).
 	valgrindChecked bool
 	// room is what every sample's clean-up checks (room.go).
@@ -111,14 +107,23 @@ func (s *session) run(o options) wire.Result {
 	if o.iters == 0 {
 		total = 0 // a count-only job
 	}
+	if o.room == wire.RoomOwner {
+		// What the guest's last sample may have left after this side's
+		// last clean: the runner sends this job only once the guest's
+		// answered, so no process of it is left to write there.
+		if err := s.room.clean(); err != nil {
+			res.Status, res.Detail, res.Spent = wire.StatusRunFailed, "the shared room could not be emptied before the job: "+err.Error(), true
+			return res
+		}
+	}
 	prog := programOf(o)
 	for i := 0; i < total; i++ {
 		phases.begin()
 		smp, spent := runOnce(o, prog, s.cg, s.conf, s.stop)
 		smp.Warmup = i < o.warmup
 		why := "the sample left processes that could not be killed"
-		if !spent && (i < total-1 || s.lastRoom) {
-			if err := s.room.clean(); err != nil {
+		if !spent {
+			if err := s.cleanRoom(o.room); err != nil {
 				spent, why = true, "the sample left what could not be cleaned: "+err.Error()
 			}
 		}
@@ -143,4 +148,13 @@ func (s *session) run(o options) wire.Result {
 		res.Env.Valgrind = s.env.Valgrind
 	}
 	return res
+}
+
+// cleanRoom empties the room after a sample: all of it, or, for a guest in
+// another container's IPC namespace, what is its container's own.
+func (s *session) cleanRoom(side string) error {
+	if side == wire.RoomGuest {
+		return s.room.cleanOwn()
+	}
+	return s.room.clean()
 }

@@ -16,7 +16,7 @@ func (r *sampleRun) readOutputs() {
 	r.benchDone, r.childless = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(r.outDone)
-		r.out.read(r.outR, r.o.outCap, r.o.tee)
+		r.out.read(r.outR, r.o.outCap, r.o.ready)
 	}()
 	go func() {
 		defer close(r.errDone)

@@ -78,17 +78,42 @@ func withheld(untrusted []string) []engine.Attempt {
 // An image not trusted never runs with privilege: should one be made after
 // Ready (which then saw none), its job is refused.
 func (sp *Sampling) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
-	if why, bad := sp.s.Builder.Distrusts(w.Image); bad && sp.priv.Mode != engine.ModeUnprivileged {
-		return runner.Outcome{Status: status.RunFailed, Samples: []runner.Sample{}, CPUsAsked: w.CPUs,
-			Detail: fmt.Sprintf("image %s is not trusted (%s) and the samplers run %s: run again with --unprivileged", w.Image, why, sp.priv)}
+	if o, bad := sp.refuse(w); bad {
+		return o
 	}
+	return sp.getPool().Sample(ctx, w, j)
+}
+
+// SamplePair runs an xproc pair's jobs in the pool's pair of sampler
+// containers for w (runner.Pool.SamplePair), under Sample's rule on
+// images not trusted.
+func (sp *Sampling) SamplePair(ctx context.Context, w runner.PairWhere, reader, producer runner.Job) (runner.Outcome, *runner.Outcome) {
+	for _, side := range []runner.Where{w.Reader, w.Producer} {
+		if o, bad := sp.refuse(side); bad {
+			return o, nil
+		}
+	}
+	return sp.getPool().SamplePair(ctx, w, reader, producer)
+}
+
+// refuse is the outcome of a job on an image not trusted while the
+// samplers run privileged.
+func (sp *Sampling) refuse(w runner.Where) (runner.Outcome, bool) {
+	why, bad := sp.s.Builder.Distrusts(w.Image)
+	if !bad || sp.priv.Mode == engine.ModeUnprivileged {
+		return runner.Outcome{}, false
+	}
+	return runner.Outcome{Status: status.RunFailed, Samples: []runner.Sample{}, CPUsAsked: w.CPUs,
+		Detail: fmt.Sprintf("image %s is not trusted (%s) and the samplers run %s: run again with --unprivileged", w.Image, why, sp.priv)}, true
+}
+
+func (sp *Sampling) getPool() *runner.Pool {
 	sp.mu.Lock()
+	defer sp.mu.Unlock()
 	if sp.pool == nil {
 		sp.pool = runner.NewPool(runner.OnEngine(sp.s.Eng), sp.priv, sp.s.RunID, sp.s.opts.MemLimit, sp.s.opts.Log)
 	}
-	pool := sp.pool
-	sp.mu.Unlock()
-	return pool.Sample(ctx, w, j)
+	return sp.pool
 }
 
 // CloseSamplers ends the sampler containers and lists what was started;

@@ -8,6 +8,8 @@
 // Privileges, SamplerResult) rather than mirrors. One container per
 // language and cpuset serves a whole run, so a sample costs a fork+exec and
 // a cgroup mkdir, and a container start is paid a handful of times per run.
+// An xproc pair (Pool.SamplePair) is two such containers sharing one IPC
+// namespace, its producer's job sent when its reader's bench says ready.
 //
 // It decides nothing about regressions or parity; it reports what it saw.
 package runner

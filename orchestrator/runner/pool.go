@@ -42,13 +42,14 @@ type Pool struct {
 	mem     int64
 	log     io.Writer
 	servers map[Where]*Server
+	pairs   map[PairWhere]*pairServers
 	started []Started
 }
 
 // NewPool returns an empty pool whose containers get priv, belong to runID
 // and have room for samples of mem bytes.
 func NewPool(eng Engine, priv engine.Privilege, runID string, mem int64, log io.Writer) *Pool {
-	return &Pool{eng: eng, priv: priv, runID: runID, mem: mem, log: log, servers: map[Where]*Server{}}
+	return &Pool{eng: eng, priv: priv, runID: runID, mem: mem, log: log, servers: map[Where]*Server{}, pairs: map[PairWhere]*pairServers{}}
 }
 
 // Sample runs j in the container for w, starting it first if need be. A
@@ -71,11 +72,25 @@ func (p *Pool) get(ctx context.Context, w Where) (*Server, error) {
 		s.Close()
 		delete(p.servers, w)
 	}
-	s, err := StartServer(ctx, p.eng, ServerSpec{Image: w.Image, CPUs: w.CPUs, Privilege: p.priv, RunID: p.runID, MemLimit: p.mem, Lang: w.Lang, Trusted: w.Trusted})
+	s, err := p.start(ctx, w, ServerSpec{MemLimit: p.mem}, "")
 	if err != nil {
-		return nil, fmt.Errorf("starting the %s sampler container on cpus %s: %w", w.Lang, w.CPUs, err)
+		return nil, err
 	}
 	p.servers[w] = s
+	return s, nil
+}
+
+// start starts the server of w with what sp adds, and lists it (p.mu held).
+func (p *Pool) start(ctx context.Context, w Where, sp ServerSpec, role string) (*Server, error) {
+	sp.Image, sp.CPUs, sp.Privilege, sp.RunID, sp.Lang, sp.Trusted = w.Image, w.CPUs, p.priv, p.runID, w.Lang, w.Trusted
+	s, err := StartServer(ctx, p.eng, sp)
+	if err != nil {
+		what := "sampler"
+		if role != "" {
+			what = "xproc " + role + "'s sampler"
+		}
+		return nil, fmt.Errorf("starting the %s %s container on cpus %s: %w", w.Lang, what, w.CPUs, err)
+	}
 	p.started = append(p.started, Started{Lang: w.Lang, CPUs: w.CPUs, ContainerID: s.ContainerID(), StartNs: s.StartNs})
 	return s, nil
 }
@@ -96,5 +111,9 @@ func (p *Pool) Close() {
 			fmt.Fprintf(p.log, "warning: %v\n", err)
 		}
 		delete(p.servers, w)
+	}
+	for w, ps := range p.pairs {
+		ps.close(p.log)
+		delete(p.pairs, w)
 	}
 }

@@ -65,6 +65,14 @@ type Job struct {
 	// Count, when set, asks for counted runs (the count lane) after the
 	// timed samples, or instead of them when Iters is 0. CountJobFor makes it.
 	Count *wire.CountJob
+	// Args follow the program's own argv (xproc's role and variant).
+	Args []string
+	// OnReady, when set, asks the sampler to say when the bench prints
+	// the line "ready" (wire.Job.Ready), and is called then, once, from
+	// Server.Run, which waits for it: it must not block.
+	OnReady func()
+	// room is wire.Job.Room: set by Pool.SamplePair alone.
+	room string
 }
 
 // The sampler's wire types, as the runner's callers know them.

@@ -49,6 +49,15 @@ type ServerSpec struct {
 	SamplerArgs []string
 	// Trusted is the sampler's -trusted (see Where).
 	Trusted string
+	// Labels are added to the container's.
+	Labels map[string]string
+	// ShmSize sizes the container's /dev/shm (0: the engine's default),
+	// and adds as much to its memory limit. ShareShm lets another container
+	// join its IPC namespace, ShmOf joins that of the container named
+	// (engine.Spec): an xproc pair (Pool.SamplePair).
+	ShmSize  int64
+	ShareShm bool
+	ShmOf    string
 }
 
 // StartServer creates, attaches to and starts a server container.
@@ -61,10 +70,14 @@ func StartServer(ctx context.Context, eng Engine, sp ServerSpec) (*Server, error
 	spec := engine.Spec{
 		Image: sp.Image, Cmd: append(cmd, sp.SamplerArgs...), RunID: sp.RunID, CPUs: sp.CPUs,
 		Privilege: sp.Privilege, Stdin: true,
-		Labels: map[string]string{"org.halebench.lang": sp.Lang, "org.halebench.role": "sampler"},
+		Labels:  map[string]string{"org.halebench.lang": sp.Lang, "org.halebench.role": "sampler"},
+		ShmSize: sp.ShmSize, ShareShm: sp.ShareShm, ShmOf: sp.ShmOf,
+	}
+	for k, v := range sp.Labels {
+		spec.Labels[k] = v
 	}
 	if sp.MemLimit > 0 {
-		spec.Memory = sp.MemLimit + 256<<20
+		spec.Memory = sp.MemLimit + sp.ShmSize + 256<<20
 	}
 	c, err := eng.Create(ctx, spec)
 	if err != nil {
@@ -88,10 +101,14 @@ func StartServer(ctx context.Context, eng Engine, sp ServerSpec) (*Server, error
 // ContainerID names the server's container.
 func (s *Server) ContainerID() string { return s.c.Identity() }
 
-// Dead says why the server cannot take another job (nil: it can).
+// Dead says why the server cannot take another job (nil: it can, as far
+// as is known: a container that ended is known once its channel closed).
 func (s *Server) Dead() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.dead == nil && s.readErr != nil {
+		return fmt.Errorf("the sampler's channel closed: %w", s.readErr)
+	}
 	return s.dead
 }
 
@@ -100,7 +117,8 @@ func (s *Server) read(r io.Reader) {
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
 		// Every line goes to Run: the sampler writes nothing but result
-		// lines, so anything else is a protocol error.
+		// lines and the ready lines a job asks for, so anything else is a
+		// protocol error.
 		if line := sc.Text(); line != "" {
 			s.results <- line
 		}
@@ -122,14 +140,14 @@ func EncodeJob(id, nonce string, j Job) []byte {
 		ID: id, Nonce: nonce, Iters: j.Iters, Warmup: j.Warmup, TimeoutNs: j.Timeout.Nanoseconds(),
 		Seed: strconv.FormatInt(j.Seed, 10), MemLimit: j.MemLimit, OutCap: j.OutCap,
 		BuildFailed: imagebuild.FailedPath(j.Unit), Env: j.Env,
-		Argv:  j.Lang.Argv(imagebuild.BinPath(j.Unit), imagebuild.SrcPath(j.Unit, j.Lang.Ext)),
-		Count: j.Count,
+		Argv:  append(j.Lang.Argv(imagebuild.BinPath(j.Unit), imagebuild.SrcPath(j.Unit, j.Lang.Ext)), j.Args...),
+		Count: j.Count, Ready: j.OnReady != nil, Room: j.room,
 	})
 }
 
 // Run samples one job in the server. A job that outlives its deadline, or a
 // cancelled ctx, kills the server: the caller starts another for what
-// follows.
+// follows. A job with OnReady gets it called when its bench says ready.
 func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
 	start := time.Now()
 	o.CPUsAsked, o.ContainerID = s.cpus, s.c.Identity()
@@ -166,15 +184,15 @@ func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
 				s.kill(err)
 				return fail(o, status.RunFailed, fmt.Sprintf("the sampler container ended (%v); stderr: %s", err, tailString(s.c.Stderr(), 500)))
 			}
-			res, err := parseLine(l, nonce)
-			if err != nil || res.ID != id {
+			res, final, err := answer(l, id, nonce, &j)
+			if err != nil {
 				// Only the sampler writes on this channel, and it answers
 				// the job in hand: the container is not to be trusted.
-				if err == nil {
-					err = fmt.Errorf("a result for job %q while job %s ran", res.ID, id)
-				}
 				s.kill(err)
 				return fail(o, status.RunFailed, "protocol error on the sampler's channel: "+err.Error()+"; the container is discarded")
+			}
+			if !final {
+				continue
 			}
 			if res.Spent {
 				s.kill(errors.New("a sample left processes that could not be killed"))
@@ -182,6 +200,32 @@ func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
 			return fill(o, res)
 		}
 	}
+}
+
+// answer reads one line of the sampler's channel during job id: its result
+// (final), or the one ready line the job asked for, on which j.OnReady is
+// called and cleared. Anything else is an error.
+func answer(line, id, nonce string, j *Job) (res SamplerResult, final bool, err error) {
+	if wire.IsReadyLine(line) {
+		r, err := wire.ParseReadyLine(line, nonce)
+		switch {
+		case err != nil:
+			return res, false, err
+		case r.ID != id:
+			return res, false, fmt.Errorf("a ready line for job %q while job %s ran", r.ID, id)
+		case j.OnReady == nil:
+			return res, false, fmt.Errorf("a ready line job %s did not ask for, or a second one", id)
+		}
+		ready := j.OnReady
+		j.OnReady = nil
+		ready()
+		return res, false, nil
+	}
+	res, err = parseLine(line, nonce)
+	if err == nil && res.ID != id {
+		err = fmt.Errorf("a result for job %q while job %s ran", res.ID, id)
+	}
+	return res, err == nil, err
 }
 
 func (s *Server) kill(why error) {

@@ -23,7 +23,7 @@ import (
 // with the same elapsed time. One C program prints each case's text (the
 // case named by its variant argument), run as a one-container row: the
 // pair's reader goes through the same reading of the sampler's result
-// (finish, measuredRun), but a reader that prints and exits at once would
+// (side, measuredRun), but a reader that prints and exits at once would
 // leave its producer no IPC namespace to join.
 func TestRefusesWhatTheStrictParserRefuses(t *testing.T) {
 	cases := map[string]string{
@@ -45,10 +45,11 @@ func TestRefusesWhatTheStrictParserRefuses(t *testing.T) {
 	t.Cleanup(func() { enginetest.NoLeftovers(t, eng, runID) })
 	c, _ := toolchain.ByName("c")
 	row := xproc.Row{Name: "c", Title: "C, one container", Lang: c, ReaderUnit: "printer", InProcess: true}
+	pool := newPool(t, eng, priv, runID)
 	for name, out := range cases {
 		want := wire.ParseOutput([]byte(out), 0)
 		var log bytes.Buffer
-		p := &xproc.Pair{Eng: eng, Image: img, Privilege: priv, RunID: runID, NCPU: info.LogicalCPUs, Timeout: time.Minute, Log: &log}
+		p := &xproc.Pair{Sampler: pool, Lang: "c", Image: img, NCPU: info.LogicalCPUs, Timeout: time.Minute, Log: &log}
 		res := p.Measure(context.Background(), row, name, 1)
 		if string(res.Status) != want.Status || res.ElapsedNsMedian != want.ElapsedNs {
 			t.Errorf("%s: xproc says %s (%d ns, %s); the strict parser %s (%d ns, %s)\n%s",

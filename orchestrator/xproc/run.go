@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
@@ -49,8 +48,9 @@ func CheckOptions(o Options) error {
 	return nil
 }
 
-// RunOnEngine measures every row of every variant, each pair in its own two
-// containers, inside one lifecycle session (on eng, or on the engine
+// RunOnEngine measures every row of every variant, each run of a pair a job
+// on each of its two sampler containers (kept for the session), inside one
+// lifecycle session (on eng, or on the engine
 // DOCKER_HOST names when eng is nil); it writes the report and returns it
 // with its path. A cancelled ctx still writes what was measured, and the
 // error is lifecycle.ErrInterrupted.
@@ -68,7 +68,7 @@ func RunOnEngine(ctx context.Context, eng lifecycle.Engine, o Options) (*Report,
 	if part != nil {
 		o.Langs = langsOf(o, sel)
 	}
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "xproc", Engine: eng, Images: o.Images, Log: o.Log})
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "xproc", Engine: eng, Images: o.Images, Log: o.Log, MemLimit: MemLimit})
 	if err != nil {
 		return nil, "", err
 	}
@@ -92,7 +92,9 @@ func RunOnEngine(ctx context.Context, eng lifecycle.Engine, o Options) (*Report,
 	}
 	priv, refused := sp.Privilege()
 	rep.Host.Privilege, rep.Host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)
-	measureAll(ctx, s, o, rep, images, priv, sel)
+	measureAll(ctx, sp, s.Host.LogicalCPUs, o, rep, images, sel)
+	started := sp.CloseSamplers()
+	fmt.Fprintf(o.Log, "xproc: %d sampler containers started\n", len(started))
 	rep.Status = status.OK
 	if ctx.Err() != nil {
 		rep.Status = status.Interrupted
@@ -134,7 +136,7 @@ func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Repor
 // measureAll runs every row of every variant until done or cancelled.
 // sel, on a sharded xproc, is what this shard measures: its units, and its
 // reference rows, marked as such.
-func measureAll(ctx context.Context, s *lifecycle.Session, o Options, rep *Report, images map[string]imagebuild.BenchImage, priv engine.Privilege, sel *selection) {
+func measureAll(ctx context.Context, sp *lifecycle.Sampling, ncpu int, o Options, rep *Report, images map[string]imagebuild.BenchImage, sel *selection) {
 	for _, v := range o.Variants {
 		var results []*Result
 		for _, row := range Rows(v, o.Langs) {
@@ -147,7 +149,7 @@ func measureAll(ctx context.Context, s *lifecycle.Session, o Options, rep *Repor
 				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: status.Unavailable, Detail: rep.Images[row.Lang.Name].Reason, ElapsedNsSamples: []int64{}, Reference: ref})
 				continue
 			}
-			p := &Pair{Eng: s.Eng, Image: bi.Ref, Trusted: imagebuild.TrustedArg(bi.Trusted), Privilege: priv, RunID: s.RunID, NCPU: s.Host.LogicalCPUs, Timeout: o.Timeout, Log: o.Log}
+			p := &Pair{Sampler: sp, Lang: row.Lang.Name, Image: bi.Ref, Trusted: imagebuild.TrustedArg(bi.Trusted), NCPU: ncpu, Timeout: o.Timeout, Log: o.Log}
 			res := p.Measure(ctx, row, v, o.Iters)
 			res.Reference = ref
 			results = append(results, &res)

@@ -10,14 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/termtext"
-
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -66,35 +64,47 @@ var expected = map[string]string{
 	"large": "n:20000,sum:105011200000",
 }
 
-// Engine makes the containers of a pair.
-type Engine interface {
-	Create(ctx context.Context, s engine.Spec) (*engine.Container, error)
+// Sampler runs jobs on the run's sampler containers: runner.Pool, or the
+// lifecycle session's Sampling, which adds its rule on images not trusted.
+type Sampler interface {
+	Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome
+	SamplePair(ctx context.Context, w runner.PairWhere, reader, producer runner.Job) (runner.Outcome, *runner.Outcome)
 }
 
-var _ Engine = (*engine.Engine)(nil)
+var (
+	_ Sampler = (*runner.Pool)(nil)
+	_ Sampler = (*lifecycle.Sampling)(nil)
+)
 
-// Pair runs the pair of one row iters times.
+// Pair runs the pair of one row iters times, each run a job on the
+// reader's and one on the producer's long-lived sampler container
+// (runner.Pool.SamplePair), or, in process, one job on one.
 type Pair struct {
-	Eng       Engine
-	Image     string
-	Trusted   string // imagebuild.TrustedArg of the image's BenchImage.Trusted
-	Privilege engine.Privilege
-	RunID     string
-	NCPU      int
-	Timeout   time.Duration
-	Log       io.Writer
+	Sampler Sampler
+	Lang    string // the image's language
+	Image   string
+	Trusted string // imagebuild.TrustedArg of the image's BenchImage.Trusted
+	NCPU    int
+	Timeout time.Duration
+	Log     io.Writer
 	// Env is what the first sampler to answer saw of its container.
 	Env runner.Env
-	// MemLimit bounds each side's container (0: 4 GiB), beyond the ring.
-	MemLimit int64
-	nonce    string
 }
 
-const shmSize = 256 << 20 // the large ring is ~82 MB; Docker's default /dev/shm is 64 MiB
+// ShmSize is the reader's /dev/shm: the large ring is ~82 MB, and
+// Docker's default /dev/shm is 64 MiB.
+const ShmSize = 256 << 20
+
+// MemLimit bounds each side's container, beyond the ring.
+const MemLimit = 4 << 30
 
 // readerTimeoutMs is how long a reader waits for write_seq to move before it
 // says producer_failed.
 const readerTimeoutMs = 10000
+
+// producerFailedExit is how every reader exits when the producer stopped
+// (status=producer_failed on its stdout; xproc/*).
+const producerFailedExit = 3
 
 // Measure runs one row iters times and summarises.
 func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) Result {
@@ -170,32 +180,18 @@ func (p *Pair) cpus() (reader, producer string) {
 	return reader, "0"
 }
 
-func (p *Pair) samplerCmd(row Row, unit, role, variant string) []string {
-	argv := []string{imagebuild.SamplerPath, "run", "--trusted", p.Trusted, "--iters", "1", "--warmup", "0", "--tee",
-		"--timeout", p.Timeout.String(), "--build-failed", imagebuild.FailedPath(unit), "--"}
-	argv = append(argv, row.Lang.Argv(imagebuild.BinPath(unit), imagebuild.SrcPath(unit, row.Lang.Ext))...)
-	if !row.Lang.XProcPerRole {
-		argv = append(argv, role, variant)
-	}
-	return argv
+// where is the image on cpus.
+func (p *Pair) where(cpus string) runner.Where {
+	return runner.Where{Lang: p.Lang, Image: p.Image, CPUs: cpus, Trusted: p.Trusted}
 }
 
-func (p *Pair) spec(row Row, cmd []string, cpus, role string, env []string) engine.Spec {
-	if p.nonce == "" {
-		p.nonce, _ = runner.NewNonce()
+// job is one side's one sample of row's program unit.
+func (p *Pair) job(row Row, unit, role, variant string, env []string) runner.Job {
+	j := runner.Job{Unit: unit, Lang: row.Lang, Iters: 1, Timeout: p.Timeout, Env: env}
+	if !row.Lang.XProcPerRole {
+		j.Args = []string{role, variant}
 	}
-	mem := p.MemLimit
-	if mem <= 0 {
-		mem = 4 << 30
-	}
-	// The sampler reads the nonce and removes it from what benches inherit;
-	// only result lines carrying it are believed.
-	env = append(append([]string{}, env...), "HALEBENCH_NONCE="+p.nonce)
-	return engine.Spec{
-		Image: p.Image, Cmd: cmd, Env: env, RunID: p.RunID, CPUs: cpus, Privilege: p.Privilege,
-		Memory: mem + shmSize + 256<<20,
-		Labels: map[string]string{"org.halebench.xproc": row.Name, "org.halebench.role": role},
-	}
+	return j
 }
 
 func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
@@ -205,46 +201,29 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 		"HALEBENCH_SHM_NAME=halebench_xproc_" + variant,
 		"HALEBENCH_XPROC_TIMEOUT_MS=" + strconv.Itoa(readerTimeoutMs),
 	}
-	rs := p.spec(row, p.samplerCmd(row, row.ReaderUnit, "reader", variant), rc, "reader", env)
-	rs.ShareShm, rs.ShmSize = true, shmSize
-	reader, err := p.Eng.Create(ctx, rs)
-	if err != nil {
-		return fail(r, status.RunFailed, err.Error())
-	}
-	defer reader.Remove()
-	r.Reader.ContainerID, r.Reader.CPUs = reader.ID, rc
-	if err := reader.Start(ctx); err != nil {
-		return fail(r, status.RunFailed, err.Error())
-	}
-	if !waitReady(ctx, reader) {
-		if ctx.Err() != nil {
-			return fail(r, status.Interrupted, "")
-		}
-		out, errOut, _ := reader.Output(context.Background(), 4096)
-		return fail(r, status.ReaderFailed, "the reader never printed ready: "+tail(out+errOut, 400))
-	}
-	ps := p.spec(row, p.samplerCmd(row, row.ProdUnit, "producer", variant), pc, "producer", env)
-	ps.ShmOf = reader.ID
-	producer, err := p.Eng.Create(ctx, ps)
-	if err != nil {
-		return fail(r, status.RunFailed, err.Error())
-	}
-	defer producer.Remove()
-	r.Producer = &Side{ContainerID: producer.ID, CPUs: pc}
-	if err := producer.Start(ctx); err != nil {
-		return fail(r, status.ProducerFailed, err.Error())
-	}
-	p.finish(ctx, producer, r.Producer)
-	rres, measured := p.finish(ctx, reader, &r.Reader)
+	w := runner.PairWhere{Reader: p.where(rc), Producer: p.where(pc), ShmSize: ShmSize}
+	ro, po := p.Sampler.SamplePair(ctx, w, p.job(row, row.ReaderUnit, "reader", variant, env), p.job(row, row.ProdUnit, "producer", variant, env))
+	measured := p.side(ro, &r.Reader)
 	if ctx.Err() != nil {
 		return fail(r, status.Interrupted, "")
 	}
+	if po == nil {
+		if ro.ContainerID == "" {
+			return fail(r, status.RunFailed, ro.Detail)
+		}
+		return fail(r, status.ReaderFailed, fmt.Sprintf("the reader never said ready: %s %s", ro.Status, r.Reader.Detail))
+	}
+	r.Producer = &Side{}
+	p.side(*po, r.Producer)
 	if r.Reader.Status != status.OK {
-		if strings.Contains(rres, "status="+string(status.ProducerFailed)) || (r.Producer.Status != status.OK) {
+		if measured.ExitCode == producerFailedExit && measured.Signal == "" || r.Producer.Status != status.OK {
 			return fail(r, status.ProducerFailed, fmt.Sprintf("reader: %s; producer: %s %s", r.Reader.Detail, r.Producer.Status, r.Producer.Detail))
 		}
-		if r.Reader.Status == status.BadOutput || r.Reader.Status == status.NoElapsed {
+		switch r.Reader.Status {
+		case status.BadOutput, status.NoElapsed:
 			return fail(r, r.Reader.Status, "the reader's output: "+r.Reader.Detail)
+		case status.Timeout:
+			return fail(r, status.Timeout, "the reader: "+r.Reader.Detail)
 		}
 		return fail(r, status.ReaderFailed, r.Reader.Detail)
 	}
@@ -262,22 +241,6 @@ func measuredRun(r Run, s runner.Sample) Run {
 	return r
 }
 
-// waitReady waits (at most a minute) for the reader to say it has the ring
-// open.
-func waitReady(ctx context.Context, reader *engine.Container) bool {
-	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	ready := false
-	reader.FollowLines(rctx, func(line string) bool {
-		if strings.TrimSpace(line) == "ready" {
-			ready = true
-			return false
-		}
-		return !strings.HasPrefix(line, wire.ResultPrefix)
-	})
-	return ready
-}
-
 func (p *Pair) inProcess(ctx context.Context, row Row, variant string) Run {
 	var r Run
 	// Two threads: the CPUs the runner gives a two-thread bench.
@@ -285,59 +248,36 @@ func (p *Pair) inProcess(ctx context.Context, row Row, variant string) Run {
 	if err != nil {
 		cpus = "0"
 	}
-	s := p.spec(row, p.samplerCmd(row, row.ReaderUnit, "pair", variant), cpus, "pair", nil)
-	c, err := p.Eng.Create(ctx, s)
-	if err != nil {
-		return fail(r, status.RunFailed, err.Error())
+	o := p.Sampler.Sample(ctx, p.where(cpus), p.job(row, row.ReaderUnit, "pair", variant, nil))
+	measured := p.side(o, &r.Reader)
+	if ctx.Err() != nil {
+		return fail(r, status.Interrupted, "")
 	}
-	defer c.Remove()
-	r.Reader.ContainerID, r.Reader.CPUs = c.ID, cpus
-	if err := c.Start(ctx); err != nil {
-		return fail(r, status.RunFailed, err.Error())
-	}
-	_, measured := p.finish(ctx, c, &r.Reader)
 	if r.Reader.Status != status.OK {
 		return fail(r, r.Reader.Status, r.Reader.Detail)
 	}
 	return measuredRun(r, measured)
 }
 
-// finish waits for one side and reads the sampler's verdict into side; it
-// returns the side's stdout and the sampler's last sample.
-func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) (string, runner.Sample) {
-	wctx, cancel := context.WithTimeout(ctx, p.Timeout+time.Minute)
-	defer cancel()
-	if _, err := c.Wait(wctx); err != nil {
-		c.Kill(context.Background())
-		side.Status, side.Detail = status.Timeout, err.Error()
-		return "", runner.Sample{}
-	}
-	out, errOut, err := c.Output(context.Background(), 1<<20)
-	if err != nil {
-		side.Status, side.Detail = status.RunFailed, err.Error()
-		return "", runner.Sample{}
-	}
-	res, err := runner.ParseResult(out, p.nonce)
-	if err != nil {
-		side.Status, side.Detail = status.RunFailed, "no sampler result: "+tail(errOut, 300)
-		return out, runner.Sample{}
-	}
-	side.Status, side.Detail, side.CPUsEffective = status.Status(res.Status), termtext.Clean(res.Detail), res.Env.Affinity
+// side reads one side's outcome into side; it returns the side's sample.
+func (p *Pair) side(o runner.Outcome, side *Side) runner.Sample {
+	side.ContainerID, side.CPUs = o.ContainerID, o.CPUsAsked
+	side.Status, side.Detail, side.CPUsEffective = o.Status, o.Detail, o.Env.Affinity
 	if p.Env.MemPeakSource == "" {
-		p.Env = res.Env
+		p.Env = o.Env
 	}
-	if res.BuildError != "" {
-		side.Detail = "compile error: " + tail(res.BuildError, 300)
+	if o.BuildError != "" {
+		side.Detail = "compile error: " + tail(o.BuildError, 300)
 	}
-	var last runner.Sample
-	if len(res.Samples) > 0 {
-		last = res.Samples[len(res.Samples)-1]
-		side.MemPeakKB, side.MaxRSSKB = last.MemPeakKB, last.MaxRSSKB
-		if last.StderrTail != "" && side.Status != status.OK {
-			side.Detail += "; stderr: " + tail(last.StderrTail, 300)
-		}
+	if len(o.Samples) == 0 {
+		return runner.Sample{}
 	}
-	return out, last
+	last := o.Samples[len(o.Samples)-1]
+	side.MemPeakKB, side.MaxRSSKB = last.MemPeakKB, last.MaxRSSKB
+	if last.StderrTail != "" && side.Status != status.OK {
+		side.Detail += "; stderr: " + tail(last.StderrTail, 300)
+	}
+	return last
 }
 
 func fail(r Run, st status.Status, detail string) Run {

@@ -3,12 +3,15 @@ package xproc_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
@@ -33,10 +36,11 @@ func TestPairsAcrossContainers(t *testing.T) {
 	for _, name := range []string{"c", "go", "python", "rust", "node"} {
 		l, _ := toolchain.ByName(name)
 		img, priv := enginetest.BenchImage(t, eng, name, "../../xproc/xproc."+l.Ext)
+		pool := newPool(t, eng, priv, runID) // both variants on one pair of containers
 		for _, v := range []string{"small", "large"} {
 			row := xproc.Rows(v, []toolchain.Language{l})[0]
 			var log bytes.Buffer
-			p := &xproc.Pair{Eng: eng, Image: img, Privilege: priv, RunID: runID, NCPU: info.LogicalCPUs, Timeout: 2 * time.Minute, Log: &log}
+			p := &xproc.Pair{Sampler: pool, Lang: name, Image: img, NCPU: info.LogicalCPUs, Timeout: 2 * time.Minute, Log: &log}
 			res := p.Measure(context.Background(), row, v, 1)
 			if res.Status != "ok" || res.ElapsedNsMedian <= 0 {
 				t.Fatalf("%s %s: %s %s\n%s", name, v, res.Status, res.Detail, log.String())
@@ -71,9 +75,11 @@ func TestProducerFailed(t *testing.T) {
 	c, _ := toolchain.ByName("c")
 	row := xproc.Row{Name: "c", Title: "C", Lang: c, ReaderUnit: "xproc", ProdUnit: "exit3"}
 	var log bytes.Buffer
-	p := &xproc.Pair{Eng: eng, Image: img, Privilege: priv, RunID: runID, NCPU: info.LogicalCPUs, Timeout: time.Minute, Log: &log}
+	pool := runner.NewPool(runner.OnEngine(eng), priv, runID, xproc.MemLimit, io.Discard)
+	p := &xproc.Pair{Sampler: pool, Lang: "c", Image: img, NCPU: info.LogicalCPUs, Timeout: time.Minute, Log: &log}
 	start := time.Now()
 	res := p.Measure(context.Background(), row, "small", 1)
+	pool.Close()
 	if res.Status != "producer_failed" || !strings.Contains(res.Detail, "exit status 3") {
 		t.Fatalf("status %q detail %q\n%s", res.Status, res.Detail, log.String())
 	}
@@ -81,4 +87,12 @@ func TestProducerFailed(t *testing.T) {
 		t.Fatalf("took %s", d)
 	}
 	enginetest.NoLeftovers(t, eng, runID)
+}
+
+// newPool is a pool of sampler containers for a test's pairs, closed when
+// the test ends (before the cleanups registered earlier).
+func newPool(t *testing.T, eng *engine.Engine, priv engine.Privilege, runID string) *runner.Pool {
+	p := runner.NewPool(runner.OnEngine(eng), priv, runID, xproc.MemLimit, io.Discard)
+	t.Cleanup(p.Close)
+	return p
 }

@@ -41,7 +41,26 @@ type Job struct {
 	// Count, when set, asks for counted runs after the timed samples (or
 	// instead of them when Iters is 0).
 	Count *CountJob `json:"count,omitempty"`
+	// Ready asks for a ready line (EncodeReady) on the channel the first
+	// time a sample's bench prints the line "ready" on its stdout: the
+	// reader of an xproc pair says so once its ring is open, and only then
+	// is its producer started.
+	Ready bool `json:"ready,omitempty"`
+	// Room says whose the IPC room is (/dev/shm, /dev/mqueue and System V
+	// IPC) when two containers share one IPC namespace: "" the job's alone,
+	// RoomOwner or RoomGuest.
+	Room string `json:"room,omitempty"`
 }
+
+// The two sides of a shared IPC room (Job.Room).
+const (
+	// RoomOwner's sampler empties the shared room before its job's first
+	// sample and after every sample, as it does its own.
+	RoomOwner = "owner"
+	// RoomGuest's sampler never touches the shared room (the owner's
+	// bench is using it); it empties only its own container's room.
+	RoomGuest = "guest"
+)
 
 // Sample is one run of a bench program, as the sampler measured it.
 type Sample struct {
@@ -108,6 +127,47 @@ type Result struct {
 	Samples    []Sample `json:"samples"`
 	Counts     []Count  `json:"counts,omitempty"`
 	BuildError string   `json:"build_error,omitempty"`
+}
+
+// ReadyPrefix starts the one line the sampler may write on its channel
+// before a job's result: the job asked for it (Job.Ready) and its bench
+// said "ready".
+const ReadyPrefix = "halebench-ready "
+
+// Ready is the ready line's body: the job it is about and the job's nonce.
+type Ready struct {
+	ID    string `json:"id"`
+	Nonce string `json:"nonce"`
+}
+
+// EncodeReady is the ready line of job id, newline included.
+func EncodeReady(id, nonce string) []byte {
+	line, _ := json.Marshal(Ready{ID: id, Nonce: nonce})
+	return append(append([]byte(ReadyPrefix), line...), '\n')
+}
+
+// IsReadyLine says whether line is meant as a ready line.
+func IsReadyLine(line string) bool { return strings.HasPrefix(line, ReadyPrefix) }
+
+// ParseReadyLine reads a ready line: it must carry nonce.
+func ParseReadyLine(line, nonce string) (Ready, error) {
+	var r Ready
+	rest, ok := strings.CutPrefix(line, ReadyPrefix)
+	if !ok {
+		return r, fmt.Errorf("a line that is not a ready line (%q)", clip(line, 80))
+	}
+	dec := json.NewDecoder(strings.NewReader(rest))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return r, fmt.Errorf("ready line: %w", err)
+	}
+	if r.Nonce != nonce {
+		return r, errors.New("a ready line without the job's nonce")
+	}
+	if r.ID == "" {
+		return r, errors.New("a ready line without a job id")
+	}
+	return r, nil
 }
 
 // EncodeJob is j as the line the sampler reads: one JSON object and a

@@ -38,7 +38,7 @@ func TestResultRoundTrip(t *testing.T) {
 
 func TestJobRoundTrip(t *testing.T) {
 	in := Job{ID: "1", Nonce: "n", Iters: 5, Warmup: 1, TimeoutNs: 3e9, Seed: "42", MemLimit: 1 << 30, OutCap: 1 << 20,
-		BuildFailed: "/bench/bin/x.build_failed", Env: []string{"A=1"}, Argv: []string{"/bench/bin/x"}}
+		BuildFailed: "/bench/bin/x.build_failed", Env: []string{"A=1"}, Argv: []string{"/bench/bin/x"}, Ready: true, Room: RoomOwner}
 	line := EncodeJob(in)
 	if bytes.Count(line, []byte("\n")) != 1 || line[len(line)-1] != '\n' {
 		t.Fatalf("a job is one line: %q", line)
@@ -48,5 +48,33 @@ func TestJobRoundTrip(t *testing.T) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&got); err != nil || !reflect.DeepEqual(got, in) {
 		t.Fatalf("read back %+v (%v), want %+v", got, err, in)
+	}
+}
+
+// A ready line is read back only with the job's nonce and names its job;
+// nothing else passes for one.
+func TestReadyLine(t *testing.T) {
+	line := EncodeReady("3", "n0nce")
+	if !bytes.HasPrefix(line, []byte(ReadyPrefix)) || bytes.Count(line, []byte("\n")) != 1 || line[len(line)-1] != '\n' {
+		t.Fatalf("a ready line is one prefixed line: %q", line)
+	}
+	text := string(line[:len(line)-1])
+	if !IsReadyLine(text) || IsReadyLine(string(EncodeResult(Result{Status: StatusOK}))) {
+		t.Fatal("a ready line and a result line are told apart by their prefix")
+	}
+	got, err := ParseReadyLine(text, "n0nce")
+	if err != nil || got != (Ready{ID: "3", Nonce: "n0nce"}) {
+		t.Fatalf("read back %+v (%v)", got, err)
+	}
+	for _, bad := range []struct{ line, nonce string }{
+		{text, "other"},
+		{ReadyPrefix + `{"nonce":"n0nce"}`, "n0nce"},
+		{ReadyPrefix + `{"id":"3","nonce":"n0nce","status":"ok"}`, "n0nce"},
+		{ReadyPrefix + `ready`, "n0nce"},
+		{"ready", "n0nce"},
+	} {
+		if r, err := ParseReadyLine(bad.line, bad.nonce); err == nil {
+			t.Errorf("%q with nonce %q was believed: %+v", bad.line, bad.nonce, r)
+		}
 	}
 }
