@@ -120,9 +120,10 @@ func Xproc(shards []XprocShard, at string) (*xprocreport.Report, error) {
 	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12], status.OK
 	m.Shard, m.Variants = &sh, map[string][]*xprocreport.Result{}
 	m.Images, m.BenchImages = map[string]report.Toolchain{}, map[string]report.BenchImage{}
-	sh.Index, sh.From, sh.Benches, sh.Parts = 0, "", sh.SuiteBenches, nil
+	sh.Index, sh.From, sh.Benches, sh.Parts, m.Samplers = 0, "", sh.SuiteBenches, nil, nil
 	for _, s := range sorted {
 		r := s.Report
+		m.Samplers = append(m.Samplers, r.Samplers...)
 		for v, rows := range r.Variants {
 			for _, res := range rows {
 				if !res.Reference {

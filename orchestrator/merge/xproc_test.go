@@ -111,6 +111,9 @@ func writeXproc(t *testing.T, dir, name string, r *xprocreport.Report) XprocShar
 // host is kept.
 func TestMergeXprocEqualsUnsharded(t *testing.T) {
 	shards := xprocShards(t, 3)
+	for k, s := range shards {
+		s.Report.Samplers = []report.Sampler{{Lang: "c", CPUs: "1", ContainerID: fmt.Sprintf("reader-%d", k+1)}}
+	}
 	m, err := Xproc([]XprocShard{shards[2], shards[0], shards[1]}, "2026-01-02T04:00:00Z")
 	if err != nil {
 		t.Fatal(err)
@@ -144,6 +147,9 @@ func TestMergeXprocEqualsUnsharded(t *testing.T) {
 		if p.Index != k+1 || p.Host.Hostname != fmt.Sprintf("runner-%d", k+1) || p.File != shards[k].File {
 			t.Errorf("part %d: %+v", k, p)
 		}
+	}
+	if len(m.Samplers) != 3 || m.Samplers[0].ContainerID != "reader-1" || m.Samplers[2].ContainerID != "reader-3" {
+		t.Errorf("sampler containers %+v; want each shard's, in shard order", m.Samplers)
 	}
 	if len(m.Images) != 4 || len(m.BenchImages) != 4 {
 		t.Errorf("images %v, bench images %v", m.Images, m.BenchImages)

@@ -94,6 +94,7 @@ func RunOnEngine(ctx context.Context, eng lifecycle.Engine, o Options) (*Report,
 	rep.Host.Privilege, rep.Host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)
 	measureAll(ctx, sp, s.Host.LogicalCPUs, o, rep, images, sel)
 	started := sp.CloseSamplers()
+	rep.Samplers = record.Samplers(started)
 	fmt.Fprintf(o.Log, "xproc: %d sampler containers started\n", len(started))
 	rep.Status = status.OK
 	if ctx.Err() != nil {

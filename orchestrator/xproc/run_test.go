@@ -49,6 +49,18 @@ func TestShardOnEngine(t *testing.T) {
 			t.Errorf("%s: bench image %+v, toolchain %+v", l, bi, tc)
 		}
 	}
+	// Each language's pair ran in its own two sampler containers, kept for
+	// the pair's runs, and the report names them as a run report does.
+	byLang := map[string]int{}
+	for _, s := range rep.Samplers {
+		if s.ContainerID == "" || s.CPUs == "" {
+			t.Errorf("sampler container %+v", s)
+		}
+		byLang[s.Lang]++
+	}
+	if len(rep.Samplers) != 4 || byLang["c"] != 2 || byLang["go"] != 2 {
+		t.Errorf("sampler containers %+v; want a reader and a producer for each of c and go", rep.Samplers)
+	}
 	if rep.Host.LogicalCPUs < 1 || rep.Host.Privilege.Mode == "" || rep.Base.ID == "" {
 		t.Errorf("evidence: host %+v, base %+v", rep.Host, rep.Base)
 	}

@@ -37,13 +37,16 @@ type Report struct {
 	Sharing  string               `json:"shm_sharing"`
 	Notes    []string             `json:"notes"`
 	Variants map[string][]*Result `json:"variants"`
+	// Samplers are the sampler containers the pairs ran in, as a run
+	// report lists its own: per language a reader and a producer.
+	Samplers []report.Sampler `json:"sampler_containers,omitempty"`
 }
 
 // Schema names the xproc report format.
 const Schema = "halebench-xproc/1"
 
 // Sharing says how the two containers share /dev/shm.
-const Sharing = "IPC namespace: the reader's container is IpcMode=shareable, the producer's joins it (container:<reader>); POSIX shm lives in that namespace's /dev/shm (ShmSize 256 MiB), so no host path is mounted and the segment goes away with the reader's container"
+const Sharing = "IPC namespace: the reader's sampler container shares its /dev/shm and IPC namespace (ShmSize 256 MiB), the producer's container joins it; both are kept for every run of the pair, the reader's sampler empties /dev/shm, /dev/mqueue and System V IPC before and after each run, and no host path is mounted"
 
 // Notes carried into every report.
 var Notes = []string{
