@@ -184,6 +184,11 @@ func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *baseline.
 		// Not timed (--count=only): the counts are all the bench has.
 		v.Status = cc.Verdict
 	}
+	if v.Status == status.IncomparableMachine && (cc.Verdict == status.OK || cc.Verdict == status.Improved) {
+		// Times from another machine do not gate; its count did, and held.
+		v.Status = cc.Verdict
+		v.Detail[subject] += fmt.Sprintf("; instructions gated: %s, %d against the baseline's %d (%+.2f%%)", cc.Verdict, cc.Median, cc.Baseline, 100*(cc.Ratio-1))
+	}
 	if cc.Verdict != status.Regression {
 		return
 	}

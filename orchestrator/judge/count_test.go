@@ -121,9 +121,17 @@ func TestCountsGateAcrossMachines(t *testing.T) {
 	if Run([]BenchStatus{{Status: v.Status, HadBaseline: true}}) != status.Regression {
 		t.Fatal("a count regression does not make the run a regression")
 	}
+	// The same count on another CPU: its count gated and held, so the
+	// bench is ok (not "not gated"), and says its time was not gated.
 	subj.Count = counted(1000000, 1000000)
-	if v := Bench("c", map[string]Cell{"c": subj}, g); v.Status != status.IncomparableMachine || v.Counts["c"].Verdict != status.OK {
-		t.Fatalf("same counts on another CPU: %s / %s", v.Status, v.Counts["c"].Verdict)
+	if v := Bench("c", map[string]Cell{"c": subj}, g); v.Status != status.OK || v.Counts["c"].Verdict != status.OK ||
+		!strings.Contains(v.Detail["c"], "time and memory not gated") || !strings.Contains(v.Detail["c"], "instructions gated: ok, 1000000 against the baseline's 1000000 (+0.00%)") {
+		t.Fatalf("same counts on another CPU: %s / %s, %q", v.Status, v.Counts["c"].Verdict, v.Detail["c"])
+	}
+	// A threaded count is not judged: nothing gates the bench.
+	subj.Count = counted(1000000, 1001000)
+	if v := Bench("c", map[string]Cell{"c": subj}, g); v.Status != status.IncomparableMachine {
+		t.Fatalf("unstable counts on another CPU: %s / %s", v.Status, v.Counts["c"].Verdict)
 	}
 }
 

@@ -240,6 +240,7 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 		v.Status = status.NoBaseline
 	case g.Incomparable != "":
 		v.Status = status.IncomparableMachine
+		v.Detail[subject] = "time and memory not gated: " + g.Incomparable
 	default:
 		v.Checks = gate(subj, g.Entry, g.Alpha)
 		v.Status = combine(v.Checks)
@@ -328,7 +329,7 @@ func Machine(f *baseline.File, path string, here baseline.Machine, anyMachine bo
 		return MachineGate{Machine: "unknown", Warning: "baselines " + path + " record no machine: gating their times anyway (--gate-any-machine); re-record them here with --update-baselines"}
 	case f.Machine == nil && len(f.Benches) > 0:
 		// Times shift between machines; a count does not, so counts still gate.
-		return MachineGate{Machine: "unknown", Incomparable: "unknown",
+		return MachineGate{Machine: "unknown", Incomparable: "the baselines record no machine",
 			Warning: "baselines " + path + " record no machine: their times and memory peaks do not gate (incomparable_machine), their instruction counts do; re-record them here with --update-baselines, or give --gate-any-machine"}
 	case f.Machine == nil:
 		return MachineGate{Machine: "same"}
@@ -343,7 +344,7 @@ func Machine(f *baseline.File, path string, here baseline.Machine, anyMachine bo
 		g.Warning = "baselines measured on another machine (" + what + "); gating anyway (--gate-any-machine)"
 		return g
 	}
-	g.Incomparable = g.Machine
+	g.Incomparable = "the baselines were measured on another machine (" + what + ")"
 	g.Warning = "baselines measured on another machine (" + what + "): nothing gates (incomparable_machine); re-record them here, or give --gate-any-machine"
 	return g
 }
