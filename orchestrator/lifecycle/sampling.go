@@ -84,7 +84,7 @@ func (sp *Sampling) Sample(ctx context.Context, w runner.Where, j runner.Job) ru
 	}
 	sp.mu.Lock()
 	if sp.pool == nil {
-		sp.pool = runner.NewPool(runner.OnEngine(sp.s.Eng), sp.priv, sp.s.RunID, sp.s.opts.MemLimit, sp.s.opts.Log)
+		sp.pool = runner.NewPool(sp.s.Eng, sp.priv, sp.s.RunID, sp.s.opts.MemLimit, sp.s.opts.Log)
 	}
 	pool := sp.pool
 	sp.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
@@ -48,7 +49,7 @@ func TestRefusesWhatTheStrictParserRefuses(t *testing.T) {
 	for name, out := range cases {
 		want := wire.ParseOutput([]byte(out), 0)
 		var log bytes.Buffer
-		p := &xproc.Pair{Eng: eng, Image: img, Privilege: priv, RunID: runID, NCPU: info.LogicalCPUs, Timeout: time.Minute, Log: &log}
+		p := &xproc.Pair{Eng: docker.Bind(eng), Image: img, Privilege: priv, RunID: runID, NCPU: info.LogicalCPUs, Timeout: time.Minute, Log: &log}
 		res := p.Measure(context.Background(), row, name, 1)
 		if string(res.Status) != want.Status || res.ElapsedNsMedian != want.ElapsedNs {
 			t.Errorf("%s: xproc says %s (%d ns, %s); the strict parser %s (%d ns, %s)\n%s",

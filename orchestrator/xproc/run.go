@@ -50,8 +50,8 @@ func CheckOptions(o Options) error {
 }
 
 // RunOnEngine measures every row of every variant, each pair in its own two
-// containers, inside one lifecycle session (on eng, or on the engine
-// DOCKER_HOST names when eng is nil); it writes the report and returns it
+// containers, inside one lifecycle session on eng (dialled by the
+// caller); it writes the report and returns it
 // with its path. A cancelled ctx still writes what was measured, and the
 // error is lifecycle.ErrInterrupted.
 func RunOnEngine(ctx context.Context, eng lifecycle.Engine, o Options) (*Report, string, error) {

@@ -68,10 +68,8 @@ var expected = map[string]string{
 
 // Engine makes the containers of a pair.
 type Engine interface {
-	Create(ctx context.Context, s engine.Spec) (*engine.Container, error)
+	Create(ctx context.Context, s engine.Spec) (runner.Container, error)
 }
-
-var _ Engine = (*engine.Engine)(nil)
 
 // Pair runs the pair of one row iters times.
 type Pair struct {
@@ -212,7 +210,7 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 		return fail(r, status.RunFailed, err.Error())
 	}
 	defer reader.Remove()
-	r.Reader.ContainerID, r.Reader.CPUs = reader.ID, rc
+	r.Reader.ContainerID, r.Reader.CPUs = reader.Identity(), rc
 	if err := reader.Start(ctx); err != nil {
 		return fail(r, status.RunFailed, err.Error())
 	}
@@ -224,13 +222,13 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 		return fail(r, status.ReaderFailed, "the reader never printed ready: "+tail(out+errOut, 400))
 	}
 	ps := p.spec(row, p.samplerCmd(row, row.ProdUnit, "producer", variant), pc, "producer", env)
-	ps.ShmOf = reader.ID
+	ps.ShmOf = reader.Identity()
 	producer, err := p.Eng.Create(ctx, ps)
 	if err != nil {
 		return fail(r, status.RunFailed, err.Error())
 	}
 	defer producer.Remove()
-	r.Producer = &Side{ContainerID: producer.ID, CPUs: pc}
+	r.Producer = &Side{ContainerID: producer.Identity(), CPUs: pc}
 	if err := producer.Start(ctx); err != nil {
 		return fail(r, status.ProducerFailed, err.Error())
 	}
@@ -264,7 +262,7 @@ func measuredRun(r Run, s runner.Sample) Run {
 
 // waitReady waits (at most a minute) for the reader to say it has the ring
 // open.
-func waitReady(ctx context.Context, reader *engine.Container) bool {
+func waitReady(ctx context.Context, reader runner.Container) bool {
 	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	ready := false
@@ -291,7 +289,7 @@ func (p *Pair) inProcess(ctx context.Context, row Row, variant string) Run {
 		return fail(r, status.RunFailed, err.Error())
 	}
 	defer c.Remove()
-	r.Reader.ContainerID, r.Reader.CPUs = c.ID, cpus
+	r.Reader.ContainerID, r.Reader.CPUs = c.Identity(), cpus
 	if err := c.Start(ctx); err != nil {
 		return fail(r, status.RunFailed, err.Error())
 	}
@@ -304,7 +302,7 @@ func (p *Pair) inProcess(ctx context.Context, row Row, variant string) Run {
 
 // finish waits for one side and reads the sampler's verdict into side; it
 // returns the side's stdout and the sampler's last sample.
-func (p *Pair) finish(ctx context.Context, c *engine.Container, side *Side) (string, runner.Sample) {
+func (p *Pair) finish(ctx context.Context, c runner.Container, side *Side) (string, runner.Sample) {
 	wctx, cancel := context.WithTimeout(ctx, p.Timeout+time.Minute)
 	defer cancel()
 	if _, err := c.Wait(wctx); err != nil {

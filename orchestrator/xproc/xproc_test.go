@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
@@ -36,7 +37,7 @@ func TestPairsAcrossContainers(t *testing.T) {
 		for _, v := range []string{"small", "large"} {
 			row := xproc.Rows(v, []toolchain.Language{l})[0]
 			var log bytes.Buffer
-			p := &xproc.Pair{Eng: eng, Image: img, Privilege: priv, RunID: runID, NCPU: info.LogicalCPUs, Timeout: 2 * time.Minute, Log: &log}
+			p := &xproc.Pair{Eng: docker.Bind(eng), Image: img, Privilege: priv, RunID: runID, NCPU: info.LogicalCPUs, Timeout: 2 * time.Minute, Log: &log}
 			res := p.Measure(context.Background(), row, v, 1)
 			if res.Status != "ok" || res.ElapsedNsMedian <= 0 {
 				t.Fatalf("%s %s: %s %s\n%s", name, v, res.Status, res.Detail, log.String())
@@ -71,7 +72,7 @@ func TestProducerFailed(t *testing.T) {
 	c, _ := toolchain.ByName("c")
 	row := xproc.Row{Name: "c", Title: "C", Lang: c, ReaderUnit: "xproc", ProdUnit: "exit3"}
 	var log bytes.Buffer
-	p := &xproc.Pair{Eng: eng, Image: img, Privilege: priv, RunID: runID, NCPU: info.LogicalCPUs, Timeout: time.Minute, Log: &log}
+	p := &xproc.Pair{Eng: docker.Bind(eng), Image: img, Privilege: priv, RunID: runID, NCPU: info.LogicalCPUs, Timeout: time.Minute, Log: &log}
 	start := time.Now()
 	res := p.Measure(context.Background(), row, "small", 1)
 	if res.Status != "producer_failed" || !strings.Contains(res.Detail, "exit status 3") {
