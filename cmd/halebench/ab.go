@@ -134,7 +134,12 @@ func runAB(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("ab", err)
 	}
-	res, err := ab.OnEngine(ctx, nil, plan)
+	eng, err := dial(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	res, err := ab.OnEngine(ctx, eng, plan)
 	if res == nil {
 		return err
 	}

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -20,18 +21,58 @@ import (
 
 // abJudge builds one hale toolchain image per commit (the shared cargo
 // target dir keeps a step to what changed) and compares two of them with
-// ab's interleaved rounds.
+// ab's interleaved rounds. What touches the engine is its steps; the rest
+// (each commit built once, a failed build a skip, ab's figures read by the
+// metric) is tested on a fake of them (bisect_judge_test.go).
 type abJudge struct {
 	cfg   bisectConfig
+	steps bisectSteps
 	built map[string]bisect.Side // by commit id: each commit is built once
 }
 
 var _ bisect.Judge = (*abJudge)(nil)
 
-// Each Build and each Compare opens its own lifecycle session (the engine
-// lock is the session's, so no session is held across them).
+// bisectSteps is what one bisect step does on the engine: build hale's
+// toolchain image with o (hale at one commit), saying how long the build
+// took (not the wait for the engine), and run ab's rounds on a prepared
+// plan of two such builds.
+type bisectSteps interface {
+	Toolchain(ctx context.Context, o imagebuild.Options) (imagebuild.Toolchain, time.Duration, error)
+	AB(ctx context.Context, p *ab.Plan) (*ab.Result, error)
+}
+
+// stepsOnEngine are the steps on an engine, each in its own lifecycle
+// session: the engine lock is a session's, so none is held across them.
+type stepsOnEngine struct {
+	eng    lifecycle.Engine
+	images imagebuild.Options // the session's
+	log    io.Writer
+}
+
+func (e stepsOnEngine) Toolchain(ctx context.Context, o imagebuild.Options) (imagebuild.Toolchain, time.Duration, error) {
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "bisect", Engine: e.eng, Images: e.images, Log: e.log})
+	if err != nil {
+		return imagebuild.Toolchain{}, 0, err
+	}
+	defer s.Close()
+	start := time.Now()
+	tc, err := s.BuilderWith(o).Toolchain(ctx, bisected())
+	return tc, time.Since(start), err
+}
+
+func (e stepsOnEngine) AB(ctx context.Context, p *ab.Plan) (*ab.Result, error) {
+	return ab.OnEngine(ctx, e.eng, p)
+}
+
+// newABJudge dials the engine the bisect's steps run on; the func returned
+// hangs it up.
 func newABJudge(ctx context.Context, cfg bisectConfig) (bisect.Judge, func(), error) {
-	return &abJudge{cfg: cfg, built: map[string]bisect.Side{}}, func() {}, nil
+	eng, err := dial(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	steps := stepsOnEngine{eng: eng, images: cfg.Images, log: cfg.Log}
+	return &abJudge{cfg: cfg, steps: steps, built: map[string]bisect.Side{}}, func() { eng.Close() }, nil
 }
 
 // Build is the hale toolchain image of one commit. A build that fails is
@@ -41,17 +82,8 @@ func (j *abJudge) Build(ctx context.Context, c bisect.Commit) (bisect.Side, erro
 		side.BuildSeconds = 0 // found built
 		return side, nil
 	}
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "bisect", Images: j.cfg.Images, Log: j.cfg.Log})
-	if err != nil {
-		return bisect.Side{Commit: c}, err
-	}
-	defer s.Close()
-	opts := j.cfg.at(c.ID)
-	opts.RunID = s.RunID
-	b := imagebuild.New(s.Eng, s.BuildKit(), j.cfg.Log, opts)
-	start := time.Now()
-	tc, err := b.Toolchain(ctx, bisected())
-	side := bisect.Side{Commit: c, BuildSeconds: time.Since(start).Seconds()}
+	tc, took, err := j.steps.Toolchain(ctx, j.cfg.at(c.ID))
+	side := bisect.Side{Commit: c, BuildSeconds: took.Seconds()}
 	switch {
 	case err != nil:
 		return side, err
@@ -78,7 +110,7 @@ func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []strin
 	if err != nil {
 		return nil, err
 	}
-	res, err := ab.OnEngine(ctx, nil, p)
+	res, err := j.steps.AB(ctx, p)
 	if err != nil {
 		return nil, err
 	}

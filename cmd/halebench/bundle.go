@@ -37,7 +37,7 @@ func runBundle(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("bundle", err)
 	}
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "bundle", Images: imagebuild.Options{NoBuild: true}, Log: stderr})
+	s, err := openSession(ctx, lifecycle.Options{Kind: "bundle", Images: imagebuild.Options{NoBuild: true}, Log: stderr})
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func runReplay(ctx context.Context, args []string) error {
 	if fi, err := os.Stat(pos[0]); err != nil || !fi.Mode().IsRegular() {
 		return badInput("replay", fmt.Errorf("replay: %s is not a bundle file (make one with halebench bundle)", pos[0]))
 	}
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "replay", Images: imagebuild.Options{NoBuild: true}, Log: log})
+	s, err := openSession(ctx, lifecycle.Options{Kind: "replay", Images: imagebuild.Options{NoBuild: true}, Log: log})
 	if err != nil {
 		return err
 	}

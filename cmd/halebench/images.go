@@ -48,7 +48,7 @@ func runImages(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "images", Images: opts, Log: log})
+	s, err := openSession(ctx, lifecycle.Options{Kind: "images", Images: opts, Log: log})
 	if err != nil {
 		return err
 	}

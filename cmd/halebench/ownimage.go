@@ -39,7 +39,7 @@ func runOwnImage(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "own-image", Log: log,
+	s, err := openSession(ctx, lifecycle.Options{Kind: "own-image", Log: log,
 		Images: imagebuild.Options{Mirror: *mirror, NoCache: *noCache, SourceDateEpoch: epoch}})
 	if err != nil {
 		return err

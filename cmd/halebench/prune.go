@@ -63,7 +63,7 @@ func runPrune(ctx context.Context, args []string) error {
 	if noCache {
 		o.CacheKeep = -1
 	}
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "prune", Images: imagebuild.Options{NoBuild: true}, Log: stderr})
+	s, err := openSession(ctx, lifecycle.Options{Kind: "prune", Images: imagebuild.Options{NoBuild: true}, Log: stderr})
 	if err != nil {
 		return err
 	}

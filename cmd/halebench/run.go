@@ -138,7 +138,12 @@ func runRun(ctx context.Context, args []string) error {
 		return badInput("run", err)
 	}
 	reportsGoTo(o.results)
-	res, err := harness.OnEngine(ctx, nil, plan)
+	eng, err := dial(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	res, err := harness.OnEngine(ctx, eng, plan)
 	if res == nil || res.Report == nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func runVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "verify", Log: log})
+	s, err := openSession(ctx, lifecycle.Options{Kind: "verify", Log: log})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -75,7 +76,19 @@ func runXproc(ctx context.Context, args []string) error {
 		return badInput("xproc", err)
 	}
 	reportsGoTo(o.ResultsDir)
-	rep, path, err := xproc.RunOnEngine(ctx, nil, o)
+	eng, err := dial(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	rep, path, err := xproc.RunOnEngine(ctx, eng, o)
+	printXproc(rep, path, jsonOut, o.Log)
+	return err
+}
+
+// printXproc writes what xproc measured (the tables, or the JSON report)
+// on stdout and the report's path on log.
+func printXproc(rep *xproc.Report, path string, jsonOut bool, log io.Writer) {
 	if rep != nil {
 		if jsonOut {
 			enc := json.NewEncoder(os.Stdout)
@@ -86,7 +99,6 @@ func runXproc(ctx context.Context, args []string) error {
 		}
 	}
 	if path != "" {
-		fmt.Fprintf(o.Log, "report: %s\n", path)
+		fmt.Fprintf(log, "report: %s\n", path)
 	}
-	return err
 }

@@ -23,8 +23,8 @@ type ErrSide struct {
 func (e *ErrSide) Error() string { return "side " + e.Side + ": " + e.Err.Error() }
 func (e *ErrSide) Unwrap() error { return e.Err }
 
-// OnEngine runs a prepared A/B in one lifecycle session (eng nil: dial
-// DOCKER_HOST): both sides' images built (each side with its own image
+// OnEngine runs a prepared A/B in one lifecycle session on eng (dialled
+// by the caller): both sides' images built (each side with its own image
 // options, so two hale builds coexist under their content-keyed tags),
 // the privilege probed, then Compare's rounds in the session's samplers.
 func OnEngine(ctx context.Context, eng lifecycle.Engine, p *Plan) (*Result, error) {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -158,29 +157,6 @@ func (c *Container) Output(ctx context.Context, limit int) (stdout, stderr strin
 		return "", "", fmt.Errorf("reading output of %s: %w", short(c.ID), err)
 	}
 	return string(o.b), string(e.b), nil
-}
-
-// FollowLines calls fn for each stdout line as the container prints it,
-// until fn returns false, the stream ends or ctx is done.
-func (c *Container) FollowLines(ctx context.Context, fn func(line string) bool) error {
-	rc, err := c.e.cli.ContainerLogs(ctx, c.ID, container.LogsOptions{ShowStdout: true, Follow: true})
-	if err != nil {
-		return fmt.Errorf("following %s: %w", short(c.ID), err)
-	}
-	defer rc.Close()
-	pr, pw := io.Pipe()
-	go func() {
-		_, err := stdcopy.StdCopy(pw, io.Discard, rc)
-		pw.CloseWithError(err)
-	}()
-	sc := bufio.NewScanner(pr)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		if !fn(sc.Text()) {
-			return nil
-		}
-	}
-	return sc.Err()
 }
 
 // Kill sends SIGKILL.

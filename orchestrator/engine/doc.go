@@ -8,6 +8,9 @@
 //
 // It is halebench's one driver: only this folder imports Docker, moby or
 // BuildKit (TestOnlyTheDriverImportsDocker); the packages that use it
-// declare the methods they call as small interfaces of their own, and
-// docs/driver.md says what a second driver would implement.
+// declare the methods they call as small interfaces of their own and name
+// only its plain data (Spec, Image, Privilege, HostInfo, …); package
+// engine/docker binds *Engine to the interfaces whose methods return the
+// users' own (a container, a builder). docs/driver.md says what a second
+// driver would implement.
 package engine

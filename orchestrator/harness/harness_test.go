@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/report"
@@ -40,7 +41,7 @@ func runOn(t *testing.T, ctx context.Context, eng *engine.Engine, o harness.Opti
 	if err != nil {
 		return nil, err
 	}
-	return harness.OnEngine(ctx, eng, p)
+	return harness.OnEngine(ctx, docker.Bind(eng), p)
 }
 
 func bench(r *report.Report, name string) *report.Bench {

@@ -22,8 +22,6 @@ type Engine interface {
 	RemoveImage(ctx context.Context, ref string) error
 }
 
-var _ Engine = (*engine.Engine)(nil)
-
 // Check reads archive and says why it is not an archive holding exactly
 // images (reference → digest) under those references, or nil.
 func Check(archive string, images map[string]string) error {

@@ -30,8 +30,6 @@ type Engine interface {
 	Tag(ctx context.Context, src, dst string) error
 }
 
-var _ Engine = (*engine.Engine)(nil)
-
 // Options choose where images come from.
 type Options struct {
 	BaseImage string // a local image to build FROM instead of making one

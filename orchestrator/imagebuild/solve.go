@@ -14,8 +14,6 @@ type Solver interface {
 	Build(ctx context.Context, b engine.Build) (engine.Built, error)
 }
 
-var _ Solver = (*engine.BuildKit)(nil)
-
 // solver runs the builder's builds, each reported on log.
 type solver struct {
 	s   Solver

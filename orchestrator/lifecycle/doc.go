@@ -1,6 +1,7 @@
 // Package lifecycle is the one setup path of every verb that uses the
 // engine (run, xproc, images, verify, bundle, replay, own-image, prune):
-// Open dials the engine, takes the engine's one lock (a container of a fixed
+// Open, on an engine the caller dialled (it never dials one: cmd/halebench
+// wires the driver in), takes the engine's one lock (a container of a fixed
 // name, shared by every verb and every user of that engine), names the run,
 // removes what a killed run left, reads the host and dials BuildKit;
 // BuildImages makes the images a verb needs for its languages and sources;
@@ -10,6 +11,8 @@
 // probe. When the builder handed out an image not trusted (restored from a
 // cache folder with no signature to check, or built on one: see
 // imagebuild.Provenance), Ready asks for no privilege at all, as
-// --unprivileged does, and records the withheld modes with why. Close undoes it all and releases the lock last. ErrInterrupted is the one error of a cancelled verb. It
-// decides nothing about numbers.
+// --unprivileged does, and records the withheld modes with why. Close
+// undoes it all and releases the lock last; the engine is the caller's to
+// hang up. ErrInterrupted is the one error of a cancelled verb. It decides
+// nothing about numbers.
 package lifecycle

@@ -111,7 +111,7 @@ func (sp *Sampling) getPool() *runner.Pool {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	if sp.pool == nil {
-		sp.pool = runner.NewPool(runner.OnEngine(sp.s.Eng), sp.priv, sp.s.RunID, sp.s.opts.MemLimit, sp.s.opts.Log)
+		sp.pool = runner.NewPool(sp.s.Eng, sp.priv, sp.s.RunID, sp.s.opts.MemLimit, sp.s.opts.Log)
 	}
 	return sp.pool
 }

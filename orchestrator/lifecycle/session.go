@@ -22,8 +22,8 @@ var ErrInterrupted = errors.New("interrupted")
 // Options say how a session is made.
 type Options struct {
 	Kind string // the verb: "run", "xproc", "images", "verify", …; the run id's prefix and the lock's holder
-	// Engine is an engine already dialled (a verb that runs another inside
-	// it, as replay runs the suite); nil: Open dials DOCKER_HOST itself.
+	// Engine is the engine, dialled by the caller (cmd/halebench wires the
+	// driver in), who also hangs it up after Close: a session never dials.
 	Engine       Engine
 	Images       imagebuild.Options // NoBuild: no BuildKit is dialled
 	Unprivileged bool               // ask for no privilege at all
@@ -40,30 +40,25 @@ type Session struct {
 	Eng     Engine
 
 	opts     Options
-	bk       *engine.BuildKit
-	dialled  bool
+	bk       BuildKit
 	sampling *Sampling
 	release  func()
 }
 
-// Open dials the engine (unless one is given), takes the engine's lock
-// (held until Close: building, sampling and the report all happen under
-// it), names the run, removes the containers killed runs left, reads the
-// host and, unless nothing is to be built, dials BuildKit. Check every input before: Open is where the
-// engine is first asked anything.
+// Open takes the engine's lock (held until Close: building, sampling and
+// the report all happen under it), names the run, removes the containers
+// killed runs left, reads the host and, unless nothing is to be built,
+// dials BuildKit. Check every input before: Open is where the engine is
+// first asked anything.
 func Open(ctx context.Context, o Options) (*Session, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
+	if o.Engine == nil {
+		return nil, errors.New("lifecycle.Open: no engine (the caller dials one)")
+	}
 	s := &Session{Eng: o.Engine, opts: o, RunID: newRunID(o.Kind)}
 	s.opts.Images.RunID = s.RunID
-	if s.Eng == nil {
-		eng, err := engine.Connect(ctx)
-		if err != nil {
-			return nil, err
-		}
-		s.Eng, s.dialled = eng, true
-	}
 	if err := s.open(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -129,8 +124,8 @@ func (s *Session) BuildKit() imagebuild.Solver {
 }
 
 // Close ends the samplers, removes whatever container of the run is still
-// there, releases the lock, hangs up BuildKit and, if Open dialled it, the
-// engine.
+// there, releases the lock and hangs up BuildKit; the engine is the
+// caller's to hang up.
 func (s *Session) Close() {
 	if s.sampling != nil {
 		s.sampling.CloseSamplers()
@@ -149,10 +144,6 @@ func (s *Session) Close() {
 	if s.bk != nil {
 		s.bk.Close()
 		s.bk = nil
-	}
-	if s.dialled {
-		s.Eng.Close()
-		s.dialled = false
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
@@ -16,7 +17,7 @@ func TestSession(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx := context.Background()
 	var log strings.Builder
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "xproc", Engine: eng, Log: &log})
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "xproc", Engine: docker.Bind(eng), Log: &log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,4 +37,12 @@ func TestSession(t *testing.T) {
 	}
 	s.Close()
 	enginetest.NoLeftovers(t, eng, s.RunID)
+}
+
+// A session never dials: with no engine given, Open refuses before asking
+// anything.
+func TestOpenWithoutEngine(t *testing.T) {
+	if _, err := lifecycle.Open(context.Background(), lifecycle.Options{Kind: "test"}); err == nil || !strings.Contains(err.Error(), "no engine") {
+		t.Fatalf("Open without an engine: %v", err)
+	}
 }

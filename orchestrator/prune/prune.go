@@ -24,8 +24,6 @@ type Engine interface {
 	PruneBuildCache(ctx context.Context, keep int64) (int64, error)
 }
 
-var _ Engine = (*engine.Engine)(nil)
-
 // Options say what may go.
 type Options struct {
 	ResultsDir string // reports here name the images to keep

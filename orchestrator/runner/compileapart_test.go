@@ -11,6 +11,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
@@ -126,7 +127,7 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 // trusted.
 func runApart(t *testing.T, eng *engine.Engine, bi imagebuild.BenchImage, priv engine.Privilege, runID, trusted string) runner.Outcome {
 	t.Helper()
-	srv, err := runner.StartServer(context.Background(), runner.OnEngine(eng), runner.ServerSpec{Image: bi.Ref, CPUs: "0", Privilege: priv,
+	srv, err := runner.StartServer(context.Background(), docker.Bind(eng), runner.ServerSpec{Image: bi.Ref, CPUs: "0", Privilege: priv,
 		RunID: runID, MemLimit: 1 << 30, Lang: "hale", Trusted: trusted})
 	if err != nil {
 		t.Fatal(err)

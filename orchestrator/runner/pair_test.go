@@ -11,6 +11,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -57,7 +58,7 @@ func TestServerReadyLine(t *testing.T) {
 	progs, _ := filepath.Glob("testdata/pair/*.c")
 	img, priv := enginetest.BenchImage(t, eng, "c", progs...)
 	runID := "test-ready-" + time.Now().Format("150405.000")
-	srv, err := runner.StartServer(context.Background(), runner.OnEngine(eng), runner.ServerSpec{Image: img, CPUs: "0", Privilege: priv, RunID: runID, Lang: "c"})
+	srv, err := runner.StartServer(context.Background(), docker.Bind(eng), runner.ServerSpec{Image: img, CPUs: "0", Privilege: priv, RunID: runID, Lang: "c"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestSamplePair(t *testing.T) {
 		rc = "1"
 	}
 	runID := "test-pair-" + time.Now().Format("150405.000")
-	rec := &recording{Engine: runner.OnEngine(eng), made: map[string]runner.Container{}}
+	rec := &recording{Engine: docker.Bind(eng), made: map[string]runner.Container{}}
 	pool := runner.NewPool(rec, priv, runID, 1<<30, io.Discard)
 	defer func() {
 		pool.Close()

@@ -13,13 +13,16 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
-// Engine makes the containers the runner drives.
+// Engine makes the containers the runner drives. A driver meets it with
+// a Create whose result is this package's Container (Go matches a method's
+// results exactly): package engine/docker binds the Docker driver so.
 type Engine interface {
 	Create(ctx context.Context, s engine.Spec) (Container, error)
 }
 
-// Container is what the runner does with one container: attach before
-// starting it, start it, and end it.
+// Container is what is done with one container that runs the sampler
+// (run's, ab's and xproc's alike, on the pool): the runner attaches
+// before starting it, starts it, and ends it.
 type Container interface {
 	Attach(ctx context.Context) (io.WriteCloser, io.Reader, error)
 	Start(ctx context.Context) error
@@ -28,26 +31,6 @@ type Container interface {
 	Remove() error
 	Stderr() string
 	Identity() string
-}
-
-var _ Container = (*engine.Container)(nil)
-
-// Creator is an engine whose containers are the Docker driver's.
-type Creator interface {
-	Create(ctx context.Context, s engine.Spec) (*engine.Container, error)
-}
-
-// OnEngine is the Docker Engine as the runner's Engine.
-func OnEngine(e Creator) Engine { return dockerEngine{e} }
-
-type dockerEngine struct{ e Creator }
-
-func (d dockerEngine) Create(ctx context.Context, s engine.Spec) (Container, error) {
-	c, err := d.e.Create(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
 }
 
 // Job is one (bench, language) pair to sample in a Server; the image, the

@@ -50,8 +50,8 @@ func CheckOptions(o Options) error {
 
 // RunOnEngine measures every row of every variant, each run of a pair a job
 // on each of its two sampler containers (kept for the session), inside one
-// lifecycle session (on eng, or on the engine
-// DOCKER_HOST names when eng is nil); it writes the report and returns it
+// lifecycle session on eng (dialled by the caller); it writes the report
+// and returns it
 // with its path. A cancelled ctx still writes what was measured, and the
 // error is lifecycle.ErrInterrupted.
 func RunOnEngine(ctx context.Context, eng lifecycle.Engine, o Options) (*Report, string, error) {
