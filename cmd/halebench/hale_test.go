@@ -46,7 +46,12 @@ func TestSlowHaleSubjectEndToEnd(t *testing.T) {
 		return &r
 	}
 
-	r := runJSON(1)
+	// The forged file records no machine: its times do not gate unless
+	// --gate-any-machine asks, as the seed's file does not.
+	if r := runJSON(0); r.Benches[0].Status != "incomparable_machine" {
+		t.Fatalf("a file without a machine gated %s: %s", r.Benches[0].Name, r.Benches[0].Status)
+	}
+	r := runJSON(1, "--gate-any-machine")
 	hale := r.Images["hale"]
 	if r.SubjectStatus != "available" || hale.Version != "hale 0.17.0" || hale.Hale == nil || hale.Hale.ReleaseCheck != "agrees" || hale.Hale.CargoLockSHA256 == "" {
 		t.Fatalf("hale toolchain %+v, build %+v", hale, hale.Hale)
