@@ -38,15 +38,11 @@ func Schema(path string) (string, error) {
 // ReadABFile reads a shard's ab result from path (bounded, no symlink, its
 // schema checked) and checks it is a shard.
 func ReadABFile(path string) (ABShard, error) {
-	data, err := report.ReadBounded(path)
+	r, err := readJSON[abreport.Result](path, "an ab result")
 	if err != nil {
-		return ABShard{}, &Refusal{File: path, Why: "not an ab result: " + err.Error()}
+		return ABShard{}, err
 	}
-	var r abreport.Result
-	if err := json.Unmarshal(data, &r); err != nil {
-		return ABShard{}, &Refusal{File: path, Why: "not an ab result: " + err.Error()}
-	}
-	s := ABShard{File: path, Result: &r}
+	s := ABShard{File: path, Result: r}
 	return s, s.check()
 }
 

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -30,6 +31,20 @@ func refuse(file, format string, args ...any) error {
 
 // MaxBenches bounds a shard's bench lists: no suite is that large.
 const MaxBenches = 10000
+
+// readJSON reads path as one bounded, non-symlinked JSON document of type
+// T; what names the document in a refusal ("an ab result").
+func readJSON[T any](path, what string) (*T, error) {
+	data, err := report.ReadBounded(path)
+	if err != nil {
+		return nil, &Refusal{File: path, Why: "not " + what + ": " + err.Error()}
+	}
+	var v T
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, &Refusal{File: path, Why: "not " + what + ": " + err.Error()}
+	}
+	return &v, nil
+}
 
 // ReadFile reads a shard's report from path (bounded, no symlink, its
 // schema checked) and checks it is a shard.

@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -23,15 +22,11 @@ type XprocShard struct {
 // ReadXprocFile reads a shard's xproc report from path (bounded, no
 // symlink, its schema checked) and checks it is a shard.
 func ReadXprocFile(path string) (XprocShard, error) {
-	data, err := report.ReadBounded(path)
+	r, err := readJSON[xprocreport.Report](path, "an xproc report")
 	if err != nil {
-		return XprocShard{}, &Refusal{File: path, Why: "not an xproc report: " + err.Error()}
+		return XprocShard{}, err
 	}
-	var r xprocreport.Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return XprocShard{}, &Refusal{File: path, Why: "not an xproc report: " + err.Error()}
-	}
-	s := XprocShard{File: path, Report: &r}
+	s := XprocShard{File: path, Report: r}
 	return s, s.check()
 }
 
