@@ -78,13 +78,9 @@ func runMerge(_ context.Context, args []string) error {
 	if err := ci.Check(); err != nil {
 		return badInput("merge", err)
 	}
-	var shards []merge.Shard
-	for _, f := range files {
-		s, err := merge.ReadFile(f)
-		if err != nil {
-			return fmt.Errorf("merge: %w", err)
-		}
-		shards = append(shards, s)
+	shards, err := readShards(files, merge.ReadFile)
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
 	}
 	r, err := merge.Reports(shards, time.Now().UTC().Format(time.RFC3339Nano))
 	if err != nil {
@@ -126,4 +122,18 @@ func writeMerged(r *report.Report, out, html string) error {
 		fmt.Fprintf(stderr, "html: %s\n", html)
 	}
 	return nil
+}
+
+// readShards reads each of files with read (merge.ReadFile, ReadABFile or
+// ReadXprocFile), stopping at the first it refuses.
+func readShards[S any](files []string, read func(string) (S, error)) ([]S, error) {
+	var shards []S
+	for _, f := range files {
+		s, err := read(f)
+		if err != nil {
+			return nil, err
+		}
+		shards = append(shards, s)
+	}
+	return shards, nil
 }

@@ -20,13 +20,9 @@ func mergeAB(files []string, jsonOut bool, out, html, junit, summary string) err
 	if junit != "" {
 		return badInput("merge", errors.New("merge: --junit writes a run's benches; ab shards have no JUnit form (use --summary for the Markdown table)"))
 	}
-	var shards []merge.ABShard
-	for _, f := range files {
-		s, err := merge.ReadABFile(f)
-		if err != nil {
-			return badInput("merge", fmt.Errorf("merge: %w", err))
-		}
-		shards = append(shards, s)
+	shards, err := readShards(files, merge.ReadABFile)
+	if err != nil {
+		return badInput("merge", fmt.Errorf("merge: %w", err))
 	}
 	r, err := merge.AB(shards, time.Now().UTC().Format(time.RFC3339Nano))
 	if err != nil {

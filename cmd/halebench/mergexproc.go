@@ -20,13 +20,9 @@ func mergeXproc(files []string, jsonOut bool, out, html, junit, summary string) 
 			return badInput("merge", fmt.Errorf("merge: %s writes a run's or an ab's outputs; an xproc report has its two tables and its JSON (-o)", f.flag))
 		}
 	}
-	var shards []merge.XprocShard
-	for _, f := range files {
-		s, err := merge.ReadXprocFile(f)
-		if err != nil {
-			return badInput("merge", fmt.Errorf("merge: %w", err))
-		}
-		shards = append(shards, s)
+	shards, err := readShards(files, merge.ReadXprocFile)
+	if err != nil {
+		return badInput("merge", fmt.Errorf("merge: %w", err))
 	}
 	r, err := merge.Xproc(shards, time.Now().UTC().Format(time.RFC3339Nano))
 	if err != nil {
