@@ -8,7 +8,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
@@ -141,24 +140,11 @@ func Xproc(shards []XprocShard, at string) (*xprocreport.Report, error) {
 			Status: r.Status, Host: r.Host, Benches: r.Shard.Benches, SourcesDigest: r.Shard.SuiteSourcesDigest})
 	}
 	for v, rows := range m.Variants {
-		sort.SliceStable(rows, func(i, j int) bool { return rowOrder(v, rows[i].Row) < rowOrder(v, rows[j].Row) })
+		sort.SliceStable(rows, func(i, j int) bool {
+			return xprocreport.RowOrder(v, rows[i].Row) < xprocreport.RowOrder(v, rows[j].Row)
+		})
 	}
 	return m, nil
-}
-
-// rowOrder is a row's place in an unsharded xproc's table: by language
-// in the toolchain table's order, then the language's rows in order.
-func rowOrder(variant, row string) int {
-	i := 0
-	for _, l := range toolchain.All {
-		for _, r := range l.XProcRows(variant) {
-			if r.Key == row {
-				return i
-			}
-			i++
-		}
-	}
-	return i
 }
 
 // sameXproc refuses shards that are not all of one xproc: each against

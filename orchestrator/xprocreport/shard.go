@@ -13,14 +13,29 @@ func Unit(variant, lang string) string { return variant + "/" + lang }
 // LangOf is the language whose row of variant is keyed row (the toolchain
 // table's xproc rows), "" when no language has that row.
 func LangOf(variant, row string) string {
+	lang, _ := locate(variant, row)
+	return lang
+}
+
+// RowOrder is a row's place in an unsharded xproc's table of variant: by
+// language in the toolchain table's order, then the language's rows in
+// order; a row no language has comes after every other.
+func RowOrder(variant, row string) int {
+	_, i := locate(variant, row)
+	return i
+}
+
+// locate is the language of row in variant and its place in the table.
+func locate(variant, row string) (lang string, order int) {
 	for _, l := range toolchain.All {
 		for _, r := range l.XProcRows(variant) {
 			if r.Key == row {
-				return l.Name
+				return l.Name, order
 			}
+			order++
 		}
 	}
-	return ""
+	return "", order
 }
 
 // RatioRows are the rows a ratio is taken against (Ratios): the seed

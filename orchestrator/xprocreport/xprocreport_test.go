@@ -71,4 +71,10 @@ func TestShardTablesMarkReferences(t *testing.T) {
 	if LangOf("small", "hale_drain") != "hale" || LangOf("large", "go") != "go" || LangOf("small", "cobol") != "" {
 		t.Error("LangOf")
 	}
+	// Hale's two readers first (the toolchain table's order), go after
+	// them, a row no language has after every other.
+	if RowOrder("small", "hale") != 0 || RowOrder("small", "hale_drain") != 1 || RowOrder("small", "go") <= 1 ||
+		RowOrder("small", "cobol") <= RowOrder("small", "rust") {
+		t.Error("RowOrder")
+	}
 }
