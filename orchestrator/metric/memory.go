@@ -2,7 +2,6 @@ package metric
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -48,7 +47,7 @@ func memRecord(e *baseline.Entry, runs []Cell) {
 	}
 	if m := stats.Median(mem); m > 0 {
 		sigma, _ := stats.Drift(medians)
-		band := math.Max(stats.Band(stats.MedianFloat(noises), sigma, baseline.MemBandFloor, baseline.BandCeil), baseline.MemBandFloor)
+		band := stats.Band(stats.MedianFloat(noises), sigma, baseline.MemBandFloor, baseline.BandCeil) // floored by MemBandFloor
 		e.MemSource, e.MemKB, e.MemTolerance, e.MemSamples = source, m, &band, mem
 	}
 }
