@@ -93,7 +93,7 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 		return out
 	}
 	if cj.BuildFailed != "" {
-		if msg, err := os.ReadFile(cj.BuildFailed); err == nil {
+		if msg, ok := readNote(cj.BuildFailed); ok {
 			return failAll("the counted build failed: " + tail(string(msg), 2000)), false
 		}
 	}

@@ -97,7 +97,7 @@ func (s *session) run(o options) wire.Result {
 		return res
 	}
 	if o.buildFailed != "" {
-		if msg, err := os.ReadFile(o.buildFailed); err == nil {
+		if msg, ok := readNote(o.buildFailed); ok {
 			res.Status = wire.StatusBuildFailed
 			res.BuildError = tail(string(msg), 4000)
 			return res
