@@ -59,20 +59,35 @@ func instrumentOf(cacheSim bool) string {
 	return wire.InstrumentCallgrind
 }
 
-// countEnv is a counted run's whole environment: a fixed list (not the
-// image's), the job's variables, the seed, and for a region run the clock
-// gate.
+// countEnv is a counted run's whole environment: of the job's variables
+// only a bench's knobs and the orchestrator's HALEBENCH_ names (jobEnv),
+// then a fixed list (not the image's), the seed, and for a region run the
+// clock gate, applied last so that nothing of the job's can change them.
 func countEnv(o options, region bool) []string {
-	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + homeDir, "LC_ALL=C", "TZ=UTC",
-		"PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "GLIBC_TUNABLES=" + glibcTunables,
+	env := append(jobEnv(o.env), "PATH=/usr/local/bin:/usr/bin:/bin", "HOME="+homeDir, "LC_ALL=C", "TZ=UTC",
+		"PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1", "GLIBC_TUNABLES="+glibcTunables,
 		// Go's asynchronous preemption signals trip a Callgrind assertion
 		// (threads.c, vgCallgrind_post_signal); without them Go counts.
-		"GODEBUG=asyncpreemptoff=1"}
-	env = append(append(env, o.env...), "HALEBENCH_SEED="+wire.CountSeed)
+		"GODEBUG=asyncpreemptoff=1", "HALEBENCH_SEED="+wire.CountSeed)
 	if region {
 		env = append(env, "LD_PRELOAD="+wire.ClockGatePath)
 	}
 	return dedupEnv(env)
+}
+
+// jobEnv is what of a job's variables a counted run may see: a bench's
+// knobs (wire.BenchEnvRefused) and the orchestrator's HALEBENCH_ names.
+// The catalogue refuses the rest already; this is the second wall, so no
+// VALGRIND_OPTS, LD_* or GLIBC_* of a job reaches Valgrind.
+func jobEnv(vars []string) []string {
+	out := make([]string, 0, len(vars)+10)
+	for _, kv := range vars {
+		k, _, _ := strings.Cut(kv, "=")
+		if wire.BenchEnvRefused(k) == "" || strings.HasPrefix(k, "HALEBENCH_") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // countRuns takes a job's counted runs. A region job whose first run shows

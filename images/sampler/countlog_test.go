@@ -170,11 +170,20 @@ func TestCountArgvPinsTheModel(t *testing.T) {
 	if !strings.Contains(p, "--collect-atstart=yes") || strings.Contains(p, "cache-sim") || strings.Contains(p, "--LL") || strings.Contains(p, "log-fd") {
 		t.Errorf("process argv without the cache simulation %q", p)
 	}
-	env := strings.Join(countEnv(options{seed: "3", env: []string{"A=1"}}, true), "\n")
+	// A job's env that would steer the instrument (what catalogue.json
+	// could once set): none of it reaches the counted run.
+	job := []string{"LOTUS_BUS_QUEUE_CAP=64", "VALGRIND_OPTS=--toggle-collect=main", "LD_PRELOAD=/tmp/x.so",
+		"GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2", "GODEBUG=x=1", "MALLOC_ARENA_MAX=1", "HALEBENCH_SEED=3"}
+	env := strings.Join(countEnv(options{seed: "3", env: job}, true), "\n")
+	for _, bad := range []string{"VALGRIND_OPTS", "/tmp/x.so", "-AVX2", "GODEBUG=x=1", "MALLOC_"} {
+		if strings.Contains(env, bad) {
+			t.Errorf("the job's %s reached the counted run:\n%s", bad, env)
+		}
+	}
 	if strings.Contains(env, "HALEBENCH_SEED=3") { // the job's seed never reaches a counted run
 		t.Errorf("env carries the job's seed:\n%s", env)
 	}
-	for _, want := range []string{"LD_PRELOAD=" + wire.ClockGatePath, "PYTHONHASHSEED=0", "HALEBENCH_SEED=" + wire.CountSeed, "A=1", "GLIBC_TUNABLES="} {
+	for _, want := range []string{"LD_PRELOAD=" + wire.ClockGatePath, "PYTHONHASHSEED=0", "HALEBENCH_SEED=" + wire.CountSeed, "LOTUS_BUS_QUEUE_CAP=64", "GLIBC_TUNABLES=" + glibcTunables} {
 		if !strings.Contains(env, want) {
 			t.Errorf("env lacks %q:\n%s", want, env)
 		}

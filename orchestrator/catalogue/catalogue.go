@@ -83,6 +83,11 @@ func Load(dir string) (*Suite, error) {
 	if err := unknownNames(catPath, cat, found); err != nil {
 		return nil, err
 	}
+	for n, meta := range cat.Benches {
+		if err := checkEnv(n, meta.Env); err != nil {
+			return nil, fmt.Errorf("suite catalogue %s: %w", catPath, err)
+		}
+	}
 	if !exists(catPath) {
 		cat = byFolder(found)
 	}
