@@ -129,8 +129,13 @@ const stRdonly = 1
 
 // emptyDir removes everything in dir but keep (links are removed, not
 // followed) and checks nothing else is left. A directory the image does not
-// have is empty.
+// have is empty; one the image reaches through a link (its /var/tmp a link
+// to /run or /bench) is refused, never followed, since what the link names
+// is not a bench's room.
 func emptyDir(dir string, keep map[string]bool) error {
+	if err := noLinkOnPath(dir); err != nil {
+		return err
+	}
 	names, err := dirNames(dir)
 	if err != nil {
 		return err
@@ -152,6 +157,27 @@ func emptyDir(dir string, keep map[string]bool) error {
 		}
 	}
 	return err
+}
+
+// noLinkOnPath refuses a path of which any part is a symbolic link. The
+// room's parents are the image's, owned by root: no bench can swap one
+// between this check and the clean.
+func noLinkOnPath(dir string) error {
+	for p := filepath.Clean(dir); p != "/" && p != "."; p = filepath.Dir(p) {
+		var st syscall.Stat_t
+		err := syscall.Lstat(p, &st)
+		if errors.Is(err, syscall.ENOENT) {
+			continue
+		}
+		if err != nil {
+			return &os.PathError{Op: "lstat", Path: p, Err: err}
+		}
+		if st.Mode&syscall.S_IFMT == syscall.S_IFLNK {
+			target, _ := os.Readlink(p)
+			return fmt.Errorf("%s is a link (to %q) in this image: the sampler does not follow it to empty %s; use an image where it is a directory", p, target, dir)
+		}
+	}
+	return nil
 }
 
 // sysvKinds are the System V IPC object kinds: where the kernel lists

@@ -229,3 +229,27 @@ func TestGuestLeavesTheSharedRoom(t *testing.T) {
 		}
 	}
 }
+
+// An image whose /var/tmp (or /var) is a link: the clean, root, does not
+// follow it and empty what it names (the sampler's /run, the programs in
+// /bench); it says so, which spends the container.
+func TestEmptyDirRefusesALinkedRoom(t *testing.T) {
+	base, target := t.TempDir(), t.TempDir()
+	precious := filepath.Join(target, "halebench-cg")
+	if err := os.WriteFile(precious, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(target, filepath.Join(base, "tmp"))
+	os.Mkdir(filepath.Join(base, "real"), 0o755)
+	os.Symlink(filepath.Join(base, "real"), filepath.Join(base, "var"))
+	os.Symlink(target, filepath.Join(base, "real", "tmp"))
+	for _, dir := range []string{filepath.Join(base, "tmp"), filepath.Join(base, "var", "tmp")} {
+		err := emptyDir(dir, nil)
+		if err == nil || !strings.Contains(err.Error(), "is a link") {
+			t.Errorf("%s: err = %v, want a refusal", dir, err)
+		}
+		if _, serr := os.Stat(precious); serr != nil {
+			t.Fatalf("%s: the clean followed a link and removed what it names: %v", dir, serr)
+		}
+	}
+}
