@@ -122,6 +122,8 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 	if region {
 		if _, err := os.Stat(wire.ClockGatePath); err != nil {
 			region, why = false, "no clock gate in this image ("+err.Error()+")"
+		} else if s.gateUnchecked {
+			region, why = false, "the clock gate is not in the image's trusted record, so it is not preloaded"
 		}
 	}
 	var out []wire.Count

@@ -110,3 +110,18 @@ const noNetwork = "force-network-mode"
 func TrustedArg(trusted map[string]string) string {
 	return wire.FormatTrusted(trusted)
 }
+
+// foundRecord reads a found image's trusted record (its LabelTrusted, what
+// a --no-build run has instead of the apart build). It fails closed: a
+// record that is empty or names no digest for the sampler would have the
+// sampler check nothing before it acts as root, so it is refused.
+func foundRecord(label string) (map[string]string, error) {
+	trusted, err := wire.ParseTrusted(label)
+	if err != nil {
+		return nil, err
+	}
+	if trusted[SamplerPath] == "" {
+		return nil, fmt.Errorf("it records no digest for the sampler (%s), so nothing would be checked before the sampler runs as root", SamplerPath)
+	}
+	return trusted, nil
+}

@@ -170,7 +170,7 @@ func (b *Builder) BenchImage(ctx context.Context, lang toolchain.Language, sourc
 		return bi, err
 	}
 	if trusted == nil { // --no-build: the found image's own record (useFound restored its labels into args)
-		if trusted, err = wire.ParseTrusted(args["label:"+LabelTrusted]); err != nil {
+		if trusted, err = foundRecord(args["label:"+LabelTrusted]); err != nil {
 			return bi, fmt.Errorf("benches %s: the found image's %s label: %w: rebuild it without --no-build", lang.Name, LabelTrusted, err)
 		}
 	}
