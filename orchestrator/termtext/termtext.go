@@ -7,7 +7,10 @@ import (
 
 // Clean keeps printable text, newlines and tabs. ANSI escape sequences (CSI,
 // OSC and the rest) are dropped whole, other control characters (C0, DEL,
-// C1) and invalid UTF-8 become U+FFFD. A line that starts with "::" after
+// C1), Unicode's bidirectional controls (U+202A–U+202E, U+2066–U+2069,
+// U+200E, U+200F, U+061C: they reorder what a terminal or a web page shows,
+// so that a log line could read other than it is) and invalid UTF-8 become
+// U+FFFD. A line that starts with "::" after
 // any blanks, Unicode ones included (a GitHub Actions workflow command),
 // gets a "· " in front, and every "##[" or "##vso[" (Azure's, matched
 // anywhere in a line) a "·" inside, so that no CI runner obeys either.
@@ -32,7 +35,7 @@ func Clean(s string) string {
 			continue
 		case r == '\n' || r == '\t':
 			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || bidiControl(r):
 			b.WriteRune('\uFFFD')
 		default:
 			b.WriteRune(r)
@@ -40,6 +43,12 @@ func Clean(s string) string {
 		i += size
 	}
 	return neutraliseCommands(b.String())
+}
+
+// bidiControl says whether r is one of Unicode's bidirectional formatting
+// characters: embeddings and overrides, isolates, and the marks.
+func bidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 func isPlain(s string) bool {

@@ -27,6 +27,9 @@ func TestClean(t *testing.T) {
 		{"hashes kept", "## heading #[attr] ##x", "## heading #[attr] ##x"},
 		{"invalid utf-8", "a\xffb", "a\ufffdb"},
 		{"unicode kept", "µs — ok", "µs — ok"},
+		{"bidi override (Trojan Source)", "ok \u202eexe.txt\u202c", "ok \ufffdexe.txt\ufffd"},
+		{"bidi isolates and marks", "a\u2066b\u2069c\u200fd\u200ee\u061cf", "a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf"},
+		{"bidi override behind a command", "\u202e::error::x", "\ufffd::error::x"},
 	}
 	for _, c := range cases {
 		got := Clean(c.in)
