@@ -140,7 +140,12 @@ func (c *Cache) Store(ctx context.Context, key, ref, id string) error {
 	}
 	defer b.Close()
 	now := c.now().UTC()
-	if e, err := c.readEntry(key); err == nil && e != nil && e.ID == id && e.Ref == ref && slices.Equal(e.Layers, img.Layers) && holds(b, *e) {
+	// An entry already there is kept (its time of use moved) only when
+	// this job can vouch for it: signed with its key, or, for a job with
+	// none, left unsigned anyway. One it cannot verify is made again from
+	// the engine's image, never signed as it stands.
+	if e, err := c.readEntry(key); err == nil && e != nil && e.ID == id && e.Ref == ref && slices.Equal(e.Layers, img.Layers) &&
+		(len(c.sign) == 0 || e.signedWith(c.sign)) && holds(b, *e) {
 		e.Used = now
 		return c.writeEntry(c.signed(*e))
 	}
