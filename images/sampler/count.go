@@ -115,6 +115,9 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 	if len(cj.Argv) == 0 {
 		return failAll("a count job without a program"), false
 	}
+	if why := clientRequests(cj.Argv[0]); why != "" {
+		return failAll(why), false
+	}
 	if s.valgrindVersion(); s.env.Valgrind == "" {
 		return failAll("valgrind is not in this image (" + valgrindPath + "): the toolchain image predates the count lane; rebuild it with `halebench images`"), false
 	}
