@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -190,5 +191,25 @@ func TestCountArgvPinsTheModel(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(countEnv(options{}, false), "\n"), "LD_PRELOAD") {
 		t.Error("a process run preloads the gate")
+	}
+}
+
+// A program that sends its own summary on Valgrind's log socket and shuts
+// it: Valgrind's next write fails and it goes on on stderr, where its own
+// summary shows the log was cut. Tried on the host (valgrind 3.19): the
+// socket carried the forged 4242, stderr "Collected : 18183445".
+func TestCountOfRefusesACutLog(t *testing.T) {
+	log := readFixture(t, "callgrind-region.log")
+	pid := fixturePID(t, log)
+	ok := wire.Sample{Status: wire.StatusOK}
+	cut := ok
+	cut.StderrTail = fmt.Sprintf("sent on 3\n==%d== \n==%d== Events    : Ir\n==%d== Collected : 18183445\n", pid, pid, pid)
+	if c, _ := countOf(wire.Count{}, cut, countLogOf{text: log, conns: 1, pid: pid}, true, true); c.Status != wire.CountFailed || c.Ir != 0 || !strings.Contains(c.Detail, "log socket was cut") {
+		t.Errorf("a cut log: %+v", c)
+	}
+	other := ok
+	other.StderrTail = "==1== not valgrind's\nwarning: x\n"
+	if c, _ := countOf(wire.Count{}, other, countLogOf{text: log, conns: 1, pid: pid}, true, true); c.Status != wire.CountOK {
+		t.Errorf("a program's own stderr: %+v", c)
 	}
 }
