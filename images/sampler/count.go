@@ -121,14 +121,7 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 	if s.valgrindVersion(); s.env.Valgrind == "" {
 		return failAll("valgrind is not in this image (" + valgrindPath + "): the toolchain image predates the count lane; rebuild it with `halebench images`"), false
 	}
-	region, why := cj.Region, ""
-	if region {
-		if _, err := os.Stat(wire.ClockGatePath); err != nil {
-			region, why = false, "no clock gate in this image ("+err.Error()+")"
-		} else if s.gateUnchecked {
-			region, why = false, "the clock gate is not in the image's trusted record, so it is not preloaded"
-		}
-	}
+	region, why := s.regionGate(cj.Region)
 	var out []wire.Count
 	for i := 0; i < runs; i++ {
 		c, gate, spent := s.countOnce(o, region)
@@ -154,6 +147,22 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 		}
 	}
 	return out, false
+}
+
+// regionGate says whether a region job can be counted by its region: not
+// without a clock gate in the image, nor with one its trusted record does
+// not name; why says so.
+func (s *session) regionGate(region bool) (bool, string) {
+	if !region {
+		return false, ""
+	}
+	if _, err := os.Stat(wire.ClockGatePath); err != nil {
+		return false, "no clock gate in this image (" + err.Error() + ")"
+	}
+	if s.gateUnchecked {
+		return false, "the clock gate is not in the image's trusted record, so it is not preloaded"
+	}
+	return true, ""
 }
 
 func scopeOf(region bool) string {
