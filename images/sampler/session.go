@@ -26,6 +26,8 @@ type session struct {
 	valgrindChecked bool
 	// room is what every sample's clean-up checks (room.go).
 	room room
+	// gateUnchecked: the trusted record names no clock gate (trust.go).
+	gateUnchecked bool
 }
 
 // newSession sets the sampler up to start benches as uid:gid.
@@ -34,6 +36,8 @@ func newSession(uid, gid uint32) *session {
 	s.env.Affinity = affinity()
 	s.env.Kernel = kernel()
 	s.env.CPUModel = cpuModel()
+	// Before any other mount: the image's own, sealed (nodev.go).
+	notes, imageUnsafe := keepImageNodesAway()
 	cg, err := openCgroups()
 	s.env.CgroupVersion = cgroupVersion()
 	s.env.CgroupCpuset = cgroupCpuset(s.env.CgroupVersion)
@@ -44,7 +48,6 @@ func newSession(uid, gid uint32) *session {
 		s.cg = cg
 		s.env.MemPeakSource = cg.source()
 	}
-	var notes []string
 	if s.cg == nil {
 		notes = append(notes, "no per-sample pids limit: no cgroup of its own")
 	} else if err := s.cg.pidsErr(); err != nil {
@@ -59,6 +62,10 @@ func newSession(uid, gid uint32) *session {
 		s.env.BenchPrivileges = s.conf.probeBench()
 	}
 	s.env.ConfinementErrors = append(append(notes, s.conf.errs...), s.conf.unsafe...)
+	if imageUnsafe != "" {
+		s.conf.unsafe = append(s.conf.unsafe, imageUnsafe)
+		s.env.ConfinementErrors = append(s.env.ConfinementErrors, imageUnsafe)
+	}
 	if len(s.conf.unsafe) > 0 {
 		s.unconfined = "benches cannot be confined here, so none runs: " + strings.Join(s.conf.unsafe, "; ")
 	}

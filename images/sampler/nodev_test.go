@@ -1,0 +1,52 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// A device node in a mount that could not be sealed is found and named,
+// with its numbers and mode; a folder without one has none.
+func TestImageNodesFindsADeviceNode(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "opt", "deep"), 0o755)
+	os.WriteFile(filepath.Join(dir, "opt", "plain"), []byte("x"), 0o644)
+	if nodes := imageNodes([]string{dir}); len(nodes) != 0 {
+		t.Fatalf("nodes in a folder without any: %v", nodes)
+	}
+	node := filepath.Join(dir, "opt", "deep", "full")
+	if err := syscall.Mknod(node, syscall.S_IFCHR|0o666, 1<<8|7); err != nil {
+		t.Fatalf("mknod (the test needs root, as the sampler has): %v", err)
+	}
+	os.Chmod(node, 0o666)
+	nodes := imageNodes([]string{dir})
+	if len(nodes) != 1 || nodes[0] != node+" (char 1:7, mode 0666)" {
+		t.Fatalf("nodes = %q", nodes)
+	}
+}
+
+// Mount points come out of mountinfo's escapes; /proc, /sys and /dev (and
+// below) are the engine's; a bind remount keeps a mount's own flags.
+func TestMountTableHelpers(t *testing.T) {
+	if got := unescapeMount(`/a\040b\011c`); got != "/a b\tc" {
+		t.Errorf("unescape: %q", got)
+	}
+	for p, want := range map[string]bool{"/proc": true, "/dev/shm": true, "/sys/fs/cgroup": true, "/": false, "/devices": false, "/opt": false} {
+		if engineMade(p) != want {
+			t.Errorf("engineMade(%s) = %v", p, !want)
+		}
+	}
+	fl := mountFlags(map[string]bool{"ro": true, "relatime": true, "nosuid": true})
+	if fl != syscall.MS_RDONLY|syscall.MS_RELATIME {
+		t.Errorf("flags %#x", fl)
+	}
+	mounts, err := readMounts()
+	if err != nil || len(mounts) == 0 || !strings.HasPrefix(mounts[0].point, "/") {
+		t.Errorf("this process's mount table: %v %v", mounts, err)
+	}
+}
