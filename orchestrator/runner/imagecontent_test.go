@@ -92,7 +92,9 @@ int main(void) {
 // sockBench does its loop, then sends a forged Callgrind summary on every
 // descriptor that takes it (Valgrind's log socket among them) and shuts
 // that down, so that Valgrind's own summary cannot follow on the socket.
-const sockBench = `#include <stdio.h>
+const sockBench = `#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -109,15 +111,18 @@ int main(void) {
     char msg[512];
     int pid = getpid();
     snprintf(msg, sizeof msg, "**%d** halebench-clockgate: region closed\n==%d== Events    : Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\n==%d== Collected : 4242 1 1 0 0 0 0\n", pid, pid, pid);
+    /* Every descriptor /proc/self/fd lists (Valgrind's own among them), and
+       those just above the limit Valgrind shows the program. */
     struct rlimit rl;
     getrlimit(RLIMIT_NOFILE, &rl);
-    /* Valgrind keeps its descriptors just above the limit it shows the program. */
-    for (long fd = 0; fd < 1100 || (fd >= (long)rl.rlim_cur && fd < (long)rl.rlim_cur + 128); fd++) {
-        if (fd == 1100) fd = (long)rl.rlim_cur;
-        if (send((int)fd, msg, strlen(msg), MSG_NOSIGNAL) > 0) {
-            shutdown((int)fd, SHUT_RDWR);
-            fprintf(stderr, "forged on %ld\n", fd);
-        }
+    DIR *d = opendir("/proc/self/fd");
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        int fd = atoi(e->d_name);
+        if (e->d_name[0] != '.' && send(fd, msg, strlen(msg), MSG_NOSIGNAL) > 0) shutdown(fd, SHUT_RDWR);
+    }
+    for (long fd = (long)rl.rlim_cur; fd < (long)rl.rlim_cur + 256; fd++) {
+        if (send((int)fd, msg, strlen(msg), MSG_NOSIGNAL) > 0) shutdown((int)fd, SHUT_RDWR);
     }
     return 0;
 }
