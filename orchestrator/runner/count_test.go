@@ -66,8 +66,13 @@ func TestCountingInTheBenchImage(t *testing.T) {
 	}
 	forged := countOnly(t, srv, "forgecount", 2)
 	for _, c := range forged.Counts {
-		// The same loop as small's, give or take its own set-up: not the
-		// forged 1.
+		// Never the forged 1. Valgrind's own lines with its pid on the
+		// program's stderr are what Valgrind writes there once its log
+		// socket is cut, so the sampler does not count it (count_failed,
+		// not gated); were it counted, the same loop as small's.
+		if c.Status == wire.CountFailed && c.Ir == 0 && strings.Contains(c.Detail, "log socket was cut") {
+			continue
+		}
 		if d := int64(c.Ir) - int64(small.Counts[0].Ir); c.Status != wire.CountOK || c.Scope != wire.ScopeRegion || d < -100 || d > 100 || c.Ir != forged.Counts[0].Ir {
 			t.Fatalf("forgecount: %+v, want about the region count of small (%d), the same loop", forged.Counts, small.Counts[0].Ir)
 		}
