@@ -12,6 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/bisect"
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
@@ -44,7 +45,7 @@ type bisectSteps interface {
 // stepsOnEngine are the steps on an engine, each in its own lifecycle
 // session: the engine lock is a session's, so none is held across them.
 type stepsOnEngine struct {
-	eng    lifecycle.Engine
+	eng    engine.Driver
 	images imagebuild.Options // the session's
 	log    io.Writer
 }

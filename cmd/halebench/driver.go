@@ -1,6 +1,6 @@
 // The engine the verbs run on: cmd wires the driver in, and nothing below
-// it dials. Docker (package engine, bound to its users' interfaces by
-// package engine/docker) is the one driver; DOCKER_HOST names it.
+// it dials. Docker (package engine/docker) is the one driver; DOCKER_HOST
+// names it.
 
 package main
 
@@ -13,19 +13,19 @@ import (
 )
 
 // dial connects the engine DOCKER_HOST names; Close hangs it up.
-func dial(ctx context.Context) (docker.Driver, error) {
-	e, err := engine.Connect(ctx)
+func dial(ctx context.Context) (engine.Driver, error) {
+	e, err := docker.Connect(ctx)
 	if err != nil {
-		return docker.Driver{}, err
+		return nil, err
 	}
-	return docker.Bind(e), nil
+	return e, nil
 }
 
 // session is a lifecycle session on an engine it dialled: Close ends the
 // session, then hangs the engine up.
 type session struct {
 	*lifecycle.Session
-	eng docker.Driver
+	eng engine.Driver
 }
 
 // openSession dials the engine and opens a session of o on it.

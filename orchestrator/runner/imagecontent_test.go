@@ -11,7 +11,6 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
@@ -210,9 +209,9 @@ func TestImageContentReachesNoBench(t *testing.T) {
 
 // runUnit runs unit of bi once in a server that checks trusted, and
 // counts it counts times (0: not counted).
-func runUnit(t *testing.T, eng *engine.Engine, bi imagebuild.BenchImage, priv engine.Privilege, runID, trusted, unit string, counts int) runner.Outcome {
+func runUnit(t *testing.T, eng engine.Driver, bi imagebuild.BenchImage, priv engine.Privilege, runID, trusted, unit string, counts int) runner.Outcome {
 	t.Helper()
-	srv, err := runner.StartServer(context.Background(), docker.Bind(eng), runner.ServerSpec{Image: bi.Ref, CPUs: "0", Privilege: priv,
+	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: bi.Ref, CPUs: "0", Privilege: priv,
 		RunID: runID, MemLimit: 1 << 30, Lang: "hale", Trusted: trusted})
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +233,7 @@ func runUnit(t *testing.T, eng *engine.Engine, bi imagebuild.BenchImage, priv en
 }
 
 // buildGiven builds nodeDockerfile FROM tc into the engine as ref.
-func buildGiven(t *testing.T, bk *engine.BuildKit, tc, ref string) {
+func buildGiven(t *testing.T, bk engine.Builder, tc, ref string) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, data := range map[string]string{"Dockerfile": nodeDockerfile, "hale": nodeHale} {
