@@ -101,9 +101,19 @@ type Built struct {
 	Log      string // the tail of the build's own output, cleaned by termtext
 }
 
-// IsNotFound reports whether err says an object does not exist: a driver's
-// error for a missing container or image has a NotFound method.
+// IsNotFound reports whether err says an object does not exist: a driver
+// returns such errors as NotFound(err), or as any error with a NotFound
+// method.
 func IsNotFound(err error) bool {
 	var nf interface{ NotFound() }
 	return errors.As(err, &nf)
 }
+
+// NotFound marks err as saying an object does not exist (IsNotFound).
+func NotFound(err error) error { return notFound{err} }
+
+type notFound struct{ err error }
+
+func (e notFound) Error() string { return e.err.Error() }
+func (e notFound) Unwrap() error { return e.err }
+func (e notFound) NotFound()     {}

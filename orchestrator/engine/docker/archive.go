@@ -3,7 +3,6 @@ package docker
 import (
 	"context"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"io"
 
 	"github.com/docker/docker/api/types/image"
@@ -33,7 +32,7 @@ func (e *Engine) Load(ctx context.Context, archive io.Reader) error {
 // image itself goes only when no other tag names it; it is never forced.
 func (e *Engine) RemoveImage(ctx context.Context, ref string) error {
 	_, err := e.cli.ImageRemove(ctx, ref, image.RemoveOptions{PruneChildren: true})
-	if err != nil && !engine.IsNotFound(err) {
+	if err != nil && !isNotFound(err) {
 		return fmt.Errorf("removing image %s: %w", ref, err)
 	}
 	return nil

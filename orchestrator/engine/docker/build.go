@@ -5,13 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"io"
 	"net"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 
 	bkclient "github.com/moby/buildkit/client"
 	"github.com/tonistiigi/fsutil"

@@ -3,9 +3,10 @@ package docker
 import (
 	"context"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"strings"
 	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 )
 
 // ProbeTimeout bounds every probe (a toolchain's --version, `cat` of a

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"io"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
@@ -156,7 +157,7 @@ func (c *Container) Remove() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	err := c.e.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
-	if err != nil && !engine.IsNotFound(err) && !strings.Contains(err.Error(), "already in progress") {
+	if err != nil && !isNotFound(err) && !strings.Contains(err.Error(), "already in progress") {
 		return fmt.Errorf("removing container %s: %w", short(c.ID), err)
 	}
 	return nil
@@ -182,6 +183,9 @@ func (e *Engine) Leftovers(ctx context.Context, runID string) ([]string, error) 
 // ContainerLabels returns the labels of a container (for tests and reports).
 func (e *Engine) ContainerLabels(ctx context.Context, id string) (map[string]string, error) {
 	ins, err := e.cli.ContainerInspect(ctx, id)
+	if isNotFound(err) {
+		return nil, engine.NotFound(err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -95,3 +95,9 @@ func localCPUModel() string {
 	}
 	return ""
 }
+
+// isNotFound reports whether the engine said an object does not exist.
+// Docker's client says so in errors engine.IsNotFound cannot see (a
+// message wrapped around containerd's sentinel): what this driver returns
+// for a missing object goes through engine.NotFound.
+func isNotFound(err error) bool { return client.IsErrNotFound(err) }

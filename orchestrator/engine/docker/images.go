@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"io"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 
 	"github.com/docker/docker/api/types/image"
 )
@@ -14,7 +15,7 @@ import (
 func (e *Engine) Image(ctx context.Context, ref string) (engine.Image, bool, error) {
 	ins, err := e.cli.ImageInspect(ctx, ref)
 	if err != nil {
-		if engine.IsNotFound(err) {
+		if isNotFound(err) {
 			return engine.Image{}, false, nil
 		}
 		return engine.Image{}, false, fmt.Errorf("inspecting image %s: %w", ref, err)

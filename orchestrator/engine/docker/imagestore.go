@@ -3,8 +3,9 @@ package docker
 import (
 	"context"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/engine"
 	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 
 	"github.com/docker/docker/api/types"
 	"github.com/docker/docker/api/types/build"
