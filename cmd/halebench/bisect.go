@@ -139,6 +139,7 @@ func walkErr(name string) error {
 func runBisect(ctx context.Context, args []string, newJudge judgeMaker) error {
 	var f bisectFlags
 	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
+	addDriverFlag(fs)
 	f.addFlags(fs)
 	if _, err := parseN(fs, args, bisectHelp, 0, ""); err != nil {
 		return err

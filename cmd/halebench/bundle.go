@@ -26,6 +26,7 @@ Flags:
 
 func runBundle(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("bundle", flag.ContinueOnError)
+	addDriverFlag(fs)
 	out := fs.String("o", "evidence.tar", "the bundle to write")
 	suite := fs.String("suite", ".", "the suite folder holding benches/ (or the seed's micro/ and app/) and baselines.json")
 	pos, err := parseN(fs, args, bundleHelp, 1, "one report, REPORT.json")
@@ -71,6 +72,7 @@ Flags:
 
 func runReplay(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	addDriverFlag(fs)
 	results := fs.String("results", "results", "where the replay's report goes")
 	var out outputFlags
 	out.addFlags(fs)

@@ -65,6 +65,7 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	c.hale.addFlags(fs)
 	c.out.addFlags(fs)
 	c.cache.addFlags(fs)
+	addDriverFlag(fs)
 	fs.BoolVar(&c.noCache, "no-cache", false, "rebuild every image and step without BuildKit's cache (the shared cache is not pruned)")
 }
 

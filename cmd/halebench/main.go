@@ -53,8 +53,11 @@ Exit codes:
        written, within 20 s; a second signal exits at once and says whether
        the partial report was written
 
+Every verb that uses the engine takes --driver=NAME, the engine driver to
+dial (default docker; help VERB lists the drivers this build has).
+
 Environment:
-  DOCKER_HOST  the engine to use (default unix:///var/run/docker.sock)
+  DOCKER_HOST  the Docker engine to use (default unix:///var/run/docker.sock)
   HALEBENCH_HALE_URL  where the pinned hale release is fetched from when no
                hale flag is given and ../hale is absent (default
                https://github.com/hale-lang/hale)

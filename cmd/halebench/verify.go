@@ -29,6 +29,7 @@ Flags:
 
 func runVerify(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	addDriverFlag(fs)
 	suite := fs.String("suite", ".", "the suite folder whose bench sources the bench images were built from")
 	haleSrc := fs.String("hale-src", "", "hale source tree, when the report's hale toolchain was built from one")
 	langs := fs.String("lang", "", "comma-separated languages whose images to rebuild (default all the report has); the base and go's toolchain (it builds the sampler) always are")

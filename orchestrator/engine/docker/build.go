@@ -12,11 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
-
 	bkclient "github.com/moby/buildkit/client"
 	"github.com/tonistiigi/fsutil"
 
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 

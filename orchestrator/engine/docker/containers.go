@@ -9,11 +9,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
-
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/pkg/stdcopy"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 )
 
 func configs(s engine.Spec) (*container.Config, *container.HostConfig) {

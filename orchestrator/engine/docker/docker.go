@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
-
 	"github.com/docker/docker/client"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 )
 
 // Engine is a connected Docker Engine: halebench's Docker driver.
@@ -101,3 +101,14 @@ func localCPUModel() string {
 // message wrapped around containerd's sentinel): what this driver returns
 // for a missing object goes through engine.NotFound.
 func isNotFound(err error) bool { return client.IsErrNotFound(err) }
+
+// The Docker driver is engine.Open's "docker", the default.
+func init() {
+	engine.Register("docker", func(ctx context.Context) (engine.Driver, error) {
+		e, err := Connect(ctx)
+		if err != nil {
+			return nil, err // not a nil *Engine in a non-nil interface
+		}
+		return e, nil
+	})
+}

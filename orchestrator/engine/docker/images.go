@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
-
 	"github.com/docker/docker/api/types/image"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 )
 
 // Image looks a local image up; ok is false when it does not exist.

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
-
 	"github.com/docker/docker/api/types"
 	"github.com/docker/docker/api/types/build"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 )
 
 // StoredImages lists the image store, sizes included (the engine's disk
