@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
+	_ "github.com/hale-lang/halebench/orchestrator/engine/docker" // registers "docker"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -17,7 +17,7 @@ import (
 // Connect returns the Docker driver, connected, or ends the test.
 func Connect(t testing.TB) engine.Driver {
 	t.Helper()
-	e, err := docker.Connect(context.Background())
+	e, err := engine.Open(context.Background(), "docker")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true and no engine: %v", err)
