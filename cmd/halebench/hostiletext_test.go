@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -27,25 +26,6 @@ func TestBisectListCleansSubjects(t *testing.T) {
 		if cmd := termtext.CommandLine(text); cmd != "" || strings.Contains(text, "\x1b") {
 			t.Errorf("%s carries %q: %q", what, cmd, text)
 		}
-	}
-}
-
-// printBisect cleans a result it is handed, grid and JSON alike.
-func TestPrintBisectCleans(t *testing.T) {
-	first := bisect.Commit{ID: "2fc22f10aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", Subject: "  ::error::planted ##vso[task.complete]"}
-	r := &bisect.Result{Outcome: bisect.Found, First: &first, Detail: "commit 2fc (\n::error::x)", Good: first, Bad: first,
-		Steps: []bisect.Step{{Commit: first, Verdict: bisect.VerdictSkipped, Note: "cargo:\n    ::error::y ##[error]z"}}}
-	for _, asJSON := range []bool{false, true} {
-		var b bytes.Buffer
-		if err := printBisect(&b, r, asJSON); err != nil {
-			t.Fatal(err)
-		}
-		if cmd := termtext.CommandLine(b.String()); cmd != "" || !strings.Contains(b.String(), "planted") {
-			t.Errorf("json=%v: %q in\n%s", asJSON, cmd, b.String())
-		}
-	}
-	if r.First.Subject != first.Subject {
-		t.Error("printBisect changed the result it was handed")
 	}
 }
 
