@@ -107,7 +107,7 @@ func (f *bisectFlags) check() ([]string, error) {
 	for _, b := range suite.Benches {
 		known[b.Name] = true
 	}
-	list := splitList(f.benches)
+	list := catalogue.SplitList(f.benches)
 	for _, b := range list {
 		if !known[b] {
 			return nil, fmt.Errorf("no bench named %q in %s", b, f.suite)

@@ -245,10 +245,8 @@ func (s *Suite) Select(list string) error {
 		return nil
 	}
 	want := map[string]bool{}
-	for _, n := range strings.Split(list, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			want[n] = true
-		}
+	for _, n := range SplitList(list) {
+		want[n] = true
 	}
 	var keep []*Bench
 	var names []string
@@ -300,4 +298,16 @@ func byFolder(found map[string]*Bench) file {
 		cat.Categories = append(cat.Categories, fileCategory{Name: k.kind, Title: k.title, Benches: names})
 	}
 	return cat
+}
+
+// SplitList is a comma-separated list's items, each trimmed, the empty
+// ones left out.
+func SplitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -122,3 +122,12 @@ func TestBadBenchNamesRefused(t *testing.T) {
 		t.Fatalf("a fine name (and a non-source file beside it): %v", err)
 	}
 }
+
+// A comma-separated list: items trimmed, empty ones dropped.
+func TestSplitList(t *testing.T) {
+	for in, want := range map[string]string{"": "", " a, b ,,c ": "a|b|c", ",": "", "fn_call": "fn_call"} {
+		if got := strings.Join(SplitList(in), "|"); got != want {
+			t.Errorf("SplitList(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
