@@ -29,10 +29,7 @@ func WriteResult(w io.Writer, r *Result, asJSON bool) error {
 		if rs := []rune(subject); len(rs) > 50 {
 			subject = string(rs[:47]) + "..."
 		}
-		id := st.Commit.ID
-		if len(id) > 12 {
-			id = id[:12]
-		}
+		id := termtext.ShortID(st.Commit.ID)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\t%s\t%s\n", id, subject, st.Verdict, st.BuildSeconds, figures(st.VsBefore, st.VsGood), figures(st.VsAfter, st.VsBad))
 	}
 	if err := tw.Flush(); err != nil {

@@ -39,11 +39,7 @@ func WritePlan(w, log io.Writer, commits []Commit) error {
 	}{Include: []PlanJob{}}
 	for _, c := range commits {
 		id := termtext.Line(c.ID)
-		short := id
-		if len(short) > 12 {
-			short = short[:12]
-		}
-		plan.Include = append(plan.Include, PlanJob{Commit: id, Short: short, Subject: termtext.Line(c.Subject)})
+		plan.Include = append(plan.Include, PlanJob{Commit: id, Short: termtext.ShortID(id), Subject: termtext.Line(c.Subject)})
 	}
 	if len(plan.Include) > maxMatrixJobs {
 		fmt.Fprintf(log, "bisect: %d commits: a GitHub Actions matrix holds at most %d jobs; split the range (--good/--bad) into plans that fit\n", len(plan.Include), maxMatrixJobs)
@@ -231,7 +227,7 @@ func FromReports(ctx context.Context, dir string, commits []Commit, benches []st
 	for i, c := range res.Changes {
 		for _, id := range []string{c.Against, c.Commit} {
 			if at[id] != nil && at[id].unstable[c.Bench] {
-				res.Changes[i].Note = strings.TrimPrefix(res.Changes[i].Note+"; ", "; ") + fmt.Sprintf("%s's count of %s is count_unstable (its counted runs differed)", id[:min(12, len(id))], c.Bench)
+				res.Changes[i].Note = strings.TrimPrefix(res.Changes[i].Note+"; ", "; ") + fmt.Sprintf("%s's count of %s is count_unstable (its counted runs differed)", termtext.ShortID(id), c.Bench)
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // LabelOwner names the process that made a container: "<hostname>:<pid>",
@@ -145,7 +146,7 @@ func (e *Engine) RemoveOrphans(ctx context.Context) (Sweep, error) {
 		gone, why := judgeOwner(c.Labels, me, running, liveStart)
 		if !gone {
 			if why != "" {
-				sw.Left = append(sw.Left, short(c.ID)+": "+why)
+				sw.Left = append(sw.Left, termtext.ShortID(c.ID)+": "+why)
 			}
 			continue
 		}
