@@ -103,15 +103,9 @@ func (f *bisectFlags) check() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	known := map[string]bool{}
-	for _, b := range suite.Benches {
-		known[b.Name] = true
-	}
-	list := catalogue.SplitList(f.benches)
-	for _, b := range list {
-		if !known[b] {
-			return nil, fmt.Errorf("no bench named %q in %s", b, f.suite)
-		}
+	list, err := suite.Named(f.benches)
+	if err != nil {
+		return nil, err
 	}
 	return list, f.hale.check("bisect", "")
 }

@@ -300,6 +300,22 @@ func byFolder(found map[string]*Bench) file {
 	return cat
 }
 
+// Named is the benches of a comma-separated list, each a bench of the
+// suite: the first that is not is named in the error.
+func (s *Suite) Named(list string) ([]string, error) {
+	known := map[string]bool{}
+	for _, b := range s.Benches {
+		known[b.Name] = true
+	}
+	names := SplitList(list)
+	for _, n := range names {
+		if !known[n] {
+			return nil, fmt.Errorf("no bench named %q in %s", n, s.Dir)
+		}
+	}
+	return names, nil
+}
+
 // SplitList is a comma-separated list's items, each trimmed, the empty
 // ones left out.
 func SplitList(s string) []string {

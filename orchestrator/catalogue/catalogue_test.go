@@ -131,3 +131,15 @@ func TestSplitList(t *testing.T) {
 		}
 	}
 }
+
+// Named: the list's benches when the suite has each, else the first it
+// lacks, named.
+func TestNamed(t *testing.T) {
+	s := &Suite{Dir: "suite", Benches: []*Bench{{Name: "fn_call"}, {Name: "fn_modular"}}}
+	if got, err := s.Named(" fn_modular,fn_call "); err != nil || strings.Join(got, "|") != "fn_modular|fn_call" {
+		t.Errorf("known: %v %v", got, err)
+	}
+	if _, err := s.Named("fn_call,nosuch"); err == nil || err.Error() != `no bench named "nosuch" in suite` {
+		t.Errorf("unknown: %v", err)
+	}
+}
