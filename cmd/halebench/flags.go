@@ -13,7 +13,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
-	"golang.org/x/sys/unix"
 )
 
 var errHelp = errors.New("help shown")
@@ -166,11 +165,4 @@ func (b *byteSize) Set(s string) error {
 	}
 	*b = byteSize(n * mult)
 	return nil
-}
-
-// isTerminal says whether f is a terminal (the live progress line is drawn
-// only there).
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
 }

@@ -9,9 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/ab"
 	"os"
 
+	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
@@ -71,40 +71,23 @@ func main() {
 	os.Exit(code)
 }
 
+// verbs are the verbs by name, each given its arguments after the verb.
+var verbs = map[string]func(context.Context, []string) error{
+	"run": runRun, "ab": runAB, "images": runImages, "xproc": runXproc, "show": runShow,
+	"compare": runCompare, "report": runReport, "merge": runMerge, "prune": runPrune,
+	"verify": runVerify, "own-image": runOwnImage, "bundle": runBundle, "replay": runReplay,
+	"bisect": func(ctx context.Context, args []string) error { return runBisect(ctx, args, newABJudge) },
+}
+
 func dispatch(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, usage)
 		return badInput("", errors.New("no verb given"))
 	}
+	if verb, ok := verbs[args[0]]; ok {
+		return verb(ctx, args[1:])
+	}
 	switch args[0] {
-	case "run":
-		return runRun(ctx, args[1:])
-	case "ab":
-		return runAB(ctx, args[1:])
-	case "images":
-		return runImages(ctx, args[1:])
-	case "xproc":
-		return runXproc(ctx, args[1:])
-	case "show":
-		return runShow(ctx, args[1:])
-	case "compare":
-		return runCompare(ctx, args[1:])
-	case "report":
-		return runReport(ctx, args[1:])
-	case "merge":
-		return runMerge(ctx, args[1:])
-	case "prune":
-		return runPrune(ctx, args[1:])
-	case "verify":
-		return runVerify(ctx, args[1:])
-	case "own-image":
-		return runOwnImage(ctx, args[1:])
-	case "bundle":
-		return runBundle(ctx, args[1:])
-	case "replay":
-		return runReplay(ctx, args[1:])
-	case "bisect":
-		return runBisect(ctx, args[1:], newABJudge)
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch(ctx, []string{args[1], "--help"})

@@ -1,6 +1,7 @@
 package ab
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Sampler runs one job in the sampler container for w
@@ -188,7 +190,7 @@ func sampleRound(ctx context.Context, s Sampler, st *state, round, warmup int, b
 			if o.Status == status.Interrupted {
 				st.verdict = status.Unresolved
 			}
-			st.detail = fmt.Sprintf("%c: %s %s", side, o.Status, firstLine(o.Detail, o.BuildError))
+			st.detail = fmt.Sprintf("%c: %s %s", side, o.Status, termtext.FirstLine(cmp.Or(o.Detail, o.BuildError)))
 			return
 		}
 		i := 0
@@ -255,18 +257,4 @@ func join(a, b string) string {
 		return b
 	}
 	return a + "; " + b
-}
-
-func firstLine(ss ...string) string {
-	for _, s := range ss {
-		for i, c := range s {
-			if c == '\n' {
-				return s[:i]
-			}
-		}
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }

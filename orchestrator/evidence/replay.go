@@ -147,7 +147,7 @@ func WriteComparison(w io.Writer, rec, now *report.Report) error {
 			if r != nil && n != nil && r.ElapsedNsMedian > 0 && n.ElapsedNsMedian > 0 {
 				ratio = fmt.Sprintf("%.2f", float64(n.ElapsedNsMedian)/float64(r.ElapsedNsMedian))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(b.Name), termtext.Line(lang), cell(r), cell(n), ratio, termtext.Line(short(rec.BenchImages[lang].Digest)))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(b.Name), termtext.Line(lang), cell(r), cell(n), ratio, termtext.Line(termtext.ShortID(rec.BenchImages[lang].Digest)))
 		}
 	}
 	return tw.Flush()

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
@@ -193,12 +192,4 @@ func sourcesDigest(s *catalogue.Suite) (string, error) {
 		fmt.Fprintf(h, "%s %x\n", p, sum)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func short(id string) string {
-	id = strings.TrimPrefix(id, "sha256:")
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }

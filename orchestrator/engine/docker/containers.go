@@ -14,6 +14,7 @@ import (
 	"github.com/docker/docker/pkg/stdcopy"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 func configs(s engine.Spec) (*container.Config, *container.HostConfig) {
@@ -111,7 +112,7 @@ func (c *Container) Identity() string { return c.ID }
 // Start starts the container.
 func (c *Container) Start(ctx context.Context) error {
 	if err := c.e.cli.ContainerStart(ctx, c.ID, container.StartOptions{}); err != nil {
-		return fmt.Errorf("starting container %s: %w", short(c.ID), err)
+		return fmt.Errorf("starting container %s: %w", termtext.ShortID(c.ID), err)
 	}
 	return nil
 }
@@ -126,7 +127,7 @@ func (c *Container) Wait(ctx context.Context) (int64, error) {
 		}
 		return r.StatusCode, nil
 	case err := <-errc:
-		return -1, fmt.Errorf("waiting for container %s: %w", short(c.ID), err)
+		return -1, fmt.Errorf("waiting for container %s: %w", termtext.ShortID(c.ID), err)
 	}
 }
 
@@ -135,13 +136,13 @@ func (c *Container) Wait(ctx context.Context) (int64, error) {
 func (c *Container) Output(ctx context.Context, limit int) (stdout, stderr string, err error) {
 	rc, err := c.e.cli.ContainerLogs(ctx, c.ID, container.LogsOptions{ShowStdout: true, ShowStderr: true})
 	if err != nil {
-		return "", "", fmt.Errorf("reading output of %s: %w", short(c.ID), err)
+		return "", "", fmt.Errorf("reading output of %s: %w", termtext.ShortID(c.ID), err)
 	}
 	defer rc.Close()
 	var o, e tailWriter
 	o.max, e.max = limit, limit
 	if _, err := stdcopy.StdCopy(&o, &e, rc); err != nil {
-		return "", "", fmt.Errorf("reading output of %s: %w", short(c.ID), err)
+		return "", "", fmt.Errorf("reading output of %s: %w", termtext.ShortID(c.ID), err)
 	}
 	return string(o.b), string(e.b), nil
 }
@@ -158,7 +159,7 @@ func (c *Container) Remove() error {
 	defer cancel()
 	err := c.e.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
 	if err != nil && !isNotFound(err) && !strings.Contains(err.Error(), "already in progress") {
-		return fmt.Errorf("removing container %s: %w", short(c.ID), err)
+		return fmt.Errorf("removing container %s: %w", termtext.ShortID(c.ID), err)
 	}
 	return nil
 }
@@ -208,13 +209,6 @@ func (t *tailWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func short(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
-}
-
 // Sandbox is what the engine says of a container's confinement (for the
 // report and the tests).
 type Sandbox struct {
@@ -255,7 +249,7 @@ func (e *Engine) Sandbox(ctx context.Context, id string) (Sandbox, error) {
 func (c *Container) Attach(ctx context.Context) (io.WriteCloser, io.Reader, error) {
 	hr, err := c.e.cli.ContainerAttach(ctx, c.ID, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
-		return nil, nil, fmt.Errorf("attaching to container %s: %w", short(c.ID), err)
+		return nil, nil, fmt.Errorf("attaching to container %s: %w", termtext.ShortID(c.ID), err)
 	}
 	pr, pw := io.Pipe()
 	c.stderr = &tailWriter{max: 8 << 10}
@@ -328,7 +322,7 @@ func (e *Engine) RemoveOrphans(ctx context.Context) (engine.Sweep, error) {
 		gone, why := engine.OwnerGone(c.Labels, running)
 		if !gone {
 			if why != "" {
-				sw.Left = append(sw.Left, short(c.ID)+": "+why)
+				sw.Left = append(sw.Left, termtext.ShortID(c.ID)+": "+why)
 			}
 			continue
 		}
