@@ -45,10 +45,15 @@ type Bench struct {
 // Schema names the ab result format.
 const Schema = "halebench-ab/1"
 
+// Kind is an ab result's kind in the result envelope.
+const Kind = "ab"
+
 // Result is one ab run: the comparison and the same evidence a run report
 // carries (the host, what the samplers were granted, every image of each
 // side with its digest and provenance, each side's subject build).
 type Result struct {
+	// Kind is the envelope's kind, "ab" (package result).
+	Kind        string  `json:"kind,omitempty"`
 	Schema      string  `json:"schema"`
 	GeneratedAt string  `json:"generated_at"`
 	RunID       string  `json:"run_id"`

@@ -12,6 +12,9 @@ import (
 
 // Report is one run.
 type Report struct {
+	// Kind is the envelope's kind, "run" (package result); reports
+	// written before it was added have none and read as run reports.
+	Kind          string                `json:"kind,omitempty"`
 	Schema        string                `json:"schema"`
 	GeneratedAt   string                `json:"generated_at"`
 	RunID         string                `json:"run_id"`
@@ -199,6 +202,9 @@ type Lang struct {
 
 // Schema names this report format.
 const Schema = "halebench-report/1"
+
+// Kind is a run report's kind in the result envelope.
+const Kind = "run"
 
 // Write puts the report under dir as run-<UTC stamp>-<run id's tail>.json,
 // atomically.

@@ -64,7 +64,7 @@ func TestGridOfAReportFromBefore(t *testing.T) {
 // import nothing of the engine side.
 func TestSchemaPackagesLinkNoEngine(t *testing.T) {
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go") // the go that runs this test, PATH or not
-	out, err := exec.Command(goBin, "list", "-deps", ".", "../compare", "../htmlreport", "../cireport", "../abreport", "../xprocreport", "../merge").Output()
+	out, err := exec.Command(goBin, "list", "-deps", ".", "../compare", "../htmlreport", "../cireport", "../abreport", "../xprocreport", "../merge", "../result").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
