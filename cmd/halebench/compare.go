@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/compare"
-	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 const compareHelp = `Usage: halebench compare [flags] OLD.json NEW.json
@@ -34,11 +34,11 @@ func runCompare(_ context.Context, args []string) error {
 	if *alpha <= 0 || *alpha >= 1 {
 		return badInput("compare", errors.New("compare: --alpha must be between 0 and 1"))
 	}
-	old, err := report.ReadFile(files[0])
+	old, err := result.ReadRun(files[0], "compare")
 	if err != nil {
 		return badInput("compare", err)
 	}
-	cur, err := report.ReadFile(files[1])
+	cur, err := result.ReadRun(files[1], "compare")
 	if err != nil {
 		return badInput("compare", err)
 	}
