@@ -93,6 +93,12 @@ type Side struct {
 	SubjectBuild *report.HaleBuild `json:"subject_build,omitempty"`
 }
 
+// Write stores the result under dir as ab-<UTC stamp>-<run id's tail>.json,
+// atomically, as run stores its report, and says its path.
+func Write(r *Result, dir string) (string, error) {
+	return report.WriteUnder(dir, report.StampedName("ab", r.GeneratedAt, r.RunID), r)
+}
+
 // HostLine is the host and privilege in one line, "" when the result
 // records no host.
 func (r *Result) HostLine() string {

@@ -209,16 +209,28 @@ const Kind = "run"
 // Write puts the report under dir as run-<UTC stamp>-<run id's tail>.json,
 // atomically.
 func Write(r *Report, dir string) (string, error) {
+	return WriteUnder(dir, StampedName("run", r.GeneratedAt, r.RunID), r)
+}
+
+// WriteUnder writes v as the file name under dir (made if missing),
+// atomically, and says its path.
+func WriteUnder(dir, name string, v any) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("results folder %s: %w", dir, err)
 	}
-	t, err := time.Parse(time.RFC3339Nano, r.GeneratedAt)
+	path := filepath.Join(dir, name)
+	return path, WriteFile(path, v)
+}
+
+// StampedName is the file name a verb's document is stored under:
+// <verb>-<UTC stamp of at>-<run id's tail>.json (now, when at is no RFC
+// 3339 time).
+func StampedName(verb, at, runID string) string {
+	t, err := time.Parse(time.RFC3339Nano, at)
 	if err != nil {
 		t = time.Now()
 	}
-	name := fmt.Sprintf("run-%s-%s.json", t.UTC().Format("20060102T150405Z"), shortID(r.RunID))
-	path := filepath.Join(dir, name)
-	return path, WriteFile(path, r)
+	return fmt.Sprintf("%s-%s-%s.json", verb, t.UTC().Format("20060102T150405Z"), shortID(runID))
 }
 
 func shortID(id string) string {
