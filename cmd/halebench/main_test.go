@@ -219,13 +219,19 @@ func TestCompareVerb(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"verdict": "slower"`) {
 		t.Fatalf("--json: exit %d\n%s", code, out)
 	}
+	abP := "../../orchestrator/result/testdata/today/ab-20261206T101112Z-abc123.json"
+	for _, verb := range [][]string{{"report"}, {"bundle", "-o", filepath.Join(dir, "e.tar")}, {"verify"}} {
+		code, _, errOut := run(t, []string{"DOCKER_HOST=unix:///nonexistent"}, append(verb, abP)...)
+		if code != 2 || !strings.Contains(errOut, abP+" is an ab result (halebench-ab/1)") || !strings.Contains(errOut, "takes a run report") {
+			t.Errorf("%s of an ab result: exit %d, %s", verb[0], code, errOut)
+		}
+	}
 	if code, _, errOut := run(t, nil, "compare", "--metric=instructions", oldP, newP); code != 2 || !strings.Contains(errOut, "give one of time, memory") {
 		t.Fatalf("compare --metric=instructions: exit %d, %s", code, errOut)
 	}
 	if code, out, errOut := run(t, nil, "compare", "--metric=memory", oldP, newP); code != 0 || !strings.Contains(out, "metric: memory (KiB)") {
 		t.Fatalf("compare --metric=memory: exit %d\n%s\n%s", code, out, errOut)
 	}
-	abP := "../../orchestrator/result/testdata/today/ab-20261206T101112Z-abc123.json"
 	if code, _, errOut := run(t, nil, "compare", oldP, abP); code != 2 || !strings.Contains(errOut, abP+" is an ab result (halebench-ab/1); compare takes a run report") {
 		t.Fatalf("compare of an ab result: exit %d, %s", code, errOut)
 	}

@@ -36,7 +36,7 @@ type Row struct {
 // ReadReport reads a run report and checks the build inputs it records
 // (packages, mirror) before anything can use them.
 func ReadReport(path string) (*report.Report, error) {
-	rep, err := result.ReadRun(path, "bundle and verify")
+	rep, err := result.ReadRun(path, "bundle or verify")
 	if err != nil {
 		return nil, err
 	}
