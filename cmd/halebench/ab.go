@@ -24,7 +24,7 @@ type abOptions struct {
 	seed                   int64
 	warmup                 int
 	jsonOut, markdown      bool
-	html                   string
+	html, results          string
 	failOnSlower, unprivil bool
 	memory                 byteSize
 	shard                  shardFlags
@@ -63,7 +63,9 @@ by an earlier run report's times (--shard-costs) or else by cells; the
 result's shard field names the partition and this part.
 
 Output: the grid on stdout, or --json, or --markdown (release notes);
---html=FILE also writes a page with a forest plot. Exit 1 with --fail-on-slower
+--html=FILE also writes a page with a forest plot. The result (the JSON
+--json prints) is also stored as results/ab-<UTC stamp>-<id>.json (--results),
+which show prints and merge joins. Exit 1 with --fail-on-slower
 when a bench is slower; 2 the run could not be made; 130 interrupted.
 
 Flags:
@@ -90,6 +92,7 @@ func (o *abOptions) addFlags(fs *flag.FlagSet) {
 	fs.Var(&o.memory, "memory", "per-sample memory limit (e.g. 512m, 4g)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print the result as JSON on stdout")
 	fs.BoolVar(&o.markdown, "markdown", false, "print a Markdown table for release notes on stdout")
+	fs.StringVar(&o.results, "results", "results", "folder for the JSON result")
 	fs.StringVar(&o.html, "html", "", "also write an HTML page with a forest plot to `FILE`")
 	fs.BoolVar(&o.failOnSlower, "fail-on-slower", false, "exit 1 when a bench is slower in B")
 	fs.BoolVar(&o.unprivil, "unprivileged", false, "run containers without privilege")
@@ -136,6 +139,14 @@ func runAB(ctx context.Context, args []string) error {
 	res, err := ab.OnEngine(ctx, eng, plan)
 	if res == nil {
 		return err
+	}
+	if path, werr := abreport.Write(res, o.results); werr != nil {
+		fmt.Fprintf(log, "ab: the result was not stored: %v\n", werr)
+		if err == nil {
+			err = werr
+		}
+	} else {
+		fmt.Fprintf(log, "result: %s\n", path)
 	}
 	if perr := o.print(res); perr != nil && err == nil {
 		err = perr

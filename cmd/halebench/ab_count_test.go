@@ -26,7 +26,7 @@ func TestABThreadedCountIsUnstable(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"ab", "--suite=" + suite, "--a-suite=" + suite, "--b-suite=" + suite, "--subject=c", "--lang=c",
-		"--min-rounds=3", "--max-rounds=3"}
+		"--min-rounds=3", "--max-rounds=3", "--results=" + t.TempDir()}
 	code, out, errOut := run(t, nil, args...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
+	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/compare"
-	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 const compareHelp = `Usage: halebench compare [flags] OLD.json NEW.json
@@ -16,8 +19,11 @@ Sets two stored run reports side by side, bench by bench, as benchstat does:
 the old and new medians of one language (the new report's subject by
 default), the change, a two-sided Mann–Whitney p-value over the stored
 samples, and a verdict (slower, faster, or ~ where the change is not
-significant). Needs no engine. Warns when the reports come from different
-hosts.
+significant). --metric=NAME compares another metric the samples carry
+(memory: higher, lower or ~) instead of time; the count lane's instructions
+are set beside every row where both reports counted. Needs no engine. Warns
+when the reports come from different hosts. An ab result or an xproc
+report is refused (exit 2): compare takes run reports.
 
 Flags:
 `
@@ -27,6 +33,7 @@ func runCompare(_ context.Context, args []string) error {
 	lang := fs.String("lang", "", "the language to compare (default: the new report's subject)")
 	alpha := fs.Float64("alpha", 0.05, "significance level a change must reach to be shown")
 	jsonOut := fs.Bool("json", false, "print the table as JSON")
+	metricName := fs.String("metric", "time", "the metric to compare: a sampled one of the registry ("+sampledNames()+")")
 	files, err := parseN(fs, args, compareHelp, 2, "two report files, OLD.json NEW.json")
 	if err != nil {
 		return err
@@ -34,18 +41,34 @@ func runCompare(_ context.Context, args []string) error {
 	if *alpha <= 0 || *alpha >= 1 {
 		return badInput("compare", errors.New("compare: --alpha must be between 0 and 1"))
 	}
-	old, err := report.ReadFile(files[0])
+	m, ok := metric.ByName(*metricName)
+	if !ok || !m.Sampled() {
+		return badInput("compare", fmt.Errorf("compare: --metric=%s: give one of %s (instructions are set beside every row where both reports counted)", *metricName, sampledNames()))
+	}
+	old, err := result.ReadRun(files[0], "compare")
 	if err != nil {
 		return badInput("compare", err)
 	}
-	cur, err := report.ReadFile(files[1])
+	cur, err := result.ReadRun(files[1], "compare")
 	if err != nil {
 		return badInput("compare", err)
 	}
-	t := compare.Reports(old, cur, *lang, *alpha)
+	t := compare.Reports(old, cur, *lang, m, *alpha)
 	if *jsonOut {
 		return t.JSON(os.Stdout)
 	}
 	t.Text(os.Stdout)
 	return nil
+}
+
+// sampledNames are the metrics compare can set side by side: those the
+// samples carry.
+func sampledNames() string {
+	var names []string
+	for _, m := range metric.All() {
+		if m.Sampled() {
+			names = append(names, m.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }

@@ -187,6 +187,27 @@ func TestShow(t *testing.T) {
 	if code, _, _ := run(t, nil, "show", filepath.Join(dir, "missing.json")); code != 2 {
 		t.Fatalf("missing file: exit %d", code)
 	}
+	// A stored ab result and a stored xproc report (written by the code
+	// before the envelope) print as their verbs printed them, or as
+	// Markdown.
+	const fixtures = "../../orchestrator/result/testdata/"
+	for _, c := range []struct {
+		args   []string
+		golden string
+	}{
+		{[]string{"show", fixtures + "today/ab-20261206T101112Z-abc123.json"}, "today/ab.grid"},
+		{[]string{"show", "--markdown", fixtures + "today/ab-20261206T101112Z-abc123.json"}, "today/ab.md"},
+		{[]string{"show", fixtures + "today/xproc-20261206T111213Z.json"}, "today/xproc.tables"},
+		{[]string{"show", "--markdown", fixtures + "today/xproc-20261206T111213Z.json"}, "xproc.md"},
+	} {
+		want, err := os.ReadFile(fixtures + c.golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, out, errOut := run(t, []string{"DOCKER_HOST=unix:///tmp/halebench-no-such.sock"}, c.args...); code != 0 || out != string(want) {
+			t.Errorf("%v: exit %d, %s\n%s", c.args, code, errOut, out)
+		}
+	}
 }
 
 // compare reads two stored reports without an engine; bad files exit 2.
@@ -206,6 +227,22 @@ func TestCompareVerb(t *testing.T) {
 	code, out, _ = run(t, nil, "compare", "--json", oldP, newP)
 	if code != 0 || !strings.Contains(out, `"verdict": "slower"`) {
 		t.Fatalf("--json: exit %d\n%s", code, out)
+	}
+	abP := "../../orchestrator/result/testdata/today/ab-20261206T101112Z-abc123.json"
+	for _, verb := range [][]string{{"report"}, {"bundle", "-o", filepath.Join(dir, "e.tar")}, {"verify"}} {
+		code, _, errOut := run(t, []string{"DOCKER_HOST=unix:///nonexistent"}, append(verb, abP)...)
+		if code != 2 || !strings.Contains(errOut, abP+" is an ab result (halebench-ab/1)") || !strings.Contains(errOut, "takes a run report") {
+			t.Errorf("%s of an ab result: exit %d, %s", verb[0], code, errOut)
+		}
+	}
+	if code, _, errOut := run(t, nil, "compare", "--metric=instructions", oldP, newP); code != 2 || !strings.Contains(errOut, "give one of time, memory") {
+		t.Fatalf("compare --metric=instructions: exit %d, %s", code, errOut)
+	}
+	if code, out, errOut := run(t, nil, "compare", "--metric=memory", oldP, newP); code != 0 || !strings.Contains(out, "metric: memory (KiB)") {
+		t.Fatalf("compare --metric=memory: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, _, errOut := run(t, nil, "compare", oldP, abP); code != 2 || !strings.Contains(errOut, abP+" is an ab result (halebench-ab/1); compare takes a run report") {
+		t.Fatalf("compare of an ab result: exit %d, %s", code, errOut)
 	}
 	if code, _, errOut := run(t, nil, "compare", oldP); code != 2 || !strings.Contains(errOut, "two report files") {
 		t.Fatalf("one file: exit %d %s", code, errOut)

@@ -6,26 +6,32 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/abreport"
+	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/cireport"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/htmlreport"
 	"github.com/hale-lang/halebench/orchestrator/merge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/xprocreport"
+	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 const mergeHelp = `Usage: halebench merge [flags] SHARD.json…
 
-Makes one report of the shards of one run (run --shard=K/N, one report per
-shard, e.g. each CI job's artifact): the grid (or --json), one verdict and
-exit code as run gives them, and the CI outputs. Each bench is as its shard
-measured and judged it — counts exactly, time verdicts as the shard's own
-machine decided — and each shard's host is kept (shard.parts). Needs no
-engine.
+Makes one document of the shards of one run, one ab or one xproc (each
+shard's stored file, e.g. each CI job's artifact), whichever kind they are:
+one path reads them (bounded, no symlink) and joins them by their kind's
+rule. Needs no engine. Shards of two kinds are refused.
+
+The shards of one run (run --shard=K/N, results/run-*.json) make one
+report: the grid (or --json), one verdict and exit code as run gives them,
+and the CI outputs. Each bench is as its shard measured and judged it —
+counts exactly, time verdicts as the shard's own machine decided — and each
+shard's host is kept (shard.parts).
 
 It refuses (exit 2), naming the report and why: shards of different suites,
 sources or partitions, different subject builds or images, different
@@ -33,7 +39,7 @@ settings, a bench in two shards, a shard missing or given twice, a file that
 is not a shard (a run without --shard, a merged report, an interrupted or
 --update-baselines run) or not a report.
 
-The shards of one ab (ab --shard=K/N, each shard's --json result) merge
+The shards of one ab (ab --shard=K/N, results/ab-*.json) merge
 the same way into one ab result: each bench's paired samples, ratio B/A,
 interval and verdict as its shard measured them; the grid, or --json, -o,
 --html and --summary (the Markdown table); --junit is run's. It refuses
@@ -54,86 +60,125 @@ Exit codes: 0 fine, 1 the merged run regressed or failed (or, under
 Flags:
 `
 
+// mergeOptions are merge's outputs beyond stdout.
+type mergeOptions struct {
+	jsonOut                   bool
+	out, html, junit, summary string
+}
+
 func runMerge(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	jsonOut := fs.Bool("json", false, "print only the merged JSON report on stdout")
-	out := fs.String("o", "", "also write the merged JSON report to `FILE`")
-	html := fs.String("html", "", "also write the merged report's HTML page to `FILE`")
-	junit := fs.String("junit", "", "also write the subject's benches as JUnit XML to `FILE`")
-	summary := fs.String("summary", "", "also append a Markdown step summary to `FILE`; $GITHUB_STEP_SUMMARY, when set, gets it too")
+	var o mergeOptions
+	fs.BoolVar(&o.jsonOut, "json", false, "print only the merged JSON report on stdout")
+	fs.StringVar(&o.out, "o", "", "also write the merged JSON report to `FILE`")
+	fs.StringVar(&o.html, "html", "", "also write the merged report's HTML page to `FILE`")
+	fs.StringVar(&o.junit, "junit", "", "also write the subject's benches as JUnit XML to `FILE`")
+	fs.StringVar(&o.summary, "summary", "", "also append a Markdown step summary to `FILE`; $GITHUB_STEP_SUMMARY, when set, gets it too")
 	files, err := parse(fs, args, mergeHelp)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
-		return badInput("merge", errors.New("merge: give the shards' reports (each shard's results/run-*.json)"))
+		return badInput("merge", errors.New("merge: give the shards' files (each shard's results/run-*.json, ab --json result or results/xproc-*.json)"))
 	}
-	switch schema, _ := merge.Schema(files[0]); schema {
-	case abreport.Schema:
-		return mergeAB(files, *jsonOut, *out, *html, *junit, *summary)
-	case xprocreport.Schema:
-		return mergeXproc(files, *jsonOut, *out, *html, *junit, *summary)
+	m, err := merge.Files(files, time.Now().UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return badInput("merge", fmt.Errorf("merge: %w", err))
 	}
-	ci := cireport.Targets(*junit, *summary, os.Getenv("GITHUB_STEP_SUMMARY"))
-	if err := ci.Check(); err != nil {
+	ci := cireport.Targets(o.junit, o.summary, os.Getenv("GITHUB_STEP_SUMMARY"))
+	if err := o.check(m.Kind, ci); err != nil {
 		return badInput("merge", err)
 	}
-	shards, err := readShards(files, merge.ReadFile)
-	if err != nil {
-		return fmt.Errorf("merge: %w", err)
-	}
-	r, err := merge.Reports(shards, time.Now().UTC().Format(time.RFC3339Nano))
-	if err != nil {
-		return fmt.Errorf("merge: %w", err)
-	}
-	for _, p := range r.Shard.Parts {
-		fmt.Fprintf(stderr, "shard %d/%d: %s, %d benches on %s, count cost %.1f s (%s)\n", p.Index, r.Shard.Total, p.Status, len(p.Benches), p.Host.Hostname, p.CountCostSeconds, p.File)
-	}
-	if err := writeMerged(r, *out, *html); err != nil {
+	merge.Parts(stderr, m)
+	if err := o.write(m); err != nil {
 		return err
 	}
-	if *jsonOut {
+	if o.jsonOut {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(r)
+		if err := enc.Encode(m.Value()); err != nil {
+			return err
+		}
 	} else {
-		report.Grid(os.Stdout, r)
+		result.Text(os.Stdout, m)
 	}
-	return ciResults(ci, r, harness.GateError(r.Status, r.Gate.Strict))
-}
-
-// writeMerged writes the merged report's files that were asked for: its
-// JSON, its HTML page.
-func writeMerged(r *report.Report, out, html string) error {
-	if out != "" {
-		if err := report.WriteFile(out, r); err != nil {
-			return fmt.Errorf("merge: %w", err)
-		}
-		fmt.Fprintf(stderr, "report: %s\n", out)
-	}
-	if html != "" {
-		name := out
-		if name == "" {
-			name = "merged report"
-		}
-		if err := htmlreport.WriteFile(html, []*htmlreport.Run{htmlreport.RunOf(name, r)}); err != nil {
-			return fmt.Errorf("merge: %w", err)
-		}
-		fmt.Fprintf(stderr, "html: %s\n", html)
+	switch m.Kind {
+	case result.Run:
+		return ciResults(ci, m.Run, harness.GateError(m.Run.Status, m.Run.Gate.Strict))
+	case result.AB:
+		return o.abSummary(m.AB)
 	}
 	return nil
 }
 
-// readShards reads each of files with read (merge.ReadFile, ReadABFile or
-// ReadXprocFile), stopping at the first it refuses.
-func readShards[S any](files []string, read func(string) (S, error)) ([]S, error) {
-	var shards []S
-	for _, f := range files {
-		s, err := read(f)
-		if err != nil {
-			return nil, err
+// check refuses the outputs a kind has no form for, before any is written.
+func (o mergeOptions) check(k result.Kind, ci cireport.Outputs) error {
+	switch {
+	case k == result.Run:
+		return ci.Check()
+	case k == result.AB && o.junit != "":
+		return errors.New("merge: --junit writes a run's benches; ab shards have no JUnit form (use --summary for the Markdown table)")
+	case k == result.Xproc:
+		for _, f := range []struct{ flag, v string }{{"--junit", o.junit}, {"--html", o.html}, {"--summary", o.summary}} {
+			if f.v != "" {
+				return fmt.Errorf("merge: %s writes a run's or an ab's outputs; an xproc report has its two tables and its JSON (-o)", f.flag)
+			}
 		}
-		shards = append(shards, s)
 	}
-	return shards, nil
+	return nil
+}
+
+// write writes the merged document's files that were asked for: its JSON
+// (-o), its HTML page (a run's or an ab's).
+func (o mergeOptions) write(m *result.Doc) error {
+	if o.out != "" {
+		if err := report.WriteFile(o.out, m.Value()); err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+		word := "report"
+		if m.Kind == result.AB {
+			word = "result"
+		}
+		fmt.Fprintf(stderr, "%s: %s\n", word, o.out)
+	}
+	if o.html == "" {
+		return nil
+	}
+	var err error
+	switch m.Kind {
+	case result.Run:
+		name := o.out
+		if name == "" {
+			name = "merged report"
+		}
+		err = htmlreport.WriteFile(o.html, []*htmlreport.Run{htmlreport.RunOf(name, m.Run)})
+	case result.AB:
+		err = atomicfile.Write(o.html, 0o644, func(w io.Writer) error { return abreport.HTML(w, m.AB) })
+	}
+	if err != nil {
+		return fmt.Errorf("merge: --html=%s: %w", o.html, err)
+	}
+	if m.Kind == result.Run {
+		fmt.Fprintf(stderr, "html: %s\n", o.html)
+	}
+	return nil
+}
+
+// abSummary appends an ab's Markdown table to --summary and to
+// $GITHUB_STEP_SUMMARY, when set.
+func (o mergeOptions) abSummary(r *abreport.Result) error {
+	for _, path := range []string{o.summary, os.Getenv("GITHUB_STEP_SUMMARY")} {
+		if path == "" {
+			continue
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return fmt.Errorf("merge: summary %s: %w", path, err)
+		}
+		abreport.Markdown(f, r)
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("merge: summary %s: %w", path, err)
+		}
+	}
+	return nil
 }

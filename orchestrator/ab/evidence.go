@@ -36,7 +36,7 @@ func sideEvidence(name, what, subject string, imgs *lifecycle.Images) abreport.S
 // samplers were granted and what the engine refused) and each side's
 // images.
 func evidence(res *Result, s *lifecycle.Session, sp *lifecycle.Sampling, host *report.Host, p *Plan, a, b built) {
-	res.Schema, res.GeneratedAt, res.RunID, res.Subject = abreport.Schema, time.Now().UTC().Format(time.RFC3339Nano), s.RunID, p.Subject
+	res.Kind, res.Schema, res.GeneratedAt, res.RunID, res.Subject = abreport.Kind, abreport.Schema, time.Now().UTC().Format(time.RFC3339Nano), s.RunID, p.Subject
 	priv, refused := sp.Privilege()
 	host.HostInfo = record.HostInfo(s.Host)
 	host.Privilege, host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)

@@ -45,10 +45,15 @@ type Bench struct {
 // Schema names the ab result format.
 const Schema = "halebench-ab/1"
 
+// Kind is an ab result's kind in the result envelope.
+const Kind = "ab"
+
 // Result is one ab run: the comparison and the same evidence a run report
 // carries (the host, what the samplers were granted, every image of each
 // side with its digest and provenance, each side's subject build).
 type Result struct {
+	// Kind is the envelope's kind, "ab" (package result).
+	Kind        string  `json:"kind,omitempty"`
 	Schema      string  `json:"schema"`
 	GeneratedAt string  `json:"generated_at"`
 	RunID       string  `json:"run_id"`
@@ -86,6 +91,12 @@ type Side struct {
 	// SubjectBuild is how the subject's toolchain was built on this side
 	// (hale's commit, source tree or image), when halebench built it.
 	SubjectBuild *report.HaleBuild `json:"subject_build,omitempty"`
+}
+
+// Write stores the result under dir as ab-<UTC stamp>-<run id's tail>.json,
+// atomically, as run stores its report, and says its path.
+func Write(r *Result, dir string) (string, error) {
+	return report.WriteUnder(dir, report.StampedName("ab", r.GeneratedAt, r.RunID), r)
 }
 
 // HostLine is the host and privilege in one line, "" when the result

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -75,7 +76,7 @@ func readReports(dir string, commits []Commit, benches []string) (map[string]*co
 	}
 	out := map[string]*counted{}
 	for _, f := range files {
-		r, err := report.ReadFile(f)
+		r, err := result.ReadRun(f, "bisect")
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +103,7 @@ func readReports(dir string, commits []Commit, benches []string) (map[string]*co
 }
 
 // reportFiles is every *.json file in dir and its folders one level down,
-// sorted; symlinks are not followed (report.ReadFile refuses them too).
+// sorted; symlinks are not followed (result.ReadRun refuses them too).
 func reportFiles(dir string) ([]string, error) {
 	var out []string
 	top, err := os.ReadDir(dir)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -15,20 +16,29 @@ import (
 
 // Row is one bench in both reports.
 type Row struct {
-	Bench    string   `json:"bench"`
-	Old      int64    `json:"old_median_ns,omitempty"`
-	New      int64    `json:"new_median_ns,omitempty"`
-	OldN     int      `json:"old_n"`
-	NewN     int      `json:"new_n"`
-	DeltaPct *float64 `json:"delta_pct,omitempty"`
-	P        *float64 `json:"p,omitempty"`
-	Verdict  string   `json:"verdict"` // slower, faster, ~ (no significant change), or why there is no comparison
-	Counts   *Counts  `json:"counts,omitempty"`
+	Bench string `json:"bench"`
+	Old   int64  `json:"old_median_ns,omitempty"`
+	New   int64  `json:"new_median_ns,omitempty"`
+	// OldMedian and NewMedian are the medians of a metric other than
+	// time, in its unit (Table.Unit); time's stay in the fields above.
+	OldMedian int64    `json:"old_median,omitempty"`
+	NewMedian int64    `json:"new_median,omitempty"`
+	OldN      int      `json:"old_n"`
+	NewN      int      `json:"new_n"`
+	DeltaPct  *float64 `json:"delta_pct,omitempty"`
+	P         *float64 `json:"p,omitempty"`
+	Verdict   string   `json:"verdict"` // slower, faster, ~ (no significant change), or why there is no comparison
+	Counts    *Counts  `json:"counts,omitempty"`
 }
 
 // Table is the comparison of two reports.
 type Table struct {
-	Lang     string   `json:"lang"`
+	Lang string `json:"lang"`
+	// Metric and Unit name what the rows compare where it is not time
+	// (time: both empty, as before metrics were chosen).
+	Metric   string `json:"metric,omitempty"`
+	Unit     string `json:"unit,omitempty"`
+	metric   *metric.Metric
 	Alpha    float64  `json:"alpha"`
 	OldRun   string   `json:"old_run"`
 	NewRun   string   `json:"new_run"`
@@ -38,13 +48,21 @@ type Table struct {
 	Rows     []Row    `json:"rows"`
 }
 
-// Reports compares lang's figures ("" : the new report's subject) in two
-// reports at significance level alpha.
-func Reports(old, cur *report.Report, lang string, alpha float64) Table {
+// Reports compares lang's figures ("" : the new report's subject) of
+// metric m (nil: time) in two reports at significance level alpha. m is a
+// metric the samples carry (m.Sampled()); the count lane's counts are
+// compared beside every row whatever m is.
+func Reports(old, cur *report.Report, lang string, m *metric.Metric, alpha float64) Table {
 	if lang == "" {
 		lang = cur.Subject
 	}
-	t := Table{Lang: lang, Alpha: alpha, OldRun: old.GeneratedAt, NewRun: cur.GeneratedAt, OldHost: host(old), NewHost: host(cur)}
+	if m == nil {
+		m = metric.Time
+	}
+	t := Table{Lang: lang, Alpha: alpha, OldRun: old.GeneratedAt, NewRun: cur.GeneratedAt, OldHost: host(old), NewHost: host(cur), metric: m}
+	if m != metric.Time {
+		t.Metric, t.Unit = m.Name, m.Unit
+	}
 	if t.OldHost != t.NewHost {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("the reports come from different hosts (%s; %s): differences mix code and machine", t.OldHost, t.NewHost))
 	}
@@ -59,7 +77,7 @@ func Reports(old, cur *report.Report, lang string, alpha float64) Table {
 	for _, b := range cur.Benches {
 		seen[b.Name] = true
 		o, n := langOf(oldBy[b.Name], old.Subject, lang), langOf(b, cur.Subject, lang)
-		r := row(b.Name, o, n, alpha)
+		r := row(b.Name, m, o, n, alpha)
 		r.Counts = countsOf(o, n)
 		t.Rows = append(t.Rows, r)
 	}
@@ -89,11 +107,13 @@ func langOf(b *report.Bench, subject, lang string) *report.Lang {
 	return b.Comparatives[lang]
 }
 
-func usable(l *report.Lang) bool {
-	return l != nil && l.ElapsedNsMedian > 0 && len(l.ElapsedNsSamples) > 0
+func usable(v metric.Values) bool {
+	return v.Median > 0 && len(v.Samples) > 0
 }
 
-func row(name string, o, n *report.Lang, alpha float64) Row {
+// row compares one bench's figures of m: slower or faster for time, higher
+// or lower for another metric, ~ where the change is not significant.
+func row(name string, m *metric.Metric, o, n *report.Lang, alpha float64) Row {
 	r := Row{Bench: name}
 	switch {
 	case o == nil:
@@ -102,23 +122,45 @@ func row(name string, o, n *report.Lang, alpha float64) Row {
 	case n == nil:
 		r.Verdict = "only in the old report"
 		return r
-	case !usable(o) || !usable(n):
+	}
+	ov, nv := m.Of(o.Cell()), m.Of(n.Cell())
+	if !usable(ov) || !usable(nv) {
 		r.Verdict = fmt.Sprintf("no figures (old %s, new %s)", o.Status, n.Status)
 		return r
 	}
-	r.Old, r.New, r.OldN, r.NewN = o.ElapsedNsMedian, n.ElapsedNsMedian, len(o.ElapsedNsSamples), len(n.ElapsedNsSamples)
-	d := (float64(r.New)/float64(r.Old) - 1) * 100
-	p := math.Min(1, 2*math.Min(stats.MannWhitneyGreater(n.ElapsedNsSamples, o.ElapsedNsSamples), stats.MannWhitneyGreater(o.ElapsedNsSamples, n.ElapsedNsSamples)))
+	if m == metric.Time {
+		r.Old, r.New = ov.Median, nv.Median
+	} else {
+		r.OldMedian, r.NewMedian = ov.Median, nv.Median
+	}
+	r.OldN, r.NewN = len(ov.Samples), len(nv.Samples)
+	d := (float64(nv.Median)/float64(ov.Median) - 1) * 100
+	p := math.Min(1, 2*math.Min(stats.MannWhitneyGreater(nv.Samples, ov.Samples), stats.MannWhitneyGreater(ov.Samples, nv.Samples)))
 	r.DeltaPct, r.P = &d, &p
+	up, down := "slower", "faster"
+	if m != metric.Time {
+		up, down = "higher", "lower"
+	}
 	switch {
 	case p >= alpha:
 		r.Verdict = "~"
 	case d > 0:
-		r.Verdict = "slower"
+		r.Verdict = up
 	default:
-		r.Verdict = "faster"
+		r.Verdict = down
 	}
 	return r
+}
+
+// figure is a median of the table's metric as the text shows it.
+func (t Table) figure(v int64) string {
+	if t.metric == nil || t.metric == metric.Time {
+		return report.FormatNs(v)
+	}
+	if t.metric.Format != nil {
+		return t.metric.Format(v)
+	}
+	return fmt.Sprintf("%d %s", v, t.metric.Unit)
 }
 
 // Text writes the table as benchstat does: a change only where it is
@@ -127,6 +169,9 @@ func (t Table) Text(w io.Writer) {
 	// Everything but the figures comes from the two report files: cleaned.
 	c := termtext.Clean
 	fmt.Fprintf(w, "%s: old %s on %s\n%s  new %s on %s\n", c(t.Lang), c(t.OldRun), c(t.OldHost), strings.Repeat(" ", len(t.Lang)), c(t.NewRun), c(t.NewHost))
+	if t.Metric != "" {
+		fmt.Fprintf(w, "metric: %s (%s)\n", c(t.Metric), c(t.Unit))
+	}
 	for _, m := range t.Warnings {
 		fmt.Fprintln(w, "warning:", c(m))
 	}
@@ -142,7 +187,11 @@ func (t Table) Text(w io.Writer) {
 		if r.Verdict != "~" {
 			delta = fmt.Sprintf("%+.1f%%", *r.DeltaPct)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%d+%d\t%s\n", c(r.Bench), report.FormatNs(r.Old), report.FormatNs(r.New), delta, *r.P, r.OldN, r.NewN, r.Verdict)
+		old, cur := r.Old, r.New
+		if t.Metric != "" {
+			old, cur = r.OldMedian, r.NewMedian
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%d+%d\t%s\n", c(r.Bench), t.figure(old), t.figure(cur), delta, *r.P, r.OldN, r.NewN, r.Verdict)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\np: two-sided Mann–Whitney U over the stored samples; a change is shown where p < %.3g\n", t.Alpha)

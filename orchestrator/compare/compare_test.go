@@ -28,7 +28,7 @@ func TestCompare(t *testing.T) {
 		"faster": {70, 71, 72, 73, 74},
 		"new":    {5, 6, 7},
 	})
-	tab := Reports(old, cur, "", 0.05)
+	tab := Reports(old, cur, "", nil, 0.05)
 	by := map[string]Row{}
 	for _, r := range tab.Rows {
 		by[r.Bench] = r
@@ -65,7 +65,7 @@ func TestTextIsCleaned(t *testing.T) {
 	old := rep("\x1b[2JX", map[string][]int64{"b\x1b[31m": {1, 2, 3}, "gone\x1b]0;t\x07": {1, 2, 3}})
 	cur := rep("Y", map[string][]int64{"b\x1b[31m": {1, 2, 3}})
 	var b strings.Builder
-	Reports(old, cur, "", 0.05).Text(&b)
+	Reports(old, cur, "", nil, 0.05).Text(&b)
 	if strings.ContainsAny(b.String(), "\x1b\x07") || !strings.Contains(b.String(), "gone") {
 		t.Fatalf("text %q", b.String())
 	}

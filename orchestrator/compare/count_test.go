@@ -29,7 +29,7 @@ func TestCompareCounts(t *testing.T) {
 	counted(cur, "unstable", status.CountUnstable, 101, "valgrind-3.19.0")
 	counted(old, "other_vg", status.OK, 100, "valgrind-3.19.0")
 	counted(cur, "other_vg", status.OK, 100, "valgrind-3.22.0")
-	tab := Reports(old, cur, "", 0.05)
+	tab := Reports(old, cur, "", nil, 0.05)
 	by := map[string]Row{}
 	for _, r := range tab.Rows {
 		by[r.Bench] = r
@@ -52,7 +52,7 @@ func TestCompareCounts(t *testing.T) {
 		t.Fatalf("text:\n%s", b.String())
 	}
 	b.Reset()
-	Reports(rep("X", map[string][]int64{"a": s}), rep("X", map[string][]int64{"a": s}), "", 0.05).Text(&b)
+	Reports(rep("X", map[string][]int64{"a": s}), rep("X", map[string][]int64{"a": s}), "", nil, 0.05).Text(&b)
 	if strings.Contains(b.String(), "instructions") {
 		t.Fatal("a count table without counts")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/repro"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
@@ -35,7 +36,7 @@ type Row struct {
 // ReadReport reads a run report and checks the build inputs it records
 // (packages, mirror) before anything can use them.
 func ReadReport(path string) (*report.Report, error) {
-	rep, err := report.ReadFile(path)
+	rep, err := result.ReadRun(path, "bundle or verify")
 	if err != nil {
 		return nil, err
 	}

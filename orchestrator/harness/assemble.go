@@ -17,7 +17,7 @@ import (
 func (r *run) assemble(st status.Status) *report.Report {
 	p := r.p
 	rep := &report.Report{
-		Schema: report.Schema, GeneratedAt: r.at, RunID: r.env.RunID, Status: st,
+		Kind: report.Kind, Schema: report.Schema, GeneratedAt: r.at, RunID: r.env.RunID, Status: st,
 		Iters: p.Iters, Warmup: p.Warmup, Subject: p.SubjectLang.Name,
 		SubjectStatus: string(r.subject.Status), SubjectReason: r.subject.Reason,
 		Host: r.host,

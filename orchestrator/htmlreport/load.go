@@ -9,6 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -48,7 +49,7 @@ func (g Gate) Any() bool {
 
 // Load reads one run report.
 func Load(path string) (*Run, error) {
-	r, err := report.ReadFile(path)
+	r, err := result.ReadRun(path, "report")
 	if err != nil {
 		return nil, err
 	}

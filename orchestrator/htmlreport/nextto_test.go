@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // run --html draws the page from the report in memory: what is on disk
 // beside it (here, something that is no report at all) is not read back.
 func TestNextToDrawsFromTheValues(t *testing.T) {
-	r, err := report.ReadFile(fixture)
+	r, err := result.ReadRun(fixture, "report")
 	if err != nil {
 		t.Fatal(err)
 	}

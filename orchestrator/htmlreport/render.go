@@ -201,7 +201,7 @@ func NextTo(jsonPath string, r *report.Report) (string, error) {
 
 func hasSubjectData(benches []*report.Bench) bool {
 	for _, b := range benches {
-		if b.SubjectResult != nil && b.SubjectResult.ElapsedNsMedian > 0 {
+		if figures(b.SubjectResult).Median > 0 {
 			return true
 		}
 	}
@@ -343,10 +343,10 @@ func trend(runs []*Run, subject, bench string) []trendPoint {
 			continue
 		}
 		res := report.LangResult(r, b, subject)
-		if res == nil || res.ElapsedNsMedian <= 0 {
+		if figures(res).Median <= 0 {
 			continue
 		}
-		p := trendPoint{median: float64(res.ElapsedNsMedian), date: shortDate(r.GeneratedAt), status: b.Status}
+		p := trendPoint{median: float64(figures(res).Median), date: shortDate(r.GeneratedAt), status: b.Status}
 		if tc, ok := r.Images[subject]; ok && tc.Version != "" {
 			p.label = report.SubjectVersion(&report.Report{Subject: subject, Images: r.Images})
 			p.label = strings.TrimSpace(strings.TrimPrefix(p.label, subjectTitle(r)))

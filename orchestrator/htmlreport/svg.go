@@ -174,16 +174,16 @@ func ratioRows(benches []*report.Bench, langs []string) (map[string][]ratioRow, 
 	var vals []float64
 	for _, b := range benches {
 		subj := b.SubjectResult
-		if subj == nil || subj.ElapsedNsMedian <= 0 {
+		if subj == nil || figures(subj).Median <= 0 {
 			continue
 		}
-		sm := float64(subj.ElapsedNsMedian)
+		sm := float64(figures(subj).Median)
 		for _, lang := range langs {
 			res := b.Comparatives[lang]
-			if res == nil || res.ElapsedNsMedian <= 0 {
+			if res == nil || figures(res).Median <= 0 {
 				continue
 			}
-			rr := ratioRow{lang: lang, ratio: float64(res.ElapsedNsMedian) / sm}
+			rr := ratioRow{lang: lang, ratio: float64(figures(res).Median) / sm}
 			if res.RatioVsSubject != nil {
 				rr.ratio = *res.RatioVsSubject
 			}
@@ -202,13 +202,13 @@ func ratioRows(benches []*report.Bench, langs []string) (map[string][]ratioRow, 
 // sampleRange is the fastest and slowest measured sample of a language.
 func sampleRange(res *report.Lang) (float64, float64) {
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, s := range res.ElapsedNsSamples {
+	for _, s := range figures(res).Samples {
 		if s > 0 {
 			lo, hi = math.Min(lo, float64(s)), math.Max(hi, float64(s))
 		}
 	}
 	if math.IsInf(lo, 1) {
-		m := float64(res.ElapsedNsMedian)
+		m := float64(figures(res).Median)
 		return m, m
 	}
 	return lo, hi
@@ -224,7 +224,7 @@ func medianChart(r *report.Report, title string, benches []*report.Bench) templa
 	var vals []float64
 	for _, b := range benches {
 		for _, l := range langs {
-			if res := report.LangResult(r, b, l.Name); res != nil && res.ElapsedNsMedian > 0 {
+			if res := report.LangResult(r, b, l.Name); res != nil && figures(res).Median > 0 {
 				lo, hi := sampleRange(res)
 				vals = append(vals, lo, hi)
 			}
@@ -234,7 +234,7 @@ func medianChart(r *report.Report, title string, benches []*report.Bench) templa
 	a := newLogAxis(vals, left, right)
 	top := 16.0
 	d.add(`<text class="axis-title" x="%s" y="11">median elapsed (log scale): no %s data, so no ratios</text>`, f1(left), esc(subjectTitle(r)))
-	d.xAxis(a, top, d.h-20, func(v float64) string { return report.FormatNs(int64(math.Round(v))) })
+	d.xAxis(a, top, d.h-20, func(v float64) string { return figure(int64(math.Round(v))) })
 	for i, b := range benches {
 		y := top + float64(i)*rowH
 		if i%2 == 1 {
@@ -243,14 +243,14 @@ func medianChart(r *report.Report, title string, benches []*report.Bench) templa
 		d.add(`<text class="bench" x="%s" y="%s" text-anchor="end">%s</text>`, f1(left-6), f1(y+rowH/2+4), esc(b.Name))
 		for j, l := range langs {
 			res := report.LangResult(r, b, l.Name)
-			if res == nil || res.ElapsedNsMedian <= 0 {
+			if res == nil || figures(res).Median <= 0 {
 				continue
 			}
 			cy := y + rowGap/2 + float64(j)*lineH + lineH/2
 			c := colour(l.Name)
 			lo, hi := sampleRange(res)
 			d.add(`<line class="whisker" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>`, f1(a.x(lo)), f1(cy), f1(a.x(hi)), f1(cy), c)
-			d.add(`<circle cx="%s" cy="%s" r="3.5" fill="%s"><title>%s %s: %s</title></circle>`, f1(a.x(float64(res.ElapsedNsMedian))), f1(cy), c, esc(b.Name), esc(l.Name), report.FormatNs(res.ElapsedNsMedian))
+			d.add(`<circle cx="%s" cy="%s" r="3.5" fill="%s"><title>%s %s: %s</title></circle>`, f1(a.x(float64(figures(res).Median))), f1(cy), c, esc(b.Name), esc(l.Name), figure(figures(res).Median))
 		}
 	}
 	return d.html("chart ratio-chart", title)
@@ -266,7 +266,7 @@ func stripPlot(r *report.Report, b *report.Bench) template.HTML {
 	var vals []float64
 	for _, l := range langs {
 		if res := report.LangResult(r, b, l.Name); res != nil {
-			for _, s := range res.ElapsedNsSamples {
+			for _, s := range figures(res).Samples {
 				vals = append(vals, float64(s))
 			}
 		}
@@ -276,7 +276,7 @@ func stripPlot(r *report.Report, b *report.Bench) template.HTML {
 	a := newLogAxis(vals, left, right)
 	d.add(`<text class="axis-title" x="%s" y="11">every sample, elapsed (log scale); bar = median</text>`, f1(left))
 	d.add(`<text class="axis-title" x="%s" y="11">memory peak</text>`, f1(memX))
-	d.xAxis(a, top, d.h-20, func(v float64) string { return report.FormatNs(int64(math.Round(v))) })
+	d.xAxis(a, top, d.h-20, func(v float64) string { return figure(int64(math.Round(v))) })
 	for i, l := range langs {
 		y := top + float64(i)*rowH
 		cy := y + rowH/2
@@ -287,7 +287,7 @@ func stripPlot(r *report.Report, b *report.Bench) template.HTML {
 			d.add(`<text class="none" x="%s" y="%s">—</text>`, f1(left+4), f1(cy+4))
 			continue
 		}
-		samples := append([]int64(nil), res.ElapsedNsSamples...)
+		samples := append([]int64(nil), figures(res).Samples...)
 		sort.Slice(samples, func(i, j int) bool { return samples[i] < samples[j] })
 		for k, s := range samples {
 			if s <= 0 {
@@ -295,10 +295,10 @@ func stripPlot(r *report.Report, b *report.Bench) template.HTML {
 			}
 			// Equal samples would hide each other: spread them a little.
 			dy := float64(k%3-1) * 3
-			d.add(`<circle class="sample" cx="%s" cy="%s" r="3" fill="%s"><title>%s</title></circle>`, f1(a.x(float64(s))), f1(cy+dy), c, report.FormatNs(s))
+			d.add(`<circle class="sample" cx="%s" cy="%s" r="3" fill="%s"><title>%s</title></circle>`, f1(a.x(float64(s))), f1(cy+dy), c, figure(s))
 		}
-		if res.ElapsedNsMedian > 0 {
-			x := a.x(float64(res.ElapsedNsMedian))
+		if figures(res).Median > 0 {
+			x := a.x(float64(figures(res).Median))
 			d.add(`<line class="median" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>`, f1(x), f1(cy-7), f1(x), f1(cy+7), c)
 		} else {
 			d.add(`<text class="status-text" x="%s" y="%s">%s</text>`, f1(left+4), f1(cy+4), esc(string(res.Status)))
@@ -343,7 +343,7 @@ type trendPoint struct {
 // trendChart draws the subject's median on one bench across reports, one
 // point per report in date order, the band shaded where a report had one.
 func trendChart(bench string, pts []trendPoint) template.HTML {
-	return trendOf(bench, pts, report.FormatNs, "the subject's median")
+	return trendOf(bench, pts, figure, "the subject's median")
 }
 
 // trendOf draws a trend whose values format writes (what names them).

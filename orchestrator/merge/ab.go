@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -17,33 +16,6 @@ import (
 type ABShard struct {
 	File   string
 	Result *abreport.Result
-}
-
-// Schema is the schema a JSON file names ("" when it names none): which of
-// run's reports, ab's results or xproc's reports it is.
-func Schema(path string) (string, error) {
-	data, err := report.ReadBounded(path)
-	if err != nil {
-		return "", &Refusal{File: path, Why: "not a report: " + err.Error()}
-	}
-	var head struct {
-		Schema string `json:"schema"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return "", &Refusal{File: path, Why: "not a JSON report: " + err.Error()}
-	}
-	return head.Schema, nil
-}
-
-// ReadABFile reads a shard's ab result from path (bounded, no symlink, its
-// schema checked) and checks it is a shard.
-func ReadABFile(path string) (ABShard, error) {
-	r, err := readJSON[abreport.Result](path, "an ab result")
-	if err != nil {
-		return ABShard{}, err
-	}
-	s := ABShard{File: path, Result: r}
-	return s, s.check()
 }
 
 // check refuses a result that is no complete shard of an ab.

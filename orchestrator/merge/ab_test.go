@@ -53,11 +53,11 @@ func writeAB(t *testing.T, dir, name string, r *abreport.Result) ABShard {
 	if err := report.WriteFile(path, r); err != nil {
 		t.Fatal(err)
 	}
-	s, err := ReadABFile(path)
+	d, err := readShard(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return ABShard{File: path, Result: d.AB}
 }
 
 // The merge of three ab shards holds every bench once with its shard's
@@ -123,11 +123,10 @@ func TestMergeABRefuses(t *testing.T) {
 	}
 	unsharded := *shards[0].Result
 	unsharded.Shard = nil
-	run, _ := json.Marshal(map[string]string{"schema": report.Schema})
-	for name, data := range map[string][]byte{"unsharded.json": mustJSON(t, &unsharded), "run.json": run, "junk.json": []byte("{")} {
+	for name, data := range map[string][]byte{"unsharded.json": mustJSON(t, &unsharded), "junk.json": []byte("{")} {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, data, 0o644)
-		if _, err := ReadABFile(path); err == nil || !strings.Contains(err.Error(), path) {
+		if _, err := readShard(path); err == nil || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: %v; want a refusal naming it", name, err)
 		}
 	}

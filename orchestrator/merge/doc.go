@@ -11,7 +11,9 @@
 // against the reference rows its own shard measured, as that shard
 // measured them.
 //
-// It reads JSON reports, which are hostile input, through report's bounded
-// reader, and links no Docker, BuildKit or engine code. How a partition is
+// Files is the one path every kind merges through: it reads each file
+// through result's bounded reader, refuses shards of two kinds, and joins
+// them by their kind's rule. It reads JSON documents, which are hostile
+// input, and links no Docker, BuildKit or engine code. How a partition is
 // made is orchestrator/shard's.
 package merge

@@ -178,19 +178,17 @@ func TestReadFileRefuses(t *testing.T) {
 	if err := report.WriteFile(good, shards(1)[0].Report); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := ReadFile(good); err != nil || s.Report.Shard.Total != 1 {
+	if d, err := readShard(good); err != nil || d.Run.Shard.Total != 1 {
 		t.Fatalf("a good shard: %v", err)
 	}
 	link := filepath.Join(dir, "link.json")
 	os.Symlink(good, link)
 	garbage := filepath.Join(dir, "garbage.json")
 	os.WriteFile(garbage, []byte("{\"schema\": [1,"), 0o644)
-	other := filepath.Join(dir, "xproc.json")
-	os.WriteFile(other, []byte(`{"schema":"halebench-xproc/1"}`), 0o644)
 	plain := filepath.Join(dir, "plain.json")
 	os.WriteFile(plain, []byte(`{"schema":"`+report.Schema+`","benches":[]}`), 0o644)
-	for path, why := range map[string]string{link: "symlink", garbage: "not a JSON report", other: "want a run report", plain: "not a shard", dir: "not a regular file"} {
-		_, err := ReadFile(path)
+	for path, why := range map[string]string{link: "symlink", garbage: "not a JSON report", plain: "not a shard", dir: "not a regular file"} {
+		_, err := readShard(path)
 		if rf, ok := err.(*Refusal); !ok || rf.File != path || !strings.Contains(rf.Why, why) {
 			t.Errorf("%s: %v; want it refused for %q", filepath.Base(path), err, why)
 		}

@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -31,31 +30,6 @@ func refuse(file, format string, args ...any) error {
 
 // MaxBenches bounds a shard's bench lists: no suite is that large.
 const MaxBenches = 10000
-
-// readJSON reads path as one bounded, non-symlinked JSON document of type
-// T; what names the document in a refusal ("an ab result").
-func readJSON[T any](path, what string) (*T, error) {
-	data, err := report.ReadBounded(path)
-	if err != nil {
-		return nil, &Refusal{File: path, Why: "not " + what + ": " + err.Error()}
-	}
-	var v T
-	if err := json.Unmarshal(data, &v); err != nil {
-		return nil, &Refusal{File: path, Why: "not " + what + ": " + err.Error()}
-	}
-	return &v, nil
-}
-
-// ReadFile reads a shard's report from path (bounded, no symlink, its
-// schema checked) and checks it is a shard.
-func ReadFile(path string) (Shard, error) {
-	r, err := report.ReadFile(path)
-	if err != nil {
-		return Shard{}, &Refusal{File: path, Why: "not a report: " + err.Error()}
-	}
-	s := Shard{File: path, Report: r}
-	return s, s.check()
-}
 
 // check refuses a report that is no complete shard of a run.
 func (s Shard) check() error {

@@ -18,17 +18,6 @@ type XprocShard struct {
 	Report *xprocreport.Report
 }
 
-// ReadXprocFile reads a shard's xproc report from path (bounded, no
-// symlink, its schema checked) and checks it is a shard.
-func ReadXprocFile(path string) (XprocShard, error) {
-	r, err := readJSON[xprocreport.Report](path, "an xproc report")
-	if err != nil {
-		return XprocShard{}, err
-	}
-	s := XprocShard{File: path, Report: r}
-	return s, s.check()
-}
-
 // check refuses a report that is no complete shard of an xproc: its rows
 // must be its part's pairs, each once, plus reference rows (the ratio rows
 // of pairs another shard owns) marked as such.

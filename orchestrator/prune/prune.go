@@ -184,7 +184,7 @@ func namedBy(im Image, named map[string]string) string {
 	return ""
 }
 
-// Named reads every report under dir (run-*.json, xproc-*.json, any
+// Named reads every report under dir (run-*.json, ab-*.json, xproc-*.json, any
 // schema) and collects each image reference and ID in it, with the report
 // that names it. A report that cannot be read is an error: pruning on a
 // partial view would remove what it names.

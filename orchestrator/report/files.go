@@ -45,22 +45,6 @@ func ReadBounded(path string) ([]byte, error) {
 	return data, nil
 }
 
-// ReadFile reads a run report that a run wrote (through ReadBounded).
-func ReadFile(path string) (*Report, error) {
-	data, err := ReadBounded(path)
-	if err != nil {
-		return nil, err
-	}
-	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s is not a JSON report: %v", path, err)
-	}
-	if r.Schema != Schema {
-		return nil, fmt.Errorf("%s has schema %q; want a run report (%s)", path, r.Schema, Schema)
-	}
-	return &r, nil
-}
-
 // WriteFile writes v as indented JSON to path through atomicfile: a
 // synced temporary file renamed over it, so a reader never sees half a
 // report and a crash right after a run does not lose the one it wrote; a

@@ -17,7 +17,7 @@ func TestReadBoundedRefusesWhatIsNoReport(t *testing.T) {
 	if err := WriteFile(real, &Report{Schema: Schema}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadFile(real); err != nil {
+	if _, err := ReadBounded(real); err != nil {
 		t.Fatalf("a report WriteFile wrote: %v", err)
 	}
 	if st, _ := os.Stat(real); st.Mode().Perm() != 0o644 {
@@ -34,7 +34,7 @@ func TestReadBoundedRefusesWhatIsNoReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{link: "symlink", fifo: "not a regular file", big: "over 64 MiB"} {
-		if _, err := ReadFile(name); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ReadBounded(name); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want an error saying %q", filepath.Base(name), err, want)
 		}
 	}

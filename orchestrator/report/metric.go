@@ -99,3 +99,16 @@ func MetricCell(r *Report, b *Bench, lang string, m *metric.Metric) string {
 	}
 	return clean(s)
 }
+
+// Cell is lang's stored result as the metric registry reads a cell: its
+// elapsed samples, and its memory — the cgroup peak where the report has
+// it, maxrss otherwise, as the run judged it.
+func (l *Lang) Cell() metric.Cell {
+	c := metric.Cell{Elapsed: metric.Values{Median: l.ElapsedNsMedian, Samples: l.ElapsedNsSamples},
+		MaxRSS: metric.Values{Median: l.MaxRSSKBMedian, Samples: l.MaxRSSKBSamples}, MemSource: "maxrss_kb"}
+	c.Mem = c.MaxRSS
+	if l.MemPeakKBMedian != nil {
+		c.Mem, c.MemSource = metric.Values{Median: *l.MemPeakKBMedian, Samples: l.MemPeakKBSamples}, "mem_peak_kb"
+	}
+	return c
+}

@@ -12,6 +12,9 @@ import (
 
 // Report is one run.
 type Report struct {
+	// Kind is the envelope's kind, "run" (package result); reports
+	// written before it was added have none and read as run reports.
+	Kind          string                `json:"kind,omitempty"`
 	Schema        string                `json:"schema"`
 	GeneratedAt   string                `json:"generated_at"`
 	RunID         string                `json:"run_id"`
@@ -200,19 +203,34 @@ type Lang struct {
 // Schema names this report format.
 const Schema = "halebench-report/1"
 
+// Kind is a run report's kind in the result envelope.
+const Kind = "run"
+
 // Write puts the report under dir as run-<UTC stamp>-<run id's tail>.json,
 // atomically.
 func Write(r *Report, dir string) (string, error) {
+	return WriteUnder(dir, StampedName("run", r.GeneratedAt, r.RunID), r)
+}
+
+// WriteUnder writes v as the file name under dir (made if missing),
+// atomically, and says its path.
+func WriteUnder(dir, name string, v any) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("results folder %s: %w", dir, err)
 	}
-	t, err := time.Parse(time.RFC3339Nano, r.GeneratedAt)
+	path := filepath.Join(dir, name)
+	return path, WriteFile(path, v)
+}
+
+// StampedName is the file name a verb's document is stored under:
+// <verb>-<UTC stamp of at>-<run id's tail>.json (now, when at is no RFC
+// 3339 time).
+func StampedName(verb, at, runID string) string {
+	t, err := time.Parse(time.RFC3339Nano, at)
 	if err != nil {
 		t = time.Now()
 	}
-	name := fmt.Sprintf("run-%s-%s.json", t.UTC().Format("20060102T150405Z"), shortID(r.RunID))
-	path := filepath.Join(dir, name)
-	return path, WriteFile(path, r)
+	return fmt.Sprintf("%s-%s-%s.json", verb, t.UTC().Format("20060102T150405Z"), shortID(runID))
 }
 
 func shortID(id string) string {

@@ -35,19 +35,15 @@ func TestReportsFromBeforeRoundTrip(t *testing.T) {
 			t.Errorf("%s does not round-trip (%d bytes in, %d out)", path, len(data), len(got))
 		}
 	}
-	r, err := ReadFile("testdata/before-h2/run-fake.json")
-	if err != nil || r.Schema != Schema {
-		t.Fatalf("ReadFile of a report from before: %v", err)
+	if r := readStored(t, "testdata/before-h2/run-fake.json"); r.Schema != Schema {
+		t.Fatalf("a report from before has schema %q", r.Schema)
 	}
 }
 
 // The grid of a stored report from before the change is the one that code
 // printed (its golden file was written by it).
 func TestGridOfAReportFromBefore(t *testing.T) {
-	r, err := ReadFile("testdata/before-h2/run-fake.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := readStored(t, "testdata/before-h2/run-fake.json")
 	var b strings.Builder
 	Grid(&b, r)
 	want, err := os.ReadFile("testdata/before-h2/run-fake.grid")
@@ -59,12 +55,27 @@ func TestGridOfAReportFromBefore(t *testing.T) {
 	}
 }
 
+// readStored reads a stored run report as the reader of package result
+// does (which this package cannot import): bounded, then decoded.
+func readStored(t *testing.T, path string) *Report {
+	t.Helper()
+	data, err := ReadBounded(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	return &r
+}
+
 // Reading a report links neither Docker nor BuildKit: the schema's
 // packages and the verbs' renderers (ab's and xproc's results among them)
 // import nothing of the engine side.
 func TestSchemaPackagesLinkNoEngine(t *testing.T) {
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go") // the go that runs this test, PATH or not
-	out, err := exec.Command(goBin, "list", "-deps", ".", "../compare", "../htmlreport", "../cireport", "../abreport", "../xprocreport", "../merge").Output()
+	out, err := exec.Command(goBin, "list", "-deps", ".", "../compare", "../htmlreport", "../cireport", "../abreport", "../xprocreport", "../merge", "../result").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // Field is the report's shard field for part s.K of this partition: run,
@@ -19,7 +20,7 @@ func (p Partition) Field(s Spec, sourcesDigest string) *report.Shard {
 // FromReportFile is FromReport of the report stored at path
 // (--shard-costs), read as show and compare read one.
 func FromReportFile(path string, w Work) (Costs, error) {
-	r, err := report.ReadFile(path)
+	r, err := result.ReadRun(path, "--shard-costs")
 	if err != nil {
 		return Costs{}, fmt.Errorf("--shard-costs: %w", err)
 	}

@@ -75,7 +75,7 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 	}
 	defer s.Close()
 	rep := &Report{
-		Schema: xprocreport.Schema, GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
+		Kind: xprocreport.Kind, Schema: xprocreport.Schema, GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
 		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: record.HostInfo(s.Host)},
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 		Sharing: xprocreport.Sharing, Notes: xprocreport.Notes, Variants: map[string][]*Result{}, Shard: part,

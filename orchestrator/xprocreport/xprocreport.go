@@ -19,6 +19,8 @@ import (
 // carries: the host and privilege, every image with its digest and
 // provenance, the subject's build.
 type Report struct {
+	// Kind is the envelope's kind, "xproc" (package result).
+	Kind        string                       `json:"kind,omitempty"`
 	Schema      string                       `json:"schema"`
 	GeneratedAt string                       `json:"generated_at"`
 	RunID       string                       `json:"run_id"`
@@ -44,6 +46,9 @@ type Report struct {
 
 // Schema names the xproc report format.
 const Schema = "halebench-xproc/1"
+
+// Kind is an xproc report's kind in the result envelope.
+const Kind = "xproc"
 
 // Sharing says how the two containers share /dev/shm.
 const Sharing = "IPC namespace: the reader's sampler container shares its /dev/shm and IPC namespace (ShmSize 256 MiB), the producer's container joins it; both are kept for every run of the pair, the reader's sampler empties /dev/shm, /dev/mqueue and System V IPC before and after each run, and no host path is mounted"

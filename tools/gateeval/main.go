@@ -25,6 +25,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -297,7 +298,7 @@ func halebench(bin, dir string, args ...string) (*report.Report, int, error) {
 	if len(files) != 1 {
 		return nil, code, fmt.Errorf("halebench %s: %d reports in %s", strings.Join(args, " "), len(files), dir)
 	}
-	rep, err := report.ReadFile(files[0])
+	rep, err := result.ReadRun(files[0], "gateeval")
 	return rep, code, err
 }
 

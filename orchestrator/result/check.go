@@ -1,0 +1,43 @@
+package result
+
+import (
+	"errors"
+	"fmt"
+)
+
+// MaxRows bounds a document's rows (benches, pairs): no suite is that
+// large, and a renderer need not guard against a document that claims to
+// be.
+const MaxRows = 100000
+
+// check refuses what every reader would otherwise have to guard against:
+// null rows, and more rows than any suite has.
+func (d *Doc) check() error {
+	switch d.Kind {
+	case Run:
+		if len(d.Run.Benches) > MaxRows {
+			return fmt.Errorf("%d benches; no suite has over %d", len(d.Run.Benches), MaxRows)
+		}
+		for _, b := range d.Run.Benches {
+			if b == nil {
+				return errors.New("a bench entry is null")
+			}
+		}
+	case AB:
+		if len(d.AB.Benches) > MaxRows {
+			return fmt.Errorf("%d benches; no suite has over %d", len(d.AB.Benches), MaxRows)
+		}
+	case Xproc:
+		for v, rows := range d.Xproc.Variants {
+			if len(rows) > MaxRows {
+				return fmt.Errorf("%d %s rows; xproc has far fewer", len(rows), v)
+			}
+			for _, r := range rows {
+				if r == nil {
+					return fmt.Errorf("a %s row is null", v)
+				}
+			}
+		}
+	}
+	return nil
+}

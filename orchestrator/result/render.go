@@ -1,0 +1,35 @@
+package result
+
+import (
+	"io"
+
+	"github.com/hale-lang/halebench/orchestrator/abreport"
+	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/xprocreport"
+)
+
+// Text writes a document as its verb prints it on a terminal: a run's
+// grid, an ab's comparison grid, an xproc's two tables.
+func Text(w io.Writer, d *Doc) {
+	switch d.Kind {
+	case Run:
+		report.Grid(w, d.Run)
+	case AB:
+		abreport.Grid(w, d.AB)
+	default:
+		xprocreport.Tables(w, d.Xproc)
+	}
+}
+
+// Markdown writes a document as Markdown: a run's README snapshot, an
+// ab's release-notes table, an xproc's two tables.
+func Markdown(w io.Writer, d *Doc) {
+	switch d.Kind {
+	case Run:
+		report.Markdown(w, d.Run)
+	case AB:
+		abreport.Markdown(w, d.AB)
+	default:
+		xprocreport.Markdown(w, d.Xproc)
+	}
+}
