@@ -184,7 +184,7 @@ func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.
 		res, err := fromReports(ctx, f.fromReports, commits, benches, f.threshold, log)
 		return f.print(res, err)
 	}
-	epoch, _, err := imagebuild.SourceDateEpoch(f.suite)
+	epoch, _, err := imagebuild.SourceDateEpoch()
 	if err != nil {
 		return badInput("bisect", err)
 	}

@@ -85,7 +85,7 @@ func (c *common) imageOptions(verb string) (imagebuild.Options, error) {
 	if err := c.hale.check(verb, c.haleSrc); err != nil {
 		return imagebuild.Options{}, err
 	}
-	epoch, _, err := imagebuild.SourceDateEpoch(c.suite)
+	epoch, _, err := imagebuild.SourceDateEpoch()
 	if err != nil {
 		return imagebuild.Options{}, badInput(verb, err)
 	}

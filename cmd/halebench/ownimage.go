@@ -31,7 +31,7 @@ func runOwnImage(ctx context.Context, args []string) error {
 	if _, err := parseN(fs, args, ownImageHelp, 0, ""); err != nil {
 		return err
 	}
-	epoch, _, err := imagebuild.SourceDateEpoch(*dir)
+	epoch, _, err := imagebuild.SourceDateEpoch()
 	if err != nil {
 		return badInput("own-image", err)
 	}
