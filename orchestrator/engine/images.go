@@ -15,6 +15,9 @@ type Image struct {
 	ID     string // the image's config digest, sha256:…
 	Labels map[string]string
 	Layers []string // the diff IDs of its root filesystem, bottom first
+	// RepoDigests are the repo@sha256:… it was pulled by (none when built
+	// or loaded here).
+	RepoDigests []string
 }
 
 // Image looks a local image up; ok is false when it does not exist.
@@ -26,7 +29,7 @@ func (e *Engine) Image(ctx context.Context, ref string) (Image, bool, error) {
 		}
 		return Image{}, false, fmt.Errorf("inspecting image %s: %w", ref, err)
 	}
-	img := Image{Ref: ref, ID: ins.ID, Layers: ins.RootFS.Layers}
+	img := Image{Ref: ref, ID: ins.ID, Layers: ins.RootFS.Layers, RepoDigests: ins.RepoDigests}
 	if ins.Config != nil {
 		img.Labels = ins.Config.Labels
 	}
