@@ -24,7 +24,7 @@ func runOwnImage(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("own-image", flag.ContinueOnError)
 	dir := fs.String("dir", ".", "the halebench checkout (root Dockerfile and build context)")
 	tag := fs.String("t", "halebench:latest", "the tag to give the image")
-	mirror := fs.String("mirror", imagebuild.DefaultMirror, "Debian mirror for mmdebstrap")
+	mirror := fs.String("mirror", imagebuild.DefaultMirror, "Debian mirror the base is bootstrapped from")
 	noCache := fs.Bool("no-cache", false, "rebuild every step without BuildKit's cache")
 	var out outputFlags
 	out.addFlags(fs)
