@@ -21,7 +21,7 @@ RUN go build -trimpath -o /out/halebench ./cmd/halebench
 
 FROM ${BASE}
 # halebench passes these pinned (name=version) and records them.
-ARG PACKAGES="mmdebstrap ca-certificates git"
+ARG PACKAGES="ca-certificates git"
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${PACKAGES} \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/ldconfig/aux-cache /var/log/apt /var/log/dpkg.log /var/log/alternatives.log

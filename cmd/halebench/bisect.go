@@ -166,7 +166,7 @@ func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.
 		res, err := bisect.FromReports(ctx, f.fromReports, commits, benches, f.threshold, log)
 		return f.print(res, badInput("bisect", err))
 	}
-	epoch, _, err := imagebuild.SourceDateEpoch(f.suite)
+	epoch, _, err := imagebuild.SourceDateEpoch()
 	if err != nil {
 		return badInput("bisect", err)
 	}

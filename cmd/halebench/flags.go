@@ -57,8 +57,8 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.langs, "lang", "", "comma-separated languages to run: "+strings.ReplaceAll(toolchain.Names(), ", ", ",")+" (default all)")
 	fs.StringVar(&c.subject, "subject", "hale", "the language whose regressions gate; the others are comparatives")
 	fs.BoolVar(&c.noBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")
-	fs.StringVar(&c.baseImage, "base-image", "", "Debian trixie image to build the toolchains FROM: local, or pulled if a registry answers (pin it by digest); default: make one with mmdebstrap")
-	fs.StringVar(&c.mirror, "mirror", imagebuild.DefaultMirror, "Debian mirror for mmdebstrap")
+	fs.StringVar(&c.baseImage, "base-image", "", "Debian trixie image to build the toolchains FROM: local, or pulled where a registry answers, only pinned by digest (REPO@sha256:...); default: bootstrap one inside the engine with mmdebstrap")
+	fs.StringVar(&c.mirror, "mirror", imagebuild.DefaultMirror, "Debian mirror the base is bootstrapped from")
 	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite; where that is absent, the pinned release "+halebuild.DefaultRef+" from "+halebuild.DefaultURL+", or $HALEBENCH_HALE_URL)")
 	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
 	c.hale.addFlags(fs)
@@ -85,7 +85,7 @@ func (c *common) imageOptions(verb string) (imagebuild.Options, error) {
 	if err := c.hale.check(verb, c.haleSrc); err != nil {
 		return imagebuild.Options{}, err
 	}
-	epoch, _, err := imagebuild.SourceDateEpoch(c.suite)
+	epoch, _, err := imagebuild.SourceDateEpoch()
 	if err != nil {
 		return imagebuild.Options{}, badInput(verb, err)
 	}

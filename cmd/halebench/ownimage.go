@@ -25,14 +25,14 @@ func runOwnImage(ctx context.Context, args []string) error {
 	addDriverFlag(fs)
 	dir := fs.String("dir", ".", "the halebench checkout (root Dockerfile and build context)")
 	tag := fs.String("t", "halebench:latest", "the tag to give the image")
-	mirror := fs.String("mirror", imagebuild.DefaultMirror, "Debian mirror for mmdebstrap")
+	mirror := fs.String("mirror", imagebuild.DefaultMirror, "Debian mirror the base is bootstrapped from")
 	noCache := fs.Bool("no-cache", false, "rebuild every step without BuildKit's cache")
 	var out outputFlags
 	out.addFlags(fs)
 	if _, err := parseN(fs, args, ownImageHelp, 0, ""); err != nil {
 		return err
 	}
-	epoch, _, err := imagebuild.SourceDateEpoch(*dir)
+	epoch, _, err := imagebuild.SourceDateEpoch()
 	if err != nil {
 		return badInput("own-image", err)
 	}

@@ -58,6 +58,9 @@ type Image struct {
 	ID     string // the image's config digest, sha256:…
 	Labels map[string]string
 	Layers []string // the diff IDs of its root filesystem, bottom first
+	// RepoDigests are the repo@sha256:… it was pulled by (none when built
+	// or loaded here).
+	RepoDigests []string
 }
 
 // StoredImage is one image of the engine's store, with what pruning needs

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"github.com/hale-lang/halebench/orchestrator/imagecache"
 	"os"
-	"os/exec"
-	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -101,46 +100,67 @@ func (b *Builder) checkBase(img engine.Image) string {
 	return strings.Join(why, "; ")
 }
 
-// givenBase is the --base-image, local or pulled (where a registry answers,
-// e.g. for a reference pinned by digest). The user's choice: it is not
-// checked against inputs halebench would record.
+// givenBase is the --base-image: local, or pulled from its registry when
+// pinned by digest. The user's choice: it is not checked against inputs
+// halebench would record.
 func (b *Builder) givenBase(ctx context.Context) (Base, error) {
-	img, ok, err := b.eng.Image(ctx, b.opts.BaseImage)
+	ref := b.opts.BaseImage
+	img, ok, err := b.eng.Image(ctx, ref)
 	if err != nil {
 		return Base{}, err
 	}
 	origin := "given with --base-image"
 	if !ok {
-		if perr := b.eng.Pull(ctx, b.opts.BaseImage); perr != nil {
-			return Base{}, fmt.Errorf("base image %s is not in the engine's image store and could not be pulled (%v): load it first, or drop --base-image to let halebench make one with mmdebstrap", b.opts.BaseImage, perr)
+		if err := b.pullPinned(ctx, ref); err != nil {
+			return Base{}, err
 		}
-		if img, ok, err = b.eng.Image(ctx, b.opts.BaseImage); err != nil || !ok {
-			return Base{}, fmt.Errorf("base image %s missing after the pull: %v", b.opts.BaseImage, err)
+		if img, ok, err = b.eng.Image(ctx, ref); err != nil || !ok {
+			return Base{}, fmt.Errorf("base image %s missing after the pull: %v", ref, err)
 		}
 		origin = "pulled with --base-image"
 	}
-	return Base{Ref: b.opts.BaseImage, ID: img.ID, Origin: origin, layers: img.Layers, Provenance: provenance(OriginGiven, CheckedUser, "")}, nil
+	return Base{Ref: ref, ID: img.ID, Origin: origin, layers: img.Layers, Provenance: provenance(OriginGiven, CheckedUser, "")}, nil
 }
 
-// mmdebstrap makes the Debian rootfs and loads it, normalised, as ref.
-func (b *Builder) mmdebstrap(ctx context.Context, ref string) (Base, error) {
-	mm, err := exec.LookPath("mmdebstrap")
-	if err != nil {
-		return Base{}, fmt.Errorf("making the Debian base image: mmdebstrap not found on this host (no registry is used, so the base is made from Debian's packages): install it with `apt-get install mmdebstrap`, or give --base-image=REF of a local Debian %s image", BaseSuite)
+// pinned matches a reference pinned by digest: REPO@sha256:<64 hex>.
+var pinned = regexp.MustCompile(`^[^@\s]+@(sha256:[0-9a-f]{64})$`)
+
+// pullPinned pulls ref, which must be pinned by digest: a tag is whatever
+// the registry says today, a digest is the image. The engine checks what
+// it is served against the digest; the pulled image must then carry it.
+func (b *Builder) pullPinned(ctx context.Context, ref string) error {
+	m := pinned.FindStringSubmatch(ref)
+	if m == nil {
+		return fmt.Errorf("base image %s is not in the engine's image store, and halebench pulls a base only pinned by digest: give --base-image=REPO@sha256:<digest>, load the image first, or drop --base-image to let halebench make one with mmdebstrap", ref)
 	}
+	if err := b.eng.Pull(ctx, ref); err != nil {
+		return fmt.Errorf("base image %s is not in the engine's image store and could not be pulled (%v): check the registry and the digest, load it first, or drop --base-image to let halebench make one with mmdebstrap", ref, err)
+	}
+	img, ok, err := b.eng.Image(ctx, ref)
+	if err != nil || !ok {
+		return fmt.Errorf("base image %s missing after the pull: %v", ref, err)
+	}
+	for _, d := range img.RepoDigests {
+		if strings.HasSuffix(d, "@"+m[1]) {
+			return nil
+		}
+	}
+	return fmt.Errorf("base image %s: the pulled image records digests %v, not %s; not using it", ref, img.RepoDigests, m[1])
+}
+
+// mmdebstrap makes the Debian rootfs inside the engine (bootstrapRootfs)
+// and loads it, normalised, as ref.
+func (b *Builder) mmdebstrap(ctx context.Context, ref string) (Base, error) {
 	dir, err := os.MkdirTemp("", "halebench-base-")
 	if err != nil {
 		return Base{}, err
 	}
 	defer os.RemoveAll(dir)
-	tarPath := filepath.Join(dir, "rootfs.tar")
-	fmt.Fprintf(b.log, "base: making a Debian %s rootfs with mmdebstrap from %s (SOURCE_DATE_EPOCH=%d)\n", BaseSuite, b.opts.Mirror, b.opts.SourceDateEpoch)
+	fmt.Fprintf(b.log, "base: making a Debian %s rootfs with mmdebstrap, inside the engine, from %s (SOURCE_DATE_EPOCH=%d)\n", BaseSuite, b.opts.Mirror, b.opts.SourceDateEpoch)
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, mm, "--variant=minbase", "--include=ca-certificates", "--quiet", BaseSuite, tarPath, b.opts.Mirror)
-	// mmdebstrap makes the same tarball from the same packages given the epoch.
-	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+b.epochString())
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return Base{}, fmt.Errorf("making the Debian base image: mmdebstrap %s: %w\n%s", BaseSuite, err, indent(string(out)))
+	tarPath, err := b.bootstrapRootfs(ctx, dir)
+	if err != nil {
+		return Base{}, fmt.Errorf("making the Debian base image: %w", err)
 	}
 	sum, err := imagecache.FileSHA256(tarPath)
 	if err != nil {

@@ -12,12 +12,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/gitrepo"
 	"github.com/hale-lang/halebench/orchestrator/repro"
 )
 
-// DefaultEpoch is SOURCE_DATE_EPOCH when the suite is not in git and none is
-// given: 2025-01-01T00:00:00Z.
+// DefaultEpoch is SOURCE_DATE_EPOCH when none is given: 2025-01-01T00:00:00Z.
 const DefaultEpoch int64 = 1735689600
 
 // Inputs are what an image was made from, recorded so that it can be made
@@ -32,29 +30,21 @@ type Inputs struct {
 	Packages         []string          `json:"packages,omitempty"` // name=version of every Debian package installed, from dpkg
 }
 
-// SourceDateEpoch is the epoch for a suite: $SOURCE_DATE_EPOCH when set, else
-// the time of the last git commit in dir that touched images/ (what defines
-// the base and toolchain images), else DefaultEpoch. The string says where it
-// came from. Not the last commit of all: the epoch is part of every image's
-// inputs, and one that moved with each commit would rebuild the base and
-// every toolchain after any commit.
-func SourceDateEpoch(dir string) (int64, string, error) {
+// SourceDateEpoch is the epoch stamped into every image: $SOURCE_DATE_EPOCH
+// when set, else DefaultEpoch. The string says where it came from. It is
+// never taken from the suite (its git state, its files): the base and the
+// toolchains do not depend on the suite, and an epoch that did would make
+// them again for every suite and every checkout of one. What defines an
+// image (its Dockerfile, its pins) is keyed by its inputs digest instead.
+func SourceDateEpoch() (int64, string, error) {
 	if v := os.Getenv("SOURCE_DATE_EPOCH"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			return 0, "", fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a Unix time in seconds", v)
+			return 0, "", fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a Unix time in seconds: unset it, or give seconds since 1970", v)
 		}
 		return n, "SOURCE_DATE_EPOCH", nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), gitrepo.DefaultProbeTimeout)
-	defer cancel()
-	out, err := gitrepo.Command(ctx, "-C", dir, "log", "-1", "--format=%ct", "--", "images").Output()
-	if err == nil {
-		if n, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64); err == nil {
-			return n, "last git commit touching images/", nil
-		}
-	}
-	return DefaultEpoch, "fixed default (not in git)", nil
+	return DefaultEpoch, "halebench's fixed default", nil
 }
 
 func sha256Hex(b []byte) string {

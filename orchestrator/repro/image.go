@@ -120,6 +120,8 @@ type Config struct {
 	Env    []string
 	Cmd    []string
 	Labels map[string]string
+	// CreatedBy is the history's one line ("": made by mmdebstrap).
+	CreatedBy string
 }
 
 // FromRootfs loads a root filesystem tarball as the one-layer image dst,
@@ -136,11 +138,14 @@ func FromRootfs(ctx context.Context, eng Engine, rootfs io.Reader, dst string, e
 		return "", fmt.Errorf("root filesystem for %s: %w", dst, err)
 	}
 	files := []layerFile{{path: p, diffID: id}}
+	if c.CreatedBy == "" {
+		c.CreatedBy = "halebench: root filesystem made by mmdebstrap"
+	}
 	cfg := map[string]any{
 		"architecture": "amd64",
 		"os":           "linux",
 		"config":       map[string]any{"Env": c.Env, "Cmd": c.Cmd, "Labels": c.Labels},
-		"history":      []any{map[string]any{"created_by": "halebench: root filesystem made by mmdebstrap"}},
+		"history":      []any{map[string]any{"created_by": c.CreatedBy}},
 	}
 	raw, err := json.Marshal(cfg)
 	if err != nil {

@@ -20,7 +20,7 @@ func (e *Engine) Image(ctx context.Context, ref string) (engine.Image, bool, err
 		}
 		return engine.Image{}, false, fmt.Errorf("inspecting image %s: %w", ref, err)
 	}
-	img := engine.Image{Ref: ref, ID: ins.ID, Layers: ins.RootFS.Layers}
+	img := engine.Image{Ref: ref, ID: ins.ID, Layers: ins.RootFS.Layers, RepoDigests: ins.RepoDigests}
 	if ins.Config != nil {
 		img.Labels = ins.Config.Labels
 	}
