@@ -32,9 +32,9 @@ type ghStep struct {
 	With map[string]string `yaml:"with"`
 }
 
-// readmeGitHubJob is the README's GitHub Actions workflow (the first yaml
-// block between the ci-recipe markers): its one job's steps, and the job.
-func readmeGitHubJob(t *testing.T) ([]ghStep, map[string]any) {
+// readmeGitHubYAML is the README's GitHub Actions workflow: the first yaml
+// block between the ci-recipe markers.
+func readmeGitHubYAML(t *testing.T) string {
 	t.Helper()
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -47,6 +47,14 @@ func readmeGitHubJob(t *testing.T) ([]ghStep, map[string]any) {
 	if !ok || !ok2 || !ok3 || !ok4 {
 		t.Fatal("README.md has no ```yaml block between <!-- ci-recipe:begin --> and <!-- ci-recipe:end -->")
 	}
+	return y
+}
+
+// readmeGitHubJob is the README's GitHub workflow's one job: its steps,
+// and the job as a map.
+func readmeGitHubJob(t *testing.T) ([]ghStep, map[string]any) {
+	t.Helper()
+	y := readmeGitHubYAML(t)
 	var wf struct {
 		Jobs map[string]struct {
 			Steps []ghStep `yaml:"steps"`
