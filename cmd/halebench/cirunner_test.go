@@ -112,7 +112,7 @@ func newRunner(t *testing.T) *runner {
 	for _, g := range gids {
 		r.groups = append(r.groups, atou(t, g))
 	}
-	r.env = runnerEnv(t, u)
+	r.env = append(runnerEnv(t, u), r.seedGo(t)...)
 	if _, err := exec.LookPath("sudo"); err == nil {
 		if out, err := r.cmd(r.home, nil, "sudo", "-n", "true").CombinedOutput(); err == nil {
 			t.Fatalf("%s can sudo: %s", name, out)
@@ -160,6 +160,35 @@ func runnerEnv(t *testing.T, u *user.User) []string {
 	return env
 }
 
+// seedGo gives the runner's user this host's Go caches, as setup-go's
+// cache restores them on a runner (a cold Go build of halebench took over
+// 10 minutes here under load): the module downloads as a file proxy tried
+// first, the build cache's files linked into folders the user owns. It
+// returns the environment that points Go at them.
+func (r *runner) seedGo(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPROXY").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := strings.Split(strings.TrimSpace(string(out)), "\n")
+	cache, proxy := filepath.Join(r.home, ".cache", "go-build"), filepath.Join(r.home, "goproxy")
+	steps := [][]string{
+		{"mkdir", "-p", filepath.Dir(cache)},
+		{"cp", "-rl", v[0], cache},
+		// the top-level files (trim.txt) are Go's to rewrite: the user's own
+		{"find", cache, "-maxdepth", "1", "-type", "f", "-delete"},
+		{"find", filepath.Dir(cache), "-type", "d", "-exec", "chown", r.name + ":", "{}", "+"},
+		{"cp", "-rl", filepath.Join(v[1], "cache", "download"), proxy},
+	}
+	for _, c := range steps {
+		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("seeding the runner's Go caches: %v: %v\n%s", c, err, out)
+		}
+	}
+	return []string{"GOCACHE=" + cache, "GOPROXY=file://" + proxy + "," + v[2]}
+}
+
 // cmd runs as the runner's user, in dir, with its environment and env.
 func (r *runner) cmd(dir string, env []string, name string, args ...string) *exec.Cmd {
 	c := exec.Command(name, args...)
@@ -169,8 +198,11 @@ func (r *runner) cmd(dir string, env []string, name string, args ...string) *exe
 	return c
 }
 
-// checkout is actions/checkout's work: a depth-1 clone of this repository's
-// HEAD, owned by the runner's user. (What is not committed is not in it.)
+// checkout is actions/checkout's work: a clone of this repository's HEAD,
+// owned by the runner's user. (What is not committed is not in it.) The
+// whole history, as with fetch-depth: 0: the images' epoch is then the last
+// commit touching images/, so make image finds the base an earlier run made;
+// in a depth-1 clone it is HEAD's time, and each commit makes a new base.
 func (r *runner) checkout(t *testing.T, dir string) {
 	t.Helper()
 	root, err := filepath.Abs("../..")
@@ -180,7 +212,7 @@ func (r *runner) checkout(t *testing.T, dir string) {
 	if st, _ := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); len(st) > 0 {
 		t.Logf("the checkout is HEAD; uncommitted changes are not in it:\n%s", st)
 	}
-	for _, c := range [][]string{{"git", "clone", "--quiet", "--depth=1", "file://" + root, dir}, {"chown", "-R", r.name + ":", dir}} {
+	for _, c := range [][]string{{"git", "clone", "--quiet", "--no-hardlinks", root, dir}, {"chown", "-R", r.name + ":", dir}} {
 		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
 			t.Fatalf("%v: %v\n%s", c, err, out)
 		}
