@@ -172,7 +172,7 @@ func (j *ghJob) run(t *testing.T, n int, s ghStep) {
 		t.Fatal(err)
 	}
 	env := []string{"GITHUB_WORKSPACE=" + j.work, "GITHUB_OUTPUT=" + filepath.Join(j.files, "output"),
-		"GITHUB_STEP_SUMMARY=" + filepath.Join(j.files, "summary.md"), "IMAGE=" + j.tag}
+		"GITHUB_STEP_SUMMARY=" + filepath.Join(j.files, "summary.md"), "HALEBENCH_IMAGE=" + j.tag}
 	for k, v := range s.Env {
 		if strings.Contains(v, "secrets.HALEBENCH_CACHE_KEY") {
 			v = recipeCacheKey
