@@ -17,6 +17,7 @@ var foreignFlags = map[string]bool{
 	"--target-cpu": true, "--version": true, "--log-socket": true, "--mount": true, "--network": true,
 	"--instr-at-start": true, "--chown": true, "--from": true, "--for": true,
 	"--toggle-collect": true, // Callgrind's, named where docs/security.md says why VALGRIND_OPTS is refused
+	"--host":           true, // dockerd's, in the Kubernetes recipe's docker:dind sidecar
 }
 
 // TestDocsMatchHelp holds README.md and docs/*.md to the binary: every verb

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"path"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -44,9 +46,7 @@ func githubPlan(t *testing.T, tmp string) recipePlan {
 		sub := func(s string) string { return strings.ReplaceAll(s, "${{ matrix.shard }}", itoa(k)) }
 		ws := filepath.Join(tmp, "shard"+itoa(k))
 		runStep := step(t, bench, "halebench:latest run ")
-		if key, _ := get(runStep, "env", "HALEBENCH_CACHE_KEY").(string); !strings.Contains(key, "github.event_name == 'push' && secrets.") {
-			t.Errorf("the run step's HALEBENCH_CACHE_KEY is %q: hand the secret to pushes only", key)
-		}
+		cacheKeyGate(t, runStep)
 		line, _ := runStep["run"].(string)
 		c := dockerRun(t, words(t, sub(line), ws, nil), cacheKeyEnv)
 		hasKey(t, c)
@@ -71,17 +71,80 @@ func githubPlan(t *testing.T, tmp string) recipePlan {
 		p.reports = append(p.reports, filepath.Join(mergeDir, dir, path.Base(w[2])))
 	}
 	distinct(t, p.reports)
+	cacheSplit(t, bench)
+	if s := step(t, merge, "make "); s["run"] != "make build" {
+		t.Errorf("the merge job runs %q; merge needs no engine: `make build` (the binary), not the image", s["run"])
+	}
 	mk, _ := get(step(t, merge, "mkdir -p"), "run").(string)
 	p.mkdirs = mkdirs(t, mk, mergeDir)
-	line, _ := get(step(t, merge, "halebench:latest merge "), "run").(string)
-	p.merge = dockerRun(t, words(t, line, mergeDir, nil), nil)
-	cat, _ := get(step(t, merge, "GITHUB_STEP_SUMMARY"), "run").(string)
-	if f := strings.Fields(cat); len(f) == 4 && f[0] == "cat" {
-		p.readBack = append(p.readBack, filepath.Join(mergeDir, f[1]))
-	} else {
-		t.Errorf("%q: want cat SUMMARY >> \"$GITHUB_STEP_SUMMARY\"", cat)
-	}
+	line, _ := get(step(t, merge, "halebench merge "), "run").(string)
+	p.merge = hostCmd(t, words(t, line, mergeDir, nil), mergeDir)
+	// On the runner, merge appends the step summary itself.
+	summary := filepath.Join(tmp, "step-summary.md")
+	p.env = []string{"GITHUB_STEP_SUMMARY=" + summary}
+	p.readBack = append(p.readBack, summary)
 	return p
+}
+
+// cacheKeyGate checks that a GitHub step hands HALEBENCH_CACHE_KEY to
+// pushes on protected branches only (docs/ci.md).
+func cacheKeyGate(t *testing.T, s map[string]any) {
+	t.Helper()
+	key, _ := get(s, "env", "HALEBENCH_CACHE_KEY").(string)
+	if !strings.Contains(key, "github.event_name == 'push' && github.ref_protected && secrets.") {
+		t.Errorf("the run step's HALEBENCH_CACHE_KEY is %q: hand the secret to pushes on protected branches only", key)
+	}
+}
+
+// cacheSplit checks a GitHub job's cache steps: restored before the run,
+// saved under the same path and key after it even when the run exited 1
+// (actions/cache alone saves only when every step passed).
+func cacheSplit(t *testing.T, job map[string]any) {
+	t.Helper()
+	restore, save := step(t, job, "actions/cache/restore@"), step(t, job, "actions/cache/save@")
+	steps := list(job["steps"])
+	at := func(s map[string]any) int {
+		for i, x := range steps {
+			if reflect.DeepEqual(x, s) {
+				return i
+			}
+		}
+		return -1
+	}
+	if at(restore) > at(step(t, job, "halebench:latest run ")) || at(save) != len(steps)-1 {
+		t.Error("want actions/cache/restore before the run and actions/cache/save as the last step")
+	}
+	if cond, _ := save["if"].(string); !strings.Contains(cond, "always()") {
+		t.Errorf("actions/cache/save runs if %q: without always() a run that exits 1 saves nothing", cond)
+	}
+	for _, k := range []string{"path", "key"} {
+		if get(save, "with", k) != get(restore, "with", k) {
+			t.Errorf("the cache is saved with %s %v, restored with %v", k, get(save, "with", k), get(restore, "with", k))
+		}
+	}
+}
+
+// hostCmd reads `bin/halebench VERB ARGS…` run on the runner in dir: its
+// relative paths made absolute, so that the merge's files resolve as the
+// runner's would.
+func hostCmd(t *testing.T, w []string, dir string) containerCmd {
+	t.Helper()
+	if len(w) < 2 || w[0] != "bin/halebench" {
+		t.Fatalf("%q: not bin/halebench", w)
+	}
+	c := containerCmd{mounts: map[string]string{dir: dir}}
+	for i, a := range w[1:] {
+		name, val, isFlag := strings.Cut(a, "=")
+		switch {
+		case i == 0 || (!isFlag && strings.HasPrefix(a, "-")):
+			c.args = append(c.args, a)
+		case isFlag:
+			c.args = append(c.args, name+"="+filepath.Join(dir, val))
+		default:
+			c.args = append(c.args, filepath.Join(dir, a))
+		}
+	}
+	return c
 }
 
 // step is the one step of a GitHub job that uses what or runs a line
@@ -158,15 +221,20 @@ func gitlabPlan(t *testing.T, tmp string) recipePlan {
 	return p
 }
 
-// k8sPlan reads docs/recipes/k8s-indexed-job.yaml: an Indexed Job of N
-// completions whose pods read --shard=auto from JOB_COMPLETION_INDEX with
-// --shards=N, writing to a shared volume; a merge Job on the same volume.
+// k8sPlan reads docs/recipes/k8s-indexed-job.yaml, its RUNID made a run's
+// name: an Indexed Job of N completions whose pods read --shard=auto from
+// JOB_COMPLETION_INDEX with --shards=N against a docker:dind sidecar,
+// keeping shard-K.json (K from 1) on a shared volume; a merge Job on the
+// same volume.
 func k8sPlan(t *testing.T, tmp string) recipePlan {
 	var shards, merge map[string]any
 	steps := map[string][]string{}
 	for _, d := range recipeDocs(t, "k8s-indexed-job.yaml") {
 		label, _ := get(d, "metadata", "labels", "halebench-step").(string)
 		steps[label] = append(steps[label], get(d, "kind").(string))
+		if name, _ := get(d, "metadata", "name").(string); !strings.HasSuffix(name, "-RUNID") {
+			t.Errorf("%s %s: a fixed name; end it in -RUNID, which each run replaces (a Job applied again under its name runs nothing)", d["kind"], name)
+		}
 		switch {
 		case d["kind"] == "Job" && get(d, "spec", "completionMode") == "Indexed":
 			shards = d
@@ -177,29 +245,84 @@ func k8sPlan(t *testing.T, tmp string) recipePlan {
 	if shards == nil || merge == nil || strings.Join(steps["shards"], ",") != "PersistentVolumeClaim,Job" || strings.Join(steps["merge"], ",") != "Job" {
 		t.Fatalf("want a PVC and an Indexed Job labelled halebench-step=shards, a Job labelled merge; got %v", steps)
 	}
+	dindSidecar(t, shards)
 	p := recipePlan{n: get(shards, "spec", "completions").(int)}
 	for i := 0; i < p.n; i++ {
-		c := podCmd(t, shards, tmp, map[string]string{"JOB_COMPLETION_INDEX": itoa(i)})
+		c, script := podCmd(t, shards, tmp, map[string]string{"JOB_COMPLETION_INDEX": itoa(i)})
+		if len(script) != 4 || script[1] != "code=$?" || script[3] != "exit $code" {
+			t.Fatalf("the shard runs %q; want: halebench run …; code=$?; mv …; exit $code", script)
+		}
+		w := words(t, script[0], tmp, c.env)
+		c.args = w[1:]
+		// the pod's own /tmp, where the report waits for its mv
+		c.mounts["/tmp"] = filepath.Join(tmp, "pod"+itoa(i+1), "tmp")
 		sp, results := parseRun(t, c)
 		wantShard(t, sp, i+1, p.n)
 		p.shards = append(p.shards, c)
-		p.reports = append(p.reports, filepath.Join(results, reportName))
+		mv := words(t, script[2], tmp, c.env)
+		if len(mv) != 3 || mv[0] != "mv" || c.hostOf(t, mv[1]) != filepath.Join(results, "run-*.json") {
+			t.Errorf("shard %d: %q; its report is %s", i+1, mv, filepath.Join(results, reportName))
+		}
+		if want := "/results/shard-" + itoa(i+1) + ".json"; mv[len(mv)-1] != want {
+			t.Errorf("shard %d keeps its report as %s; want %s (K from 1, as in the other recipes)", i+1, mv[len(mv)-1], want)
+		}
+		p.reports = append(p.reports, c.hostOf(t, mv[len(mv)-1]))
 	}
 	distinct(t, p.reports)
-	c := podCmd(t, merge, tmp, nil)
-	w := words(t, c.args[len(c.args)-1], tmp, nil)
-	if len(w) < 3 || w[0] != "exec" || w[1] != "halebench" {
-		t.Fatalf("the merge Job runs %q; want exec halebench merge …", w)
+	p.merge, _ = podCmd(t, merge, tmp, nil)
+	if len(list(get(merge, "spec", "template", "spec", "initContainers"))) != 0 {
+		t.Error("the merge Job has a sidecar: merge needs no engine")
 	}
-	c.args = w[2:]
-	p.merge = c
 	return p
+}
+
+// dindSidecar checks that a Job's pod brings its own engine: a docker:dind
+// sidecar (an init container that restarts, so the Job ends with
+// halebench) serving a socket on a volume halebench's container mounts
+// where its DOCKER_HOST names it.
+func dindSidecar(t *testing.T, job map[string]any) {
+	t.Helper()
+	pod := get(job, "spec", "template", "spec")
+	var dind any
+	for _, c := range list(get(pod, "initContainers")) {
+		if get(c, "image") == "docker:dind" && get(c, "restartPolicy") == "Always" {
+			dind = c
+		}
+	}
+	if dind == nil {
+		t.Fatal("no docker:dind sidecar (initContainers, restartPolicy: Always): a containerd node has no Docker socket")
+	}
+	mounts := func(c any) map[string]string {
+		out := map[string]string{}
+		for _, m := range list(get(c, "volumeMounts")) {
+			out[get(m, "name").(string)] = get(m, "mountPath").(string)
+		}
+		return out
+	}
+	hb := list(get(pod, "containers"))[0]
+	host := ""
+	for _, e := range list(get(hb, "env")) {
+		if get(e, "name") == "DOCKER_HOST" {
+			host, _ = get(e, "value").(string)
+		}
+	}
+	args := fmt.Sprint(get(dind, "args"))
+	shared := false
+	for name, at := range mounts(dind) {
+		sock := "unix://" + at + "/docker.sock"
+		shared = shared || (mounts(hb)[name] == at && host == sock && strings.Contains(args, "--host="+sock))
+	}
+	if !shared {
+		t.Errorf("halebench's DOCKER_HOST %q is not the socket the sidecar serves (%s) on a volume both mount", host, args)
+	}
 }
 
 // podCmd is a Job's one container: its arguments with the $(VAR)s
 // Kubernetes expands, its env (the completion index from the annotation),
-// its volumes on the host (each claim a folder of tmp).
-func podCmd(t *testing.T, job map[string]any, tmp string, index map[string]string) containerCmd {
+// its volumes on the host (each claim a folder of tmp). A container whose
+// command is sh -c gives its script's commands instead (split at "; "),
+// its args unset. Its image is halebench's, from a registry by digest.
+func podCmd(t *testing.T, job map[string]any, tmp string, index map[string]string) (containerCmd, []string) {
 	t.Helper()
 	pod := get(job, "spec", "template", "spec")
 	ctrs := list(get(pod, "containers"))
@@ -207,6 +330,9 @@ func podCmd(t *testing.T, job map[string]any, tmp string, index map[string]strin
 		t.Fatalf("%v: want one container", get(job, "metadata", "name"))
 	}
 	ctr := ctrs[0]
+	if img, _ := get(ctr, "image").(string); img != "REGISTRY/halebench@sha256:DIGEST" {
+		t.Errorf("%v runs %s; want REGISTRY/halebench@sha256:DIGEST (a containerd node never looks in a Docker engine's images)", get(job, "metadata", "name"), img)
+	}
 	c := containerCmd{env: map[string]string{}, mounts: map[string]string{}}
 	for _, e := range list(get(ctr, "env")) {
 		name := get(e, "name").(string)
@@ -225,14 +351,21 @@ func podCmd(t *testing.T, job map[string]any, tmp string, index map[string]strin
 			c.mounts[get(m, "mountPath").(string)] = host
 		}
 	}
+	var args []string
 	for _, a := range list(get(ctr, "args")) {
 		s := a.(string)
 		for k, v := range c.env {
 			s = strings.ReplaceAll(s, "$("+k+")", v)
 		}
-		c.args = append(c.args, s)
+		args = append(args, s)
 	}
-	return c
+	if cmd := fmt.Sprint(get(ctr, "command")); cmd == "[sh -c]" && len(args) == 1 {
+		return c, strings.Split(args[0], "; ")
+	} else if cmd != "<nil>" {
+		t.Fatalf("%v: command %s; want none (halebench) or sh -c", get(job, "metadata", "name"), cmd)
+	}
+	c.args = args
+	return c, nil
 }
 
 // cacheKeyEnv is the job's environment where the CI hands the cache's

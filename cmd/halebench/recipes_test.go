@@ -35,6 +35,7 @@ type recipePlan struct {
 	merge    containerCmd
 	readBack []string // host files the CI reads after the merge (the step summary, the JUnit report)
 	mkdirs   []string // folders the merge job makes before the merge
+	env      []string // the merge's environment besides the test's
 }
 
 // containerCmd is one halebench command as its container sees it.
@@ -65,7 +66,7 @@ func TestRecipes(t *testing.T) {
 				}
 			}
 			args, outputs := mergeArgs(t, p.merge)
-			code, _, errOut := run(t, []string{"GITHUB_STEP_SUMMARY="}, args...)
+			code, _, errOut := run(t, append([]string{"GITHUB_STEP_SUMMARY="}, p.env...), args...)
 			if code != 0 {
 				t.Fatalf("the recipe's merge %v: exit %d\n%s", args, code, errOut)
 			}
