@@ -15,13 +15,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// hostNeedsMmdebstrap: `make image` makes the Debian base on the host with
-// mmdebstrap, which a runner's user cannot install (no sudo). Until the
-// base is made inside the engine, the test installs it as root (`make
-// deps-build`) before it switches to the runner's user, as a runner's
-// image would ship it. Flip to false once no host tool is needed.
-const hostNeedsMmdebstrap = true
-
 // ghStep is one step of a GitHub Actions job, as the runner reads it.
 type ghStep struct {
 	ID   string            `yaml:"id"`
@@ -89,15 +82,7 @@ func newRunner(t *testing.T) *runner {
 	if os.Geteuid() != 0 {
 		t.Skip("runs the recipe as a runner's user it creates (useradd): needs root, as the test's CI runs")
 	}
-	if hostNeedsMmdebstrap {
-		// Set-up as root, before the switch: see hostNeedsMmdebstrap.
-		if out, err := exec.Command("make", "-C", "../..", "deps-build").CombinedOutput(); err != nil {
-			t.Fatalf("installing mmdebstrap as root: %v\n%s", err, out)
-		}
-	}
 	name := fmt.Sprintf("hbrunner%d", os.Getpid())
-	// useradd gives the user subordinate ids (/etc/subuid), which
-	// mmdebstrap's unshare mode maps.
 	if out, err := exec.Command("useradd", "--create-home", "--groups", "docker", "--shell", "/bin/bash", name).CombinedOutput(); err != nil {
 		t.Fatalf("useradd %s: %v\n%s", name, err, out)
 	}
