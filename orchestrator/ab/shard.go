@@ -1,11 +1,10 @@
 package ab
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 )
 
@@ -53,7 +52,7 @@ func (p *Plan) selectShard() error {
 // are, by side, bench and language (not by path: two machines check the
 // suites out in different places): the shards of one ab have the same.
 func sourcesDigest(p *Plan) (string, error) {
-	h := sha256.New()
+	var srcs []plan.Source
 	for i, s := range []*catalogue.Suite{p.ASuite, p.BSuite} {
 		for _, name := range p.Names {
 			b := bench(s, name)
@@ -61,17 +60,11 @@ func sourcesDigest(p *Plan) (string, error) {
 				continue
 			}
 			for _, l := range p.Langs {
-				path := b.Sources[l.Name]
-				if path == "" {
-					continue
+				if path := b.Sources[l.Name]; path != "" {
+					srcs = append(srcs, plan.Source{Name: "AB"[i:i+1] + " " + name + " " + l.Name, Path: path})
 				}
-				data, err := catalogue.ReadSource(path)
-				if err != nil {
-					return "", err
-				}
-				fmt.Fprintf(h, "%s %s %s %x\n", "AB"[i:i+1], name, l.Name, sha256.Sum256(data))
 			}
 		}
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return plan.Digest(srcs)
 }

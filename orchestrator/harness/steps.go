@@ -2,8 +2,6 @@ package harness
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
@@ -174,9 +173,8 @@ func missingBenches(p *Plan) []string {
 	return gone
 }
 
-// sourcesDigest names the bench sources a run measured.
+// sourcesDigest names the bench sources a run measured, by path.
 func sourcesDigest(s *catalogue.Suite) (string, error) {
-	h := sha256.New()
 	var paths []string
 	for _, b := range s.Benches {
 		for _, p := range b.Sources {
@@ -184,15 +182,11 @@ func sourcesDigest(s *catalogue.Suite) (string, error) {
 		}
 	}
 	sort.Strings(paths)
-	for _, p := range paths {
-		data, err := catalogue.ReadSource(p)
-		if err != nil {
-			return "", err
-		}
-		sum := sha256.Sum256(data)
-		fmt.Fprintf(h, "%s %x\n", p, sum)
+	srcs := make([]plan.Source, len(paths))
+	for i, p := range paths {
+		srcs[i] = plan.Source{Name: p, Path: p}
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return plan.Digest(srcs)
 }
 
 func short(id string) string {
