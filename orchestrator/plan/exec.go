@@ -22,7 +22,8 @@ type Exec struct {
 	Sampler  Sampler
 	Schedule Schedule
 	Units    [][]Job
-	// Live says whether a unit starts live (nil: all do).
+	// Live, when set, says before each round whether a unit is still live
+	// (one a Look resolved is not); a unit Take called done never is again.
 	Live   func(unit int) bool
 	Budget time.Duration // 0: none
 	// Starting, when set, is told of each round (from 1) before it runs,
@@ -44,9 +45,6 @@ type Exec struct {
 func (e *Exec) Run(ctx context.Context) (Stop, int) {
 	start := time.Now()
 	done := make([]bool, len(e.Units))
-	for u := range done {
-		done[u] = e.Live != nil && !e.Live(u)
-	}
 	isLook := map[int]bool{}
 	for _, l := range e.Looks {
 		isLook[l] = true
@@ -55,6 +53,9 @@ func (e *Exec) Run(ctx context.Context) (Stop, int) {
 	for round := 1; ; round++ {
 		if round > e.Schedule.Rounds() {
 			return Finished, rounds
+		}
+		for u := range done {
+			done[u] = done[u] || e.Live != nil && !e.Live(u)
 		}
 		live := liveUnits(done)
 		switch {
