@@ -10,6 +10,7 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -203,7 +204,7 @@ func (c *counting) countJob(ctx context.Context, env Env, t countTask, cpu strin
 	w := ln.where
 	w.CPUs = cpu
 	start := time.Now()
-	o := env.Engine.Sample(ctx, w, j)
+	o := plan.Send(ctx, env.Engine, plan.Job{Cell: plan.Cell{Bench: t.bench, Lang: ln.lang.Name}, Where: w, Job: j}).Outcome
 	took := time.Since(start)
 	c.mu.Lock()
 	c.spent += took
