@@ -20,7 +20,7 @@ func (p *Plan) selectShard() error {
 	if sp.N == 0 {
 		return nil
 	}
-	digest, err := sourcesDigest(p)
+	digest, err := plan.Digest(p.sources())
 	if err != nil {
 		return err
 	}
@@ -48,10 +48,10 @@ func (p *Plan) selectShard() error {
 	return nil
 }
 
-// sourcesDigest names what both sides' programs of the selected benches
-// are, by side, bench and language (not by path: two machines check the
-// suites out in different places): the shards of one ab have the same.
-func sourcesDigest(p *Plan) (string, error) {
+// sources are both sides' programs of the selected benches, named by
+// side, bench and language (not by path: two machines check the suites
+// out in different places), so the shards of one ab digest alike.
+func (p *Plan) sources() []plan.Source {
 	var srcs []plan.Source
 	for i, s := range []*catalogue.Suite{p.ASuite, p.BSuite} {
 		for _, name := range p.Names {
@@ -66,5 +66,5 @@ func sourcesDigest(p *Plan) (string, error) {
 			}
 		}
 	}
-	return plan.Digest(srcs)
+	return srcs
 }

@@ -51,7 +51,7 @@ func newRun(env Env, p *Plan) (*run, error) {
 	r := &run{p: p, env: env, at: startedAt(), warnings: append([]string{}, p.Warnings...), count: newCounting(p)}
 	r.host = report.Host{HostInfo: record.HostInfo(env.Host), OrchestratorCPUs: orchestratorCPUs(env.Host.LogicalCPUs)}
 	var err error
-	r.digest, err = sourcesDigest(p.Catalogue)
+	r.digest, err = plan.Digest(benchSources(p.Catalogue))
 	return r, err
 }
 

@@ -173,8 +173,9 @@ func missingBenches(p *Plan) []string {
 	return gone
 }
 
-// sourcesDigest names the bench sources a run measured, by path.
-func sourcesDigest(s *catalogue.Suite) (string, error) {
+// benchSources are the bench sources a run measures, named by path, for
+// the report's sources digest (plan.Digest).
+func benchSources(s *catalogue.Suite) []plan.Source {
 	var paths []string
 	for _, b := range s.Benches {
 		for _, p := range b.Sources {
@@ -186,7 +187,7 @@ func sourcesDigest(s *catalogue.Suite) (string, error) {
 	for i, p := range paths {
 		srcs[i] = plan.Source{Name: p, Path: p}
 	}
-	return plan.Digest(srcs)
+	return srcs
 }
 
 func short(id string) string {

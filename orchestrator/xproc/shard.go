@@ -51,7 +51,7 @@ func selectShard(o Options) (*selection, *report.Shard, error) {
 			w.Cells[Unit(v, l.Name)] = len(Rows(v, []toolchain.Language{l}))
 		}
 	}
-	digest, err := sourcesDigest(o)
+	digest, err := plan.Digest(sources(o))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,16 +88,16 @@ func (s *selection) addRefs(o Options) {
 	}
 }
 
-// sourcesDigest names the xproc programs of every language asked, by
-// language and unit (not by path): the shards of one xproc have the same.
-func sourcesDigest(o Options) (string, error) {
+// sources are the xproc programs of every language asked, named by
+// language and unit (not by path), so the shards of one xproc digest alike.
+func sources(o Options) []plan.Source {
 	var srcs []plan.Source
 	for _, l := range o.Langs {
 		for _, s := range Sources(o.Suite, l) {
 			srcs = append(srcs, plan.Source{Name: l.Name + " " + s.Unit, Path: s.Path})
 		}
 	}
-	return plan.Digest(srcs)
+	return srcs
 }
 
 // langsOf are the languages the shard measures (its units' and its
