@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
@@ -46,26 +45,11 @@ func (c *counting) countAll(ctx context.Context, env Env, benches []*benchRun, p
 	}
 	c.cpus = cpus
 	prog.countStart(len(tasks), cpus)
-	queue := make(chan countTask)
-	var wg sync.WaitGroup
 	start := time.Now()
 	if c.p.CountBudget > 0 {
 		c.deadline = start.Add(c.p.CountBudget)
 	}
-	for _, cpu := range cpus {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for t := range queue {
-				c.countCell(ctx, env, t, cpu, prog)
-			}
-		}()
-	}
-	for _, t := range tasks {
-		queue <- t
-	}
-	close(queue)
-	wg.Wait()
+	plan.OnCPUs(cpus, len(tasks), func(cpu string, i int) { c.countCell(ctx, env, tasks[i], cpu, prog) })
 	c.wall += time.Since(start)
 }
 

@@ -5,7 +5,8 @@
 // run's languages, Interleaved for ab's randomized paired rounds, one unit
 // a run for an xproc row); Exec runs a schedule over the units, and Send is
 // the single function that hands a job (or an xproc reader+producer pair)
-// to the Sampler. Digest names the sources a plan measured, the same way
+// to the Sampler; OnCPUs is the count lane's schedule, one task per CPU
+// at a time. Digest names the sources a plan measured, the same way
 // for every verb.
 //
 // It decides nothing about what a sample means: each verb's Take reads the
