@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,13 +12,11 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/atomicfile"
-	"github.com/hale-lang/halebench/orchestrator/gitrepo"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
 type abOptions struct {
 	common
-	sides                  [2]sideFlags
+	sides                  [2]ab.Choice
 	bench                  string
 	threshold              float64
 	minRounds, maxRounds   int
@@ -32,9 +29,6 @@ type abOptions struct {
 	memory                 byteSize
 	shard                  shardFlags
 }
-
-// sideFlags are one side's --x-suite, --x-ref, --x-src and --x-image.
-type sideFlags struct{ suite, ref, src, image string }
 
 const abHelp = `Usage: halebench ab [flags]
 
@@ -80,10 +74,10 @@ func (o *abOptions) addFlags(fs *flag.FlagSet) {
 	o.common.addFlags(fs)
 	for i, x := range []string{"a", "b"} {
 		s, X := &o.sides[i], strings.ToUpper(x)
-		fs.StringVar(&s.suite, x+"-suite", "", "side "+X+"'s suite folder (holding benches/ or the seed's micro/ and app/; default --suite)")
-		fs.StringVar(&s.ref, x+"-ref", "", "side "+X+"'s hale: this tag, branch or commit id of --hale-git")
-		fs.StringVar(&s.src, x+"-src", "", "side "+X+"'s hale: this hale source tree")
-		fs.StringVar(&s.image, x+"-image", "", "side "+X+"'s hale: this local image with `hale` on PATH")
+		fs.StringVar(&s.Suite, x+"-suite", "", "side "+X+"'s suite folder (holding benches/ or the seed's micro/ and app/; default --suite)")
+		fs.StringVar(&s.Ref, x+"-ref", "", "side "+X+"'s hale: this tag, branch or commit id of --hale-git")
+		fs.StringVar(&s.Src, x+"-src", "", "side "+X+"'s hale: this hale source tree")
+		fs.StringVar(&s.Image, x+"-image", "", "side "+X+"'s hale: this local image with `hale` on PATH")
 	}
 	fs.StringVar(&o.bench, "bench", "", "compare only these benches (a comma-separated list)")
 	fs.Float64Var(&o.threshold, "threshold", 0.02, "the band: a change under this fraction is `same` (0.02 is 2 %)")
@@ -123,7 +117,7 @@ func runAB(ctx context.Context, args []string) error {
 	}
 	var specs [2]ab.SideSpec
 	for i := range specs {
-		if specs[i], err = o.side(i, imgOpts); err != nil {
+		if specs[i], err = o.sides[i].Spec("AB"[i:i+1], o.suite, o.hale.git, imgOpts, o.haleBuild()); err != nil {
 			return badInput("ab", err)
 		}
 	}
@@ -150,65 +144,6 @@ func runAB(ctx context.Context, args []string) error {
 		err = ab.ErrSlower
 	}
 	return err
-}
-
-// side is side i as ab takes it: its suite, its hale, and its name.
-func (o *abOptions) side(i int, common imagebuild.Options) (ab.SideSpec, error) {
-	s, X := o.sides[i], "AB"[i:i+1]
-	x := strings.ToLower(X)
-	spec, hb := ab.SideSpec{Suite: s.suite, Images: common}, o.haleBuild()
-	if spec.Suite == "" {
-		spec.Suite = o.suite
-	}
-	given := 0
-	for _, v := range []string{s.ref, s.src, s.image} {
-		if v != "" {
-			given++
-		}
-	}
-	what := []string{"suite " + spec.Suite}
-	switch {
-	case given > 1:
-		return spec, fmt.Errorf("side %s: give one of --%s-ref, --%s-src, --%s-image", X, x, x, x)
-	case s.ref != "":
-		if err := checkRef(o.hale.git, s.ref); err != nil {
-			return spec, fmt.Errorf("--%s-ref=%s: %w", x, s.ref, err)
-		}
-		hb.Src, hb.Image, hb.Ref = "", "", s.ref
-		what = append(what, "hale "+s.ref+" of "+o.hale.git)
-	case s.src != "":
-		if fi, err := os.Stat(s.src); err != nil || !fi.IsDir() {
-			return spec, fmt.Errorf("--%s-src=%s: not a folder (give a hale source tree)", x, s.src)
-		}
-		hb.Src, hb.Image = s.src, ""
-		what = append(what, "hale tree "+s.src)
-	case s.image != "":
-		hb.Src, hb.Image = "", s.image
-		what = append(what, "hale image "+s.image)
-	}
-	spec.What, spec.Images.Subject = strings.Join(what, ", "), hb
-	return spec, nil
-}
-
-// checkRef says whether ref names a commit of the local repository git
-// (a URL is left to the clone, which says so).
-func checkRef(git, ref string) error {
-	switch {
-	case git == "":
-		return errors.New("a ref needs --hale-git=URL|DIR (hale's repository)")
-	case strings.HasPrefix(ref, "-"):
-		return errors.New("not a ref")
-	case strings.Contains(git, "://") || strings.Contains(git, "@"):
-		return nil
-	}
-	// gitrepo's git: a clean environment, the caller's GIT_* and config
-	// left out.
-	ctx, cancel := context.WithTimeout(context.Background(), gitrepo.DefaultProbeTimeout)
-	defer cancel()
-	if _, err := gitrepo.ResolveRef(ctx, git, ref); err != nil {
-		return fmt.Errorf("no such tag, branch or commit in %s", git)
-	}
-	return nil
 }
 
 // print puts the result on stdout (grid, JSON or Markdown) and writes the

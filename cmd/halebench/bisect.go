@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"text/tabwriter"
 
 	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
@@ -40,31 +38,20 @@ report), or a report refused.
 Flags:
 `
 
-// bisectConfig is what a Judge is made from.
-type bisectConfig struct {
-	Suite     string
-	Benches   []string
-	Metric    string // instructions or time
-	Threshold float64
-	// Unprivileged runs every comparison's containers without privilege.
-	Unprivileged bool
-	Images       imagebuild.Options // the subject build is Hale's, at a commit (at)
-	Hale         halebuild.Build    // Git is the local repository; Ref is set per commit
-	Log          io.Writer
-}
-
-// at is the image options that build hale at commit id.
-func (c bisectConfig) at(id string) imagebuild.Options {
-	o, hb := c.Images, c.Hale
-	hb.Ref = id
-	o.Subject = hb
-	return o
-}
-
 // judgeMaker makes the Judge that builds hale per commit and compares two
 // builds (newABJudge: with the ab verb's machinery; a fake in tests). It
 // returns a close func.
-type judgeMaker func(ctx context.Context, c bisectConfig) (bisect.Judge, func(), error)
+type judgeMaker func(ctx context.Context, c bisect.Config) (bisect.Judge, func(), error)
+
+// newABJudge dials the engine the bisect's steps run on; the func returned
+// hangs it up.
+func newABJudge(ctx context.Context, cfg bisect.Config) (bisect.Judge, func(), error) {
+	eng, err := dial(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bisect.OnEngine(eng, cfg), func() { eng.Close() }, nil
+}
 
 type bisectFlags struct {
 	good, bad, benches, metric string
@@ -116,15 +103,9 @@ func (f *bisectFlags) check() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	known := map[string]bool{}
-	for _, b := range suite.Benches {
-		known[b.Name] = true
-	}
-	list := splitList(f.benches)
-	for _, b := range list {
-		if !known[b] {
-			return nil, fmt.Errorf("no bench named %q in %s", b, f.suite)
-		}
+	list, err := suite.Named(f.benches)
+	if err != nil {
+		return nil, err
 	}
 	return list, f.hale.check("bisect", "")
 }
@@ -139,6 +120,7 @@ func walkErr(name string) error {
 func runBisect(ctx context.Context, args []string, newJudge judgeMaker) error {
 	var f bisectFlags
 	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
+	addDriverFlag(fs)
 	f.addFlags(fs)
 	if _, err := parseN(fs, args, bisectHelp, 0, ""); err != nil {
 		return err
@@ -178,17 +160,17 @@ func runBisect(ctx context.Context, args []string, newJudge judgeMaker) error {
 // bisect with the ab-backed judge.
 func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.Commit, benches []string, log io.Writer, newJudge judgeMaker) error {
 	if f.plan {
-		return printPlan(os.Stdout, log, commits)
+		return bisect.WritePlan(os.Stdout, log, commits)
 	}
 	if f.fromReports != "" {
-		res, err := fromReports(ctx, f.fromReports, commits, benches, f.threshold, log)
-		return f.print(res, err)
+		res, err := bisect.FromReports(ctx, f.fromReports, commits, benches, f.threshold, log)
+		return f.print(res, badInput("bisect", err))
 	}
 	epoch, _, err := imagebuild.SourceDateEpoch(f.suite)
 	if err != nil {
 		return badInput("bisect", err)
 	}
-	cfg := bisectConfig{Suite: f.suite, Benches: benches, Metric: f.metric, Threshold: f.threshold, Log: log, Unprivileged: f.unprivileged,
+	cfg := bisect.Config{Suite: f.suite, Benches: benches, Metric: f.metric, Threshold: f.threshold, Log: log, Unprivileged: f.unprivileged,
 		Hale: halebuild.Build{Git: repo, Vendor: f.hale.vendor}, Images: imagebuild.Options{SourceDateEpoch: epoch}}
 	cfg.Images.Subject = cfg.Hale
 	judge, closeJudge, err := newJudge(ctx, cfg)
@@ -203,87 +185,9 @@ func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.
 // worth a table), and err.
 func (f *bisectFlags) print(res *bisect.Result, err error) error {
 	if res != nil && !errors.Is(err, bisect.ErrEndNotBuilt) {
-		if perr := printBisect(os.Stdout, res, f.json); perr != nil && err == nil {
+		if perr := bisect.WriteResult(os.Stdout, res, f.json); perr != nil && err == nil {
 			err = perr
 		}
 	}
 	return err
-}
-
-// printBisect is the result on stdout: JSON, or the steps' grid and the
-// answer. Subjects, notes and details (what authors and builds wrote) go
-// through termtext, in the grid as in the JSON.
-func printBisect(w io.Writer, r *bisect.Result, asJSON bool) error {
-	r = cleanBisect(r)
-	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "commit\tsubject\tverdict\tbuild s\tvs the tested commit before\tthe one after vs it")
-	for _, st := range r.Steps {
-		subject := st.Commit.Subject
-		if rs := []rune(subject); len(rs) > 50 {
-			subject = string(rs[:47]) + "..."
-		}
-		id := st.Commit.ID
-		if len(id) > 12 {
-			id = id[:12]
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\t%s\t%s\n", id, subject, st.Verdict, st.BuildSeconds, figures(st.VsBefore, st.VsGood), figures(st.VsAfter, st.VsBad))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "ends (bad over good): %s\n", bisect.Figures(r.Ends))
-	for _, c := range r.Changes {
-		fmt.Fprintf(w, "step: %s\n", bisect.DescribeChange(c))
-	}
-	_, err := fmt.Fprintf(w, "%s: %s; %d commits in range, %.0f s of builds\n", r.Outcome, r.Detail, r.Commits, r.BuildSeconds)
-	return err
-}
-
-// figures is a step's ratios: the new fields, or an older result's.
-func figures(m, old map[string]bisect.Ratio) string {
-	if len(m) == 0 {
-		m = old
-	}
-	return bisect.Figures(m)
-}
-
-// cleanBisect is a copy of r whose text is cleaned by termtext.
-func cleanBisect(r *bisect.Result) *bisect.Result {
-	c := *r
-	commit := func(x bisect.Commit) bisect.Commit {
-		return bisect.Commit{ID: termtext.Line(x.ID), Subject: termtext.Line(x.Subject)}
-	}
-	ptr := func(x *bisect.Commit) *bisect.Commit {
-		if x == nil {
-			return nil
-		}
-		y := commit(*x)
-		return &y
-	}
-	c.Good, c.Bad, c.First, c.At, c.Detail = commit(r.Good), commit(r.Bad), ptr(r.First), ptr(r.At), termtext.Clean(r.Detail)
-	c.Range = make([]bisect.Commit, len(r.Range))
-	for i, x := range r.Range {
-		c.Range[i] = commit(x)
-	}
-	c.Steps = make([]bisect.Step, len(r.Steps))
-	for i, st := range r.Steps {
-		st.Commit, st.Note = commit(st.Commit), termtext.Clean(st.Note)
-		c.Steps[i] = st
-	}
-	c.Changes = make([]bisect.Change, len(r.Changes))
-	for i, x := range r.Changes {
-		x.Commit, x.Subject, x.Against, x.Note = termtext.Line(x.Commit), termtext.Line(x.Subject), termtext.Line(x.Against), termtext.Clean(x.Note)
-		among := x.Among
-		x.Among = nil
-		for _, a := range among {
-			x.Among = append(x.Among, commit(a))
-		}
-		c.Changes[i] = x
-	}
-	return &c
 }

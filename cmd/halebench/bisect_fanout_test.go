@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,148 +45,6 @@ func writeReport(t *testing.T, dir, name string, r *report.Report) string {
 	return p
 }
 
-func fanoutCommits(n int) []bisect.Commit {
-	cs := make([]bisect.Commit, n)
-	for i := range cs {
-		cs[i] = bisect.Commit{ID: fmt.Sprintf("%040d", i), Subject: fmt.Sprintf("commit %d", i)}
-	}
-	return cs
-}
-
-// Six commits, hale's build failed at commit 2, fn's instructions step up
-// ×1.86 at commit 4: commit 4 is named against its parent, 2 skipped,
-// exactly as the sequential bisect by instructions would.
-func TestFromReportsNamesTheStep(t *testing.T) {
-	cs := fanoutCommits(6)
-	dir := t.TempDir()
-	for i, c := range cs {
-		ir := uint64(1000)
-		if i >= 4 {
-			ir = 1860
-		}
-		// CI downloads each job's artifact into its own folder.
-		writeReport(t, dir, fmt.Sprintf("job-%d/run.json", i), countReport(c.ID, map[string]uint64{"fn": ir, "other": 500}, i == 2))
-	}
-	res, err := fromReports(context.Background(), dir, cs, []string{"fn", "other"}, bisect.DefaultThreshold, os.Stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Outcome != bisect.Found || res.First.ID != cs[4].ID || len(res.Changes) != 1 {
-		t.Fatalf("%s %+v: %s", res.Outcome, res.Changes, res.Detail)
-	}
-	c := res.Changes[0]
-	if c.Bench != "fn" || c.Ratio != 1.86 || c.Interval != [2]float64{1.86, 1.86} || !c.AgainstParent || c.Against != cs[3].ID || c.Metric != "instructions" {
-		t.Errorf("change %+v", c)
-	}
-	skipped := 0
-	for _, st := range res.Steps {
-		if st.Verdict == bisect.VerdictSkipped {
-			skipped++
-			if st.Commit.ID != cs[2].ID || !strings.Contains(st.Note, "hale did not build") {
-				t.Errorf("skipped step %+v", st)
-			}
-		}
-	}
-	if skipped != 1 {
-		t.Errorf("%d skipped steps: %+v", skipped, res.Steps)
-	}
-	// The same counts through a fake sequential judge: the same answer.
-	seq, err := bisect.Run(context.Background(), countJudge{at: mustRead(t, dir, cs, []string{"fn", "other"})}, bisect.Options{Commits: cs, Benches: []string{"fn", "other"}})
-	if err != nil || seq.First.ID != res.First.ID {
-		t.Errorf("sequential: %v %+v", err, seq)
-	}
-}
-
-func mustRead(t *testing.T, dir string, cs []bisect.Commit, benches []string) map[string]*counted {
-	t.Helper()
-	at, err := readReports(dir, cs, benches)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return at
-}
-
-// A missing report is a skip; a step whose parent has none is named among
-// the commits since the last counted one; count_unstable is said.
-func TestFromReportsMissingAndUnstable(t *testing.T) {
-	cs := fanoutCommits(6)
-	dir := t.TempDir()
-	for i, c := range cs {
-		if i == 3 {
-			continue
-		}
-		ir := uint64(1000)
-		if i >= 4 {
-			ir = 1200
-		}
-		r := countReport(c.ID, map[string]uint64{"fn": ir}, false)
-		if i == 4 {
-			r.Benches[0].SubjectResult.Count.Verdict = status.CountUnstable
-		}
-		writeReport(t, dir, fmt.Sprintf("r%d.json", i), r)
-	}
-	res, err := fromReports(context.Background(), dir, cs, []string{"fn"}, bisect.DefaultThreshold, os.Stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Outcome != bisect.AmongSkipped || len(res.Range) != 2 || res.Range[1].ID != cs[4].ID || len(res.Changes) != 1 {
-		t.Fatalf("%s %+v: %s", res.Outcome, res.Changes, res.Detail)
-	}
-	if c := res.Changes[0]; c.AgainstParent || c.Against != cs[2].ID || !strings.Contains(c.Note, "count_unstable") || !strings.Contains(c.Note, "did not build") {
-		t.Errorf("change %+v", c)
-	}
-}
-
-// Refused, exit 2 naming the file: two reports of one commit, a report of
-// other benches, of a commit off the range, not a hale report, a symlink.
-func TestFromReportsRefuses(t *testing.T) {
-	cs := fanoutCommits(3)
-	ok := func(i int) *report.Report { return countReport(cs[i].ID, map[string]uint64{"fn": 1000}, false) }
-	cases := map[string]struct {
-		extra func(dir string) string // writes the bad file, returns what the error must name
-		want  string
-	}{
-		"duplicate": {func(dir string) string { return writeReport(t, dir, "zz/again.json", ok(1)) }, "keep one report per commit"},
-		"other benches": {func(dir string) string {
-			return writeReport(t, dir, "other.json", countReport(cs[1].ID, map[string]uint64{"fn": 1, "extra": 2}, false))
-		}, "not --bench=fn"},
-		"off the range": {func(dir string) string {
-			return writeReport(t, dir, "off.json", countReport(fmt.Sprintf("%040d", 99), map[string]uint64{"fn": 1}, false))
-		}, "not on the first-parent range"},
-		"not hale": {func(dir string) string {
-			r := ok(1)
-			r.Subject = "c"
-			return writeReport(t, dir, "c.json", r)
-		}, "not a hale run report"},
-		"symlink": {func(dir string) string {
-			p := filepath.Join(dir, "link.json")
-			if err := os.Symlink(filepath.Join(dir, "r0.json"), p); err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}, "symlink"},
-	}
-	for name, c := range cases {
-		dir := t.TempDir()
-		first := writeReport(t, dir, "r0.json", ok(0))
-		writeReport(t, dir, "r2.json", ok(2))
-		if name != "duplicate" {
-			writeReport(t, dir, "r1.json", ok(1))
-		} else {
-			first = writeReport(t, dir, "r1.json", ok(1))
-		}
-		bad := c.extra(dir)
-		_, err := fromReports(context.Background(), dir, cs, []string{"fn"}, bisect.DefaultThreshold, os.Stderr)
-		var ie *inputError
-		if err == nil || !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), bad) {
-			t.Errorf("%s: %v; want exit 2 naming %s and saying %q", name, err, bad, c.want)
-		}
-		if name == "duplicate" && (err == nil || !strings.Contains(err.Error(), first)) {
-			t.Errorf("duplicate: %v does not name %s", err, first)
-		}
-	}
-}
-
 // planRepo is a git repository of n commits (the second's subject
 // hostile), tagged v1 at the first and v2 at the last; ids oldest first.
 func planRepo(t *testing.T, n int) (string, []string) {
@@ -209,7 +65,7 @@ func TestBisectPlan(t *testing.T) {
 	repo, ids := planRepo(t, 4)
 	code, out, errOut := run(t, []string{"DOCKER_HOST=unix:///tmp/halebench-no-such.sock"}, "bisect", "--suite=../..", "--bench=fn_modular", "--hale-git="+repo, "--good=v1", "--bad=v2", "--plan")
 	var plan struct {
-		Include []planJob `json:"include"`
+		Include []bisect.PlanJob `json:"include"`
 	}
 	if code != 0 || strings.Count(out, "\n") != 1 || json.Unmarshal([]byte(out), &plan) != nil || len(plan.Include) != len(ids) {
 		t.Fatalf("--plan: exit %d, stdout %q, stderr %q", code, out, errOut)

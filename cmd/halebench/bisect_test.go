@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -87,7 +86,7 @@ func TestBisectUnprivileged(t *testing.T) {
 	repo := bisectRepo(t)
 	for _, unpriv := range []bool{false, true} {
 		var got *bool
-		newJudge := func(ctx context.Context, c bisectConfig) (bisect.Judge, func(), error) {
+		newJudge := func(ctx context.Context, c bisect.Config) (bisect.Judge, func(), error) {
 			got = &c.Unprivileged
 			return nil, nil, errors.New("judge made")
 		}
@@ -99,86 +98,5 @@ func TestBisectUnprivileged(t *testing.T) {
 		if err == nil || err.Error() != "judge made" || got == nil || *got != unpriv {
 			t.Errorf("--unprivileged=%v: err %v, the judge got %v", unpriv, err, got)
 		}
-	}
-}
-
-// printBisect: every step's figures and the answer on stdout; --json the same
-// as one object.
-func TestPrintBisect(t *testing.T) {
-	first := bisect.Commit{ID: "2fc22f10aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", Subject: "Merge pull request #384"}
-	r := &bisect.Result{Outcome: bisect.Found, First: &first, Commits: 11, BuildSeconds: 900, Detail: "commit 2fc22f10aaaa is the first",
-		Ends: map[string]bisect.Ratio{"fn_modular": {Ratio: 1.31, Low: 1.29, High: 1.33}},
-		Steps: []bisect.Step{
-			{Commit: bisect.Commit{ID: "16b227e6be965f02", Subject: "v0.13.0"}, Verdict: bisect.VerdictGoodEnd, BuildSeconds: 300},
-			{Commit: first, Verdict: bisect.VerdictBad, BuildSeconds: 600,
-				VsGood: map[string]bisect.Ratio{"fn_modular": {Ratio: 1.30, Low: 1.28, High: 1.32}},
-				VsBad:  map[string]bisect.Ratio{"fn_modular": {Ratio: 1.004, Low: 0.99, High: 1.02}}},
-		}}
-	var b strings.Builder
-	if err := printBisect(&b, r, false); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"2fc22f10aaaa ", "Merge pull request #384", "bad", "600", "fn_modular ×1.300 [1.280, 1.320]", "fn_modular ×1.004", "found: commit 2fc22f10aaaa", "11 commits in range, 900 s of builds"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("grid lacks %q:\n%s", want, b.String())
-		}
-	}
-	b.Reset()
-	if err := printBisect(&b, r, true); err != nil {
-		t.Fatal(err)
-	}
-	var back bisect.Result
-	if err := json.Unmarshal([]byte(b.String()), &back); err != nil || back.First.ID != first.ID || back.Steps[1].VsGood["fn_modular"].Low != 1.28 {
-		t.Fatalf("json: %v %+v", err, back)
-	}
-}
-
-// judgeRatio: the default metric is instructions with time beside where
-// hale is counted, time where it is not; --metric picks one.
-func TestJudgeRatio(t *testing.T) {
-	tr := bisect.Ratio{Ratio: 1.125, Low: 1.013, High: 1.21}
-	r, err := judgeRatio("", "fn", tr, 1, "not counted")
-	if err != nil || r.Metric != "instructions" || r.Ratio != 1 || r.Low != 1 || r.Time == nil || r.Time.Ratio != 1.125 || r.Time.Metric != "time" {
-		t.Errorf("default, counted: %+v %v", r, err)
-	}
-	if r, err := judgeRatio("", "fn", tr, 0, "not counted"); err != nil || r.Metric != "time" || r.Ratio != 1.125 || r.Time != nil {
-		t.Errorf("default, not counted: %+v %v", r, err)
-	}
-	if r, err := judgeRatio("time", "fn", tr, 1.86, "not counted"); err != nil || r.Metric != "time" || r.Ratio != 1.125 {
-		t.Errorf("time: %+v %v", r, err)
-	}
-	if r, err := judgeRatio("instructions", "fn", tr, 1.86, "not counted"); err != nil || r.Ratio != 1.86 || r.Time != nil {
-		t.Errorf("instructions: %+v %v", r, err)
-	}
-	if _, err := judgeRatio("instructions", "fn", tr, 0, "not counted"); err == nil || !strings.Contains(err.Error(), "--metric=time") {
-		t.Errorf("instructions, not counted: %v", err)
-	}
-}
-
-// printBisect says every step, the time-only one as such, in the grid and
-// the JSON (changes).
-func TestPrintBisectSteps(t *testing.T) {
-	r := &bisect.Result{Outcome: bisect.Found, First: &bisect.Commit{ID: "791e25ec00", Subject: "#377"}, Changes: []bisect.Change{
-		{Commit: "791e25ec00", Subject: "#377", Bench: "fn_modular", Against: "aaaa", AgainstParent: true, Ratio: 1, Interval: [2]float64{1, 1}, Metric: "instructions", TimeRatio: 1.125, TimeInterval: []float64{1.013, 1.21}, TimeOnly: true},
-		{Commit: "bbbbbbbb", Subject: "#378", Bench: "fn_modular", Against: "791e25ec00", AgainstParent: true, Ratio: 1.86, Interval: [2]float64{1.86, 1.86}, Metric: "instructions", TimeRatio: 1.44},
-	}}
-	var b strings.Builder
-	if err := printBisect(&b, r, false); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"step: 791e25ec00 fn_modular ×1.000 [1.000, 1.000] by instructions vs parent, time ×1.125 [1.013, 1.210] (time only)", "step: bbbbbbbb fn_modular ×1.860"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, b.String())
-		}
-	}
-	b.Reset()
-	if err := printBisect(&b, r, true); err != nil {
-		t.Fatal(err)
-	}
-	var back struct {
-		Changes []map[string]any `json:"changes"`
-	}
-	if err := json.Unmarshal([]byte(b.String()), &back); err != nil || len(back.Changes) != 2 || back.Changes[0]["time_only"] != true || back.Changes[1]["ratio_vs_parent"] != 1.86 {
-		t.Fatalf("json: %v %s", err, b.String())
 	}
 }

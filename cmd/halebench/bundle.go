@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
@@ -26,6 +23,7 @@ Flags:
 
 func runBundle(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("bundle", flag.ContinueOnError)
+	addDriverFlag(fs)
 	out := fs.String("o", "evidence.tar", "the bundle to write")
 	suite := fs.String("suite", ".", "the suite folder holding benches/ (or the seed's micro/ and app/) and baselines.json")
 	pos, err := parseN(fs, args, bundleHelp, 1, "one report, REPORT.json")
@@ -42,17 +40,9 @@ func runBundle(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	var m *evidence.Manifest
-	err = atomicfile.Write(*out, 0o644, func(f io.Writer) error {
-		w := bufio.NewWriterSize(f, 1<<20)
-		var err error
-		if m, err = evidence.Bundle(ctx, s.Eng, rep, path, *suite, w); err != nil {
-			return err
-		}
-		return w.Flush()
-	})
+	m, err := evidence.BundleFile(ctx, s.Eng, rep, path, *suite, *out)
 	if err != nil {
-		return fmt.Errorf("bundling %s: %w", path, err)
+		return err
 	}
 	st, _ := os.Stat(*out)
 	fmt.Printf("%s\t%d bytes\t%d images\t%d files\n", *out, st.Size(), len(m.Images), len(m.Files))
@@ -71,6 +61,7 @@ Flags:
 
 func runReplay(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	addDriverFlag(fs)
 	results := fs.String("results", "results", "where the replay's report goes")
 	var out outputFlags
 	out.addFlags(fs)

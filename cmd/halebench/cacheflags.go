@@ -43,11 +43,7 @@ func (c *cacheFlags) apply(verb, suite string, o *imagebuild.Options) error {
 		return badInput(verb, err)
 	}
 	o.CacheDir = c.dir
-	if k := os.Getenv("HALEBENCH_CACHE_KEY"); k != "" {
-		if len(k) < imagecache.MinKeyLen {
-			return badInput(verb, fmt.Errorf("HALEBENCH_CACHE_KEY has %d characters, fewer than %d: give a random secret (e.g. `openssl rand -hex 32`), or unset it", len(k), imagecache.MinKeyLen))
-		}
-		o.CacheKey = []byte(k)
-	}
-	return nil
+	key, err := imagecache.SigningKey(os.Getenv("HALEBENCH_CACHE_KEY"))
+	o.CacheKey = key
+	return badInput(verb, err)
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
-	"golang.org/x/sys/unix"
 )
 
 var errHelp = errors.New("help shown")
@@ -65,6 +64,7 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	c.hale.addFlags(fs)
 	c.out.addFlags(fs)
 	c.cache.addFlags(fs)
+	addDriverFlag(fs)
 	fs.BoolVar(&c.noCache, "no-cache", false, "rebuild every image and step without BuildKit's cache (the shared cache is not pruned)")
 }
 
@@ -165,11 +165,4 @@ func (b *byteSize) Set(s string) error {
 	}
 	*b = byteSize(n * mult)
 	return nil
-}
-
-// isTerminal says whether f is a terminal (the live progress line is drawn
-// only there).
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
 }

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/bisect"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -27,41 +23,5 @@ func TestBisectListCleansSubjects(t *testing.T) {
 		if cmd := termtext.CommandLine(text); cmd != "" || strings.Contains(text, "\x1b") {
 			t.Errorf("%s carries %q: %q", what, cmd, text)
 		}
-	}
-}
-
-// printBisect cleans a result it is handed, grid and JSON alike.
-func TestPrintBisectCleans(t *testing.T) {
-	first := bisect.Commit{ID: "2fc22f10aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", Subject: "  ::error::planted ##vso[task.complete]"}
-	r := &bisect.Result{Outcome: bisect.Found, First: &first, Detail: "commit 2fc (\n::error::x)", Good: first, Bad: first,
-		Steps: []bisect.Step{{Commit: first, Verdict: bisect.VerdictSkipped, Note: "cargo:\n    ::error::y ##[error]z"}}}
-	for _, asJSON := range []bool{false, true} {
-		var b bytes.Buffer
-		if err := printBisect(&b, r, asJSON); err != nil {
-			t.Fatal(err)
-		}
-		if cmd := termtext.CommandLine(b.String()); cmd != "" || !strings.Contains(b.String(), "planted") {
-			t.Errorf("json=%v: %q in\n%s", asJSON, cmd, b.String())
-		}
-	}
-	if r.First.Subject != first.Subject {
-		t.Error("printBisect changed the result it was handed")
-	}
-}
-
-// The images table prints versions, reasons and notes that toolchains,
-// builds and git wrote: none carries a CI command to stdout.
-func TestPrintImagesCleans(t *testing.T) {
-	hb := &imagebuild.HaleBuild{Git: "https://x/##vso[task.complete]", Ref: "v1", Way: "  ::error::way", Rustc: "rustc ##[error]1"}
-	built := &lifecycle.Images{Order: []string{"hale", "c"}, Toolchains: map[string]imagebuild.Toolchain{
-		"hale": {Lang: "hale", Status: imagebuild.BuildFailed, Reason: "building hale-cli failed:\n    ::error::from a build log"},
-		"c":    {Lang: "c", Status: imagebuild.Available, Version: "clang ##vso[task.prependpath]/x", Hale: hb, Warnings: []string{"x\n::warning::w"}},
-	}}
-	var b bytes.Buffer
-	if err := printImages(&b, built); err != nil {
-		t.Fatal(err)
-	}
-	if cmd := termtext.CommandLine(b.String()); cmd != "" || !strings.Contains(b.String(), "from a build log") {
-		t.Errorf("%q in\n%s", cmd, b.String())
 	}
 }

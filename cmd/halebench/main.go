@@ -9,9 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/ab"
 	"os"
 
+	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
@@ -53,8 +53,11 @@ Exit codes:
        written, within 20 s; a second signal exits at once and says whether
        the partial report was written
 
+Every verb that uses the engine takes --driver=NAME, the engine driver to
+dial (default docker; help VERB lists the drivers this build has).
+
 Environment:
-  DOCKER_HOST  the engine to use (default unix:///var/run/docker.sock)
+  DOCKER_HOST  the Docker engine to use (default unix:///var/run/docker.sock)
   HALEBENCH_HALE_URL  where the pinned hale release is fetched from when no
                hale flag is given and ../hale is absent (default
                https://github.com/hale-lang/hale)
@@ -68,40 +71,23 @@ func main() {
 	os.Exit(code)
 }
 
+// verbs are the verbs by name, each given its arguments after the verb.
+var verbs = map[string]func(context.Context, []string) error{
+	"run": runRun, "ab": runAB, "images": runImages, "xproc": runXproc, "show": runShow,
+	"compare": runCompare, "report": runReport, "merge": runMerge, "prune": runPrune,
+	"verify": runVerify, "own-image": runOwnImage, "bundle": runBundle, "replay": runReplay,
+	"bisect": func(ctx context.Context, args []string) error { return runBisect(ctx, args, newABJudge) },
+}
+
 func dispatch(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, usage)
 		return badInput("", errors.New("no verb given"))
 	}
+	if verb, ok := verbs[args[0]]; ok {
+		return verb(ctx, args[1:])
+	}
 	switch args[0] {
-	case "run":
-		return runRun(ctx, args[1:])
-	case "ab":
-		return runAB(ctx, args[1:])
-	case "images":
-		return runImages(ctx, args[1:])
-	case "xproc":
-		return runXproc(ctx, args[1:])
-	case "show":
-		return runShow(ctx, args[1:])
-	case "compare":
-		return runCompare(ctx, args[1:])
-	case "report":
-		return runReport(ctx, args[1:])
-	case "merge":
-		return runMerge(ctx, args[1:])
-	case "prune":
-		return runPrune(ctx, args[1:])
-	case "verify":
-		return runVerify(ctx, args[1:])
-	case "own-image":
-		return runOwnImage(ctx, args[1:])
-	case "bundle":
-		return runBundle(ctx, args[1:])
-	case "replay":
-		return runReplay(ctx, args[1:])
-	case "bisect":
-		return runBisect(ctx, args[1:], newABJudge)
 	case "help", "-h", "--help":
 		if len(args) > 1 {
 			return dispatch(ctx, []string{args[1], "--help"})

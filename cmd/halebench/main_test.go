@@ -102,6 +102,13 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 	os.WriteFile(corrupt, []byte("{\n  \"benches\": {\n    \"count\": nope\n}}\n"), 0o644)
 	link := filepath.Join(t.TempDir(), "summary.md")
 	os.Symlink(corrupt, link)
+	// Two identical benches, one given VALGRIND_OPTS by its suite file.
+	envSuite := t.TempDir()
+	os.MkdirAll(filepath.Join(envSuite, "benches", "micro"), 0o755)
+	for _, n := range []string{"loop_a.c", "loop_b.c"} {
+		os.WriteFile(filepath.Join(envSuite, "benches", "micro", n), []byte("int main(void) { return 0; }\n"), 0o644)
+	}
+	os.WriteFile(filepath.Join(envSuite, "benches", "catalogue.json"), []byte(`{"benches": {"loop_b": {"env": {"VALGRIND_OPTS": "--toggle-collect=main"}}}}`), 0o644)
 	cases := []struct {
 		args []string
 		want []string
@@ -123,6 +130,8 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 		{[]string{"run", suite, "--progress=fancy"}, []string{"--progress=fancy", "help run"}},
 		{[]string{"run", suite, "--junit=/nonexistent-dir/junit.xml"}, []string{"/nonexistent-dir/junit.xml", "does not exist"}},
 		{[]string{"run", suite, "--summary=" + link}, []string{link, "not a regular file"}},
+		{[]string{"run", "--suite=" + envSuite, "--lang=c", "--subject=c"}, []string{"bench loop_b", `"VALGRIND_OPTS"`, "is not allowed"}},
+		{[]string{"ab", "--suite=" + envSuite, "--lang=c", "--subject=c"}, []string{"bench loop_b", `"VALGRIND_OPTS"`, "is not allowed"}},
 	}
 	for _, c := range cases {
 		code, _, errOut := run(t, noEngine, c.args...)

@@ -22,6 +22,7 @@ Flags:
 
 func runOwnImage(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("own-image", flag.ContinueOnError)
+	addDriverFlag(fs)
 	dir := fs.String("dir", ".", "the halebench checkout (root Dockerfile and build context)")
 	tag := fs.String("t", "halebench:latest", "the tag to give the image")
 	mirror := fs.String("mirror", imagebuild.DefaultMirror, "Debian mirror for mmdebstrap")

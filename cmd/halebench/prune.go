@@ -42,6 +42,7 @@ func runPrune(ctx context.Context, args []string) error {
 	cacheKeep := byteSize(20 << 30)
 	noCache := false
 	fs := flag.NewFlagSet("prune", flag.ContinueOnError)
+	addDriverFlag(fs)
 	fs.StringVar(&o.ResultsDir, "results", "results", "folder of the reports whose images are kept")
 	fs.IntVar(&o.Keep, "keep", 1, "newest builds kept per image repository, named by a report or not")
 	fs.StringVar(&o.Scope, "scope", "", "only bench images labelled org.halebench.scope=NAME (toolchains and the build cache are left alone)")

@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/cireport"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 type runOptions struct {
@@ -155,7 +156,7 @@ func runRun(ctx context.Context, args []string) error {
 // line on stderr. A file it could not write is an error of its own when
 // the run was fine, and said beside the run's error when not.
 func ciResults(ci cireport.Outputs, r *report.Report, runErr error) error {
-	stderr.sayLast("halebench: " + cireport.Of(r).Line())
+	stderr.SayLast("halebench: " + cireport.Of(r).Line())
 	werr := ci.Write(r)
 	if werr == nil {
 		return runErr
@@ -176,7 +177,7 @@ func (o *runOptions) print(res *harness.Result, log io.Writer) {
 	} else {
 		// On one terminal the images step has just said why a toolchain is
 		// missing; a grid bound for a file or a pipe says it again.
-		report.GridFor(os.Stdout, res.Report, report.GridOptions{ReasonSaid: isTerminal(os.Stdout) && isTerminal(os.Stderr)})
+		report.GridFor(os.Stdout, res.Report, report.GridOptions{ReasonSaid: termtext.IsTerminal(os.Stdout) && termtext.IsTerminal(os.Stderr)})
 	}
 	if res.ReportPath != "" {
 		fmt.Fprintf(log, "report: %s\n", res.ReportPath)

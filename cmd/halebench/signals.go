@@ -9,8 +9,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/hale-lang/halebench/orchestrator/engine"
 )
 
 // graceBudget is how long the first signal lets a run wind down (remove its
@@ -66,7 +64,7 @@ func signalContext() (context.Context, func()) {
 func hardExit(budget time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
-	if eng, err := engine.Connect(ctx); err == nil {
+	if eng, err := dial(ctx); err == nil {
 		if n, err := eng.RemoveOwned(ctx); err != nil {
 			fmt.Fprintf(stderr, "halebench: removed %d containers, then: %v (the next run removes the rest)\n", n, err)
 		}

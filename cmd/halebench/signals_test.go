@@ -93,7 +93,7 @@ func waitFor(d time.Duration, cond func() bool) bool {
 const coldImages = 15 * time.Minute
 
 // waitContainer waits for the sampler container of a run owned by pid.
-func waitContainer(t *testing.T, eng *engine.Engine, pid int) string {
+func waitContainer(t *testing.T, eng engine.Driver, pid int) string {
 	t.Helper()
 	host, _ := os.Hostname()
 	owner := host + ":" + itoa(pid)
@@ -240,7 +240,7 @@ func lockEvents(t *testing.T, stderr, verb, work string) (took, released time.Ti
 }
 
 // ownedBy lists the halebench containers that the process pid made.
-func ownedBy(eng *engine.Engine, pid int) []string {
+func ownedBy(eng engine.Driver, pid int) []string {
 	host, _ := os.Hostname()
 	var out []string
 	ids, _ := eng.Leftovers(context.Background(), "")

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
-	"strings"
-	"text/tabwriter"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
@@ -29,6 +27,7 @@ Flags:
 
 func runVerify(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	addDriverFlag(fs)
 	suite := fs.String("suite", ".", "the suite folder whose bench sources the bench images were built from")
 	haleSrc := fs.String("hale-src", "", "hale source tree, when the report's hale toolchain was built from one")
 	langs := fs.String("lang", "", "comma-separated languages whose images to rebuild (default all the report has); the base and go's toolchain (it builds the sampler) always are")
@@ -56,54 +55,10 @@ func runVerify(ctx context.Context, args []string) error {
 	defer s.Close()
 	start := time.Now()
 	rows, err := evidence.Verify(ctx, s.Eng, s.BuildKit(), rep, evidence.VerifyOptions{
-		Suite: *suite, Subject: halebuild.Build{Src: *haleSrc}, Log: log, Langs: splitList(*langs), RunID: s.RunID,
+		Suite: *suite, Subject: halebuild.Build{Src: *haleSrc}, Log: log, Langs: catalogue.SplitList(*langs), RunID: s.RunID,
 	})
 	if err != nil {
 		return err
 	}
-	return printVerify(rows, start)
-}
-
-// printVerify is verify's table on stdout and its tally on stderr; an
-// image that differs is evidence.ErrDiffer.
-func printVerify(rows []evidence.Row, start time.Time) error {
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "image\trecorded\trebuilt\tequal")
-	equal := 0
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Image, r.Recorded, r.Rebuilt, yesNo(r.Equal))
-		if r.Equal {
-			equal++
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, r := range rows {
-		for _, w := range r.Why {
-			fmt.Printf("%s: %s\n", r.Image, w)
-		}
-	}
-	fmt.Fprintf(stderr, "verify: %d of %d images rebuilt to the recorded digest in %s\n", equal, len(rows), time.Since(start).Round(time.Second))
-	if equal != len(rows) {
-		return evidence.ErrDiffer
-	}
-	return nil
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "NO"
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
+	return evidence.WriteVerify(os.Stdout, stderr, rows, time.Since(start))
 }

@@ -1,6 +1,7 @@
 package ab
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Side is one side of a pair: where its job runs and the job (Iters,
@@ -174,7 +176,7 @@ func take(st *state, round, side int, o runner.Outcome) bool {
 		if o.Status == status.Interrupted {
 			st.verdict = status.Unresolved
 		}
-		st.detail = fmt.Sprintf("%c: %s %s", name, o.Status, firstLine(o.Detail, o.BuildError))
+		st.detail = fmt.Sprintf("%c: %s %s", name, o.Status, termtext.FirstLine(cmp.Or(o.Detail, o.BuildError)))
 		return true
 	}
 	st.got[side] = o.Samples[0].ElapsedNs
@@ -239,18 +241,4 @@ func join(a, b string) string {
 		return b
 	}
 	return a + "; " + b
-}
-
-func firstLine(ss ...string) string {
-	for _, s := range ss {
-		for i, c := range s {
-			if c == '\n' {
-				return s[:i]
-			}
-		}
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/abreport"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -69,7 +68,7 @@ func compare(t *testing.T, a, b string, set ab.Settings, sh ...shard.Spec) *ab.R
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ab.OnEngine(context.Background(), docker.Bind(eng), p)
+	res, err := ab.OnEngine(context.Background(), eng, p)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
@@ -27,7 +28,7 @@ func (e *ErrSide) Unwrap() error { return e.Err }
 // by the caller): both sides' images built (each side with its own image
 // options, so two hale builds coexist under their content-keyed tags),
 // the privilege probed, then Compare's rounds in the session's samplers.
-func OnEngine(ctx context.Context, eng lifecycle.Engine, p *Plan) (*Result, error) {
+func OnEngine(ctx context.Context, eng engine.Driver, p *Plan) (*Result, error) {
 	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "ab", Engine: eng, Images: p.Images, Unprivileged: p.Unprivileged, MemLimit: p.MemLimit, Log: p.Log})
 	if err != nil {
 		return nil, err

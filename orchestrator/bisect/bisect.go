@@ -21,13 +21,6 @@ type Commit struct {
 	Subject string `json:"subject"`
 }
 
-func (c Commit) short() string {
-	if len(c.ID) > 12 {
-		return c.ID[:12]
-	}
-	return c.ID
-}
-
 // Side is one built commit, as the Judge compares it.
 type Side struct {
 	Commit       Commit
@@ -181,7 +174,7 @@ func (s *search) ends(ctx context.Context) error {
 	if s.bad, err = s.buildEnd(ctx, s.r.Bad, VerdictBadEnd, "--bad"); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.o.Log, "bisect: comparing the ends %s and %s\n", s.r.Good.short(), s.r.Bad.short())
+	fmt.Fprintf(s.o.Log, "bisect: comparing the ends %s and %s\n", termtext.ShortID(s.r.Good.ID), termtext.ShortID(s.r.Bad.ID))
 	if s.r.Ends, err = s.j.Compare(ctx, s.good, s.bad, s.o.Benches); err != nil {
 		return fmt.Errorf("comparing the ends: %w", err)
 	}
@@ -203,7 +196,7 @@ func (s *search) ends(ctx context.Context) error {
 }
 
 func (s *search) buildEnd(ctx context.Context, c Commit, verdict, flag string) (Side, error) {
-	fmt.Fprintf(s.o.Log, "bisect: building the %s end %s %s\n", strings.TrimPrefix(flag, "--"), c.short(), c.Subject)
+	fmt.Fprintf(s.o.Log, "bisect: building the %s end %s %s\n", strings.TrimPrefix(flag, "--"), termtext.ShortID(c.ID), c.Subject)
 	side, err := s.j.Build(ctx, c)
 	st := Step{Commit: c, Verdict: verdict, BuildSeconds: side.BuildSeconds}
 	if err != nil {
@@ -212,7 +205,7 @@ func (s *search) buildEnd(ctx context.Context, c Commit, verdict, flag string) (
 		if ctx.Err() != nil {
 			return side, err
 		}
-		return side, fmt.Errorf("%s=%s (%s): %w: %s (an end must build; choose another %s)", flag, c.short(), c.Subject, ErrEndNotBuilt, st.Note, flag)
+		return side, fmt.Errorf("%s=%s (%s): %w: %s (an end must build; choose another %s)", flag, termtext.ShortID(c.ID), c.Subject, ErrEndNotBuilt, st.Note, flag)
 	}
 	s.add(st)
 	return side, nil
@@ -274,7 +267,7 @@ func pct(t float64) string { return fmt.Sprintf("%g %%", t*100) }
 func shorts(cs []Commit) string {
 	var out []string
 	for _, c := range cs {
-		out = append(out, c.short())
+		out = append(out, termtext.ShortID(c.ID))
 	}
 	return strings.Join(out, " ")
 }

@@ -95,15 +95,15 @@ func (s *search) pick(lo, hi int) (int, bool) {
 // either side of it. It says false when the commit does not build.
 func (s *search) test(ctx context.Context, i, lo, hi int) (bool, error) {
 	c := s.cs[i]
-	fmt.Fprintf(s.o.Log, "bisect: building %s %s\n", c.short(), c.Subject)
+	fmt.Fprintf(s.o.Log, "bisect: building %s %s\n", termtext.ShortID(c.ID), c.Subject)
 	side, err := s.j.Build(ctx, c)
 	st := Step{Commit: c, BuildSeconds: side.BuildSeconds}
 	if err != nil {
 		if !errors.Is(err, ErrNotBuilt) || ctx.Err() != nil {
-			return false, fmt.Errorf("building %s: %w", c.short(), err)
+			return false, fmt.Errorf("building %s: %w", termtext.ShortID(c.ID), err)
 		}
 		st.Verdict, st.Note = VerdictSkipped, termtext.Clean(err.Error())
-		fmt.Fprintf(s.o.Log, "bisect: %s does not build, skipped (as git bisect skip): %s\n", c.short(), st.Note)
+		fmt.Fprintf(s.o.Log, "bisect: %s does not build, skipped (as git bisect skip): %s\n", termtext.ShortID(c.ID), st.Note)
 		s.skipped[i] = true
 		s.add(st)
 		return false, nil
@@ -111,10 +111,10 @@ func (s *search) test(ctx context.Context, i, lo, hi int) (bool, error) {
 	s.sides[i] = side
 	st.Before, st.After = s.cs[lo].ID, s.cs[hi].ID
 	if st.VsBefore, err = s.j.Compare(ctx, s.sides[lo], side, s.r.Moved); err != nil {
-		return false, fmt.Errorf("comparing %s with %s: %w", c.short(), s.cs[lo].short(), err)
+		return false, fmt.Errorf("comparing %s with %s: %w", termtext.ShortID(c.ID), termtext.ShortID(s.cs[lo].ID), err)
 	}
 	if st.VsAfter, err = s.j.Compare(ctx, side, s.sides[hi], s.r.Moved); err != nil {
-		return false, fmt.Errorf("comparing %s with %s: %w", c.short(), s.cs[hi].short(), err)
+		return false, fmt.Errorf("comparing %s with %s: %w", termtext.ShortID(c.ID), termtext.ShortID(s.cs[hi].ID), err)
 	}
 	s.memo[[2]int{lo, i}], s.memo[[2]int{i, hi}] = st.VsBefore, st.VsAfter
 	before, after := s.differs(st.VsBefore), s.differs(st.VsAfter)
@@ -128,8 +128,8 @@ func (s *search) test(ctx context.Context, i, lo, hi int) (bool, error) {
 	default:
 		st.Verdict = VerdictSame
 	}
-	st.Note = fmt.Sprintf("vs %s: %s | %s vs it: %s", s.cs[lo].short(), Figures(st.VsBefore), s.cs[hi].short(), Figures(st.VsAfter))
-	fmt.Fprintf(s.o.Log, "bisect: %s is %s (%s)\n", c.short(), st.Verdict, st.Note)
+	st.Note = fmt.Sprintf("vs %s: %s | %s vs it: %s", termtext.ShortID(s.cs[lo].ID), Figures(st.VsBefore), termtext.ShortID(s.cs[hi].ID), Figures(st.VsAfter))
+	fmt.Fprintf(s.o.Log, "bisect: %s is %s (%s)\n", termtext.ShortID(c.ID), st.Verdict, st.Note)
 	s.add(st)
 	return true, nil
 }
@@ -153,7 +153,7 @@ func (s *search) record(lo, hi int) {
 		}
 		if hi-lo > 1 {
 			c.Among = append([]Commit(nil), s.cs[lo+1:hi+1]...)
-			c.Note = fmt.Sprintf("the commits between %s and %s did not build: the step is one of %s", s.cs[lo].short(), s.cs[hi].short(), shorts(c.Among))
+			c.Note = fmt.Sprintf("the commits between %s and %s did not build: the step is one of %s", termtext.ShortID(s.cs[lo].ID), termtext.ShortID(s.cs[hi].ID), shorts(c.Among))
 		}
 		s.r.Changes = append(s.r.Changes, c)
 	}
@@ -194,7 +194,7 @@ func (s *search) conclude() {
 			by = " by time alone"
 		}
 	}
-	s.r.Detail = fmt.Sprintf("commit %s (%s) is the first that moves %s past %s%s; %d step(s): %s", c.short(), c.Subject, first.Bench, pct(s.o.Threshold), by, len(s.r.Changes), strings.Join(parts, "; "))
+	s.r.Detail = fmt.Sprintf("commit %s (%s) is the first that moves %s past %s%s; %d step(s): %s", termtext.ShortID(c.ID), c.Subject, first.Bench, pct(s.o.Threshold), by, len(s.r.Changes), strings.Join(parts, "; "))
 }
 
 func (s *search) index(id string) int {
@@ -209,10 +209,10 @@ func (s *search) index(id string) int {
 // DescribeChange is one step in words: commit, bench, ratio and what it
 // was against, the time beside it.
 func DescribeChange(c Change) string {
-	id := Commit{ID: c.Commit}.short()
+	id := termtext.ShortID(c.Commit)
 	against := "parent"
 	if !c.AgainstParent {
-		against = Commit{ID: c.Against}.short() + " (the nearest tested commit before it)"
+		against = termtext.ShortID(c.Against) + " (the nearest tested commit before it)"
 	}
 	metric := c.Metric
 	if metric == "" {

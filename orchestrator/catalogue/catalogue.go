@@ -245,10 +245,8 @@ func (s *Suite) Select(list string) error {
 		return nil
 	}
 	want := map[string]bool{}
-	for _, n := range strings.Split(list, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			want[n] = true
-		}
+	for _, n := range SplitList(list) {
+		want[n] = true
 	}
 	var keep []*Bench
 	var names []string
@@ -300,4 +298,32 @@ func byFolder(found map[string]*Bench) file {
 		cat.Categories = append(cat.Categories, fileCategory{Name: k.kind, Title: k.title, Benches: names})
 	}
 	return cat
+}
+
+// Named is the benches of a comma-separated list, each a bench of the
+// suite: the first that is not is named in the error.
+func (s *Suite) Named(list string) ([]string, error) {
+	known := map[string]bool{}
+	for _, b := range s.Benches {
+		known[b.Name] = true
+	}
+	names := SplitList(list)
+	for _, n := range names {
+		if !known[n] {
+			return nil, fmt.Errorf("no bench named %q in %s", n, s.Dir)
+		}
+	}
+	return names, nil
+}
+
+// SplitList is a comma-separated list's items, each trimmed, the empty
+// ones left out.
+func SplitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -122,3 +122,24 @@ func TestBadBenchNamesRefused(t *testing.T) {
 		t.Fatalf("a fine name (and a non-source file beside it): %v", err)
 	}
 }
+
+// A comma-separated list: items trimmed, empty ones dropped.
+func TestSplitList(t *testing.T) {
+	for in, want := range map[string]string{"": "", " a, b ,,c ": "a|b|c", ",": "", "fn_call": "fn_call"} {
+		if got := strings.Join(SplitList(in), "|"); got != want {
+			t.Errorf("SplitList(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Named: the list's benches when the suite has each, else the first it
+// lacks, named.
+func TestNamed(t *testing.T) {
+	s := &Suite{Dir: "suite", Benches: []*Bench{{Name: "fn_call"}, {Name: "fn_modular"}}}
+	if got, err := s.Named(" fn_modular,fn_call "); err != nil || strings.Join(got, "|") != "fn_modular|fn_call" {
+		t.Errorf("known: %v %v", got, err)
+	}
+	if _, err := s.Named("fn_call,nosuch"); err == nil || err.Error() != `no bench named "nosuch" in suite` {
+		t.Errorf("unknown: %v", err)
+	}
+}

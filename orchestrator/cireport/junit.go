@@ -150,7 +150,7 @@ func failureMessage(b *report.Bench) string {
 		}
 	}
 	if len(parts) == 0 {
-		if why := firstLine(reason(b)); why != "" {
+		if why := termtext.Headline(reason(b), 300); why != "" {
 			parts = append(parts, why)
 		}
 	}
@@ -230,9 +230,9 @@ func reason(b *report.Bench) string {
 
 // reasonSuffix is ": <why>" for a skipped bench, "" when nothing says why.
 func reasonSuffix(r *report.Report, b *report.Bench) string {
-	why := firstLine(reason(b))
+	why := termtext.Headline(reason(b), 300)
 	if why == "" && b.Status == status.SubjectUnavailable {
-		why = firstLine(r.SubjectReason)
+		why = termtext.Headline(r.SubjectReason, 300)
 	}
 	if why == "" {
 		return ""
@@ -240,20 +240,4 @@ func reasonSuffix(r *report.Report, b *report.Bench) string {
 	return ": " + termtext.Line(why)
 }
 
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return clipTo(s, 300)
-}
-
-func clip(s string) string { return clipTo(s, bodyCap) }
-
-// clipTo cuts s to at most n bytes, on a rune boundary.
-func clipTo(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && n < len(s) && s[n]&0xc0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
-}
+func clip(s string) string { return termtext.Clip(s, bodyCap) }

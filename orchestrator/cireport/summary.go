@@ -8,6 +8,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/mdtext"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Summary writes the run as a Markdown step summary: the verdict line
@@ -18,7 +19,7 @@ func Summary(w io.Writer, r *report.Report) {
 	if r.SubjectStatus != "" && r.SubjectStatus != string(status.Available) {
 		fmt.Fprintf(w, "The subject %s was %s", mdText(r.Subject), mdText(r.SubjectStatus))
 		if r.SubjectReason != "" {
-			fmt.Fprintf(w, ": %s", mdText(firstLine(r.SubjectReason)))
+			fmt.Fprintf(w, ": %s", mdText(termtext.Headline(r.SubjectReason, 300)))
 		}
 		fmt.Fprint(w, ".\n\n")
 	}
@@ -54,7 +55,7 @@ func attention(r *report.Report) []item {
 			if f := figure(b); f != "" {
 				text += ", " + mdText(f)
 			}
-			if why := firstLine(reason(b)); why != "" {
+			if why := termtext.Headline(reason(b), 300); why != "" {
 				text += ": " + mdText(why)
 			}
 			out = append(out, item{sev.Rank(), text})
@@ -69,7 +70,7 @@ func attention(r *report.Report) []item {
 			if why == "" {
 				why = res.BuildError
 			}
-			if why = firstLine(why); why != "" {
+			if why = termtext.Headline(why, 300); why != "" {
 				text += ": " + mdText(why)
 			}
 			out = append(out, item{res.Status.Severity().Rank(), text})

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,9 +9,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-
-	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/filters"
 )
 
 // LabelOwner names the process that made a container: "<hostname>:<pid>",
@@ -119,71 +115,14 @@ type Sweep struct {
 	Left []string
 }
 
-// RemoveOrphans removes the halebench containers whose owner is provably
-// gone: what a run killed with SIGKILL left. Containers of live runs are
-// never removed, nor those whose owner cannot be judged from here; those
-// are listed in Sweep.Left for the caller to say.
-func (e *Engine) RemoveOrphans(ctx context.Context) (Sweep, error) {
-	var sw Sweep
-	f := filters.NewArgs(filters.Arg("label", LabelApp))
-	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
-	if err != nil {
-		return sw, fmt.Errorf("listing halebench containers: %w", err)
-	}
-	running := map[string]bool{}
-	all, err := e.cli.ContainerList(ctx, container.ListOptions{})
-	if err != nil {
-		return sw, fmt.Errorf("listing running containers: %w", err)
-	}
-	for _, c := range all {
-		if len(c.ID) >= 12 {
-			running[c.ID[:12]] = true
-		}
-	}
-	me := SelfIdentity()
-	for _, c := range list {
-		gone, why := judgeOwner(c.Labels, me, running, liveStart)
-		if !gone {
-			if why != "" {
-				sw.Left = append(sw.Left, short(c.ID)+": "+why)
-			}
-			continue
-		}
-		if err := (&Container{ID: c.ID, e: e}).Remove(); err != nil {
-			return sw, err
-		}
-		sw.Removed++
-	}
-	return sw, nil
-}
-
-// RemoveOwned removes every container this process made (the last resort
-// of a run that must exit now).
-func (e *Engine) RemoveOwned(ctx context.Context) (int, error) {
-	return e.removeLabelled(ctx, LabelOwnerID+"="+SelfIdentity().String())
-}
-
-// RemoveRun removes every container of one run, whatever state it is in:
-// what a run does last, so that a container the engine made while the run
-// was being interrupted (its create answered after the cancel) is not left.
-func (e *Engine) RemoveRun(ctx context.Context, runID string) (int, error) {
-	return e.removeLabelled(ctx, LabelRun+"="+runID)
-}
-
-func (e *Engine) removeLabelled(ctx context.Context, label string) (int, error) {
-	f := filters.NewArgs(filters.Arg("label", label))
-	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
-	if err != nil {
-		return 0, fmt.Errorf("listing halebench containers (%s): %w", label, err)
-	}
-	n := 0
-	for _, c := range list {
-		if err := (&Container{ID: c.ID, e: e}).Remove(); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
+// OwnerGone says whether the process that made a container with these
+// labels is provably gone, judged from this process; running holds the
+// short IDs of the engine's running containers (a run inside a container
+// is gone when its container is). When it is not gone, why names what
+// stops the judgement ("" for a live owner). Every driver's RemoveOrphans
+// judges by it.
+func OwnerGone(labels map[string]string, running map[string]bool) (gone bool, why string) {
+	return judgeOwner(labels, SelfIdentity(), running, liveStart)
 }
 
 // judgeOwner says whether the run that made a container is provably gone;

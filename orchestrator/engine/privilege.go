@@ -1,13 +1,9 @@
 package engine
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/docker/docker/api/types/container"
 )
 
 // Privilege is how much a run container may do. The design asks for
@@ -34,24 +30,6 @@ func (p Privilege) String() string {
 	return p.Mode
 }
 
-func (p Privilege) apply(hc *container.HostConfig) {
-	unconfined := []string{"seccomp=unconfined", "apparmor=unconfined"}
-	switch p.Mode {
-	case ModePrivileged:
-		hc.Privileged = true
-		hc.SecurityOpt = unconfined
-	case ModeAllCaps:
-		hc.CapAdd = []string{"ALL"}
-		hc.CapDrop = p.CapDrop
-		hc.SecurityOpt = unconfined
-	case ModeSysAdmin:
-		hc.CapAdd = []string{"SYS_ADMIN"}
-		hc.SecurityOpt = unconfined
-	default:
-		hc.SecurityOpt = []string{"no-new-privileges"}
-	}
-}
-
 // Candidates lists the privileges to try, most first. unprivileged alone is
 // offered when the user asked for it.
 func Candidates(unprivileged bool) []Privilege {
@@ -74,28 +52,6 @@ func Candidates(unprivileged bool) []Privilege {
 type Attempt struct {
 	Privilege Privilege `json:"privilege"`
 	Error     string    `json:"error,omitempty"`
-}
-
-// ProbePrivilege starts `true` in img under each candidate until one starts,
-// and returns it with the refusals met on the way.
-func (e *Engine) ProbePrivilege(ctx context.Context, img, runID string, unprivileged bool) (Privilege, []Attempt, error) {
-	var tried []Attempt
-	for _, p := range Candidates(unprivileged) {
-		err := e.tryStart(ctx, img, runID, p)
-		if err == nil {
-			return p, tried, nil
-		}
-		if ctx.Err() != nil {
-			return Privilege{}, tried, ctx.Err()
-		}
-		tried = append(tried, Attempt{Privilege: p, Error: err.Error()})
-	}
-	return Privilege{}, tried, fmt.Errorf("no container could start from %s, even unprivileged: %s", img, tried[len(tried)-1].Error)
-}
-
-func (e *Engine) tryStart(ctx context.Context, img, runID string, p Privilege) error {
-	_, err := e.probe(ctx, Spec{Image: img, Cmd: []string{"true"}, RunID: runID, Privilege: p})
-	return err
 }
 
 // capNames are the capability numbers the kernel defines, in order.

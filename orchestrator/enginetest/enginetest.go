@@ -9,14 +9,15 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
+	_ "github.com/hale-lang/halebench/orchestrator/engine/docker" // registers "docker"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
-// Connect returns a connected engine or ends the test.
-func Connect(t testing.TB) *engine.Engine {
+// Connect returns the Docker driver, connected, or ends the test.
+func Connect(t testing.TB) engine.Driver {
 	t.Helper()
-	e, err := engine.Connect(context.Background())
+	e, err := engine.Open(context.Background(), "docker")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true and no engine: %v", err)
@@ -34,7 +35,7 @@ func Connect(t testing.TB) *engine.Engine {
 // for the same image: the first `go test` process to need it builds it, the
 // others find it by its content-addressed tag (one build per `go test` run,
 // not per package), and a process asks the engine once per image.
-func BenchImage(t testing.TB, e *engine.Engine, lang string, paths ...string) (string, engine.Privilege) {
+func BenchImage(t testing.TB, e engine.Driver, lang string, paths ...string) (string, engine.Privilege) {
 	t.Helper()
 	l, ok := toolchain.ByName(lang)
 	if !ok {
@@ -75,9 +76,9 @@ var shared struct {
 	imgs map[string]sharedImage
 }
 
-func buildShared(e *engine.Engine, l toolchain.Language, srcs []imagebuild.Source) (sharedImage, error) {
+func buildShared(e engine.Driver, l toolchain.Language, srcs []imagebuild.Source) (sharedImage, error) {
 	ctx := context.Background()
-	bk, err := e.BuildKit(ctx)
+	bk, err := e.Builder(ctx)
 	if err != nil {
 		return sharedImage{}, err
 	}
@@ -96,7 +97,7 @@ func buildShared(e *engine.Engine, l toolchain.Language, srcs []imagebuild.Sourc
 }
 
 // NoLeftovers fails the test if any container of the run is still there.
-func NoLeftovers(t testing.TB, e *engine.Engine, runID string) {
+func NoLeftovers(t testing.TB, e engine.Driver, runID string) {
 	t.Helper()
 	ids, err := e.Leftovers(context.Background(), runID)
 	if err != nil {
@@ -107,11 +108,11 @@ func NoLeftovers(t testing.TB, e *engine.Engine, runID string) {
 	}
 }
 
-// BuildKit is the engine's BuildKit client for one test, closed when the
+// BuildKit is the engine's builder for one test, closed when the
 // test ends; a test that cannot reach it fails.
-func BuildKit(t testing.TB, e *engine.Engine) *engine.BuildKit {
+func BuildKit(t testing.TB, e engine.Driver) engine.Builder {
 	t.Helper()
-	bk, err := e.BuildKit(context.Background())
+	bk, err := e.Builder(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"archive/tar"
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
@@ -45,6 +47,24 @@ func Images(rep *report.Report) map[string]string {
 		}
 	}
 	return m
+}
+
+// BundleFile is Bundle written to the file out, whole or not at all
+// (atomicfile), buffered for the images' archives.
+func BundleFile(ctx context.Context, eng imagebuild.Engine, rep *report.Report, reportPath, suite, out string) (*Manifest, error) {
+	var m *Manifest
+	err := atomicfile.Write(out, 0o644, func(f io.Writer) error {
+		w := bufio.NewWriterSize(f, 1<<20)
+		var err error
+		if m, err = Bundle(ctx, eng, rep, reportPath, suite, w); err != nil {
+			return err
+		}
+		return w.Flush()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bundling %s: %w", reportPath, err)
+	}
+	return m, nil
 }
 
 // Bundle writes to out: report.json, images.tar (a docker archive of every

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
@@ -45,7 +44,7 @@ func TestBundleRemoveReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := harness.OnEngine(ctx, docker.Bind(eng), plan)
+	res, err := harness.OnEngine(ctx, eng, plan)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +81,7 @@ func TestBundleRemoveReplay(t *testing.T) {
 	}
 	runID := fmt.Sprintf("t%d", time.Now().UnixNano())
 	ns := evidence.ReplayPrefix + "/" + runID
-	rec, now, err := evidence.Replay(ctx, docker.Bind(eng), bundle, evidence.ReplayOptions{ResultsDir: filepath.Join(dir, "replay"), Log: testLog{t}, RunID: runID})
+	rec, now, err := evidence.Replay(ctx, eng, bundle, evidence.ReplayOptions{ResultsDir: filepath.Join(dir, "replay"), Log: testLog{t}, RunID: runID})
 	// Put the engine back as it was (the images under their own tags) and
 	// drop the replay's, whatever happened.
 	defer func() {

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -33,7 +33,7 @@ type ReplayOptions struct {
 // same benches on them unprivileged with nothing built, and returns the
 // recorded report and the new one. Nothing in the bundle is trusted: its
 // images are foreign code, so they get no privilege and no existing tag.
-func Replay(ctx context.Context, eng lifecycle.Engine, bundle string, o ReplayOptions) (rec, now *report.Report, err error) {
+func Replay(ctx context.Context, eng engine.Driver, bundle string, o ReplayOptions) (rec, now *report.Report, err error) {
 	dir, err := os.MkdirTemp("", "halebench-replay-")
 	if err != nil {
 		return nil, nil, err
@@ -147,7 +147,7 @@ func WriteComparison(w io.Writer, rec, now *report.Report) error {
 			if r != nil && n != nil && r.ElapsedNsMedian > 0 && n.ElapsedNsMedian > 0 {
 				ratio = fmt.Sprintf("%.2f", float64(n.ElapsedNsMedian)/float64(r.ElapsedNsMedian))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(b.Name), termtext.Line(lang), cell(r), cell(n), ratio, termtext.Line(short(rec.BenchImages[lang].Digest)))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(b.Name), termtext.Line(lang), cell(r), cell(n), ratio, termtext.Line(termtext.ShortID(rec.BenchImages[lang].Digest)))
 		}
 	}
 	return tw.Flush()

@@ -192,7 +192,7 @@ func (v *verifier) benchImages(ctx context.Context, suite *catalogue.Suite) erro
 		if !row.Equal {
 			row.Why = append(why, fileDiff(rec.Inputs.Files, bi.Inputs.Files)...)
 			if tc := v.rep.Images[name]; tc.Inputs != nil && bi.Inputs.BaseDigest != tc.Digest {
-				row.Why = append(row.Why, fmt.Sprintf("its toolchain image rebuilt to %s, not the recorded %s", short(bi.Inputs.BaseDigest), short(tc.Digest)))
+				row.Why = append(row.Why, fmt.Sprintf("its toolchain image rebuilt to %s, not the recorded %s", termtext.ShortID(bi.Inputs.BaseDigest), termtext.ShortID(tc.Digest)))
 			}
 			if len(row.Why) == 0 {
 				row.Why = []string{"same sources and toolchain: a compiler output or build step is not deterministic"}
@@ -235,10 +235,10 @@ func benchSources(suite *catalogue.Suite, lang toolchain.Language, files map[str
 func toolchainDiff(lang string, rec report.Toolchain, now imagebuild.Toolchain) []string {
 	var why []string
 	if rec.Inputs.DockerfileSHA256 != now.Inputs.DockerfileSHA256 {
-		why = append(why, fmt.Sprintf("images/%s/Dockerfile changed since the report (sha256 %s, now %s)", lang, short(rec.Inputs.DockerfileSHA256), short(now.Inputs.DockerfileSHA256)))
+		why = append(why, fmt.Sprintf("images/%s/Dockerfile changed since the report (sha256 %s, now %s)", lang, termtext.ShortID(rec.Inputs.DockerfileSHA256), termtext.ShortID(now.Inputs.DockerfileSHA256)))
 	}
 	if rec.Inputs.BaseDigest != now.Inputs.BaseDigest {
-		why = append(why, fmt.Sprintf("its base rebuilt to %s, not the recorded %s", short(now.Inputs.BaseDigest), short(rec.Inputs.BaseDigest)))
+		why = append(why, fmt.Sprintf("its base rebuilt to %s, not the recorded %s", termtext.ShortID(now.Inputs.BaseDigest), termtext.ShortID(rec.Inputs.BaseDigest)))
 	}
 	why = append(why, packageDiff(rec.Inputs.Packages, now.Inputs.Packages)...)
 	if len(why) == 0 {
@@ -260,7 +260,7 @@ func fileDiff(rec, now map[string]string) []string {
 			if strings.HasPrefix(name, "src/") {
 				what = "bench source"
 			}
-			why = append(why, fmt.Sprintf("%s %s changed (sha256 %s, now %s)", what, name, short(rec[name]), short(n)))
+			why = append(why, fmt.Sprintf("%s %s changed (sha256 %s, now %s)", what, name, termtext.ShortID(rec[name]), termtext.ShortID(n)))
 		}
 	}
 	for _, name := range sortedKeys(now) {
@@ -308,14 +308,6 @@ func mirrorOf(b report.Base) string {
 		return f[len(f)-1]
 	}
 	return ""
-}
-
-func short(d string) string {
-	d = strings.TrimPrefix(d, "sha256:")
-	if len(d) > 12 {
-		return d[:12]
-	}
-	return d
 }
 
 func sortedKeys[V any](m map[string]V) []string {

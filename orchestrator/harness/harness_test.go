@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/report"
@@ -35,13 +34,13 @@ func (l testLog) Write(p []byte) (int, error) {
 }
 
 // runOn prepares and makes a run on the real engine.
-func runOn(t *testing.T, ctx context.Context, eng *engine.Engine, o harness.Options) (*harness.Result, error) {
+func runOn(t *testing.T, ctx context.Context, eng engine.Driver, o harness.Options) (*harness.Result, error) {
 	t.Helper()
 	p, err := harness.Prepare(o)
 	if err != nil {
 		return nil, err
 	}
-	return harness.OnEngine(ctx, docker.Bind(eng), p)
+	return harness.OnEngine(ctx, eng, p)
 }
 
 func bench(r *report.Report, name string) *report.Bench {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
@@ -188,12 +187,4 @@ func benchSources(s *catalogue.Suite) []plan.Source {
 		srcs[i] = plan.Source{Name: p, Path: p}
 	}
 	return srcs
-}
-
-func short(id string) string {
-	id = strings.TrimPrefix(id, "sha256:")
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }

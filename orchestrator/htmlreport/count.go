@@ -4,6 +4,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // countTable is a category's count columns: per bench, each counted
@@ -71,7 +72,7 @@ func countTrend(runs []*Run, subject, bench string) []trendPoint {
 			c := res.Count
 			p := trendPoint{median: float64(c.Ir), date: shortDate(r.GeneratedAt), status: c.Verdict, label: shortDate(r.GeneratedAt)}
 			if tc, ok := r.Images[subject]; ok && tc.Version != "" {
-				p.label = firstLine(tc.Version)
+				p.label = termtext.FirstLine(tc.Version)
 			}
 			if c.Baseline > 0 && c.Band > 0 {
 				p.lo, p.hi = float64(c.Baseline)*(1-c.Band), float64(c.Baseline)*(1+c.Band)

@@ -12,6 +12,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 //go:embed page.html.tmpl
@@ -23,7 +24,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"ratio":  report.FormatRatio,
 	"colour": colour,
 	"short":  shortDigest,
-	"first":  firstLine,
+	"first":  termtext.FirstLine,
 	"class":  func(s any) string { return statusClass(status.Status(fmt.Sprint(s))) },
 	"pct":    func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
 	"deref":  func(p *float64) float64 { return *p },
@@ -381,13 +382,6 @@ func shortDigest(d string) string {
 		return d[:i+13] + "…"
 	}
 	return d
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 func clip(s string, n int) string {

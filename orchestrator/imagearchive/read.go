@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"io"
 	"os"
 	"path"
@@ -164,7 +165,7 @@ func retagEntry(e map[string]json.RawMessage, images, renamed map[string]string)
 	moved := make([]string, 0, len(tags))
 	for _, tag := range tags {
 		if images[tag] != id {
-			return "", nil, fmt.Errorf("it tags image %s as %s, which is not expected for it (loading it would move that tag on this engine)", short(id), tag)
+			return "", nil, fmt.Errorf("it tags image %s as %s, which is not expected for it (loading it would move that tag on this engine)", termtext.Clip(id, 19), tag)
 		}
 		moved = append(moved, renamed[tag])
 	}
@@ -205,11 +206,4 @@ func hasValue(m map[string]string, v string) bool {
 		}
 	}
 	return false
-}
-
-func short(digest string) string {
-	if len(digest) > 19 {
-		return digest[:19] + "…"
-	}
-	return digest
 }

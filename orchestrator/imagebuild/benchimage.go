@@ -231,3 +231,17 @@ func (b *Builder) benchFiles(lang toolchain.Language, sources []Source) (benchCo
 	}
 	return benchContext{files: files, apart: apart, parts: parts}, nil
 }
+
+// BenchSources is the sources of benches in a language, for a bench image:
+// each bench's file in that language, under the bench's name.
+func BenchSources(benches []*catalogue.Bench) func(toolchain.Language) []Source {
+	return func(l toolchain.Language) []Source {
+		var srcs []Source
+		for _, b := range benches {
+			if p := b.Sources[l.Name]; p != "" {
+				srcs = append(srcs, Source{Unit: b.Name, Path: p})
+			}
+		}
+		return srcs
+	}
+}

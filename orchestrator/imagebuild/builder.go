@@ -375,7 +375,7 @@ func (b *Builder) finish(ctx context.Context, tc Toolchain, lang toolchain.Langu
 		tc.Status, tc.Reason = Unavailable, fmt.Sprintf("%s does not run in %s: %s", strings.Join(lang.Version, " "), tc.Ref, termtext.Clean(err.Error()))
 		return tc, nil
 	}
-	tc.Version = firstLine(out)
+	tc.Version = versionLine(out)
 	if tc.Inputs != nil {
 		if tc.Inputs.Packages, err = b.packages(ctx, tc.Ref); err != nil {
 			return tc, err
@@ -408,12 +408,8 @@ func (b *Builder) materialize(files map[string][]byte) (string, error) {
 	return dir, nil
 }
 
-// firstLine is the first line of what a tool printed (a --version),
+// versionLine is the first line of what a tool printed (a --version),
 // cleaned by termtext.
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = strings.TrimSpace(s[:i])
-	}
-	return termtext.Line(s)
+func versionLine(s string) string {
+	return termtext.Line(strings.TrimSpace(termtext.Headline(s, 0)))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/repro"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // LabelInputs is the digest of everything an image was made from (see
@@ -36,7 +37,7 @@ func inputsDigest(parts ...string) string {
 func checkFound(img engine.Image, key, epoch string, parent []string) string {
 	var why []string
 	if got := img.Labels[LabelInputs]; got != key {
-		why = append(why, fmt.Sprintf("its recorded inputs are %s, this build's %s", short(got), short(key)))
+		why = append(why, fmt.Sprintf("its recorded inputs are %s, this build's %s", keyShown(got), keyShown(key)))
 	}
 	if got := img.Labels[repro.LabelEpoch]; got != epoch {
 		why = append(why, fmt.Sprintf("its epoch is %q, this build's %s", got, epoch))
@@ -61,12 +62,10 @@ func layersStartWith(layers, prefix []string) bool {
 	return true
 }
 
-func short(digest string) string {
+// keyShown is an inputs key as a reason says it: clipped, or "missing".
+func keyShown(digest string) string {
 	if digest == "" {
 		return "missing"
 	}
-	if len(digest) > 16 {
-		return digest[:16] + "…"
-	}
-	return digest
+	return termtext.Clip(digest, 16)
 }

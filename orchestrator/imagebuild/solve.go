@@ -9,7 +9,7 @@ import (
 )
 
 // Solver is what runs the builder's Dockerfile builds: the engine's
-// BuildKit (engine.BuildKit), or another driver's builder.
+// BuildKit (package engine/docker), or another driver's engine.Builder.
 type Solver interface {
 	Build(ctx context.Context, b engine.Build) (engine.Built, error)
 }

@@ -46,6 +46,18 @@ func Prepare(dir string) error {
 // is 64 characters).
 const MinKeyLen = 32
 
+// SigningKey is the key $HALEBENCH_CACHE_KEY gives (k; nil when unset),
+// refused when shorter than MinKeyLen.
+func SigningKey(k string) ([]byte, error) {
+	if k == "" {
+		return nil, nil
+	}
+	if len(k) < MinKeyLen {
+		return nil, fmt.Errorf("HALEBENCH_CACHE_KEY has %d characters, fewer than %d: give a random secret (e.g. `openssl rand -hex 32`), or unset it", len(k), MinKeyLen)
+	}
+	return []byte(k), nil
+}
+
 // New returns the cache folder dir (see Prepare) on eng; what it refuses
 // or cannot keep is said on log. sign is the key entries are signed with
 // (HALEBENCH_CACHE_KEY; nil: none, see Restore).

@@ -478,3 +478,18 @@ func TestPrepare(t *testing.T) {
 		}
 	}
 }
+
+// HALEBENCH_CACHE_KEY: unset is no key, a short one is refused saying
+// how to make one, a long enough one is taken as it is.
+func TestSigningKey(t *testing.T) {
+	if k, err := SigningKey(""); k != nil || err != nil {
+		t.Errorf("unset: %q %v", k, err)
+	}
+	if _, err := SigningKey("short"); err == nil || !strings.Contains(err.Error(), "openssl rand") {
+		t.Errorf("short: %v", err)
+	}
+	long := strings.Repeat("k", MinKeyLen)
+	if k, err := SigningKey(long); err != nil || string(k) != long {
+		t.Errorf("long enough: %q %v", k, err)
+	}
+}

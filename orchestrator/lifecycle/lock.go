@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/runner"
 )
 
 // The engine's lock is one container of a fixed name: the engine makes a
@@ -91,7 +90,7 @@ func lock(ctx context.Context, eng Locker, verb string, log io.Writer, wait time
 
 // unlock removes the lock container; the time it is stamped with comes
 // before the removal is asked, so it is never later than the next holder's.
-func unlock(c runner.Container, verb string, log io.Writer) {
+func unlock(c engine.Container, verb string, log io.Writer) {
 	fmt.Fprintf(log, "lock: %s releases the engine at %s\n", verb, time.Now().UTC().Format(time.RFC3339Nano))
 	if err := c.Remove(); err != nil {
 		fmt.Fprintf(log, "warning: releasing the engine's lock: %v (the next run removes it once this process is gone)\n", err)

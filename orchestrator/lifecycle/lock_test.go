@@ -12,27 +12,14 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/runner"
 )
-
-// onDocker is the Docker driver as a Locker, as package engine/docker binds
-// it (which imports this package, so this test cannot).
-type onDocker struct{ *engine.Engine }
-
-func (d onDocker) Create(ctx context.Context, s engine.Spec) (runner.Container, error) {
-	c, err := d.Engine.Create(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
-}
 
 // plantLock makes the lock container as another process would: owned by
 // pid (with its start time), so that this test process is not its owner.
-func plantLock(t *testing.T, eng *engine.Engine, pid int, start string) {
+func plantLock(t *testing.T, eng engine.Driver, pid int, start string) {
 	t.Helper()
 	ctx := context.Background()
-	if err := lockImageOn(ctx, onDocker{eng}); err != nil {
+	if err := lockImageOn(ctx, eng); err != nil {
 		t.Fatal(err)
 	}
 	me := engine.SelfIdentity()
@@ -46,7 +33,7 @@ func plantLock(t *testing.T, eng *engine.Engine, pid int, start string) {
 }
 
 // removeLock removes a planted lock (only a planted one: its owner label).
-func removeLock(eng *engine.Engine) {
+func removeLock(eng engine.Driver) {
 	l, _ := eng.ContainerLabels(context.Background(), LockName)
 	if strings.HasPrefix(l[engine.LabelOwner], "planted:") {
 		exec.Command("docker", "rm", "-f", LockName).Run()
@@ -70,7 +57,7 @@ func TestLockWaitNamesHolderAndEnds(t *testing.T) {
 	plantLock(t, eng, 1, startOf(t, 1)) // pid 1 outlives the test
 	var log strings.Builder
 	start := time.Now()
-	_, err := lock(context.Background(), onDocker{eng}, "test", &log, 2*time.Second)
+	_, err := lock(context.Background(), eng, "test", &log, 2*time.Second)
 	if err == nil {
 		t.Fatal("a held lock was taken")
 	}
@@ -96,7 +83,7 @@ func TestLockTakenFromDeadHolder(t *testing.T) {
 	var log strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	release, err := lock(ctx, onDocker{eng}, "test", &log, 30*time.Second)
+	release, err := lock(ctx, eng, "test", &log, 30*time.Second)
 	if err != nil {
 		t.Fatalf("the dead holder's lock was not taken: %v\n%s", err, log.String())
 	}
@@ -115,12 +102,12 @@ func TestLockReentrant(t *testing.T) {
 	defer cancel()
 	var log strings.Builder
 	t0 := time.Now()
-	outer, err := lock(ctx, onDocker{eng}, "test", &log, 30*time.Second)
+	outer, err := lock(ctx, eng, "test", &log, 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	took := time.Since(t0)
-	inner, err := lock(ctx, onDocker{eng}, "test", &log, time.Second)
+	inner, err := lock(ctx, eng, "test", &log, time.Second)
 	if err != nil {
 		outer()
 		t.Fatalf("the holder could not take its own lock again: %v", err)

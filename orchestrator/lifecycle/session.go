@@ -24,7 +24,7 @@ type Options struct {
 	Kind string // the verb: "run", "xproc", "images", "verify", …; the run id's prefix and the lock's holder
 	// Engine is the engine, dialled by the caller (cmd/halebench wires the
 	// driver in), who also hangs it up after Close: a session never dials.
-	Engine       Engine
+	Engine       engine.Driver
 	Images       imagebuild.Options // NoBuild: no BuildKit is dialled
 	Unprivileged bool               // ask for no privilege at all
 	MemLimit     int64
@@ -37,10 +37,10 @@ type Session struct {
 	RunID   string
 	Host    engine.HostInfo
 	Builder *imagebuild.Builder
-	Eng     Engine
+	Eng     engine.Driver
 
 	opts     Options
-	bk       BuildKit
+	bk       engine.Builder
 	sampling *Sampling
 	release  func()
 }
@@ -78,7 +78,7 @@ func (s *Session) open(ctx context.Context) error {
 		return err
 	}
 	if !s.opts.Images.NoBuild {
-		if s.bk, err = s.Eng.BuildKit(ctx); err != nil {
+		if s.bk, err = s.Eng.Builder(ctx); err != nil {
 			return err
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
@@ -17,7 +16,7 @@ func TestSession(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx := context.Background()
 	var log strings.Builder
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "xproc", Engine: docker.Bind(eng), Log: &log})
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "xproc", Engine: eng, Log: &log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
@@ -42,7 +41,7 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 	session := func(sign []byte) (*lifecycle.Session, imagebuild.BenchImage) {
 		t.Helper()
 		log.Reset()
-		s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "test", Engine: docker.Bind(eng), Log: &log,
+		s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "test", Engine: eng, Log: &log,
 			Images: imagebuild.Options{CacheDir: dir, CacheKey: sign}})
 		if err != nil {
 			t.Fatal(err)

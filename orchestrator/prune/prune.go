@@ -13,6 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Engine is what pruning needs of the engine.
@@ -322,13 +323,13 @@ func Print(w io.Writer, p *Plan, dryRun bool) {
 	for _, im := range p.Images {
 		switch {
 		case im.Remove && im.RemoveErr != nil:
-			fmt.Fprintf(w, "kept     %s (%s): %v\n", im.Name(), short(im.ID), im.RemoveErr)
+			fmt.Fprintf(w, "kept     %s (%s): %v\n", im.Name(), termtext.ShortID(im.ID), im.RemoveErr)
 		case im.Remove:
 			col := "removed"
 			if dryRun {
 				col = "remove"
 			}
-			fmt.Fprintf(w, "%-8s %s (%s, %s): %s\n", col, im.Name(), short(im.ID), sizeText(im.Unique), im.Reason)
+			fmt.Fprintf(w, "%-8s %s (%s, %s): %s\n", col, im.Name(), termtext.ShortID(im.ID), sizeText(im.Unique), im.Reason)
 			removed++
 			if im.Unique >= 0 {
 				freed += im.Unique
@@ -336,7 +337,7 @@ func Print(w io.Writer, p *Plan, dryRun bool) {
 				unknown++
 			}
 		default:
-			fmt.Fprintf(w, "kept     %s (%s): %s\n", im.Name(), short(im.ID), im.Reason)
+			fmt.Fprintf(w, "kept     %s (%s): %s\n", im.Name(), termtext.ShortID(im.ID), im.Reason)
 		}
 	}
 	fmt.Fprintf(w, "build cache: %d records, %s (%s not in use): %s\n", p.Cache.Records, Bytes(p.Cache.Size), Bytes(p.Cache.Reclaimable), p.Cache.Why)
@@ -355,14 +356,6 @@ func Print(w io.Writer, p *Plan, dryRun bool) {
 		fmt.Fprintf(w, "; freed %s in all", Bytes(total))
 	}
 	fmt.Fprintln(w)
-}
-
-func short(id string) string {
-	id = strings.TrimPrefix(id, "sha256:")
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }
 
 func sizeText(n int64) string {

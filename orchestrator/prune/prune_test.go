@@ -143,7 +143,7 @@ func TestNamed(t *testing.T) {
 // are allowed only of the images the test built, and never of the build
 // cache.
 type guard struct {
-	*engine.Engine
+	engine.Driver
 	t       *testing.T
 	allowed map[string]bool
 	removed []string
@@ -154,7 +154,7 @@ func (g *guard) RemoveImage(ctx context.Context, ref string) error {
 		g.t.Fatalf("prune asked to remove %s, which this test did not build", ref)
 	}
 	g.removed = append(g.removed, ref)
-	return g.Engine.RemoveImage(ctx, ref)
+	return g.Driver.RemoveImage(ctx, ref)
 }
 
 func (g *guard) PruneBuildCache(context.Context, int64) (int64, error) {
@@ -177,7 +177,7 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 	py, _ := toolchain.ByName("python")
 	stamp := time.Now().UnixNano()
 	scope, other := fmt.Sprintf("prune-test-%d", stamp), fmt.Sprintf("prune-test-other-%d", stamp)
-	g := &guard{Engine: eng, t: t, allowed: map[string]bool{}}
+	g := &guard{Driver: eng, t: t, allowed: map[string]bool{}}
 	build := func(scope string, n int) imagebuild.BenchImage {
 		suite := t.TempDir()
 		src := filepath.Join(suite, "prunetest.py")

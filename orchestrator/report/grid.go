@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
@@ -127,7 +128,7 @@ func Verdicts(w io.Writer, r *Report) {
 			if why == "" && b.SubjectResult != nil {
 				why = b.SubjectResult.Detail
 			}
-			lines = append(lines, fmt.Sprintf("%-12s %s (%s): %s", o.label, clean(b.Name), clean(string(b.Status)), clean(firstLine(why))))
+			lines = append(lines, fmt.Sprintf("%-12s %s (%s): %s", o.label, clean(b.Name), clean(string(b.Status)), clean(termtext.Headline(why, 200))))
 		}
 	}
 	if r.Status == "" {
@@ -149,14 +150,6 @@ func Verdicts(w io.Writer, r *Report) {
 		fmt.Fprintln(w, l)
 	}
 	countVerdicts(w, r)
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }
 
 func orUnknown2(s string) string {

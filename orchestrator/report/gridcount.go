@@ -6,6 +6,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // counted says whether the run counted lang (its grid gets a count
@@ -76,7 +77,7 @@ func countVerdicts(w io.Writer, r *Report) {
 	for _, b := range r.Benches {
 		switch b.CountVerdict {
 		case status.CountUnstable, status.CountFailed, status.Incomparable:
-			fmt.Fprintf(w, "%-12s %s (%s): %s\n", "COUNT", clean(b.Name), b.CountVerdict, clean(firstLine(b.SubjectResult.Count.Reason)))
+			fmt.Fprintf(w, "%-12s %s (%s): %s\n", "COUNT", clean(b.Name), b.CountVerdict, clean(termtext.Headline(b.SubjectResult.Count.Reason, 200)))
 		}
 	}
 }

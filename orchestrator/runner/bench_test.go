@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -48,7 +47,7 @@ func BenchmarkSampleOverhead(b *testing.B) {
 	if os.Getenv("HALEBENCH_PHASES") != "" {
 		args = []string{"-phases"}
 	}
-	srv, err := runner.StartServer(context.Background(), docker.Bind(eng), runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: "bench-overhead", MemLimit: 1 << 30, Lang: "c", SamplerArgs: args})
+	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: "bench-overhead", MemLimit: 1 << 30, Lang: "c", SamplerArgs: args})
 	if err != nil {
 		b.Fatal(err)
 	}

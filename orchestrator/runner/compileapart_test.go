@@ -11,7 +11,6 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
@@ -125,9 +124,9 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 
 // runApart runs unit tiny of bi once, counted once, in a server that checks
 // trusted.
-func runApart(t *testing.T, eng *engine.Engine, bi imagebuild.BenchImage, priv engine.Privilege, runID, trusted string) runner.Outcome {
+func runApart(t *testing.T, eng engine.Driver, bi imagebuild.BenchImage, priv engine.Privilege, runID, trusted string) runner.Outcome {
 	t.Helper()
-	srv, err := runner.StartServer(context.Background(), docker.Bind(eng), runner.ServerSpec{Image: bi.Ref, CPUs: "0", Privilege: priv,
+	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: bi.Ref, CPUs: "0", Privilege: priv,
 		RunID: runID, MemLimit: 1 << 30, Lang: "hale", Trusted: trusted})
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +145,7 @@ func runApart(t *testing.T, eng *engine.Engine, bi imagebuild.BenchImage, priv e
 }
 
 // buildStandIn builds standInDockerfile FROM tc into the engine as ref.
-func buildStandIn(t *testing.T, bk *engine.BuildKit, tc, ref string) {
+func buildStandIn(t *testing.T, bk engine.Builder, tc, ref string) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, data := range map[string]string{"Dockerfile": standInDockerfile, "hale": standInHale, "valgrind": standInValgrind} {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
@@ -29,7 +28,7 @@ func TestSlowCountCSuite(t *testing.T) {
 	info, _ := eng.Info(context.Background())
 	cpus, _, _ := runner.PlanCPUs(info.LogicalCPUs, 1)
 	runID := "test-count-suite-" + time.Now().Format("150405.000")
-	srv, err := runner.StartServer(context.Background(), docker.Bind(eng),
+	srv, err := runner.StartServer(context.Background(), eng,
 		runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 2 << 30, Lang: "c"})
 	if err != nil {
 		t.Fatal(err)

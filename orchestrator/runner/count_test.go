@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
@@ -23,7 +22,7 @@ func countServer(t *testing.T) (*runner.Server, func()) {
 	info, _ := eng.Info(context.Background())
 	cpus, _, _ := runner.PlanCPUs(info.LogicalCPUs, 1)
 	runID := "test-count-" + time.Now().Format("150405.000")
-	srv, err := runner.StartServer(context.Background(), docker.Bind(eng),
+	srv, err := runner.StartServer(context.Background(), eng,
 		runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
@@ -41,7 +40,7 @@ func startServer(t *testing.T, lang string, srcs []string, unprivileged bool, sa
 		t.Fatal(err)
 	}
 	runID := "test-hostile-" + time.Now().Format("150405.000")
-	srv, err := runner.StartServer(context.Background(), docker.Bind(eng), runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv,
+	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv,
 		RunID: runID, MemLimit: 1 << 30, Lang: lang, SamplerArgs: samplerArgs})
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
@@ -208,12 +207,18 @@ func TestImageContentReachesNoBench(t *testing.T) {
 	}
 }
 
-// runUnit runs unit of bi once in a server that checks trusted, and
-// counts it counts times (0: not counted).
-func runUnit(t *testing.T, eng *engine.Engine, bi imagebuild.BenchImage, priv engine.Privilege, runID, trusted, unit string, counts int) runner.Outcome {
+// runUnit runs unit of bi, a hale bench image, once in a server that
+// checks trusted, and counts it counts times (0: not counted).
+func runUnit(t *testing.T, eng engine.Driver, bi imagebuild.BenchImage, priv engine.Privilege, runID, trusted, unit string, counts int) runner.Outcome {
 	t.Helper()
-	srv, err := runner.StartServer(context.Background(), docker.Bind(eng), runner.ServerSpec{Image: bi.Ref, CPUs: "0", Privilege: priv,
-		RunID: runID, MemLimit: 1 << 30, Lang: "hale", Trusted: trusted})
+	return runLangUnit(t, eng, "hale", bi, priv, runID, trusted, unit, counts)
+}
+
+// runLangUnit is runUnit for a bench image of language lang.
+func runLangUnit(t *testing.T, eng engine.Driver, lang string, bi imagebuild.BenchImage, priv engine.Privilege, runID, trusted, unit string, counts int) runner.Outcome {
+	t.Helper()
+	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: bi.Ref, CPUs: "0", Privilege: priv,
+		RunID: runID, MemLimit: 1 << 30, Lang: lang, Trusted: trusted})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,10 +226,10 @@ func runUnit(t *testing.T, eng *engine.Engine, bi imagebuild.BenchImage, priv en
 		srv.Close()
 		enginetest.NoLeftovers(t, eng, runID)
 	}()
-	hale, _ := toolchain.ByName("hale")
-	j := runner.Job{Unit: unit, Lang: hale, Iters: 1, Timeout: 20 * time.Second, Seed: 1, MemLimit: 1 << 30, OutCap: 1 << 20}
+	l, _ := toolchain.ByName(lang)
+	j := runner.Job{Unit: unit, Lang: l, Iters: 1, Timeout: 20 * time.Second, Seed: 1, MemLimit: 1 << 30, OutCap: 1 << 20}
 	if counts > 0 {
-		cj, why := runner.CountJobFor(hale, unit, counts, time.Minute)
+		cj, why := runner.CountJobFor(l, unit, counts, time.Minute)
 		if why != "" {
 			t.Fatal(why)
 		}
@@ -234,7 +239,7 @@ func runUnit(t *testing.T, eng *engine.Engine, bi imagebuild.BenchImage, priv en
 }
 
 // buildGiven builds nodeDockerfile FROM tc into the engine as ref.
-func buildGiven(t *testing.T, bk *engine.BuildKit, tc, ref string) {
+func buildGiven(t *testing.T, bk engine.Builder, tc, ref string) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, data := range map[string]string{"Dockerfile": nodeDockerfile, "hale": nodeHale} {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -58,7 +57,7 @@ func TestServerReadyLine(t *testing.T) {
 	progs, _ := filepath.Glob("testdata/pair/*.c")
 	img, priv := enginetest.BenchImage(t, eng, "c", progs...)
 	runID := "test-ready-" + time.Now().Format("150405.000")
-	srv, err := runner.StartServer(context.Background(), docker.Bind(eng), runner.ServerSpec{Image: img, CPUs: "0", Privilege: priv, RunID: runID, Lang: "c"})
+	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: img, CPUs: "0", Privilege: priv, RunID: runID, Lang: "c"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,10 +88,10 @@ func TestServerReadyLine(t *testing.T) {
 type recording struct {
 	runner.Engine
 	mu   sync.Mutex
-	made map[string]runner.Container
+	made map[string]engine.Container
 }
 
-func (r *recording) Create(ctx context.Context, s engine.Spec) (runner.Container, error) {
+func (r *recording) Create(ctx context.Context, s engine.Spec) (engine.Container, error) {
 	c, err := r.Engine.Create(ctx, s)
 	if err == nil {
 		r.mu.Lock()
@@ -118,7 +117,7 @@ func TestSamplePair(t *testing.T) {
 		rc = "1"
 	}
 	runID := "test-pair-" + time.Now().Format("150405.000")
-	rec := &recording{Engine: docker.Bind(eng), made: map[string]runner.Container{}}
+	rec := &recording{Engine: eng, made: map[string]engine.Container{}}
 	pool := runner.NewPool(rec, priv, runID, 1<<30, io.Discard)
 	defer func() {
 		pool.Close()

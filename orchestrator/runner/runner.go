@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"io"
 	"strings"
 	"time"
 
@@ -13,24 +12,12 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
-// Engine makes the containers the runner drives. A driver meets it with
-// a Create whose result is this package's Container (Go matches a method's
-// results exactly): package engine/docker binds the Docker driver so.
-type Engine interface {
-	Create(ctx context.Context, s engine.Spec) (Container, error)
-}
-
-// Container is what is done with one container that runs the sampler
-// (run's, ab's and xproc's alike, on the pool): the runner attaches
+// Engine makes the containers the runner drives: every engine.Driver is
+// one. A Container is what is done with one container that runs the
+// sampler (run's, ab's and xproc's alike, on the pool): the runner attaches
 // before starting it, starts it, and ends it.
-type Container interface {
-	Attach(ctx context.Context) (io.WriteCloser, io.Reader, error)
-	Start(ctx context.Context) error
-	Wait(ctx context.Context) (int64, error)
-	Kill(ctx context.Context) error
-	Remove() error
-	Stderr() string
-	Identity() string
+type Engine interface {
+	Create(ctx context.Context, s engine.Spec) (engine.Container, error)
 }
 
 // Job is one (bench, language) pair to sample in a Server; the image, the

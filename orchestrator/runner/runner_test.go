@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -35,7 +34,7 @@ func TestRunOutcomes(t *testing.T) {
 			Timeout: 20 * time.Second, Seed: 7, MemLimit: 1 << 30, OutCap: 1 << 20}
 	}
 	ctx := context.Background()
-	srv, err := runner.StartServer(ctx, docker.Bind(eng), runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
+	srv, err := runner.StartServer(ctx, eng, runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
 	if err != nil {
 		t.Fatal(err)
 	}

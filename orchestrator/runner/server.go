@@ -23,7 +23,7 @@ import (
 // blocks on stdin and uses no CPU, so servers of other languages pinned to
 // the same CPU do not disturb each other.
 type Server struct {
-	c       Container
+	c       engine.Container
 	stdin   io.WriteCloser
 	results chan string
 	readErr error

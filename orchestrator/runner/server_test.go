@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -26,7 +25,7 @@ func TestServerRunsManyJobs(t *testing.T) {
 	c, _ := toolchain.ByName("c")
 	runID := "test-server-" + time.Now().Format("150405.000")
 	ctx := context.Background()
-	srv, err := runner.StartServer(ctx, docker.Bind(eng), runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
+	srv, err := runner.StartServer(ctx, eng, runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +85,7 @@ func TestServerCancel(t *testing.T) {
 	img, priv := enginetest.BenchImage(t, eng, "c", "testdata/hang.c")
 	c, _ := toolchain.ByName("c")
 	runID := "test-server-cancel-" + time.Now().Format("150405.000")
-	srv, err := runner.StartServer(context.Background(), docker.Bind(eng), runner.ServerSpec{Image: img, CPUs: "0", Privilege: priv, RunID: runID, Lang: "c"})
+	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: img, CPUs: "0", Privilege: priv, RunID: runID, Lang: "c"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
@@ -54,7 +55,7 @@ func CheckOptions(o Options) error {
 // and returns it
 // with its path. A cancelled ctx still writes what was measured, and the
 // error is lifecycle.ErrInterrupted.
-func RunOnEngine(ctx context.Context, eng lifecycle.Engine, o Options) (*Report, string, error) {
+func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, string, error) {
 	if err := CheckOptions(o); err != nil {
 		return nil, "", err
 	}

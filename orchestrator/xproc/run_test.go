@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
@@ -29,7 +28,7 @@ func TestShardOnEngine(t *testing.T) {
 	var log bytes.Buffer
 	o := xproc.Options{Suite: "../..", Langs: langs, Subject: "c", Variants: []string{"small"}, Iters: 1, Timeout: 2 * time.Minute,
 		ResultsDir: t.TempDir(), Log: &log, Shard: shard.Spec{K: 2, N: 2, From: "--shard"}}
-	rep, path, err := xproc.RunOnEngine(context.Background(), docker.Bind(eng), o)
+	rep, path, err := xproc.RunOnEngine(context.Background(), eng, o)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}

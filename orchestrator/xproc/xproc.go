@@ -153,9 +153,9 @@ func describe(r Run) string {
 	if r.Status != status.OK {
 		return r.Detail
 	}
-	s := fmt.Sprintf("%.2f ms, reader %s on cpus %s", float64(r.ElapsedNs)/1e6, short(r.Reader.ContainerID), r.Reader.CPUsEffective)
+	s := fmt.Sprintf("%.2f ms, reader %s on cpus %s", float64(r.ElapsedNs)/1e6, termtext.ShortID(r.Reader.ContainerID), r.Reader.CPUsEffective)
 	if r.Producer != nil {
-		s += fmt.Sprintf(", producer %s on cpus %s", short(r.Producer.ContainerID), r.Producer.CPUsEffective)
+		s += fmt.Sprintf(", producer %s on cpus %s", termtext.ShortID(r.Producer.ContainerID), r.Producer.CPUsEffective)
 	}
 	return s
 }
@@ -313,11 +313,4 @@ func tail(s string, n int) string {
 		s = "…" + s[len(s)-n:]
 	}
 	return termtext.Clean(s)
-}
-
-func short(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
@@ -76,7 +75,7 @@ func TestProducerFailed(t *testing.T) {
 	c, _ := toolchain.ByName("c")
 	row := xproc.Row{Name: "c", Title: "C", Lang: c, ReaderUnit: "xproc", ProdUnit: "exit3"}
 	var log bytes.Buffer
-	pool := runner.NewPool(docker.Bind(eng), priv, runID, xproc.MemLimit, io.Discard)
+	pool := runner.NewPool(eng, priv, runID, xproc.MemLimit, io.Discard)
 	p := &xproc.Pair{Sampler: pool, Lang: "c", Image: img, NCPU: info.LogicalCPUs, Timeout: time.Minute, Log: &log}
 	start := time.Now()
 	res := p.Measure(context.Background(), row, "small", 1)
@@ -92,8 +91,8 @@ func TestProducerFailed(t *testing.T) {
 
 // newPool is a pool of sampler containers for a test's pairs, closed when
 // the test ends (before the cleanups registered earlier).
-func newPool(t *testing.T, eng *engine.Engine, priv engine.Privilege, runID string) *runner.Pool {
-	p := runner.NewPool(docker.Bind(eng), priv, runID, xproc.MemLimit, io.Discard)
+func newPool(t *testing.T, eng engine.Driver, priv engine.Privilege, runID string) *runner.Pool {
+	p := runner.NewPool(eng, priv, runID, xproc.MemLimit, io.Discard)
 	t.Cleanup(p.Close)
 	return p
 }

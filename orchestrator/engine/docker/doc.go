@@ -1,13 +1,13 @@
-// Package docker binds the Docker driver (package engine) to the
-// interfaces its users declare: a session's engine (lifecycle.Engine),
-// whose Create is the runner's and xproc's (runner.Engine), and whose
-// BuildKit is the session's builder (lifecycle.BuildKit). Go matches a
-// method's results exactly, so *engine.Engine, whose Create returns its
-// own *engine.Container, does not meet them itself; Driver does, with the
-// compiler checking that the driver's concrete types have every method
-// asked for.
+// Package docker is halebench's Docker driver: the one package that talks
+// to a Docker Engine and to the BuildKit embedded in it (dialled over the
+// engine's /grpc and /session endpoints, as buildx's docker driver does).
+// *Engine is an engine.Driver; it registers itself as "docker", the
+// default, so a program that imports this package for its side effect
+// reaches Docker through engine.Open.
 //
-// It holds no behaviour of its own and never dials: cmd/halebench dials
-// the engine and binds it here, tests bind enginetest's. A second driver
-// returns the users' interfaces itself and needs no such package.
+// It is not a general Docker client: it knows only the few container
+// shapes halebench runs, and every container it makes carries halebench's
+// labels so that a later run can find and remove what a killed one left.
+// It is the only package under orchestrator/ that links Docker, moby or
+// BuildKit (engine's TestOnlyTheDockerDriverLinksDocker).
 package docker

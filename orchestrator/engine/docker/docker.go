@@ -2,50 +2,113 @@ package docker
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/docker/docker/client"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagearchive"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
-	"github.com/hale-lang/halebench/orchestrator/prune"
-	"github.com/hale-lang/halebench/orchestrator/runner"
 )
 
-// Driver is the Docker driver as its users see it. Every method but
-// Create and BuildKit is *engine.Engine's own.
-type Driver struct{ *engine.Engine }
-
-// Each user's interface, met by the driver: the ones whose methods return
-// only the driver's plain data (Spec, Image, Built, …) by *engine.Engine
-// and *engine.BuildKit themselves, the others by Driver.
-var (
-	_ imagebuild.Engine   = (*engine.Engine)(nil)
-	_ imagebuild.Solver   = (*engine.BuildKit)(nil)
-	_ imagearchive.Engine = (*engine.Engine)(nil)
-	_ prune.Engine        = (*engine.Engine)(nil)
-	_ runner.Container    = (*engine.Container)(nil)
-	_ lifecycle.BuildKit  = (*engine.BuildKit)(nil)
-	_ runner.Engine       = Driver{}
-	_ lifecycle.Engine    = Driver{}
-)
-
-// Bind is e as its users' interfaces.
-func Bind(e *engine.Engine) Driver { return Driver{e} }
-
-// Create makes a container (not started).
-func (d Driver) Create(ctx context.Context, s engine.Spec) (runner.Container, error) {
-	c, err := d.Engine.Create(ctx, s)
-	if err != nil {
-		return nil, err // not a nil *engine.Container in a non-nil interface
-	}
-	return c, nil
+// Engine is a connected Docker Engine: halebench's Docker driver.
+type Engine struct {
+	cli  *client.Client
+	host string
 }
 
-// BuildKit dials the engine's builder.
-func (d Driver) BuildKit(ctx context.Context) (lifecycle.BuildKit, error) {
-	bk, err := d.Engine.BuildKit(ctx)
+var _ engine.Driver = (*Engine)(nil)
+
+// Connect dials the engine named by DOCKER_HOST (or the default socket) and
+// checks that it answers within a few seconds.
+func Connect(ctx context.Context) (*Engine, error) {
+	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("docker client: %w (check DOCKER_HOST)", err)
 	}
-	return bk, nil
+	host := cli.DaemonHost()
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := cli.Ping(pctx); err != nil {
+		cli.Close()
+		return nil, &UnreachableError{Host: host, Err: err}
+	}
+	return &Engine{cli: cli, host: host}, nil
+}
+
+// UnreachableError says the engine did not answer.
+type UnreachableError struct {
+	Host string
+	Err  error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("engine unreachable at %s (is the daemon running? set DOCKER_HOST to use another): %v", e.Host, e.Err)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// Close releases the connection.
+func (e *Engine) Close() error { return e.cli.Close() }
+
+// Host is the engine's address, as dialled.
+func (e *Engine) Host() string { return e.host }
+
+// Info describes the engine's host. The CPU model is read from the local
+// /proc/cpuinfo when the engine is local; for a remote engine the run
+// containers report it instead (see runner).
+func (e *Engine) Info(ctx context.Context) (engine.HostInfo, error) {
+	info, err := e.cli.Info(ctx)
+	if err != nil {
+		return engine.HostInfo{}, fmt.Errorf("engine info at %s: %w", e.host, err)
+	}
+	h := engine.HostInfo{
+		EngineVersion: info.ServerVersion,
+		EngineAPI:     e.cli.ClientVersion(),
+		EngineHost:    e.host,
+		OS:            info.OperatingSystem,
+		Kernel:        info.KernelVersion,
+		Arch:          info.Architecture,
+		LogicalCPUs:   info.NCPU,
+		MemoryBytes:   info.MemTotal,
+		CgroupVersion: "v" + strings.TrimPrefix(info.CgroupVersion, "v"),
+		CgroupDriver:  info.CgroupDriver,
+		StorageDriver: info.Driver,
+		Hostname:      info.Name,
+	}
+	if strings.HasPrefix(e.host, "unix://") {
+		h.CPUModel = localCPUModel()
+	}
+	return h, nil
+}
+
+func localCPUModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// isNotFound reports whether the engine said an object does not exist.
+// Docker's client says so in errors engine.IsNotFound cannot see (a
+// message wrapped around containerd's sentinel): what this driver returns
+// for a missing object goes through engine.NotFound.
+func isNotFound(err error) bool { return client.IsErrNotFound(err) }
+
+// The Docker driver is engine.Open's "docker", the default.
+func init() {
+	engine.Register("docker", func(ctx context.Context) (engine.Driver, error) {
+		e, err := Connect(ctx)
+		if err != nil {
+			return nil, err // not a nil *Engine in a non-nil interface
+		}
+		return e, nil
+	})
 }

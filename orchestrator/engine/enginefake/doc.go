@@ -1,10 +1,16 @@
-// Package enginefake is an engine held in memory, for tests of pure logic
-// (what prune decides and removes, what a builder asks for): an image store
-// of tagged images with labels, sizes and the order they were made in, a
-// build cache of a given size, and builds that record what they were asked
-// and store an image whose ID is the digest of the request.
+// Package enginefake is an engine held in memory: a whole engine.Driver,
+// registered as "fake" by importing this package (tests do; the halebench
+// command does not). It keeps an image store of tagged images with labels,
+// sizes and the order they were made in, a build cache of a given size,
+// builds that record what they were asked and store an image whose ID is
+// the digest of the request, and labelled containers. A container whose
+// command is the sampler's `serve` runs a fake sampler that speaks the
+// sampler's wire protocol (images/sampler/wire) on its stdin and stdout,
+// answering each job with what Sampler (or Steady) says, so the runner's
+// real pool, servers and protocol checks run on it
+// (harness's TestAPlanRunsOnTheFakeDriver).
 //
-// It is not a second driver and imitates none of Docker's behaviour beyond
-// what those tests read: code that talks to the engine is tested on the
-// real one (package enginetest).
+// It imitates no more of an engine than that: no process runs, nothing is
+// confined or pinned, image archives and pulls fail. What talks to a real
+// engine is tested on one (package enginetest).
 package enginefake

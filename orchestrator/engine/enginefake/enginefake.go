@@ -25,6 +25,15 @@ type Engine struct {
 	Builds []engine.Build
 	// Removed are the references RemoveImage was given, in order.
 	Removed []string
+
+	containers map[string]*container // by ID
+	// Sampler answers the jobs of the fake's sampler containers (nil:
+	// Steady).
+	Sampler SampleFunc
+	// Created are the containers asked for, in order; Jobs the jobs the
+	// fake samplers read off the wire, in order.
+	Created []engine.Spec
+	Jobs    []Job
 }
 
 type image struct {

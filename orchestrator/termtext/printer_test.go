@@ -1,8 +1,9 @@
-package main
+package termtext
 
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ import (
 // after. Plain output carries no escape at all.
 func TestPrinterKeepsLiveLineBelow(t *testing.T) {
 	var out bytes.Buffer
-	p := &printer{out: &out, live: true}
+	p := livePrinter(&out)
 	fmt.Fprint(p, "\r\033[K[1/2] count c sample 1 of 5…")
 	fmt.Fprintf(p, "confirm: count c is over its band; 5 more samples\n")
 	fmt.Fprint(p, "warning: par")
@@ -36,7 +37,7 @@ func TestPrinterKeepsLiveLineBelow(t *testing.T) {
 	}
 
 	out.Reset()
-	plain := &printer{out: &out}
+	plain := NewPrinter(&out)
 	fmt.Fprintf(plain, "images: ready\n")
 	fmt.Fprint(plain, "no newline yet")
 	plain.Close()
@@ -49,9 +50,9 @@ func TestPrinterKeepsLiveLineBelow(t *testing.T) {
 // line erased first, whenever it was set; Close says it once.
 func TestPrinterSaysFinalLineLast(t *testing.T) {
 	var out bytes.Buffer
-	p := &printer{out: &out, live: true}
+	p := livePrinter(&out)
 	fmt.Fprint(p, "\r\033[K[3/3] fn_b hale sample 2 of 5…")
-	p.sayLast("halebench: verdict regression — 1 regression (fn_a +31.0% time), 1 ok")
+	p.SayLast("halebench: verdict regression — 1 regression (fn_a +31.0% time), 1 ok")
 	fmt.Fprintln(p, "halebench: the subject regressed against its baseline (see the report)")
 	p.Close()
 	p.Close()
@@ -68,13 +69,13 @@ func TestPrinterSaysFinalLineLast(t *testing.T) {
 func TestPrinterCleansEveryLine(t *testing.T) {
 	for _, live := range []bool{false, true} {
 		var out bytes.Buffer
-		p := &printer{out: &out, live: live}
+		p := printerOn(&out, live)
 		fmt.Fprint(p, "\r\033[K[1/2] sample of   ::error::live\n::warning::x")
 		fmt.Fprintf(p, "toolchain hale: build failed:\n    ::error file=a::planted\n\x1b]0;title\x07done\n")
 		fmt.Fprintf(p, "bisect: building 0123456789ab fix ##vso[task.setvariable variable=x]1\n")
 		fmt.Fprint(p, "partial   ::error::")
 		fmt.Fprint(p, "x\n\t::add-mask::y")
-		p.sayLast("halebench:\n::error::last")
+		p.SayLast("halebench:\n::error::last")
 		p.Close()
 		got := strings.ReplaceAll(out.String(), string(eraseLine), "\n")
 		for _, l := range strings.Split(got, "\n") {
@@ -91,3 +92,11 @@ func TestPrinterCleansEveryLine(t *testing.T) {
 		}
 	}
 }
+
+func printerOn(out io.Writer, live bool) *Printer {
+	p := NewPrinter(out)
+	p.SetLive(live)
+	return p
+}
+
+func livePrinter(out io.Writer) *Printer { return printerOn(out, true) }

@@ -1,4 +1,4 @@
-package engine
+package docker
 
 import (
 	"context"
@@ -15,42 +15,23 @@ import (
 	bkclient "github.com/moby/buildkit/client"
 	"github.com/tonistiigi/fsutil"
 
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
-
-// Build is one Dockerfile build, in halebench's terms: the driver turns it
-// into whatever its builder speaks (here a BuildKit dockerfile.v0 solve).
-type Build struct {
-	Context    string // the build context's folder
-	Dockerfile string // the folder holding the file named Dockerfile
-	// Args are the build arguments. Two kinds of key are not: "label:K"
-	// sets the image label K, and "force-network-mode" the RUN steps'
-	// network ("none").
-	Args map[string]string
-	// NoCache runs every step again, for this build only: the shared
-	// build cache is left as it is.
-	NoCache bool
-	// Exactly one of Image and Dir: the result goes into the engine's
-	// image store as the reference Image, or its files into the folder Dir
-	// on this host.
-	Image string
-	Dir   string
-	What  string    // names the build in progress lines and errors
-	Log   io.Writer // each step that ran, as it completes (nil: none)
-}
-
-// Built is the outcome of one build.
-type Built struct {
-	Digest   string // the exported image's digest ("" for a Dir build)
-	Executed int    // Dockerfile steps that ran (not taken from the cache)
-	Cached   int    // Dockerfile steps taken from the cache
-	Log      string // the tail of the build's own output, cleaned by termtext
-}
 
 // BuildKit is the engine's embedded BuildKit, dialled by Engine.BuildKit.
 type BuildKit struct {
 	bk   *bkclient.Client
 	host string
+}
+
+// Builder is the engine's embedded BuildKit (BuildKit).
+func (e *Engine) Builder(ctx context.Context) (engine.Builder, error) {
+	bk, err := e.BuildKit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return bk, nil
 }
 
 // BuildKit dials the engine's embedded BuildKit over its /grpc and /session
@@ -84,7 +65,7 @@ func (k *BuildKit) Close() error { return k.bk.Close() }
 var stepName = regexp.MustCompile(`^\[[^\]]*\d+/\d+\] (RUN|COPY|ADD) `)
 
 // solveOpt is b as BuildKit's dockerfile frontend takes it.
-func solveOpt(b Build) (bkclient.SolveOpt, error) {
+func solveOpt(b engine.Build) (bkclient.SolveOpt, error) {
 	ctxFS, err := fsutil.NewFS(b.Context)
 	if err != nil {
 		return bkclient.SolveOpt{}, fmt.Errorf("building %s: build context %s: %w", b.What, b.Context, err)
@@ -118,19 +99,19 @@ func solveOpt(b Build) (bkclient.SolveOpt, error) {
 }
 
 // Build runs one Dockerfile build.
-func (k *BuildKit) Build(ctx context.Context, b Build) (Built, error) {
+func (k *BuildKit) Build(ctx context.Context, b engine.Build) (engine.Built, error) {
 	if (b.Image == "") == (b.Dir == "") {
-		return Built{}, fmt.Errorf("building %s: give the build an image reference or a folder, one of them (Image %q, Dir %q)", b.What, b.Image, b.Dir)
+		return engine.Built{}, fmt.Errorf("building %s: give the build an image reference or a folder, one of them (Image %q, Dir %q)", b.What, b.Image, b.Dir)
 	}
 	if b.Log == nil {
 		b.Log = io.Discard
 	}
 	opt, err := solveOpt(b)
 	if err != nil {
-		return Built{}, err
+		return engine.Built{}, err
 	}
 	ch := make(chan *bkclient.SolveStatus)
-	var out Built
+	var out engine.Built
 	var wg sync.WaitGroup
 	logTail := tailBuf{max: 8000}
 	wg.Add(1)

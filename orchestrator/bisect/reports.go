@@ -1,9 +1,9 @@
-// bisect as a fan-out: --plan prints the range's commits as a CI matrix,
-// one job per commit runs `halebench run --hale-ref=<commit> --count=only`,
-// and --from-reports answers from those reports' exact counts with the
-// same search as the sequential bisect (a Judge on stored counts).
+// bisect as a fan-out: the plan is the range's commits as a CI matrix, one
+// job per commit runs `halebench run --hale-ref=<commit> --count=only`, and
+// FromReports answers from those reports' exact counts with the same search
+// as the sequential bisect (a Judge on stored counts).
 
-package main
+package bisect
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -25,25 +24,22 @@ import (
 // maxMatrixJobs is GitHub Actions' bound on one matrix's jobs.
 const maxMatrixJobs = 256
 
-type planJob struct {
+// PlanJob is one job of the plan's matrix: one commit.
+type PlanJob struct {
 	Commit  string `json:"commit"`
 	Short   string `json:"short"`
 	Subject string `json:"subject"`
 }
 
-// printPlan writes the commits as one line of JSON in strategy.matrix's
+// WritePlan writes the commits as one line of JSON in strategy.matrix's
 // shape: {"include":[{commit, short, subject}…]}, good first, bad last.
-func printPlan(w, log io.Writer, commits []bisect.Commit) error {
+func WritePlan(w, log io.Writer, commits []Commit) error {
 	plan := struct {
-		Include []planJob `json:"include"`
-	}{Include: []planJob{}}
+		Include []PlanJob `json:"include"`
+	}{Include: []PlanJob{}}
 	for _, c := range commits {
 		id := termtext.Line(c.ID)
-		short := id
-		if len(short) > 12 {
-			short = short[:12]
-		}
-		plan.Include = append(plan.Include, planJob{Commit: id, Short: short, Subject: termtext.Line(c.Subject)})
+		plan.Include = append(plan.Include, PlanJob{Commit: id, Short: termtext.ShortID(id), Subject: termtext.Line(c.Subject)})
 	}
 	if len(plan.Include) > maxMatrixJobs {
 		fmt.Fprintf(log, "bisect: %d commits: a GitHub Actions matrix holds at most %d jobs; split the range (--good/--bad) into plans that fit\n", len(plan.Include), maxMatrixJobs)
@@ -68,7 +64,7 @@ type counted struct {
 // artifacts are downloaded) and maps each to its hale commit in commits.
 // A file that is not a run report, a report of no commit in the range or
 // of other benches, and two reports of one commit are refused.
-func readReports(dir string, commits []bisect.Commit, benches []string) (map[string]*counted, error) {
+func readReports(dir string, commits []Commit, benches []string) (map[string]*counted, error) {
 	files, err := reportFiles(dir)
 	if err != nil {
 		return nil, err
@@ -195,42 +191,43 @@ func benchStatus(b *report.Bench) string {
 // exact ratio of their instructions.
 type countJudge struct{ at map[string]*counted }
 
-func (j countJudge) Build(_ context.Context, c bisect.Commit) (bisect.Side, error) {
+func (j countJudge) Build(_ context.Context, c Commit) (Side, error) {
 	r, ok := j.at[c.ID]
 	switch {
 	case !ok:
-		return bisect.Side{Commit: c}, fmt.Errorf("no report of this commit: %w", bisect.ErrNotBuilt)
+		return Side{Commit: c}, fmt.Errorf("no report of this commit: %w", ErrNotBuilt)
 	case r.skip != "":
-		return bisect.Side{Commit: c}, fmt.Errorf("%s: %w", r.skip, bisect.ErrNotBuilt)
+		return Side{Commit: c}, fmt.Errorf("%s: %w", r.skip, ErrNotBuilt)
 	}
-	return bisect.Side{Commit: c, Image: r.file}, nil
+	return Side{Commit: c, Image: r.file}, nil
 }
 
-func (j countJudge) Compare(_ context.Context, x, y bisect.Side, benches []string) (map[string]bisect.Ratio, error) {
-	out := map[string]bisect.Ratio{}
+func (j countJudge) Compare(_ context.Context, x, y Side, benches []string) (map[string]Ratio, error) {
+	out := map[string]Ratio{}
 	for _, b := range benches {
 		r := float64(j.at[y.Commit.ID].ir[b]) / float64(j.at[x.Commit.ID].ir[b])
-		out[b] = bisect.Ratio{Ratio: r, Low: r, High: r, Metric: metric.Instructions.Name}
+		out[b] = Ratio{Ratio: r, Low: r, High: r, Metric: metric.Instructions.Name}
 	}
 	return out, nil
 }
 
-// fromReports is the bisect answered from the reports in dir: the same
-// search as the sequential bisect's, by exact instruction counts.
-func fromReports(ctx context.Context, dir string, commits []bisect.Commit, benches []string, threshold float64, log io.Writer) (*bisect.Result, error) {
+// FromReports is the bisect answered from the reports in dir: the same
+// search as the sequential bisect's, by exact instruction counts. Its
+// errors are the reports' or the range's: the user's to mend.
+func FromReports(ctx context.Context, dir string, commits []Commit, benches []string, threshold float64, log io.Writer) (*Result, error) {
 	at, err := readReports(dir, commits, benches)
 	if err != nil {
-		return nil, badInput("bisect", err)
+		return nil, err
 	}
 	fmt.Fprintf(log, "bisect: %d reports of the %d commits in range\n", len(at), len(commits))
-	res, err := bisect.Run(ctx, countJudge{at}, bisect.Options{Commits: commits, Benches: benches, Threshold: threshold})
+	res, err := Run(ctx, countJudge{at}, Options{Commits: commits, Benches: benches, Threshold: threshold})
 	if err != nil {
-		return res, badInput("bisect", err)
+		return res, err
 	}
 	for i, c := range res.Changes {
 		for _, id := range []string{c.Against, c.Commit} {
 			if at[id] != nil && at[id].unstable[c.Bench] {
-				res.Changes[i].Note = strings.TrimPrefix(res.Changes[i].Note+"; ", "; ") + fmt.Sprintf("%s's count of %s is count_unstable (its counted runs differed)", id[:min(12, len(id))], c.Bench)
+				res.Changes[i].Note = strings.TrimPrefix(res.Changes[i].Note+"; ", "; ") + fmt.Sprintf("%s's count of %s is count_unstable (its counted runs differed)", termtext.ShortID(id), c.Bench)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package docker_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 )
 
@@ -14,10 +14,10 @@ import (
 // stopped at ProbeTimeout, said as such, and its container removed.
 func TestProbeThatHangsIsStopped(t *testing.T) {
 	eng := enginetest.Connect(t)
-	img, _ := enginetest.BenchImage(t, eng, "c", "../runner/testdata/small.c")
-	old := engine.ProbeTimeout
-	engine.ProbeTimeout = 3 * time.Second
-	defer func() { engine.ProbeTimeout = old }()
+	img, _ := enginetest.BenchImage(t, eng, "c", "../../runner/testdata/small.c")
+	old := docker.ProbeTimeout
+	docker.ProbeTimeout = 3 * time.Second
+	defer func() { docker.ProbeTimeout = old }()
 	_, err := eng.Command(context.Background(), img, "test-probe-timeout", []string{"sleep", "3600"})
 	if err == nil || !strings.Contains(err.Error(), "did not finish within 3s") {
 		t.Fatalf("a hanging probe: %v", err)

@@ -1,4 +1,4 @@
-package engine
+package docker
 
 import (
 	"context"
@@ -12,33 +12,13 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/pkg/stdcopy"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
-// Spec is one run container. Every field maps to one engine setting; the
-// defaults are the sandbox: network none, read-only root, tmpfs scratch.
-type Spec struct {
-	Image     string
-	Cmd       []string
-	Env       []string
-	Name      string
-	RunID     string // the halebench run that owns the container
-	Labels    map[string]string
-	CPUs      string // cpuset, e.g. "1" or "0-1"
-	Privilege Privilege
-	Memory    int64 // bytes; 0 for no limit
-	PidsLimit int64
-	ShmSize   int64 // the size of /dev/shm in bytes (0: the engine's default)
-	Writable  bool  // a writable root (the default is read-only)
-	Stdin     bool  // keep stdin open for one attached client (see Attach)
-	// ShareShm lets other containers use this one's /dev/shm (ShmOf);
-	// ShmOf is the ID of the container whose /dev/shm this one uses
-	// instead of its own. The Docker driver does both with IPC namespaces.
-	ShareShm bool
-	ShmOf    string
-}
-
-func (s Spec) configs() (*container.Config, *container.HostConfig) {
-	labels := map[string]string{LabelApp: "1", LabelRun: s.RunID, LabelOwner: Owner(), LabelOwnerID: SelfIdentity().String()}
+func configs(s engine.Spec) (*container.Config, *container.HostConfig) {
+	labels := map[string]string{engine.LabelApp: "1", engine.LabelRun: s.RunID, engine.LabelOwner: engine.Owner(), engine.LabelOwnerID: engine.SelfIdentity().String()}
 	for k, v := range s.Labels {
 		labels[k] = v
 	}
@@ -73,7 +53,7 @@ func (s Spec) configs() (*container.Config, *container.HostConfig) {
 		CgroupnsMode: container.CgroupnsModePrivate,
 		// A bench that floods stdout cannot fill the engine's disk.
 		LogConfig: container.LogConfig{Type: "json-file", Config: map[string]string{"max-size": "16m", "max-file": "1"}},
-		IpcMode:   s.ipcMode(),
+		IpcMode:   ipcMode(s),
 		ShmSize:   s.ShmSize,
 		Resources: container.Resources{
 			CpusetCpus: s.CPUs,
@@ -85,13 +65,13 @@ func (s Spec) configs() (*container.Config, *container.HostConfig) {
 	if s.Memory == 0 {
 		hc.Resources.MemorySwap = 0
 	}
-	s.Privilege.apply(hc)
+	apply(s.Privilege, hc)
 	return cfg, hc
 }
 
 // ipcMode is ShareShm and ShmOf as Docker says them: an IPC namespace
 // shared, or joined, holds the one /dev/shm.
-func (s Spec) ipcMode() container.IpcMode {
+func ipcMode(s engine.Spec) container.IpcMode {
 	switch {
 	case s.ShmOf != "":
 		return container.IpcMode("container:" + s.ShmOf)
@@ -109,8 +89,16 @@ type Container struct {
 }
 
 // Create makes the container without starting it.
-func (e *Engine) Create(ctx context.Context, s Spec) (*Container, error) {
-	cfg, hc := s.configs()
+func (e *Engine) Create(ctx context.Context, s engine.Spec) (engine.Container, error) {
+	c, err := e.create(ctx, s)
+	if err != nil {
+		return nil, err // not a nil *Container in a non-nil interface
+	}
+	return c, nil
+}
+
+func (e *Engine) create(ctx context.Context, s engine.Spec) (*Container, error) {
+	cfg, hc := configs(s)
 	resp, err := e.cli.ContainerCreate(ctx, cfg, hc, nil, nil, s.Name)
 	if err != nil {
 		return nil, fmt.Errorf("creating container from %s: %w", s.Image, err)
@@ -124,7 +112,7 @@ func (c *Container) Identity() string { return c.ID }
 // Start starts the container.
 func (c *Container) Start(ctx context.Context) error {
 	if err := c.e.cli.ContainerStart(ctx, c.ID, container.StartOptions{}); err != nil {
-		return fmt.Errorf("starting container %s: %w", short(c.ID), err)
+		return fmt.Errorf("starting container %s: %w", termtext.ShortID(c.ID), err)
 	}
 	return nil
 }
@@ -139,7 +127,7 @@ func (c *Container) Wait(ctx context.Context) (int64, error) {
 		}
 		return r.StatusCode, nil
 	case err := <-errc:
-		return -1, fmt.Errorf("waiting for container %s: %w", short(c.ID), err)
+		return -1, fmt.Errorf("waiting for container %s: %w", termtext.ShortID(c.ID), err)
 	}
 }
 
@@ -148,13 +136,13 @@ func (c *Container) Wait(ctx context.Context) (int64, error) {
 func (c *Container) Output(ctx context.Context, limit int) (stdout, stderr string, err error) {
 	rc, err := c.e.cli.ContainerLogs(ctx, c.ID, container.LogsOptions{ShowStdout: true, ShowStderr: true})
 	if err != nil {
-		return "", "", fmt.Errorf("reading output of %s: %w", short(c.ID), err)
+		return "", "", fmt.Errorf("reading output of %s: %w", termtext.ShortID(c.ID), err)
 	}
 	defer rc.Close()
 	var o, e tailWriter
 	o.max, e.max = limit, limit
 	if _, err := stdcopy.StdCopy(&o, &e, rc); err != nil {
-		return "", "", fmt.Errorf("reading output of %s: %w", short(c.ID), err)
+		return "", "", fmt.Errorf("reading output of %s: %w", termtext.ShortID(c.ID), err)
 	}
 	return string(o.b), string(e.b), nil
 }
@@ -170,17 +158,17 @@ func (c *Container) Remove() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	err := c.e.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
-	if err != nil && !IsNotFound(err) && !strings.Contains(err.Error(), "already in progress") {
-		return fmt.Errorf("removing container %s: %w", short(c.ID), err)
+	if err != nil && !isNotFound(err) && !strings.Contains(err.Error(), "already in progress") {
+		return fmt.Errorf("removing container %s: %w", termtext.ShortID(c.ID), err)
 	}
 	return nil
 }
 
 // Leftovers lists containers carrying halebench's label; runID "" lists all.
 func (e *Engine) Leftovers(ctx context.Context, runID string) ([]string, error) {
-	f := filters.NewArgs(filters.Arg("label", LabelApp))
+	f := filters.NewArgs(filters.Arg("label", engine.LabelApp))
 	if runID != "" {
-		f.Add("label", LabelRun+"="+runID)
+		f.Add("label", engine.LabelRun+"="+runID)
 	}
 	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
 	if err != nil {
@@ -196,6 +184,9 @@ func (e *Engine) Leftovers(ctx context.Context, runID string) ([]string, error) 
 // ContainerLabels returns the labels of a container (for tests and reports).
 func (e *Engine) ContainerLabels(ctx context.Context, id string) (map[string]string, error) {
 	ins, err := e.cli.ContainerInspect(ctx, id)
+	if isNotFound(err) {
+		return nil, engine.NotFound(err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -216,13 +207,6 @@ func (t *tailWriter) Write(p []byte) (int, error) {
 		t.b = append(t.b[:0:0], t.b[len(t.b)-t.max:]...)
 	}
 	return len(p), nil
-}
-
-func short(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }
 
 // Sandbox is what the engine says of a container's confinement (for the
@@ -265,7 +249,7 @@ func (e *Engine) Sandbox(ctx context.Context, id string) (Sandbox, error) {
 func (c *Container) Attach(ctx context.Context) (io.WriteCloser, io.Reader, error) {
 	hr, err := c.e.cli.ContainerAttach(ctx, c.ID, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
-		return nil, nil, fmt.Errorf("attaching to container %s: %w", short(c.ID), err)
+		return nil, nil, fmt.Errorf("attaching to container %s: %w", termtext.ShortID(c.ID), err)
 	}
 	pr, pw := io.Pipe()
 	c.stderr = &tailWriter{max: 8 << 10}
@@ -293,3 +277,88 @@ type stdinCloser struct {
 }
 
 func (s stdinCloser) Close() error { return s.closeWrite() }
+
+// apply sets p on a container's host config.
+func apply(p engine.Privilege, hc *container.HostConfig) {
+	unconfined := []string{"seccomp=unconfined", "apparmor=unconfined"}
+	switch p.Mode {
+	case engine.ModePrivileged:
+		hc.Privileged = true
+		hc.SecurityOpt = unconfined
+	case engine.ModeAllCaps:
+		hc.CapAdd = []string{"ALL"}
+		hc.CapDrop = p.CapDrop
+		hc.SecurityOpt = unconfined
+	case engine.ModeSysAdmin:
+		hc.CapAdd = []string{"SYS_ADMIN"}
+		hc.SecurityOpt = unconfined
+	default:
+		hc.SecurityOpt = []string{"no-new-privileges"}
+	}
+}
+
+// RemoveOrphans removes the halebench containers whose owner is provably
+// gone: what a run killed with SIGKILL left. Containers of live runs are
+// never removed, nor those whose owner cannot be judged from here; those
+// are listed in Sweep.Left for the caller to say.
+func (e *Engine) RemoveOrphans(ctx context.Context) (engine.Sweep, error) {
+	var sw engine.Sweep
+	f := filters.NewArgs(filters.Arg("label", engine.LabelApp))
+	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+	if err != nil {
+		return sw, fmt.Errorf("listing halebench containers: %w", err)
+	}
+	running := map[string]bool{}
+	all, err := e.cli.ContainerList(ctx, container.ListOptions{})
+	if err != nil {
+		return sw, fmt.Errorf("listing running containers: %w", err)
+	}
+	for _, c := range all {
+		if len(c.ID) >= 12 {
+			running[c.ID[:12]] = true
+		}
+	}
+	for _, c := range list {
+		gone, why := engine.OwnerGone(c.Labels, running)
+		if !gone {
+			if why != "" {
+				sw.Left = append(sw.Left, termtext.ShortID(c.ID)+": "+why)
+			}
+			continue
+		}
+		if err := (&Container{ID: c.ID, e: e}).Remove(); err != nil {
+			return sw, err
+		}
+		sw.Removed++
+	}
+	return sw, nil
+}
+
+// RemoveOwned removes every container this process made (the last resort
+// of a run that must exit now).
+func (e *Engine) RemoveOwned(ctx context.Context) (int, error) {
+	return e.removeLabelled(ctx, engine.LabelOwnerID+"="+engine.SelfIdentity().String())
+}
+
+// RemoveRun removes every container of one run, whatever state it is in:
+// what a run does last, so that a container the engine made while the run
+// was being interrupted (its create answered after the cancel) is not left.
+func (e *Engine) RemoveRun(ctx context.Context, runID string) (int, error) {
+	return e.removeLabelled(ctx, engine.LabelRun+"="+runID)
+}
+
+func (e *Engine) removeLabelled(ctx context.Context, label string) (int, error) {
+	f := filters.NewArgs(filters.Arg("label", label))
+	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+	if err != nil {
+		return 0, fmt.Errorf("listing halebench containers (%s): %w", label, err)
+	}
+	n := 0
+	for _, c := range list {
+		if err := (&Container{ID: c.ID, e: e}).Remove(); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}

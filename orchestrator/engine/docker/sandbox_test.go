@@ -1,10 +1,11 @@
-package engine_test
+package docker_test
 
 import (
 	"context"
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 )
 
@@ -13,13 +14,13 @@ import (
 func TestRunContainerSandbox(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx := context.Background()
-	img, priv := enginetest.BenchImage(t, eng, "c", "../runner/testdata/small.c")
+	img, priv := enginetest.BenchImage(t, eng, "c", "../../runner/testdata/small.c")
 	c, err := eng.Create(ctx, engine.Spec{Image: img, Cmd: []string{"true"}, RunID: "test-sandbox", CPUs: "0", Privilege: priv})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Remove()
-	s, err := eng.Sandbox(ctx, c.ID)
+	s, err := eng.(*docker.Engine).Sandbox(ctx, c.Identity())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,17 @@
-package engine
+package docker
 
 import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 )
 
 // A build goes to the image store or to a folder, never both or neither:
 // refused before BuildKit is asked anything, saying what to give.
 func TestBuildNeedsOneExport(t *testing.T) {
-	for _, b := range []Build{
+	for _, b := range []engine.Build{
 		{Context: ".", Dockerfile: ".", What: "neither"},
 		{Context: ".", Dockerfile: ".", Image: "x:1", Dir: t.TempDir(), What: "both"},
 	} {
@@ -25,7 +27,7 @@ func TestBuildNeedsOneExport(t *testing.T) {
 // a session key of the build's own.
 func TestSolveOpt(t *testing.T) {
 	dir := t.TempDir()
-	b := Build{Context: dir, Dockerfile: dir, Args: map[string]string{"BASE": "b:1", "label:x": "y", "force-network-mode": "none"}, NoCache: true, Dir: dir}
+	b := engine.Build{Context: dir, Dockerfile: dir, Args: map[string]string{"BASE": "b:1", "label:x": "y", "force-network-mode": "none"}, NoCache: true, Dir: dir}
 	o1, err := solveOpt(b)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +44,7 @@ func TestSolveOpt(t *testing.T) {
 	if len(o1.Exports) != 1 || o1.Exports[0].Type != "local" || o1.Exports[0].OutputDir != dir {
 		t.Errorf("exports %+v, want one local to %s", o1.Exports, dir)
 	}
-	o2, err := solveOpt(Build{Context: dir, Dockerfile: dir, Image: "r:1"})
+	o2, err := solveOpt(engine.Build{Context: dir, Dockerfile: dir, Image: "r:1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package docker_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/engine/docker"
 )
 
 // An engine that answers the API but has no BuildKit: a clear error naming
@@ -29,7 +29,7 @@ func TestBuildKitUnavailable(t *testing.T) {
 	go srv.Serve(ln)
 	defer srv.Close()
 	t.Setenv("DOCKER_HOST", "tcp://"+ln.Addr().String())
-	eng, err := engine.Connect(context.Background())
+	eng, err := docker.Connect(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package engine
+package docker
 
 import (
 	"context"
@@ -7,33 +7,23 @@ import (
 
 	"github.com/docker/docker/api/types"
 	"github.com/docker/docker/api/types/build"
-)
 
-// StoredImage is one image of the engine's store, with what pruning needs
-// to know about it.
-type StoredImage struct {
-	ID         string
-	Tags       []string
-	Labels     map[string]string
-	Created    time.Time
-	Size       int64 // the image with every layer it uses
-	SharedSize int64 // of Size, the layers other images use too; -1 unknown
-	Containers int64 // containers using it; -1 unknown
-}
+	"github.com/hale-lang/halebench/orchestrator/engine"
+)
 
 // StoredImages lists the image store, sizes included (the engine's disk
 // usage report: it alone gives each image's shared size on API 1.41).
-func (e *Engine) StoredImages(ctx context.Context) ([]StoredImage, error) {
+func (e *Engine) StoredImages(ctx context.Context) ([]engine.StoredImage, error) {
 	du, err := e.cli.DiskUsage(ctx, types.DiskUsageOptions{Types: []types.DiskUsageObject{types.ImageObject}})
 	if err != nil {
 		return nil, fmt.Errorf("listing images at %s: %w", e.host, err)
 	}
-	var out []StoredImage
+	var out []engine.StoredImage
 	for _, s := range du.Images {
 		if s == nil {
 			continue
 		}
-		img := StoredImage{ID: s.ID, Labels: s.Labels, Created: time.Unix(s.Created, 0), Size: s.Size, SharedSize: s.SharedSize, Containers: s.Containers}
+		img := engine.StoredImage{ID: s.ID, Labels: s.Labels, Created: time.Unix(s.Created, 0), Size: s.Size, SharedSize: s.SharedSize, Containers: s.Containers}
 		for _, t := range s.RepoTags {
 			if t != "<none>:<none>" {
 				img.Tags = append(img.Tags, t)

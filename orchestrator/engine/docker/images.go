@@ -1,4 +1,4 @@
-package engine
+package docker
 
 import (
 	"context"
@@ -7,26 +7,20 @@ import (
 	"io"
 
 	"github.com/docker/docker/api/types/image"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 )
 
-// Image is a local image as the engine knows it.
-type Image struct {
-	Ref    string
-	ID     string // the image's config digest, sha256:…
-	Labels map[string]string
-	Layers []string // the diff IDs of its root filesystem, bottom first
-}
-
 // Image looks a local image up; ok is false when it does not exist.
-func (e *Engine) Image(ctx context.Context, ref string) (Image, bool, error) {
+func (e *Engine) Image(ctx context.Context, ref string) (engine.Image, bool, error) {
 	ins, err := e.cli.ImageInspect(ctx, ref)
 	if err != nil {
-		if IsNotFound(err) {
-			return Image{}, false, nil
+		if isNotFound(err) {
+			return engine.Image{}, false, nil
 		}
-		return Image{}, false, fmt.Errorf("inspecting image %s: %w", ref, err)
+		return engine.Image{}, false, fmt.Errorf("inspecting image %s: %w", ref, err)
 	}
-	img := Image{Ref: ref, ID: ins.ID, Layers: ins.RootFS.Layers}
+	img := engine.Image{Ref: ref, ID: ins.ID, Layers: ins.RootFS.Layers}
 	if ins.Config != nil {
 		img.Labels = ins.Config.Labels
 	}

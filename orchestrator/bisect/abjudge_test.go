@@ -1,4 +1,4 @@
-package main
+package bisect
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
-	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -36,7 +35,7 @@ func index(t *testing.T, o imagebuild.Options) int {
 	return i
 }
 
-func (f *fakeSteps) steps(t *testing.T) bisectSteps { return fakeStepsOf{f, t} }
+func (f *fakeSteps) steps(t *testing.T) Steps { return fakeStepsOf{f, t} }
 
 type fakeStepsOf struct {
 	f *fakeSteps
@@ -70,10 +69,10 @@ func (s fakeStepsOf) AB(_ context.Context, p *ab.Plan) (*ab.Result, error) {
 	return res, nil
 }
 
-func hist(n int) []bisect.Commit {
-	cs := make([]bisect.Commit, n)
+func hist(n int) []Commit {
+	cs := make([]Commit, n)
 	for i := range cs {
-		cs[i] = bisect.Commit{ID: fmt.Sprintf("c%d", i), Subject: fmt.Sprintf("subject %d", i)}
+		cs[i] = Commit{ID: fmt.Sprintf("c%d", i), Subject: fmt.Sprintf("subject %d", i)}
 	}
 	return cs
 }
@@ -91,12 +90,12 @@ func levels(n, at int, lo, hi float64) []float64 {
 }
 
 // runJudge bisects n commits with the ab-backed judge on f.
-func runJudge(t *testing.T, f *fakeSteps, n int, metricName string, benches ...string) (*bisect.Result, error) {
+func runJudge(t *testing.T, f *fakeSteps, n int, metricName string, benches ...string) (*Result, error) {
 	t.Helper()
-	cfg := bisectConfig{Suite: "../..", Benches: benches, Metric: metricName, Threshold: bisect.DefaultThreshold,
+	cfg := Config{Suite: "../..", Benches: benches, Metric: metricName, Threshold: DefaultThreshold,
 		Hale: halebuild.Build{Git: "/nowhere/hale.git"}, Log: testWriter{t}}
-	j := &abJudge{cfg: cfg, steps: f.steps(t), built: map[string]bisect.Side{}}
-	return bisect.Run(context.Background(), j, bisect.Options{Commits: hist(n), Benches: benches, Log: testWriter{t}})
+	j := NewABJudge(cfg, f.steps(t))
+	return Run(context.Background(), j, Options{Commits: hist(n), Benches: benches, Log: testWriter{t}})
 }
 
 type testWriter struct{ t *testing.T }
@@ -115,24 +114,24 @@ func TestBisectThroughTheABJudge(t *testing.T) {
 		time, instr map[string][]float64
 		broken      map[int]bool
 		metric      string
-		outcome     bisect.Outcome
+		outcome     Outcome
 		changes     string // commit:bench:metric, oldest first
 		skipped     string
 	}{
 		{name: "a time step", n: 9, time: map[string][]float64{"fn_call": levels(9, 5, 1, 1.3)},
-			outcome: bisect.Found, changes: "c5:fn_call:time"},
+			outcome: Found, changes: "c5:fn_call:time"},
 		{name: "an instructions step, time beside", n: 9,
 			time:  map[string][]float64{"fn_call": levels(9, 3, 1, 1.2)},
-			instr: map[string][]float64{"fn_call": levels(9, 3, 1, 1.5)}, outcome: bisect.Found, changes: "c3:fn_call:instructions"},
+			instr: map[string][]float64{"fn_call": levels(9, 3, 1, 1.5)}, outcome: Found, changes: "c3:fn_call:instructions"},
 		{name: "a commit that does not build", n: 9, time: map[string][]float64{"fn_call": levels(9, 6, 1, 1.3)},
-			broken: map[int]bool{4: true}, outcome: bisect.Found, changes: "c6:fn_call:time", skipped: "c4"},
+			broken: map[int]bool{4: true}, outcome: Found, changes: "c6:fn_call:time", skipped: "c4"},
 		{name: "the step among commits that do not build", n: 9, time: map[string][]float64{"fn_call": levels(9, 5, 1, 1.3)},
-			broken: map[int]bool{4: true, 5: true}, outcome: bisect.AmongSkipped, changes: "c6:fn_call:time", skipped: "c4 c5"},
+			broken: map[int]bool{4: true, 5: true}, outcome: AmongSkipped, changes: "c6:fn_call:time", skipped: "c4 c5"},
 		{name: "non-monotonic: down then up", n: 9,
 			instr: map[string][]float64{"fn_modular": {1, 1, 1, 1, 0.8, 0.8, 1.3, 1.3, 1.3}},
 			time:  map[string][]float64{"fn_modular": {1, 1, 1, 1, 0.8, 0.8, 1.3, 1.3, 1.3}}, metric: "instructions",
-			outcome: bisect.Found, changes: "c4:fn_modular:instructions c6:fn_modular:instructions"},
-		{name: "ends the same", n: 9, time: map[string][]float64{"fn_call": levels(9, 5, 1, 1.005)}, outcome: bisect.EndsSame},
+			outcome: Found, changes: "c4:fn_modular:instructions c6:fn_modular:instructions"},
+		{name: "ends the same", n: 9, time: map[string][]float64{"fn_call": levels(9, 5, 1, 1.005)}, outcome: EndsSame},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -153,7 +152,7 @@ func TestBisectThroughTheABJudge(t *testing.T) {
 				changes = append(changes, ch.Commit+":"+ch.Bench+":"+ch.Metric)
 			}
 			for _, st := range r.Steps {
-				if st.Verdict == bisect.VerdictSkipped {
+				if st.Verdict == VerdictSkipped {
 					skipped = append(skipped, st.Commit.ID)
 					if !strings.Contains(st.Note, "cargo: error[E0425]") {
 						t.Errorf("skip %s does not say why: %q", st.Commit.ID, st.Note)
@@ -174,7 +173,7 @@ func TestBisectThroughTheABJudge(t *testing.T) {
 // checkJudged: the ends are built first, every commit once, each build's
 // seconds are the step's, and every A/B compares two built commits, the
 // older as A.
-func checkJudged(t *testing.T, f *fakeSteps, r *bisect.Result) {
+func checkJudged(t *testing.T, f *fakeSteps, r *Result) {
 	t.Helper()
 	if len(f.builds) < 2 || f.builds[0] != 0 || f.builds[1] != r.Commits {
 		t.Errorf("the ends were not built first: %v", f.builds)
@@ -204,15 +203,15 @@ func checkJudged(t *testing.T, f *fakeSteps, r *bisect.Result) {
 // that fails is no skip.
 func TestABJudgeEndsAndErrors(t *testing.T) {
 	f := &fakeSteps{time: map[string][]float64{"fn_call": levels(5, 2, 1, 1.3)}, broken: map[int]bool{4: true}}
-	if _, err := runJudge(t, f, 5, "", "fn_call"); !errors.Is(err, bisect.ErrEndNotBuilt) {
+	if _, err := runJudge(t, f, 5, "", "fn_call"); !errors.Is(err, ErrEndNotBuilt) {
 		t.Errorf("a bad end that does not build: %v", err)
 	}
-	j := &abJudge{cfg: bisectConfig{Suite: "../..", Hale: halebuild.Build{Git: "/nowhere"}}, steps: failing{}, built: map[string]bisect.Side{}}
-	if _, err := j.Build(context.Background(), bisect.Commit{ID: "c1"}); err == nil || errors.Is(err, bisect.ErrNotBuilt) {
+	j := NewABJudge(Config{Suite: "../..", Hale: halebuild.Build{Git: "/nowhere"}}, failing{})
+	if _, err := j.Build(context.Background(), Commit{ID: "c1"}); err == nil || errors.Is(err, ErrNotBuilt) {
 		t.Errorf("an engine error is a skip or nothing: %v", err)
 	}
 	j.steps = unavailable{}
-	if _, err := j.Build(context.Background(), bisect.Commit{ID: "c1"}); err == nil || errors.Is(err, bisect.ErrNotBuilt) || !strings.Contains(err.Error(), "no hale-cli") {
+	if _, err := j.Build(context.Background(), Commit{ID: "c1"}); err == nil || errors.Is(err, ErrNotBuilt) || !strings.Contains(err.Error(), "no hale-cli") {
 		t.Errorf("an unavailable toolchain is a skip or unexplained: %v", err)
 	}
 }
@@ -230,4 +229,26 @@ type unavailable struct{ failing }
 
 func (unavailable) Toolchain(context.Context, imagebuild.Options) (imagebuild.Toolchain, time.Duration, error) {
 	return imagebuild.Toolchain{Status: imagebuild.Unavailable, Reason: "no hale-cli"}, 0, nil
+}
+
+// judgeRatio: the default metric is instructions with time beside where
+// hale is counted, time where it is not; --metric picks one.
+func TestJudgeRatio(t *testing.T) {
+	tr := Ratio{Ratio: 1.125, Low: 1.013, High: 1.21}
+	r, err := judgeRatio("", "fn", tr, 1, "not counted")
+	if err != nil || r.Metric != "instructions" || r.Ratio != 1 || r.Low != 1 || r.Time == nil || r.Time.Ratio != 1.125 || r.Time.Metric != "time" {
+		t.Errorf("default, counted: %+v %v", r, err)
+	}
+	if r, err := judgeRatio("", "fn", tr, 0, "not counted"); err != nil || r.Metric != "time" || r.Ratio != 1.125 || r.Time != nil {
+		t.Errorf("default, not counted: %+v %v", r, err)
+	}
+	if r, err := judgeRatio("time", "fn", tr, 1.86, "not counted"); err != nil || r.Metric != "time" || r.Ratio != 1.125 {
+		t.Errorf("time: %+v %v", r, err)
+	}
+	if r, err := judgeRatio("instructions", "fn", tr, 1.86, "not counted"); err != nil || r.Ratio != 1.86 || r.Time != nil {
+		t.Errorf("instructions: %+v %v", r, err)
+	}
+	if _, err := judgeRatio("instructions", "fn", tr, 0, "not counted"); err == nil || !strings.Contains(err.Error(), "--metric=time") {
+		t.Errorf("instructions, not counted: %v", err)
+	}
 }

@@ -1,7 +1,7 @@
-// The bisect verb's Judge: one hale toolchain image per commit, and two
-// commits compared with the ab verb's interleaved rounds (package ab).
+// The sequential bisect's Judge: one hale toolchain image per commit, and
+// two commits compared with the ab verb's interleaved rounds (package ab).
 
-package main
+package bisect
 
 import (
 	"context"
@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
-	"github.com/hale-lang/halebench/orchestrator/bisect"
+	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
@@ -19,24 +20,56 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
-// abJudge builds one hale toolchain image per commit (the shared cargo
-// target dir keeps a step to what changed) and compares two of them with
-// ab's interleaved rounds. What touches the engine is its steps; the rest
-// (each commit built once, a failed build a skip, ab's figures read by the
-// metric) is tested on a fake of them (bisect_judge_test.go).
-type abJudge struct {
-	cfg   bisectConfig
-	steps bisectSteps
-	built map[string]bisect.Side // by commit id: each commit is built once
+// Config is what an ABJudge is made from.
+type Config struct {
+	Suite     string
+	Benches   []string
+	Metric    string // instructions or time
+	Threshold float64
+	// Unprivileged runs every comparison's containers without privilege.
+	Unprivileged bool
+	Images       imagebuild.Options // the subject build is Hale's, at a commit (at)
+	Hale         halebuild.Build    // Git is the local repository; Ref is set per commit
+	Log          io.Writer
 }
 
-var _ bisect.Judge = (*abJudge)(nil)
+// at is the image options that build hale at commit id.
+func (c Config) at(id string) imagebuild.Options {
+	o, hb := c.Images, c.Hale
+	hb.Ref = id
+	o.Subject = hb
+	return o
+}
 
-// bisectSteps is what one bisect step does on the engine: build hale's
+// ABJudge builds one hale toolchain image per commit (the shared cargo
+// target dir keeps a step to what changed) and compares two of them with
+// ab's interleaved rounds. What touches the engine is its Steps; the rest
+// (each commit built once, a failed build a skip, ab's figures read by the
+// metric) is tested on a fake of them.
+type ABJudge struct {
+	cfg   Config
+	steps Steps
+	built map[string]Side // by commit id: each commit is built once
+}
+
+var _ Judge = (*ABJudge)(nil)
+
+// NewABJudge is the judge of cfg whose engine work is steps.
+func NewABJudge(cfg Config, steps Steps) *ABJudge {
+	return &ABJudge{cfg: cfg, steps: steps, built: map[string]Side{}}
+}
+
+// OnEngine is the judge of cfg on an engine: each step in its own
+// lifecycle session.
+func OnEngine(eng engine.Driver, cfg Config) *ABJudge {
+	return NewABJudge(cfg, stepsOnEngine{eng: eng, images: cfg.Images, log: cfg.Log})
+}
+
+// Steps is what one bisect step does on the engine: build hale's
 // toolchain image with o (hale at one commit), saying how long the build
 // took (not the wait for the engine), and run ab's rounds on a prepared
 // plan of two such builds.
-type bisectSteps interface {
+type Steps interface {
 	Toolchain(ctx context.Context, o imagebuild.Options) (imagebuild.Toolchain, time.Duration, error)
 	AB(ctx context.Context, p *ab.Plan) (*ab.Result, error)
 }
@@ -44,7 +77,7 @@ type bisectSteps interface {
 // stepsOnEngine are the steps on an engine, each in its own lifecycle
 // session: the engine lock is a session's, so none is held across them.
 type stepsOnEngine struct {
-	eng    lifecycle.Engine
+	eng    engine.Driver
 	images imagebuild.Options // the session's
 	log    io.Writer
 }
@@ -64,31 +97,20 @@ func (e stepsOnEngine) AB(ctx context.Context, p *ab.Plan) (*ab.Result, error) {
 	return ab.OnEngine(ctx, e.eng, p)
 }
 
-// newABJudge dials the engine the bisect's steps run on; the func returned
-// hangs it up.
-func newABJudge(ctx context.Context, cfg bisectConfig) (bisect.Judge, func(), error) {
-	eng, err := dial(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	steps := stepsOnEngine{eng: eng, images: cfg.Images, log: cfg.Log}
-	return &abJudge{cfg: cfg, steps: steps, built: map[string]bisect.Side{}}, func() { eng.Close() }, nil
-}
-
 // Build is the hale toolchain image of one commit. A build that fails is
 // the commit's (ErrNotBuilt: skipped); anything else ends the bisect.
-func (j *abJudge) Build(ctx context.Context, c bisect.Commit) (bisect.Side, error) {
+func (j *ABJudge) Build(ctx context.Context, c Commit) (Side, error) {
 	if side, ok := j.built[c.ID]; ok {
 		side.BuildSeconds = 0 // found built
 		return side, nil
 	}
 	tc, took, err := j.steps.Toolchain(ctx, j.cfg.at(c.ID))
-	side := bisect.Side{Commit: c, BuildSeconds: took.Seconds()}
+	side := Side{Commit: c, BuildSeconds: took.Seconds()}
 	switch {
 	case err != nil:
 		return side, err
 	case tc.Status == imagebuild.BuildFailed:
-		return side, fmt.Errorf("%s: %w", tc.Reason, bisect.ErrNotBuilt)
+		return side, fmt.Errorf("%s: %w", tc.Reason, ErrNotBuilt)
 	case tc.Status != imagebuild.Available:
 		return side, fmt.Errorf("hale at %s is %s: %s", c.ID, tc.Status, tc.Reason)
 	}
@@ -98,8 +120,8 @@ func (j *abJudge) Build(ctx context.Context, c bisect.Commit) (bisect.Side, erro
 }
 
 // Compare is y over x per bench, from one ab run of the two images.
-func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []string) (map[string]bisect.Ratio, error) {
-	side := func(sd bisect.Side) ab.SideSpec {
+func (j *ABJudge) Compare(ctx context.Context, x, y Side, benches []string) (map[string]Ratio, error) {
+	side := func(sd Side) ab.SideSpec {
 		return ab.SideSpec{Suite: j.cfg.Suite, Images: j.cfg.at(sd.Commit.ID), What: "hale " + sd.Commit.ID}
 	}
 	p, err := ab.Prepare(ab.Options{
@@ -114,12 +136,12 @@ func (j *abJudge) Compare(ctx context.Context, x, y bisect.Side, benches []strin
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]bisect.Ratio{}
+	out := map[string]Ratio{}
 	for _, b := range res.Benches {
 		if b.Lang != bisected().Name || b.Ratio == 0 {
 			continue // not measured on a side: not compared (judged like neither end)
 		}
-		r, err := judgeRatio(j.cfg.Metric, b.Name, bisect.Ratio{Ratio: b.Ratio, Low: b.RatioLow, High: b.RatioHigh}, b.InstrRatio, noInstr(b.CountStatus, b.Detail))
+		r, err := judgeRatio(j.cfg.Metric, b.Name, Ratio{Ratio: b.Ratio, Low: b.RatioLow, High: b.RatioHigh}, b.InstrRatio, noInstr(b.CountStatus, b.Detail))
 		if err != nil {
 			return nil, err
 		}
@@ -140,19 +162,19 @@ func bisected() toolchain.Language {
 // instructions with the time beside them where hale is counted stably,
 // time where it is not. noInstr says why instr is 0 (no counts, or counts
 // that are unstable).
-func judgeRatio(name, bench string, t bisect.Ratio, instr float64, noInstr string) (bisect.Ratio, error) {
+func judgeRatio(name, bench string, t Ratio, instr float64, noInstr string) (Ratio, error) {
 	t.Metric = metric.Time.Name
-	exact := bisect.Ratio{Ratio: instr, Low: instr, High: instr, Metric: metric.Instructions.Name}
-	ratios := map[*metric.Metric]bisect.Ratio{metric.Time: t, metric.Instructions: exact}
+	exact := Ratio{Ratio: instr, Low: instr, High: instr, Metric: metric.Instructions.Name}
+	ratios := map[*metric.Metric]Ratio{metric.Time: t, metric.Instructions: exact}
 	m, err := metric.Walked(name, instr != 0)
 	r, measured := ratios[m]
 	switch {
 	case err != nil:
-		return bisect.Ratio{}, err
+		return Ratio{}, err
 	case !measured:
-		return bisect.Ratio{}, fmt.Errorf("bench %s: ab does not measure %s", bench, m.Name)
+		return Ratio{}, fmt.Errorf("bench %s: ab does not measure %s", bench, m.Name)
 	case m == metric.Instructions && instr == 0:
-		return bisect.Ratio{}, fmt.Errorf("bench %s has no instruction ratio (%s); use --metric=%s or leave the bench out", bench, noInstr, metric.Time.Name)
+		return Ratio{}, fmt.Errorf("bench %s has no instruction ratio (%s); use --metric=%s or leave the bench out", bench, noInstr, metric.Time.Name)
 	case m == metric.Instructions && name == "":
 		r.Time = &t
 	}

@@ -1,4 +1,4 @@
-package engine_test
+package docker_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 func TestRemoveOrphans(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx := context.Background()
-	img, _ := enginetest.BenchImage(t, eng, "c", "../runner/testdata/small.c")
+	img, _ := enginetest.BenchImage(t, eng, "c", "../../runner/testdata/small.c")
 	host, _ := os.Hostname()
 	me := engine.SelfIdentity()
 	deadID := engine.Identity{Boot: me.Boot, PIDNS: me.PIDNS, PID: 999999999, Start: "1"}
@@ -41,12 +41,12 @@ func TestRemoveOrphans(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids, _ := eng.Leftovers(ctx, "test-orphans")
-	if len(ids) != 2 || !contains(ids, live.ID) || !contains(ids, ownerless.ID) {
-		t.Fatalf("left %v, want the live run's %s and the owner-less %s (dead one %s)", ids, live.ID, ownerless.ID, dead.ID)
+	if len(ids) != 2 || !contains(ids, live.Identity()) || !contains(ids, ownerless.Identity()) {
+		t.Fatalf("left %v, want the live run's %s and the owner-less %s (dead one %s)", ids, live.Identity(), ownerless.Identity(), dead.Identity())
 	}
 	said := false
 	for _, l := range sw.Left {
-		said = said || l[:12] == ownerless.ID[:12]
+		said = said || l[:12] == ownerless.Identity()[:12]
 	}
 	if !said {
 		t.Fatalf("the owner-less container was left silently: %v", sw.Left)
@@ -80,7 +80,7 @@ func TestLiveRunSurvivesSweepFromAnotherPIDNamespace(t *testing.T) {
 	}
 	eng := enginetest.Connect(t)
 	ctx := context.Background()
-	img, _ := enginetest.BenchImage(t, eng, "c", "../runner/testdata/small.c")
+	img, _ := enginetest.BenchImage(t, eng, "c", "../../runner/testdata/small.c")
 	live, err := eng.Create(ctx, engine.Spec{Image: img, Cmd: []string{"sleep", "60"}, RunID: "test-orphans-pidns"})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ func TestLiveRunSurvivesSweepFromAnotherPIDNamespace(t *testing.T) {
 		t.Fatalf("sweep in a new pid namespace: %v\n%s", err, out)
 	}
 	ids, _ := eng.Leftovers(ctx, "test-orphans-pidns")
-	if len(ids) != 1 || ids[0] != live.ID {
+	if len(ids) != 1 || ids[0] != live.Identity() {
 		t.Fatalf("the sweep from another pid namespace removed a live run's container: left %v\n%s", ids, out)
 	}
 }

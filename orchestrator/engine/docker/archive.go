@@ -1,4 +1,4 @@
-package engine
+package docker
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func (e *Engine) Load(ctx context.Context, archive io.Reader) error {
 // image itself goes only when no other tag names it; it is never forced.
 func (e *Engine) RemoveImage(ctx context.Context, ref string) error {
 	_, err := e.cli.ImageRemove(ctx, ref, image.RemoveOptions{PruneChildren: true})
-	if err != nil && !IsNotFound(err) {
+	if err != nil && !isNotFound(err) {
 		return fmt.Errorf("removing image %s: %w", ref, err)
 	}
 	return nil

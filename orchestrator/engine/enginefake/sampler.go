@@ -1,0 +1,80 @@
+package enginefake
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"slices"
+
+	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/engine"
+)
+
+// SampleFunc answers one job in a sampler container made from s: the
+// fake's stand-in for running the bench. ID and Nonce are filled in after.
+type SampleFunc func(s engine.Spec, j wire.Job) wire.Result
+
+// Job is one job a fake sampler was sent, as it read it off the wire, and
+// the container that took it.
+type Job struct {
+	Container string
+	Spec      engine.Spec
+	Wire      wire.Job
+}
+
+// isSampler says whether cmd is the sampler's `serve` (runner.StartServer).
+func isSampler(cmd []string) bool { return slices.Contains(cmd, "serve") }
+
+// serve is the fake sampler: what the real one does on its channel, with
+// the benches left out. It reads one wire.Job a line from stdin, records
+// it, says the ready line a job asks for, and answers with the result line
+// Sampler (or Steady) gives, carrying the job's id and nonce, until stdin
+// ends. A line that is not a job ends it with an error, as the real
+// sampler's channel would.
+func (f *Engine) serve(id string, s engine.Spec, stdin io.Reader, stdout io.Writer) error {
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var j wire.Job
+		if err := json.Unmarshal(sc.Bytes(), &j); err != nil {
+			return fmt.Errorf("fake sampler: not a job: %w", err)
+		}
+		f.mu.Lock()
+		f.Jobs = append(f.Jobs, Job{Container: id, Spec: s, Wire: j})
+		answer := f.Sampler
+		f.mu.Unlock()
+		if answer == nil {
+			answer = Steady
+		}
+		if j.Ready {
+			if _, err := stdout.Write(wire.EncodeReady(j.ID, j.Nonce)); err != nil {
+				return err
+			}
+		}
+		res := answer(s, j)
+		res.ID, res.Nonce = j.ID, j.Nonce
+		if _, err := stdout.Write(wire.EncodeResult(res)); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
+// Steady answers every job with its warm-ups and samples all ok: 1 ms
+// each, a check naming the bench (siblings agree), 1000 KiB of maxrss and
+// a 2048 KiB memory peak, on the container's cpuset. It counts nothing.
+func Steady(s engine.Spec, j wire.Job) wire.Result {
+	res := wire.Result{
+		Status:  wire.StatusOK,
+		Env:     wire.Env{Affinity: s.CPUs, CgroupVersion: "v1", MemPeakSource: "per-sample cgroup (fake)", CPUModel: "Fake CPU", Kernel: "fake"},
+		Samples: []wire.Sample{},
+	}
+	peak := int64(2048)
+	for i := 0; i < j.Warmup+j.Iters; i++ {
+		res.Samples = append(res.Samples, wire.Sample{Warmup: i < j.Warmup, Status: wire.StatusOK, ElapsedNs: 1_000_000,
+			Check: "fake:" + path.Base(j.BuildFailed), MaxRSSKB: 1000, MemPeakKB: &peak, WallNs: 1_001_000})
+	}
+	return res
+}
