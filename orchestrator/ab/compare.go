@@ -11,17 +11,12 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/abreport"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
-
-// Sampler runs one job in the sampler container for w
-// (lifecycle.Sampling; a fake in tests).
-type Sampler interface {
-	Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome
-}
 
 // Side is one side of a pair: where its job runs and the job (Iters,
 // Warmup and Count are set per round), or why it cannot run.
@@ -77,6 +72,7 @@ type state struct {
 	p          Pair
 	a, b       []int64
 	ca, cb     []runner.Count // each side's counted runs, from round 1
+	got        [2]int64       // this round's sample of each side, until both have one
 	done       bool
 	verdict    status.Status
 	detail     string
@@ -86,10 +82,9 @@ type state struct {
 // Compare runs the rounds over pairs on s and returns each bench's
 // comparison. It stops when every pair is resolved (after MinRounds), at
 // MaxRounds, when Budget is spent, or when ctx is cancelled.
-func Compare(ctx context.Context, s Sampler, pairs []Pair, set Settings) *Result {
+func Compare(ctx context.Context, s plan.Sampler, pairs []Pair, set Settings) *Result {
 	set = set.Defaults()
 	start := time.Now()
-	rng := rand.New(rand.NewSource(set.Seed))
 	family := 0
 	for _, p := range pairs {
 		if missingOf(p) == "" {
@@ -97,11 +92,7 @@ func Compare(ctx context.Context, s Sampler, pairs []Pair, set Settings) *Result
 		}
 	}
 	looks, level := stats.SequentialLooks(set.MinRounds, set.MaxRounds, family, set.Confidence)
-	isLook := map[int]bool{}
-	for _, l := range looks {
-		isLook[l] = true
-	}
-	res := &Result{Threshold: set.Threshold, Confidence: set.Confidence, LookLevel: level, Looks: looks, Seed: set.Seed, StoppedBy: "max-rounds"}
+	res := &Result{Threshold: set.Threshold, Confidence: set.Confidence, LookLevel: level, Looks: looks, Seed: set.Seed}
 	var all []*state
 	for _, p := range pairs {
 		st := &state{p: p}
@@ -110,38 +101,46 @@ func Compare(ctx context.Context, s Sampler, pairs []Pair, set Settings) *Result
 		}
 		all = append(all, st)
 	}
-	for round := 1; round <= set.MaxRounds; round++ {
-		active := activeOf(all)
-		if len(active) == 0 {
-			res.StoppedBy = "resolved"
-			break
-		}
-		if ctx.Err() != nil {
-			res.StoppedBy = "interrupted"
-			break
-		}
-		if set.Budget > 0 && time.Since(start) > set.Budget {
-			res.StoppedBy = "budget"
-			break
-		}
-		res.Rounds = round
-		fmt.Fprintf(set.Log, "ab: round %d of at most %d, %d benches unresolved\n", round, set.MaxRounds, len(active))
-		rng.Shuffle(len(active), func(i, j int) { active[i], active[j] = active[j], active[i] })
-		for _, st := range active {
-			sampleRound(ctx, s, st, round, set.Warmup, rng.Intn(2) == 1)
-		}
-		if isLook[round] {
+	e := &plan.Exec{Sampler: s, Units: units(all, set.Warmup), Budget: set.Budget, Looks: looks,
+		Schedule: plan.Interleaved{N: set.MaxRounds, Rand: rand.New(rand.NewSource(set.Seed))},
+		Live:     func(u int) bool { return !all[u].done },
+		Starting: func(round, live int) {
+			fmt.Fprintf(set.Log, "ab: round %d of at most %d, %d benches unresolved\n", round, set.MaxRounds, live)
+		},
+		Take: func(round int, step plan.Step, r plan.Result) bool {
+			return take(all[step.Unit], round, step.Job, r.Outcome)
+		},
+		Look: func(int) {
 			for _, st := range activeOf(all) {
 				look(st, level, set.Threshold)
 			}
-		}
+		},
 	}
+	stop, rounds := e.Run(ctx)
+	res.StoppedBy, res.Rounds = string(stop), rounds
 	for _, st := range all {
 		res.Benches = append(res.Benches, finish(st, level, set.Threshold))
 	}
 	sort.SliceStable(res.Benches, func(i, j int) bool { return res.Benches[i].Name < res.Benches[j].Name })
 	res.ElapsedNs = time.Since(start).Nanoseconds()
 	return res
+}
+
+// units are the pairs as the executor sees them: each its two sides, A
+// then B, warming up warmup runs before their first sample (a pair that
+// cannot run is never live).
+func units(all []*state, warmup int) [][]plan.Job {
+	out := make([][]plan.Job, len(all))
+	for i, st := range all {
+		cell := plan.Cell{Bench: st.p.Name, Lang: st.p.Lang}
+		a, b := st.p.A.Job, st.p.B.Job
+		a.Warmup, b.Warmup = warmup, warmup
+		out[i] = []plan.Job{
+			{Cell: cell, Side: "A", Where: st.p.A.Where, Job: a},
+			{Cell: cell, Side: "B", Where: st.p.B.Where, Job: b},
+		}
+	}
+	return out
 }
 
 func missingOf(p Pair) string {
@@ -166,47 +165,32 @@ func activeOf(all []*state) []*state {
 	return out
 }
 
-// sampleRound takes one sample of each side, B first when bFirst; the
-// first round warms each side up and asks for its counts.
-func sampleRound(ctx context.Context, s Sampler, st *state, round, warmup int, bFirst bool) {
-	sides := []byte{'A', 'B'}
-	if bFirst {
-		sides = []byte{'B', 'A'}
+// take reads one side's sample of a round (side 0 A, 1 B); a round's
+// ratio is kept once both sides have one. A side that fails ends the pair
+// (the round's other side is then not sent); the first round's counts are
+// kept. It says whether the pair is done.
+func take(st *state, round, side int, o runner.Outcome) bool {
+	name := "AB"[side]
+	if o.Status != status.OK || len(o.Samples) == 0 || o.Samples[0].ElapsedNs <= 0 {
+		st.done, st.verdict = true, status.Missing
+		if o.Status == status.Interrupted {
+			st.verdict = status.Unresolved
+		}
+		st.detail = fmt.Sprintf("%c: %s %s", name, o.Status, termtext.FirstLine(cmp.Or(o.Detail, o.BuildError)))
+		return true
 	}
-	var got [2]int64
-	for _, side := range sides {
-		sd := st.p.A
-		if side == 'B' {
-			sd = st.p.B
-		}
-		j := sd.Job
-		j.Iters, j.Warmup, j.Count = 1, 0, nil
-		if round == 1 {
-			j.Warmup, j.Count = warmup, sd.Job.Count
-		}
-		o := s.Sample(ctx, sd.Where, j)
-		if o.Status != status.OK || len(o.Samples) == 0 || o.Samples[0].ElapsedNs <= 0 {
-			st.done, st.verdict = true, status.Missing
-			if o.Status == status.Interrupted {
-				st.verdict = status.Unresolved
-			}
-			st.detail = fmt.Sprintf("%c: %s %s", side, o.Status, termtext.FirstLine(cmp.Or(o.Detail, o.BuildError)))
-			return
-		}
-		i := 0
-		if side == 'B' {
-			i = 1
-		}
-		got[i] = o.Samples[0].ElapsedNs
-		if j.Count != nil {
-			if side == 'A' {
-				st.ca = o.Counts
-			} else {
-				st.cb = o.Counts
-			}
-		}
+	st.got[side] = o.Samples[0].ElapsedNs
+	if side == 0 && round == 1 && st.p.A.Job.Count != nil {
+		st.ca = o.Counts
 	}
-	st.a, st.b = append(st.a, got[0]), append(st.b, got[1])
+	if side == 1 && round == 1 && st.p.B.Job.Count != nil {
+		st.cb = o.Counts
+	}
+	if st.got[0] > 0 && st.got[1] > 0 {
+		st.a, st.b = append(st.a, st.got[0]), append(st.b, st.got[1])
+		st.got = [2]int64{}
+	}
+	return false
 }
 
 // look gives a pair its verdict at this look; a resolved pair stops.

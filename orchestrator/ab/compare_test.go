@@ -46,6 +46,11 @@ func (f *fakeSampler) Sample(ctx context.Context, w runner.Where, j runner.Job) 
 	return o
 }
 
+// SamplePair: ab sends no xproc pair.
+func (f *fakeSampler) SamplePair(ctx context.Context, w runner.PairWhere, reader, producer runner.Job) (runner.Outcome, *runner.Outcome) {
+	panic("ab sent an xproc pair")
+}
+
 func pair(name, a, b string) Pair {
 	return Pair{Name: name, Lang: "c",
 		A: Side{Where: runner.Where{Lang: "c", Image: a, CPUs: "1"}, Job: runner.Job{Unit: name, Count: &wire.CountJob{Runs: 2}}},

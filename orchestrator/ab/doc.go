@@ -10,7 +10,7 @@
 // run out; the confidence is split over the looks (stats.PerLookLevel) so
 // stopping early does not raise false alarms.
 //
-// Entry points: Compare runs the rounds on any Sampler (a prepared
+// Entry points: Compare runs the rounds (plan.Exec, plan.Interleaved) on any plan.Sampler (a prepared
 // lifecycle.Sampling, or a fake) over Pairs; OnEngine opens a lifecycle
 // session, builds both sides' images (Prepare reads and checks the sides
 // first) and runs Compare in it. The Result, its evidence and its

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -51,7 +52,7 @@ func evidence(res *Result, s *lifecycle.Session, sp *lifecycle.Sampling, host *r
 // noting is a Sampler that keeps in host what the first sampler to answer
 // said it and its benches were granted (record.NoteSampler).
 type noting struct {
-	Sampler
+	plan.Sampler
 	mu   sync.Mutex
 	host *report.Host
 }

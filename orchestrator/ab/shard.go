@@ -1,11 +1,10 @@
 package ab
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 )
 
@@ -21,7 +20,7 @@ func (p *Plan) selectShard() error {
 	if sp.N == 0 {
 		return nil
 	}
-	digest, err := sourcesDigest(p)
+	digest, err := plan.Digest(p.sources())
 	if err != nil {
 		return err
 	}
@@ -49,11 +48,11 @@ func (p *Plan) selectShard() error {
 	return nil
 }
 
-// sourcesDigest names what both sides' programs of the selected benches
-// are, by side, bench and language (not by path: two machines check the
-// suites out in different places): the shards of one ab have the same.
-func sourcesDigest(p *Plan) (string, error) {
-	h := sha256.New()
+// sources are both sides' programs of the selected benches, named by
+// side, bench and language (not by path: two machines check the suites
+// out in different places), so the shards of one ab digest alike.
+func (p *Plan) sources() []plan.Source {
+	var srcs []plan.Source
 	for i, s := range []*catalogue.Suite{p.ASuite, p.BSuite} {
 		for _, name := range p.Names {
 			b := bench(s, name)
@@ -61,17 +60,11 @@ func sourcesDigest(p *Plan) (string, error) {
 				continue
 			}
 			for _, l := range p.Langs {
-				path := b.Sources[l.Name]
-				if path == "" {
-					continue
+				if path := b.Sources[l.Name]; path != "" {
+					srcs = append(srcs, plan.Source{Name: "AB"[i:i+1] + " " + name + " " + l.Name, Path: path})
 				}
-				data, err := catalogue.ReadSource(path)
-				if err != nil {
-					return "", err
-				}
-				fmt.Fprintf(h, "%s %s %s %x\n", "AB"[i:i+1], name, l.Name, sha256.Sum256(data))
 			}
 		}
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return srcs
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -45,26 +45,11 @@ func (c *counting) countAll(ctx context.Context, env Env, benches []*benchRun, p
 	}
 	c.cpus = cpus
 	prog.countStart(len(tasks), cpus)
-	queue := make(chan countTask)
-	var wg sync.WaitGroup
 	start := time.Now()
 	if c.p.CountBudget > 0 {
 		c.deadline = start.Add(c.p.CountBudget)
 	}
-	for _, cpu := range cpus {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for t := range queue {
-				c.countCell(ctx, env, t, cpu, prog)
-			}
-		}()
-	}
-	for _, t := range tasks {
-		queue <- t
-	}
-	close(queue)
-	wg.Wait()
+	plan.OnCPUs(cpus, len(tasks), func(cpu string, i int) { c.countCell(ctx, env, tasks[i], cpu, prog) })
 	c.wall += time.Since(start)
 }
 
@@ -203,7 +188,7 @@ func (c *counting) countJob(ctx context.Context, env Env, t countTask, cpu strin
 	w := ln.where
 	w.CPUs = cpu
 	start := time.Now()
-	o := env.Engine.Sample(ctx, w, j)
+	o := plan.Send(ctx, env.Engine, plan.Job{Cell: plan.Cell{Bench: t.bench, Lang: ln.lang.Name}, Where: w, Job: j}).Outcome
 	took := time.Since(start)
 	c.mu.Lock()
 	c.spent += took

@@ -105,6 +105,11 @@ func (f *fakeEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) r
 	return o
 }
 
+// SamplePair: a run sends no xproc pair.
+func (f *fakeEngine) SamplePair(ctx context.Context, w runner.PairWhere, reader, producer runner.Job) (runner.Outcome, *runner.Outcome) {
+	panic("a run sent an xproc pair")
+}
+
 func fakeEnv(images fakeImages, eng *fakeEngine, ncpu int) harness.Env {
 	return harness.Env{RunID: "fake-run-000001", Host: engine.HostInfo{LogicalCPUs: ncpu, CPUModel: "Fake CPU"}, Images: images,
 		Ready: func(context.Context) (harness.Engine, error) { return eng, nil }}

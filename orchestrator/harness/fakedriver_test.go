@@ -27,6 +27,9 @@ func (p *poolEngine) Privilege() (engine.Privilege, []engine.Attempt) { return p
 func (p *poolEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
 	return p.pool.Sample(ctx, w, j)
 }
+func (p *poolEngine) SamplePair(ctx context.Context, w runner.PairWhere, reader, producer runner.Job) (runner.Outcome, *runner.Outcome) {
+	return p.pool.SamplePair(ctx, w, reader, producer)
+}
 func (p *poolEngine) CloseSamplers() []runner.Started {
 	p.pool.Close()
 	return p.pool.Started()

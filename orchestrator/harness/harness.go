@@ -9,6 +9,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -18,12 +19,13 @@ import (
 // Images makes or finds the images a run needs (imagebuild.Builder).
 type Images = lifecycle.Builder
 
-// Engine is what a run samples with (lifecycle.Sampling). A run gets one
-// only from Env.Ready, which probes the privilege first: nothing samples
-// before the probe.
+// Engine is what a run samples with (lifecycle.Sampling): the one
+// sampler interface, plan.Sampler, with the privilege it was granted and
+// its containers' end. A run gets one only from Env.Ready, which probes
+// the privilege first: nothing samples before the probe.
 type Engine interface {
+	plan.Sampler
 	Privilege() (engine.Privilege, []engine.Attempt)
-	Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome
 	CloseSamplers() []runner.Started
 }
 

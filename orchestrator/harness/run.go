@@ -9,6 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -50,7 +51,7 @@ func newRun(env Env, p *Plan) (*run, error) {
 	r := &run{p: p, env: env, at: startedAt(), warnings: append([]string{}, p.Warnings...), count: newCounting(p)}
 	r.host = report.Host{HostInfo: record.HostInfo(env.Host), OrchestratorCPUs: orchestratorCPUs(env.Host.LogicalCPUs)}
 	var err error
-	r.digest, err = sourcesDigest(p.Catalogue)
+	r.digest, err = plan.Digest(benchSources(p.Catalogue))
 	return r, err
 }
 
@@ -122,7 +123,7 @@ func (r *run) measure(ctx context.Context) (interrupted bool) {
 func (r *run) confirm(ctx context.Context, br *benchRun, subj *lane) {
 	p := r.p
 	fmt.Fprintf(p.Log, "confirm: %s %s is over its band; %d more samples\n", br.b.Name, p.SubjectLang.Name, p.Confirm)
-	merge(&subj.out, r.env.Engine.Sample(ctx, subj.where, subj.job(p.Confirm, 0)))
+	merge(&subj.out, plan.Send(ctx, r.env.Engine, plan.Job{Cell: plan.Cell{Bench: br.b.Name, Lang: subj.lang.Name}, Where: subj.where, Job: subj.job(p.Confirm, 0)}).Outcome)
 	br.confirm = p.Confirm
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -50,25 +51,37 @@ func (l *lane) job(n, w int) runner.Job {
 // (counting.countAll), once every bench of the pass is timed.
 func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, built built, seed int64, prog *progress, cnt *counting) map[string]*lane {
 	lanes, order := newLanes(env, p, b, built, seed, cnt)
-	for round := 0; round < p.Iters; round++ {
+	units := make([][]plan.Job, len(order))
+	for i, ln := range order {
+		units[i] = []plan.Job{{Cell: plan.Cell{Bench: b.Name, Lang: ln.lang.Name}, Where: ln.where, Job: ln.job(1, p.Warmup)}}
+	}
+	e := &plan.Exec{Sampler: env.Engine, Schedule: plan.RoundRobin{N: p.Iters}, Units: units,
+		Live:    func(u int) bool { return !order[u].done },
+		Sending: func(round int, s plan.Step) { prog.sampling(b.Name, order[s.Unit].lang.Name, round, p.Iters) },
+		Take: func(_ int, s plan.Step, r plan.Result) bool {
+			ln := order[s.Unit]
+			if r.NotSent {
+				interrupt(ln)
+			} else {
+				merge(&ln.out, r.Outcome)
+				ln.done = ln.out.Status != status.OK
+			}
+			return ln.done
+		},
+	}
+	if stop, _ := e.Run(ctx); stop == plan.Stopped {
 		for _, ln := range order {
-			if ln.done {
-				continue
+			if !ln.done {
+				interrupt(ln)
 			}
-			if ctx.Err() != nil {
-				ln.out.Status, ln.out.Detail, ln.done = status.Interrupted, "the run was interrupted", true
-				continue
-			}
-			warm := 0
-			if round == 0 {
-				warm = p.Warmup
-			}
-			prog.sampling(b.Name, ln.lang.Name, round+1, p.Iters)
-			merge(&ln.out, env.Engine.Sample(ctx, ln.where, ln.job(1, warm)))
-			ln.done = ln.out.Status != status.OK
 		}
 	}
 	return lanes
+}
+
+// interrupt marks a lane the interruption reached before its last sample.
+func interrupt(ln *lane) {
+	ln.out.Status, ln.out.Detail, ln.done = status.Interrupted, "the run was interrupted", true
 }
 
 // newLanes is a bench's lanes, the subject's first, each with its job (and

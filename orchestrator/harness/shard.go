@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -21,7 +22,7 @@ func (p *Plan) selectShard() error {
 	if p.UpdateBaselines {
 		return errors.New("--shard with --update-baselines: each shard would record a part of the file on its own machine; record baselines unsharded")
 	}
-	suite, err := sourcesDigest(p.Catalogue) // before the split: the whole run's
+	suite, err := plan.Digest(benchSources(p.Catalogue)) // before the split: the whole run's
 	if err != nil {
 		return err
 	}

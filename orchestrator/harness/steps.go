@@ -2,8 +2,6 @@ package harness
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"sort"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
@@ -173,9 +172,9 @@ func missingBenches(p *Plan) []string {
 	return gone
 }
 
-// sourcesDigest names the bench sources a run measured.
-func sourcesDigest(s *catalogue.Suite) (string, error) {
-	h := sha256.New()
+// benchSources are the bench sources a run measures, named by path, for
+// the report's sources digest (plan.Digest).
+func benchSources(s *catalogue.Suite) []plan.Source {
 	var paths []string
 	for _, b := range s.Benches {
 		for _, p := range b.Sources {
@@ -183,13 +182,9 @@ func sourcesDigest(s *catalogue.Suite) (string, error) {
 		}
 	}
 	sort.Strings(paths)
-	for _, p := range paths {
-		data, err := catalogue.ReadSource(p)
-		if err != nil {
-			return "", err
-		}
-		sum := sha256.Sum256(data)
-		fmt.Fprintf(h, "%s %x\n", p, sum)
+	srcs := make([]plan.Source, len(paths))
+	for i, p := range paths {
+		srcs[i] = plan.Source{Name: p, Path: p}
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return srcs
 }

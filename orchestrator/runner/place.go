@@ -17,17 +17,23 @@ type Limits struct {
 }
 
 // Place is where and how one bench's program in language l runs: run, ab
-// and xproc all make their cells' jobs here, so a cell is the same job
-// whichever verb asked for it (its image's trusted record checked by the
-// sampler, the bench's environment in one order, the same limits). The
-// caller sets Iters, Warmup and Count.
+// and xproc all make their cells' jobs here (xproc through PlaceUnit), so
+// a cell is the same job whichever verb asked for it (its image's trusted
+// record checked by the sampler, the bench's environment in one order,
+// the same limits). The caller sets Iters, Warmup and Count.
 func Place(b *catalogue.Bench, l toolchain.Language, bi imagebuild.BenchImage, cpus string, seed int64, lim Limits) (Where, Job) {
-	vars := make([]string, 0, len(b.Env))
-	for k, v := range b.Env {
+	w := Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus, Trusted: imagebuild.TrustedArg(bi.Trusted)}
+	return w, PlaceUnit(b.Name, b.Env, l, seed, lim)
+}
+
+// PlaceUnit is the job of one program unit of a bench image in language
+// l, its environment sorted, held to lim: a bench's (Place), or one side
+// of an xproc pair, whose image and cpusets the pair decides.
+func PlaceUnit(unit string, env map[string]string, l toolchain.Language, seed int64, lim Limits) Job {
+	vars := make([]string, 0, len(env))
+	for k, v := range env {
 		vars = append(vars, k+"="+v)
 	}
 	sort.Strings(vars)
-	w := Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus, Trusted: imagebuild.TrustedArg(bi.Trusted)}
-	j := Job{Unit: b.Name, Lang: l, Timeout: lim.Timeout, Seed: seed, MemLimit: lim.MemLimit, OutCap: lim.OutCap, Env: vars}
-	return w, j
+	return Job{Unit: unit, Lang: l, Timeout: lim.Timeout, Seed: seed, MemLimit: lim.MemLimit, OutCap: lim.OutCap, Env: vars}
 }

@@ -1,11 +1,9 @@
 package xproc
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"os"
 
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/toolchain"
@@ -53,7 +51,7 @@ func selectShard(o Options) (*selection, *report.Shard, error) {
 			w.Cells[Unit(v, l.Name)] = len(Rows(v, []toolchain.Language{l}))
 		}
 	}
-	digest, err := sourcesDigest(o)
+	digest, err := plan.Digest(sources(o))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -90,20 +88,16 @@ func (s *selection) addRefs(o Options) {
 	}
 }
 
-// sourcesDigest names the xproc programs of every language asked, by
-// language and unit (not by path): the shards of one xproc have the same.
-func sourcesDigest(o Options) (string, error) {
-	h := sha256.New()
+// sources are the xproc programs of every language asked, named by
+// language and unit (not by path), so the shards of one xproc digest alike.
+func sources(o Options) []plan.Source {
+	var srcs []plan.Source
 	for _, l := range o.Langs {
 		for _, s := range Sources(o.Suite, l) {
-			data, err := os.ReadFile(s.Path)
-			if err != nil {
-				return "", err
-			}
-			fmt.Fprintf(h, "%s %s %x\n", l.Name, s.Unit, sha256.Sum256(data))
+			srcs = append(srcs, plan.Source{Name: l.Name + " " + s.Unit, Path: s.Path})
 		}
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return srcs
 }
 
 // langsOf are the languages the shard measures (its units' and its

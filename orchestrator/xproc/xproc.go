@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -64,23 +64,11 @@ var expected = map[string]string{
 	"large": "n:20000,sum:105011200000",
 }
 
-// Sampler runs jobs on the run's sampler containers: runner.Pool, or the
-// lifecycle session's Sampling, which adds its rule on images not trusted.
-type Sampler interface {
-	Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome
-	SamplePair(ctx context.Context, w runner.PairWhere, reader, producer runner.Job) (runner.Outcome, *runner.Outcome)
-}
-
-var (
-	_ Sampler = (*runner.Pool)(nil)
-	_ Sampler = (*lifecycle.Sampling)(nil)
-)
-
 // Pair runs the pair of one row iters times, each run a job on the
 // reader's and one on the producer's long-lived sampler container
 // (runner.Pool.SamplePair), or, in process, one job on one.
 type Pair struct {
-	Sampler Sampler
+	Sampler plan.Sampler
 	Lang    string // the image's language
 	Image   string
 	Trusted string // imagebuild.TrustedArg of the image's BenchImage.Trusted
@@ -95,8 +83,12 @@ type Pair struct {
 // Docker's default /dev/shm is 64 MiB.
 const ShmSize = 256 << 20
 
-// MemLimit bounds each side's container, beyond the ring.
+// MemLimit bounds each side's container, beyond the ring, and each of its
+// samples.
 const MemLimit = 4 << 30
+
+// OutCap is how much of a side's stdout its sampler keeps, as for run and ab.
+const OutCap = 1 << 20
 
 // readerTimeoutMs is how long a reader waits for write_seq to move before it
 // says producer_failed.
@@ -106,27 +98,29 @@ const readerTimeoutMs = 10000
 // (status=producer_failed on its stdout; xproc/*).
 const producerFailedExit = 3
 
-// Measure runs one row iters times and summarises.
+// Measure runs one row iters times (plan.Exec, one unit: the row's pair
+// or in-process job) and summarises; the first run that fails ends it.
 func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) Result {
 	res := Result{Row: row.Name, Title: row.Title, Comparable: !row.InProcess, ElapsedNsSamples: []int64{}}
-	for i := 0; i < iters && ctx.Err() == nil; i++ {
-		var r Run
-		if row.InProcess {
-			r = p.inProcess(ctx, row, variant)
-		} else {
-			r = p.pair(ctx, row, variant)
-		}
-		if r.Status == status.OK && r.Check != expected[variant] {
-			r.Status, r.Detail = status.BadChecksum, fmt.Sprintf("check %q, want %q", r.Check, expected[variant])
-		}
-		res.Runs = append(res.Runs, r)
-		fmt.Fprintf(p.Log, "  %s %s #%d: %s %s\n", variant, row.Name, i+1, r.Status, describe(r))
-		if r.Status != status.OK {
-			res.Status, res.Detail = r.Status, r.Detail
-			return res
-		}
-		res.ElapsedNsSamples = append(res.ElapsedNsSamples, r.ElapsedNs)
-		res.Check = r.Check
+	e := &plan.Exec{Sampler: p.Sampler, Schedule: plan.RoundRobin{N: iters}, Units: [][]plan.Job{{p.planJob(row, variant)}},
+		Take: func(round int, _ plan.Step, pr plan.Result) bool {
+			r := p.read(ctx, row, pr)
+			if r.Status == status.OK && r.Check != expected[variant] {
+				r.Status, r.Detail = status.BadChecksum, fmt.Sprintf("check %q, want %q", r.Check, expected[variant])
+			}
+			res.Runs = append(res.Runs, r)
+			fmt.Fprintf(p.Log, "  %s %s #%d: %s %s\n", variant, row.Name, round, r.Status, describe(r))
+			if r.Status != status.OK {
+				res.Status, res.Detail = r.Status, r.Detail
+				return true
+			}
+			res.ElapsedNsSamples = append(res.ElapsedNsSamples, r.ElapsedNs)
+			res.Check = r.Check
+			return false
+		}}
+	e.Run(ctx)
+	if res.Status != "" { // a run failed
+		return res
 	}
 	if ctx.Err() != nil {
 		res.Status = status.Interrupted
@@ -185,24 +179,50 @@ func (p *Pair) where(cpus string) runner.Where {
 	return runner.Where{Lang: p.Lang, Image: p.Image, CPUs: cpus, Trusted: p.Trusted}
 }
 
-// job is one side's one sample of row's program unit.
-func (p *Pair) job(row Row, unit, role, variant string, env []string) runner.Job {
-	j := runner.Job{Unit: unit, Lang: row.Lang, Iters: 1, Timeout: p.Timeout, Env: env}
+// job is one side's one sample of row's program unit, placed as every
+// verb's jobs are (runner.PlaceUnit). No xproc program reads the seed.
+func (p *Pair) job(row Row, unit, role, variant string, env map[string]string) runner.Job {
+	j := runner.PlaceUnit(unit, env, row.Lang, 0, runner.Limits{Timeout: p.Timeout, MemLimit: MemLimit, OutCap: OutCap})
+	j.Iters = 1
 	if !row.Lang.XProcPerRole {
 		j.Args = []string{role, variant}
 	}
 	return j
 }
 
-func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
-	var r Run
-	rc, pc := p.cpus()
-	env := []string{
-		"HALEBENCH_SHM_NAME=halebench_xproc_" + variant,
-		"HALEBENCH_XPROC_TIMEOUT_MS=" + strconv.Itoa(readerTimeoutMs),
+// planJob is one run of row: its reader's job with the producer's
+// (runner.Pool.SamplePair), or, in process, one job on the CPUs the
+// runner gives a two-thread bench.
+func (p *Pair) planJob(row Row, variant string) plan.Job {
+	cell := plan.Cell{Bench: Unit(variant, row.Name), Lang: row.Lang.Name}
+	if row.InProcess {
+		cpus, _, err := runner.PlanCPUs(p.NCPU, 2)
+		if err != nil {
+			cpus = "0"
+		}
+		return plan.Job{Cell: cell, Side: "pair", Where: p.where(cpus), Job: p.job(row, row.ReaderUnit, "pair", variant, nil)}
 	}
-	w := runner.PairWhere{Reader: p.where(rc), Producer: p.where(pc), ShmSize: ShmSize}
-	ro, po := p.Sampler.SamplePair(ctx, w, p.job(row, row.ReaderUnit, "reader", variant, env), p.job(row, row.ProdUnit, "producer", variant, env))
+	rc, pc := p.cpus()
+	env := map[string]string{
+		"HALEBENCH_SHM_NAME":         "halebench_xproc_" + variant,
+		"HALEBENCH_XPROC_TIMEOUT_MS": strconv.Itoa(readerTimeoutMs),
+	}
+	return plan.Job{Cell: cell, Side: "reader", Where: p.where(rc), Job: p.job(row, row.ReaderUnit, "reader", variant, env),
+		Producer: &plan.Producer{Where: p.where(pc), Job: p.job(row, row.ProdUnit, "producer", variant, env), ShmSize: ShmSize}}
+}
+
+// read is one run of row from what its job produced.
+func (p *Pair) read(ctx context.Context, row Row, pr plan.Result) Run {
+	if row.InProcess {
+		return p.readInProcess(ctx, pr.Outcome)
+	}
+	return p.readPair(ctx, pr.Outcome, pr.Producer)
+}
+
+// readPair reads a pair's two outcomes (po nil: the producer was never
+// sent) into a run: whose side failed, and why.
+func (p *Pair) readPair(ctx context.Context, ro runner.Outcome, po *runner.Outcome) Run {
+	var r Run
 	measured := p.side(ro, &r.Reader)
 	if ctx.Err() != nil {
 		return fail(r, status.Interrupted, "")
@@ -216,18 +236,24 @@ func (p *Pair) pair(ctx context.Context, row Row, variant string) Run {
 	r.Producer = &Side{}
 	p.side(*po, r.Producer)
 	if r.Reader.Status != status.OK {
-		if measured.ExitCode == producerFailedExit && measured.Signal == "" || r.Producer.Status != status.OK {
-			return fail(r, status.ProducerFailed, fmt.Sprintf("reader: %s; producer: %s %s", r.Reader.Detail, r.Producer.Status, r.Producer.Detail))
-		}
-		switch r.Reader.Status {
-		case status.BadOutput, status.NoElapsed:
-			return fail(r, r.Reader.Status, "the reader's output: "+r.Reader.Detail)
-		case status.Timeout:
-			return fail(r, status.Timeout, "the reader: "+r.Reader.Detail)
-		}
-		return fail(r, status.ReaderFailed, r.Reader.Detail)
+		return readerFailed(r, measured)
 	}
 	return measuredRun(r, measured)
+}
+
+// readerFailed is a run whose reader did not end ok: the producer's fault
+// when the reader said so (or the producer failed too), else the reader's.
+func readerFailed(r Run, measured runner.Sample) Run {
+	if measured.ExitCode == producerFailedExit && measured.Signal == "" || r.Producer.Status != status.OK {
+		return fail(r, status.ProducerFailed, fmt.Sprintf("reader: %s; producer: %s %s", r.Reader.Detail, r.Producer.Status, r.Producer.Detail))
+	}
+	switch r.Reader.Status {
+	case status.BadOutput, status.NoElapsed:
+		return fail(r, r.Reader.Status, "the reader's output: "+r.Reader.Detail)
+	case status.Timeout:
+		return fail(r, status.Timeout, "the reader: "+r.Reader.Detail)
+	}
+	return fail(r, status.ReaderFailed, r.Reader.Detail)
 }
 
 // measuredRun is a run whose side the sampler called ok: its elapsed time
@@ -241,14 +267,9 @@ func measuredRun(r Run, s runner.Sample) Run {
 	return r
 }
 
-func (p *Pair) inProcess(ctx context.Context, row Row, variant string) Run {
+// readInProcess reads the one outcome of an in-process pair into a run.
+func (p *Pair) readInProcess(ctx context.Context, o runner.Outcome) Run {
 	var r Run
-	// Two threads: the CPUs the runner gives a two-thread bench.
-	cpus, _, err := runner.PlanCPUs(p.NCPU, 2)
-	if err != nil {
-		cpus = "0"
-	}
-	o := p.Sampler.Sample(ctx, p.where(cpus), p.job(row, row.ReaderUnit, "pair", variant, nil))
 	measured := p.side(o, &r.Reader)
 	if ctx.Err() != nil {
 		return fail(r, status.Interrupted, "")
