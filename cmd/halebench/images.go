@@ -8,7 +8,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 const imagesHelp = `Usage: halebench images [flags]
@@ -28,7 +27,7 @@ func runImages(ctx context.Context, args []string) error {
 	if _, err := parseN(fs, args, imagesHelp, 0, ""); err != nil {
 		return err
 	}
-	langs, err := toolchain.Parse(o.langs)
+	langs, err := catalogue.Parse(o.langs)
 	if err != nil {
 		return badInput("images", err)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // ErrSide says a side could not be built at all (exit 2).
@@ -83,7 +82,7 @@ func buildSide(ctx context.Context, s *lifecycle.Session, side string, spec Side
 	o.Subject = spec.Images.Subject // the side's own subject build (its hale)
 	imgs, err := lifecycle.BuildImages(ctx, s.BuilderWith(o), lifecycle.Need{
 		Langs: p.Langs,
-		Sources: func(l toolchain.Language) []imagebuild.Source {
+		Sources: func(l catalogue.Language) []imagebuild.Source {
 			var srcs []imagebuild.Source
 			for _, b := range suite.All {
 				if path := b.Sources[l.Name]; path != "" {
@@ -142,7 +141,7 @@ func pairs(p *Plan, ncpu int, a, b built, seed int64) []Pair {
 	return out
 }
 
-func side(p *Plan, b *catalogue.Bench, l toolchain.Language, bt built, cpus string, seed int64) Side {
+func side(p *Plan, b *catalogue.Bench, l catalogue.Language, bt built, cpus string, seed int64) Side {
 	switch {
 	case b == nil:
 		return Side{Missing: "no such bench"}

@@ -12,7 +12,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // SideSpec is one side as the user gave it: its suite folder (holding
@@ -47,7 +46,7 @@ type Options struct {
 type Plan struct {
 	Options
 	ASuite, BSuite *catalogue.Suite
-	Langs          []toolchain.Language
+	Langs          []catalogue.Language
 	Names          []string // the benches compared, sorted
 	Same           bool     // A and B are given alike: an A/A
 	// Partition is the sharded ab's partition and this shard's part (nil:
@@ -130,14 +129,14 @@ func selectNames(a, b *catalogue.Suite, list string) ([]string, error) {
 	return out, nil
 }
 
-func languages(list, subject string) ([]toolchain.Language, error) {
-	if _, ok := toolchain.ByName(subject); !ok {
-		return nil, fmt.Errorf("--subject=%s: unknown language (known: %s)", subject, toolchain.Names())
+func languages(list, subject string) ([]catalogue.Language, error) {
+	if _, ok := catalogue.ByName(subject); !ok {
+		return nil, fmt.Errorf("--subject=%s: unknown language (known: %s)", subject, catalogue.Names())
 	}
 	if strings.TrimSpace(list) == "" {
 		list = subject
 	}
-	return toolchain.Parse(list)
+	return catalogue.Parse(list)
 }
 
 // bench is the named bench of a suite, nil when it has none.

@@ -10,8 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // Bench is one workload with its sibling sources.
@@ -149,7 +147,7 @@ func addSource(found map[string]*Bench, dir, kind string, e fs.DirEntry) error {
 		return nil
 	}
 	ext := strings.TrimPrefix(filepath.Ext(e.Name()), ".")
-	lang, ok := toolchain.ByExt(ext)
+	lang, ok := ByExt(ext)
 	if !ok {
 		return nil
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // ErrDiffer says a rebuilt image's digest is not the recorded one.
@@ -70,7 +69,7 @@ func (o VerifyOptions) wantsExactly(lang string) bool {
 }
 
 func (o VerifyOptions) wants(lang string) bool {
-	if len(o.Langs) == 0 || lang == toolchain.SamplerLang().Name {
+	if len(o.Langs) == 0 || lang == catalogue.SamplerLang().Name {
 		return true
 	}
 	for _, l := range o.Langs {
@@ -153,7 +152,7 @@ func (v *verifier) cleaned() []Row {
 func (v *verifier) toolchains(ctx context.Context) error {
 	for _, name := range sortedKeys(v.rep.Images) {
 		rec := v.rep.Images[name]
-		lang, ok := toolchain.ByName(name)
+		lang, ok := catalogue.ByName(name)
 		if !ok || rec.Status != imagebuild.Available || rec.Inputs == nil || !v.o.wants(name) {
 			continue
 		}
@@ -176,7 +175,7 @@ func (v *verifier) toolchains(ctx context.Context) error {
 func (v *verifier) benchImages(ctx context.Context, suite *catalogue.Suite) error {
 	for _, name := range sortedKeys(v.rep.BenchImages) {
 		rec := v.rep.BenchImages[name]
-		lang, ok := toolchain.ByName(name)
+		lang, ok := catalogue.ByName(name)
 		if !ok || rec.Inputs == nil || !v.o.wants(name) || (len(v.o.Langs) > 0 && lang.Sampler && !v.o.wantsExactly(name)) {
 			continue
 		}
@@ -208,7 +207,7 @@ func (v *verifier) benchImages(ctx context.Context, suite *catalogue.Suite) erro
 // benchSources finds, in the suite, the sources a bench image was built
 // from (recorded as src/<unit>.<ext>); a recorded source the suite no longer
 // has is said so, not silently dropped.
-func benchSources(suite *catalogue.Suite, lang toolchain.Language, files map[string]string) ([]imagebuild.Source, []string, error) {
+func benchSources(suite *catalogue.Suite, lang catalogue.Language, files map[string]string) ([]imagebuild.Source, []string, error) {
 	byUnit := map[string]string{}
 	for _, bench := range suite.All {
 		if p := bench.Sources[lang.Name]; p != "" {

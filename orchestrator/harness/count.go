@@ -16,7 +16,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // --count's modes.
@@ -150,7 +149,7 @@ func (c *counting) report(valgrind string) *report.Count {
 
 // checkCountLangs reads --count-langs: known languages, each one the run
 // measures.
-func checkCountLangs(list string, langs []toolchain.Language) ([]string, error) {
+func checkCountLangs(list string, langs []catalogue.Language) ([]string, error) {
 	var out []string
 	for _, name := range strings.Split(list, ",") {
 		name = strings.TrimSpace(name)

@@ -12,7 +12,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // Options are a run's settings (the CLI's flags).
@@ -68,8 +67,8 @@ type Options struct {
 type Plan struct {
 	Options
 	Catalogue   *catalogue.Suite
-	Languages   []toolchain.Language
-	SubjectLang toolchain.Language
+	Languages   []catalogue.Language
+	SubjectLang catalogue.Language
 	Base        *baseline.File
 	Warnings    []string
 	// CountedLangs are the comparatives --count-langs names.
@@ -93,17 +92,17 @@ func Prepare(o Options) (*Plan, error) {
 	if err := p.Catalogue.Select(o.Bench); err != nil {
 		return nil, err
 	}
-	if p.Languages, err = toolchain.Parse(o.Langs); err != nil {
+	if p.Languages, err = catalogue.Parse(o.Langs); err != nil {
 		return nil, err
 	}
 	var ok bool
-	if p.SubjectLang, ok = toolchain.ByName(o.Subject); !ok {
-		return nil, fmt.Errorf("--subject=%s: unknown language (known: %s)", o.Subject, toolchain.Names())
+	if p.SubjectLang, ok = catalogue.ByName(o.Subject); !ok {
+		return nil, fmt.Errorf("--subject=%s: unknown language (known: %s)", o.Subject, catalogue.Names())
 	}
 	if o.NoComparative {
-		p.Languages = []toolchain.Language{p.SubjectLang}
+		p.Languages = []catalogue.Language{p.SubjectLang}
 	} else if !hasLang(p.Languages, p.SubjectLang.Name) {
-		p.Languages, _ = toolchain.Parse(joinNames(append(p.Languages, p.SubjectLang)))
+		p.Languages, _ = catalogue.Parse(joinNames(append(p.Languages, p.SubjectLang)))
 	}
 	if p.CountedLangs, err = checkCountLangs(o.CountLangs, p.Languages); err != nil {
 		return nil, err
@@ -176,7 +175,7 @@ func (p *Plan) warn(msg string) {
 	fmt.Fprintf(p.Log, "warning: %s\n", msg)
 }
 
-func hasLang(ls []toolchain.Language, name string) bool {
+func hasLang(ls []catalogue.Language, name string) bool {
 	for _, l := range ls {
 		if l.Name == name {
 			return true
@@ -185,7 +184,7 @@ func hasLang(ls []toolchain.Language, name string) bool {
 	return false
 }
 
-func names(ls []toolchain.Language) []string {
+func names(ls []catalogue.Language) []string {
 	var out []string
 	for _, l := range ls {
 		out = append(out, l.Name)
@@ -193,4 +192,4 @@ func names(ls []toolchain.Language) []string {
 	return out
 }
 
-func joinNames(ls []toolchain.Language) string { return strings.Join(names(ls), ",") }
+func joinNames(ls []catalogue.Language) string { return strings.Join(names(ls), ",") }

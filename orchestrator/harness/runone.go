@@ -12,7 +12,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // placement is where a job ran: its image and cpuset, and whether that
@@ -24,7 +23,7 @@ type placement struct {
 
 // lane is one language's samples of a bench as they accumulate.
 type lane struct {
-	lang  toolchain.Language
+	lang  catalogue.Language
 	at    placement
 	where runner.Where
 	out   runner.Outcome

@@ -14,7 +14,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // built is what buildImages made: the base (nil when it could not be
@@ -35,7 +34,7 @@ func buildImages(ctx context.Context, b Images, p *Plan) (built, error) {
 		Langs: p.Languages,
 		// Every bench of the language, even with --bench: one image serves
 		// all runs of these sources, and --no-build finds it.
-		Sources: func(l toolchain.Language) []imagebuild.Source {
+		Sources: func(l catalogue.Language) []imagebuild.Source {
 			var srcs []imagebuild.Source
 			for _, bench := range p.Catalogue.All {
 				if path := bench.Sources[l.Name]; path != "" {
@@ -44,10 +43,10 @@ func buildImages(ctx context.Context, b Images, p *Plan) (built, error) {
 			}
 			return srcs
 		},
-		Toolchain: func(l toolchain.Language) bool { return l.Name == p.SubjectLang.Name },
+		Toolchain: func(l catalogue.Language) bool { return l.Name == p.SubjectLang.Name },
 	}, p.Log)
 	out := built{base: imgs.Base, toolchains: imgs.Toolchains, benches: imgs.Benches}
-	sampler := toolchain.SamplerLang().Name
+	sampler := catalogue.SamplerLang().Name
 	if _, ok := out.toolchains[sampler]; !ok && imgs.Sampler.Ref != "" {
 		out.toolchains[sampler] = imgs.Sampler
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // A language's bench image holds each bench that has a file in it, under
@@ -17,12 +16,12 @@ func TestBenchSources(t *testing.T) {
 		{Name: "only_go", Sources: map[string]string{"go": "micro/only_go.go"}},
 		{Name: "stream", Sources: map[string]string{"c": "app/stream.c"}},
 	}
-	got := imagebuild.BenchSources(benches)(toolchain.Language{Name: "c"})
+	got := imagebuild.BenchSources(benches)(catalogue.Language{Name: "c"})
 	want := []imagebuild.Source{{Unit: "fn_call", Path: "micro/fn_call.c"}, {Unit: "stream", Path: "app/stream.c"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("c: %+v, want %+v", got, want)
 	}
-	if got := imagebuild.BenchSources(benches)(toolchain.Language{Name: "hale"}); got != nil {
+	if got := imagebuild.BenchSources(benches)(catalogue.Language{Name: "hale"}); got != nil {
 		t.Errorf("a language no bench has: %+v, want none", got)
 	}
 }

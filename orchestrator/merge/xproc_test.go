@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
@@ -81,7 +81,7 @@ func xprocShards(t *testing.T, n int, variants ...string) []XprocShard {
 }
 
 func langRows(variant, lang string) []string {
-	l, _ := toolchain.ByName(lang)
+	l, _ := catalogue.ByName(lang)
 	var rows []string
 	for _, r := range l.XProcRows(variant) {
 		rows = append(rows, r.Key)

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // Engine makes the containers the runner drives: every engine.Driver is
@@ -24,7 +24,7 @@ type Engine interface {
 // cpuset and the privilege are the server's.
 type Job struct {
 	Unit     string // the program's name in the bench image
-	Lang     toolchain.Language
+	Lang     catalogue.Language
 	Iters    int
 	Warmup   int
 	Timeout  time.Duration // per sample

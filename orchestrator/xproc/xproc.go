@@ -10,20 +10,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
-	"github.com/hale-lang/halebench/orchestrator/toolchain"
 )
 
 // Row is one line of an xproc table: a language and, for Hale, a reader kind.
 type Row struct {
 	Name       string // report key: hale, hale_drain, go, …
 	Title      string
-	Lang       toolchain.Language
+	Lang       catalogue.Language
 	ReaderUnit string
 	ProdUnit   string
 	Args       []string // after the program, per role: role and variant are added
@@ -31,7 +31,7 @@ type Row struct {
 }
 
 // Rows lists the rows of a variant for the given languages, in table order.
-func Rows(variant string, langs []toolchain.Language) []Row {
+func Rows(variant string, langs []catalogue.Language) []Row {
 	var rows []Row
 	for _, l := range langs {
 		for _, r := range l.XProcRows(variant) {
@@ -42,7 +42,7 @@ func Rows(variant string, langs []toolchain.Language) []Row {
 }
 
 // Sources lists the xproc programs of a language in the suite.
-func Sources(suite string, l toolchain.Language) []imagebuild.Source {
+func Sources(suite string, l catalogue.Language) []imagebuild.Source {
 	if l.XProcPerRole {
 		paths, _ := filepath.Glob(filepath.Join(suite, "xproc", l.Name, "*."+l.Ext))
 		var out []imagebuild.Source
