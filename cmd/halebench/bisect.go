@@ -9,10 +9,10 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/bisect"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -99,7 +99,7 @@ func (f *bisectFlags) check() ([]string, error) {
 	case !(f.threshold > 0 && f.threshold < 1):
 		return nil, fmt.Errorf("--threshold=%g: give a fraction between 0 and 1 (0.02 = 2 %%)", f.threshold)
 	}
-	suite, err := catalogue.Load(f.suite)
+	suite, err := suite.Load(f.suite)
 	if err != nil {
 		return nil, err
 	}

@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 var errHelp = errors.New("help shown")
@@ -54,7 +54,7 @@ type common struct {
 
 func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.suite, "suite", ".", "the suite: the folder holding benches/ (or the seed's micro/ and app/), xproc/ and baselines.json")
-	fs.StringVar(&c.langs, "lang", "", "comma-separated languages to run: "+strings.ReplaceAll(catalogue.Names(), ", ", ",")+" (default all)")
+	fs.StringVar(&c.langs, "lang", "", "comma-separated languages to run: "+strings.ReplaceAll(suite.Names(), ", ", ",")+" (default all)")
 	fs.StringVar(&c.subject, "subject", "hale", "the language whose regressions gate; the others are comparatives")
 	fs.BoolVar(&c.noBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")
 	fs.StringVar(&c.baseImage, "base-image", "", "Debian trixie image to build the toolchains FROM: local, or pulled where a registry answers, only pinned by digest (REPO@sha256:...); default: bootstrap one inside the engine with mmdebstrap")

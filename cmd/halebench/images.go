@@ -5,9 +5,9 @@ import (
 	"flag"
 	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 const imagesHelp = `Usage: halebench images [flags]
@@ -27,11 +27,11 @@ func runImages(ctx context.Context, args []string) error {
 	if _, err := parseN(fs, args, imagesHelp, 0, ""); err != nil {
 		return err
 	}
-	langs, err := catalogue.Parse(o.langs)
+	langs, err := suite.Parse(o.langs)
 	if err != nil {
 		return badInput("images", err)
 	}
-	suite, err := catalogue.Load(o.suite)
+	suite, err := suite.Load(o.suite)
 	if err != nil {
 		return badInput("images", err)
 	}

@@ -6,10 +6,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 const verifyHelp = `Usage: halebench verify [flags] REPORT.json

@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
@@ -55,7 +55,7 @@ func runXproc(ctx context.Context, args []string) error {
 	if variant != "" {
 		o.Variants = []string{variant}
 	}
-	langs, err := catalogue.Parse(c.langs)
+	langs, err := suite.Parse(c.langs)
 	if err != nil {
 		return badInput("xproc", err)
 	}

@@ -5,16 +5,16 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // countJob is the count job of bench name in language l, planned as run
 // plans it: as many counted runs as the determinism rule needs, each
 // bounded as run bounds it; or why l is not counted.
-func countJob(l catalogue.Language, name string, sampleTimeout time.Duration) (*wire.CountJob, string) {
+func countJob(l suite.Language, name string, sampleTimeout time.Duration) (*wire.CountJob, string) {
 	cj, why := runner.CountJobTimed(l, name, judge.MinCountedRuns, sampleTimeout)
 	if why != "" {
 		return nil, why

@@ -8,10 +8,10 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/abreport"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // ab counts by run's rule: a threaded program's counts (or runs that
@@ -60,7 +60,7 @@ func TestCompareCountFailed(t *testing.T) {
 // bounded as run bounds a first counted run where nothing was timed (the
 // instrument's slowdown over the sample timeout, capped).
 func TestCountJobIsRunsJob(t *testing.T) {
-	c, ok := catalogue.ByName("c")
+	c, ok := suite.ByName("c")
 	if !ok {
 		t.Fatal("no c toolchain")
 	}

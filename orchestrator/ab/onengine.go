@@ -6,12 +6,12 @@ import (
 	"math/rand"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // ErrSide says a side could not be built at all (exit 2).

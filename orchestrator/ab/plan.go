@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // SideSpec is one side as the user gave it: its suite folder (holding
@@ -45,8 +45,8 @@ type Options struct {
 // Plan is an ab run whose inputs are read and checked.
 type Plan struct {
 	Options
-	ASuite, BSuite *catalogue.Suite
-	Langs          []catalogue.Language
+	ASuite, BSuite *suite.Suite
+	Langs          []suite.Language
 	Names          []string // the benches compared, sorted
 	Same           bool     // A and B are given alike: an A/A
 	// Partition is the sharded ab's partition and this shard's part (nil:
@@ -72,10 +72,10 @@ func Prepare(o Options) (*Plan, error) {
 	}
 	p := &Plan{Options: o}
 	var err error
-	if p.ASuite, err = catalogue.Load(o.A.Suite); err != nil {
+	if p.ASuite, err = suite.Load(o.A.Suite); err != nil {
 		return nil, fmt.Errorf("side A: %w", err)
 	}
-	if p.BSuite, err = catalogue.Load(o.B.Suite); err != nil {
+	if p.BSuite, err = suite.Load(o.B.Suite); err != nil {
 		return nil, fmt.Errorf("side B: %w", err)
 	}
 	if p.Names, err = selectNames(p.ASuite, p.BSuite, o.Bench); err != nil {
@@ -99,9 +99,9 @@ func Prepare(o Options) (*Plan, error) {
 
 // selectNames is every bench either side has, or the list, each of which
 // one side at least must have.
-func selectNames(a, b *catalogue.Suite, list string) ([]string, error) {
+func selectNames(a, b *suite.Suite, list string) ([]string, error) {
 	have := map[string]bool{}
-	for _, s := range []*catalogue.Suite{a, b} {
+	for _, s := range []*suite.Suite{a, b} {
 		for _, bench := range s.All {
 			have[bench.Name] = true
 		}
@@ -129,18 +129,18 @@ func selectNames(a, b *catalogue.Suite, list string) ([]string, error) {
 	return out, nil
 }
 
-func languages(list, subject string) ([]catalogue.Language, error) {
-	if _, ok := catalogue.ByName(subject); !ok {
-		return nil, fmt.Errorf("--subject=%s: unknown language (known: %s)", subject, catalogue.Names())
+func languages(list, subject string) ([]suite.Language, error) {
+	if _, ok := suite.ByName(subject); !ok {
+		return nil, fmt.Errorf("--subject=%s: unknown language (known: %s)", subject, suite.Names())
 	}
 	if strings.TrimSpace(list) == "" {
 		list = subject
 	}
-	return catalogue.Parse(list)
+	return suite.Parse(list)
 }
 
 // bench is the named bench of a suite, nil when it has none.
-func bench(s *catalogue.Suite, name string) *catalogue.Bench {
+func bench(s *suite.Suite, name string) *suite.Bench {
 	for _, b := range s.All {
 		if b.Name == name {
 			return b

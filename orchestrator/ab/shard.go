@@ -3,9 +3,9 @@ package ab
 import (
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // selectShard keeps, on a sharded ab, only this shard's benches of those
@@ -28,7 +28,7 @@ func (p *Plan) selectShard() error {
 	for _, name := range p.Names {
 		w.Cells[name] = 0
 		for _, l := range p.Langs {
-			for _, s := range []*catalogue.Suite{p.ASuite, p.BSuite} {
+			for _, s := range []*suite.Suite{p.ASuite, p.BSuite} {
 				if b := bench(s, name); b != nil && b.Sources[l.Name] != "" {
 					w.Cells[name]++
 				}
@@ -53,7 +53,7 @@ func (p *Plan) selectShard() error {
 // out in different places), so the shards of one ab digest alike.
 func (p *Plan) sources() []plan.Source {
 	var srcs []plan.Source
-	for i, s := range []*catalogue.Suite{p.ASuite, p.BSuite} {
+	for i, s := range []*suite.Suite{p.ASuite, p.BSuite} {
 		for _, name := range p.Names {
 			b := bench(s, name)
 			if b == nil {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // DefaultTolerance is the band a bench gets when its entry names none and
@@ -170,7 +170,7 @@ func (f *File) SubjectOf() string {
 		return f.Subject
 	}
 	if len(f.Benches) > 0 {
-		return catalogue.Seed().Name
+		return suite.Seed().Name
 	}
 	return ""
 }

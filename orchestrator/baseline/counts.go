@@ -10,7 +10,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // The count band: counts of a deterministic program repeat to the
@@ -236,7 +236,7 @@ func encode(v any, indent bool) ([]byte, error) {
 
 // readIfExists reads path as Load does; nil for a missing file.
 func readIfExists(path string) ([]byte, error) {
-	data, err := catalogue.ReadSource(path)
+	data, err := suite.ReadSource(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // InvalidError says what is wrong with a baselines file.
@@ -23,9 +23,9 @@ func (e *InvalidError) Error() string {
 
 // Load reads a baselines file. A missing file is an empty one. It is read
 // as a suite file is: never through a symlink, never from a FIFO or a
-// device, and no larger than catalogue.SourceCap.
+// device, and no larger than suite.SourceCap.
 func Load(path string) (*File, error) {
-	data, err := catalogue.ReadSource(path)
+	data, err := suite.ReadSource(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return &File{Benches: map[string]*Entry{}}, nil
 	}

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"golang.org/x/sys/unix"
 )
 
@@ -55,7 +55,7 @@ func Update(path string, m map[string]Measured, p Provenance, now time.Time) (*F
 	if p.Machine != nil {
 		f.Machine = p.Machine
 	}
-	if catalogue.IsSeed(p.Subject) {
+	if suite.IsSeed(p.Subject) {
 		f.HaleVersion = p.Toolchain
 	}
 	// What is written must read back: a figure out of range is refused

@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Config is what an ABJudge is made from.
@@ -152,8 +152,8 @@ func (j *ABJudge) Compare(ctx context.Context, x, y Side, benches []string) (map
 
 // bisected is the language whose history bisect walks: the one whose
 // toolchain is a subject build (hale).
-func bisected() catalogue.Language {
-	l, _ := catalogue.Built()
+func bisected() suite.Language {
+	l, _ := suite.Built()
 	return l
 }
 

@@ -8,10 +8,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	_ "github.com/hale-lang/halebench/orchestrator/engine/docker" // registers "docker"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Connect returns the Docker driver, connected, or ends the test.
@@ -37,7 +37,7 @@ func Connect(t testing.TB) engine.Driver {
 // not per package), and a process asks the engine once per image.
 func BenchImage(t testing.TB, e engine.Driver, lang string, paths ...string) (string, engine.Privilege) {
 	t.Helper()
-	l, ok := catalogue.ByName(lang)
+	l, ok := suite.ByName(lang)
 	if !ok {
 		t.Fatalf("no language %s", lang)
 	}
@@ -76,7 +76,7 @@ var shared struct {
 	imgs map[string]sharedImage
 }
 
-func buildShared(e engine.Driver, l catalogue.Language, srcs []imagebuild.Source) (sharedImage, error) {
+func buildShared(e engine.Driver, l suite.Language, srcs []imagebuild.Source) (sharedImage, error) {
 	ctx := context.Background()
 	bk, err := e.Builder(ctx)
 	if err != nil {

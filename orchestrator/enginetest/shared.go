@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // SharedSources are the test programs, relative to the module root, that
@@ -24,7 +24,7 @@ var SharedSources = []string{
 
 // sharedSet is SharedSources of language l plus paths, as sources sorted by
 // path, with absolute paths; two files with one stem are refused.
-func sharedSet(l catalogue.Language, paths []string) ([]imagebuild.Source, error) {
+func sharedSet(l suite.Language, paths []string) ([]imagebuild.Source, error) {
 	root, err := moduleRoot()
 	if err != nil {
 		return nil, err

@@ -4,13 +4,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Every package asking for a program of the shared set gets the same set,
 // whatever it asked for: that is what makes one image serve them all.
 func TestSharedSetIsOneSet(t *testing.T) {
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	all, err := sharedSet(c, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +40,7 @@ func TestSharedSetIsOneSet(t *testing.T) {
 	if err != nil || len(more) != len(all)+1 {
 		t.Fatalf("a program outside the set: %d sources, %v", len(more), err)
 	}
-	py, _ := catalogue.ByName("python")
+	py, _ := suite.ByName("python")
 	if p, err := sharedSet(py, nil); err != nil || len(p) != 1 || p[0].Unit != "xproc" {
 		t.Fatalf("shared python set: %+v, %v", p, err)
 	}

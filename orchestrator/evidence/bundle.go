@@ -15,9 +15,9 @@ import (
 	"path/filepath"
 
 	"github.com/hale-lang/halebench/orchestrator/atomicfile"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 	"golang.org/x/sys/unix"
 )
 

@@ -15,8 +15,8 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -47,7 +47,7 @@ type build struct {
 }
 
 // Toolchain makes hale's toolchain image with ib (imagebuild.SubjectBuild).
-func (h Build) Toolchain(ctx context.Context, ib *imagebuild.Builder, tc imagebuild.Toolchain, lang catalogue.Language) (imagebuild.Toolchain, error) {
+func (h Build) Toolchain(ctx context.Context, ib *imagebuild.Builder, tc imagebuild.Toolchain, lang suite.Language) (imagebuild.Toolchain, error) {
 	return (&build{Build: h, ib: ib, log: ib.Log(), dir: lang.Image}).hale(ctx, tc, lang)
 }
 
@@ -62,7 +62,7 @@ const haleHowTo = "give --hale-git=URL|DIR (hale's repository; --hale-ref=TAG|BR
 // hale makes the hale toolchain: the --hale-image given, or hale-cli built
 // from a --hale-src tree or a --hale-git tag. What cannot be had comes back
 // Unavailable, a failed build BuildFailed, with the reason.
-func (b *build) hale(ctx context.Context, tc imagebuild.Toolchain, lang catalogue.Language) (imagebuild.Toolchain, error) {
+func (b *build) hale(ctx context.Context, tc imagebuild.Toolchain, lang suite.Language) (imagebuild.Toolchain, error) {
 	if b.Image != "" {
 		return b.givenHale(ctx, tc, lang)
 	}
@@ -103,7 +103,7 @@ func (b *build) hale(ctx context.Context, tc imagebuild.Toolchain, lang catalogu
 }
 
 // givenHale is the --hale-image: a local image with hale on PATH.
-func (b *build) givenHale(ctx context.Context, tc imagebuild.Toolchain, lang catalogue.Language) (imagebuild.Toolchain, error) {
+func (b *build) givenHale(ctx context.Context, tc imagebuild.Toolchain, lang suite.Language) (imagebuild.Toolchain, error) {
 	ok, err := b.ib.Given(ctx, &tc, b.Image, "given with --hale-image")
 	if err != nil {
 		return tc, err

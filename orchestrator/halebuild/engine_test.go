@@ -6,10 +6,10 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // hale-cli from a pinned tag and a vendor dir: available as hale 0.17.0,
@@ -19,7 +19,7 @@ func TestSlowHaleFromGitAndVendor(t *testing.T) {
 	eng := enginetest.Connect(t)
 	git, vendor := enginetest.HaleInputs(t)
 	bk := enginetest.BuildKit(t, eng)
-	hale, _ := catalogue.ByName("hale")
+	hale, _ := suite.ByName("hale")
 	opts := imagebuild.Options{Subject: halebuild.Build{Git: git, Vendor: vendor}, RunID: "test-hale-build"}
 	var tc imagebuild.Toolchain
 	var err error

@@ -3,13 +3,13 @@ package harness
 import (
 	"sort"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // assemble is the report of the run's values, with status st: the one
@@ -171,7 +171,7 @@ func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 		}
 		if r, ok := v.Ratios[lang]; ok {
 			res.RatioVsSubject = &r
-			if catalogue.IsSeed(subject) {
+			if suite.IsSeed(subject) {
 				res.RatioVsHale = &r
 			}
 		}

@@ -11,11 +11,11 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // --count's modes.
@@ -76,7 +76,7 @@ func newCounting(p *Plan) *counting {
 
 // plan sets the lane's count job for bench b, or why it has none. The
 // job's timeout is set when it runs (countCell), from the program's time.
-func (c *counting) plan(ln *lane, b *catalogue.Bench) {
+func (c *counting) plan(ln *lane, b *suite.Bench) {
 	if !c.langs[ln.lang.Name] || c.idle {
 		return
 	}
@@ -149,7 +149,7 @@ func (c *counting) report(valgrind string) *report.Count {
 
 // checkCountLangs reads --count-langs: known languages, each one the run
 // measures.
-func checkCountLangs(list string, langs []catalogue.Language) ([]string, error) {
+func checkCountLangs(list string, langs []suite.Language) ([]string, error) {
 	var out []string
 	for _, name := range strings.Split(list, ",") {
 		name = strings.TrimSpace(name)

@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // fakeImages has every toolchain but the ones it names unavailable.
@@ -26,13 +26,13 @@ func (f fakeImages) SamplerToolchain(ctx context.Context) (imagebuild.Toolchain,
 	return imagebuild.Toolchain{Lang: "go", Status: imagebuild.Available, Ref: "fake/go"}, nil
 }
 func (f fakeImages) Base(ctx context.Context) (imagebuild.Base, error) { return imagebuild.Base{}, nil }
-func (f fakeImages) Toolchain(ctx context.Context, l catalogue.Language) (imagebuild.Toolchain, error) {
+func (f fakeImages) Toolchain(ctx context.Context, l suite.Language) (imagebuild.Toolchain, error) {
 	if why, ok := f.unavailable[l.Name]; ok {
 		return imagebuild.Toolchain{Lang: l.Name, Status: imagebuild.Unavailable, Reason: why}, nil
 	}
 	return imagebuild.Toolchain{Lang: l.Name, Status: imagebuild.Available, Ref: "fake/tc-" + l.Name, Version: l.Name + " 1.0"}, nil
 }
-func (f fakeImages) BenchImage(ctx context.Context, l catalogue.Language, srcs []imagebuild.Source) (imagebuild.BenchImage, error) {
+func (f fakeImages) BenchImage(ctx context.Context, l suite.Language, srcs []imagebuild.Source) (imagebuild.BenchImage, error) {
 	return imagebuild.BenchImage{Ref: "fake/bench-" + l.Name}, nil
 }
 

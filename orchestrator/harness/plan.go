@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Options are a run's settings (the CLI's flags).
@@ -66,9 +66,9 @@ type Options struct {
 // included), the subject (of Options.Subject) and its baselines.
 type Plan struct {
 	Options
-	Catalogue   *catalogue.Suite
-	Languages   []catalogue.Language
-	SubjectLang catalogue.Language
+	Catalogue   *suite.Suite
+	Languages   []suite.Language
+	SubjectLang suite.Language
 	Base        *baseline.File
 	Warnings    []string
 	// CountedLangs are the comparatives --count-langs names.
@@ -86,23 +86,23 @@ func Prepare(o Options) (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{Options: o}
-	if p.Catalogue, err = catalogue.Load(o.Suite); err != nil {
+	if p.Catalogue, err = suite.Load(o.Suite); err != nil {
 		return nil, err
 	}
 	if err := p.Catalogue.Select(o.Bench); err != nil {
 		return nil, err
 	}
-	if p.Languages, err = catalogue.Parse(o.Langs); err != nil {
+	if p.Languages, err = suite.Parse(o.Langs); err != nil {
 		return nil, err
 	}
 	var ok bool
-	if p.SubjectLang, ok = catalogue.ByName(o.Subject); !ok {
-		return nil, fmt.Errorf("--subject=%s: unknown language (known: %s)", o.Subject, catalogue.Names())
+	if p.SubjectLang, ok = suite.ByName(o.Subject); !ok {
+		return nil, fmt.Errorf("--subject=%s: unknown language (known: %s)", o.Subject, suite.Names())
 	}
 	if o.NoComparative {
-		p.Languages = []catalogue.Language{p.SubjectLang}
+		p.Languages = []suite.Language{p.SubjectLang}
 	} else if !hasLang(p.Languages, p.SubjectLang.Name) {
-		p.Languages, _ = catalogue.Parse(joinNames(append(p.Languages, p.SubjectLang)))
+		p.Languages, _ = suite.Parse(joinNames(append(p.Languages, p.SubjectLang)))
 	}
 	if p.CountedLangs, err = checkCountLangs(o.CountLangs, p.Languages); err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ func (p *Plan) warn(msg string) {
 	fmt.Fprintf(p.Log, "warning: %s\n", msg)
 }
 
-func hasLang(ls []catalogue.Language, name string) bool {
+func hasLang(ls []suite.Language, name string) bool {
 	for _, l := range ls {
 		if l.Name == name {
 			return true
@@ -184,7 +184,7 @@ func hasLang(ls []catalogue.Language, name string) bool {
 	return false
 }
 
-func names(ls []catalogue.Language) []string {
+func names(ls []suite.Language) []string {
 	var out []string
 	for _, l := range ls {
 		out = append(out, l.Name)
@@ -192,4 +192,4 @@ func names(ls []catalogue.Language) []string {
 	return out
 }
 
-func joinNames(ls []catalogue.Language) string { return strings.Join(names(ls), ",") }
+func joinNames(ls []suite.Language) string { return strings.Join(names(ls), ",") }

@@ -7,13 +7,13 @@ import (
 	"math/rand"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // run is one run's values as they are made: the images, what the host and
@@ -40,7 +40,7 @@ type run struct {
 // benchRun is one bench of one pass: its languages' measurements, how
 // many samples confirmed a suspect subject, and the judge's verdict.
 type benchRun struct {
-	b       *catalogue.Bench
+	b       *suite.Bench
 	seed    int64
 	lanes   map[string]*lane
 	confirm int

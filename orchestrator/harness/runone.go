@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/metric"
@@ -12,6 +11,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // placement is where a job ran: its image and cpuset, and whether that
@@ -23,7 +23,7 @@ type placement struct {
 
 // lane is one language's samples of a bench as they accumulate.
 type lane struct {
-	lang  catalogue.Language
+	lang  suite.Language
 	at    placement
 	where runner.Where
 	out   runner.Outcome
@@ -48,7 +48,7 @@ func (l *lane) job(n, w int) runner.Job {
 // every language alike and ratios stay honest. A language that fails stops
 // there, keeping what it had. The count lane counts the bench later
 // (counting.countAll), once every bench of the pass is timed.
-func sampleBench(ctx context.Context, env Env, p *Plan, b *catalogue.Bench, built built, seed int64, prog *progress, cnt *counting) map[string]*lane {
+func sampleBench(ctx context.Context, env Env, p *Plan, b *suite.Bench, built built, seed int64, prog *progress, cnt *counting) map[string]*lane {
 	lanes, order := newLanes(env, p, b, built, seed, cnt)
 	units := make([][]plan.Job, len(order))
 	for i, ln := range order {
@@ -85,7 +85,7 @@ func interrupt(ln *lane) {
 
 // newLanes is a bench's lanes, the subject's first, each with its job (and
 // count job) or why it has none.
-func newLanes(env Env, p *Plan, b *catalogue.Bench, built built, seed int64, cnt *counting) (map[string]*lane, []*lane) {
+func newLanes(env Env, p *Plan, b *suite.Bench, built built, seed int64, cnt *counting) (map[string]*lane, []*lane) {
 	lanes := map[string]*lane{}
 	var order []*lane
 	for _, l := range p.Languages {

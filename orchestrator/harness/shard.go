@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // selectShard keeps, on a sharded run, only this shard's benches of those

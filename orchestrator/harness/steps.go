@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // built is what buildImages made: the base (nil when it could not be
@@ -34,7 +34,7 @@ func buildImages(ctx context.Context, b Images, p *Plan) (built, error) {
 		Langs: p.Languages,
 		// Every bench of the language, even with --bench: one image serves
 		// all runs of these sources, and --no-build finds it.
-		Sources: func(l catalogue.Language) []imagebuild.Source {
+		Sources: func(l suite.Language) []imagebuild.Source {
 			var srcs []imagebuild.Source
 			for _, bench := range p.Catalogue.All {
 				if path := bench.Sources[l.Name]; path != "" {
@@ -43,10 +43,10 @@ func buildImages(ctx context.Context, b Images, p *Plan) (built, error) {
 			}
 			return srcs
 		},
-		Toolchain: func(l catalogue.Language) bool { return l.Name == p.SubjectLang.Name },
+		Toolchain: func(l suite.Language) bool { return l.Name == p.SubjectLang.Name },
 	}, p.Log)
 	out := built{base: imgs.Base, toolchains: imgs.Toolchains, benches: imgs.Benches}
-	sampler := catalogue.SamplerLang().Name
+	sampler := suite.SamplerLang().Name
 	if _, ok := out.toolchains[sampler]; !ok && imgs.Sampler.Ref != "" {
 		out.toolchains[sampler] = imgs.Sampler
 	}
@@ -173,7 +173,7 @@ func missingBenches(p *Plan) []string {
 
 // benchSources are the bench sources a run measures, named by path, for
 // the report's sources digest (plan.Digest).
-func benchSources(s *catalogue.Suite) []plan.Source {
+func benchSources(s *suite.Suite) []plan.Source {
 	var paths []string
 	for _, b := range s.Benches {
 		for _, p := range b.Sources {

@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // The charts are SVG written here, in the page: no script, no font, no
@@ -19,7 +19,7 @@ import (
 // colour is a language's one colour on every chart of the page (its
 // toolchain entry's), grey for a language the table does not know.
 func colour(lang string) string {
-	if l, ok := catalogue.ByName(lang); ok && l.Colour != "" {
+	if l, ok := suite.ByName(lang); ok && l.Colour != "" {
 		return l.Colour
 	}
 	return "#495057"

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagecache"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // What the privileged sampler runs, and what a counted run preloads, is
@@ -57,7 +57,7 @@ func gateScript() string {
 }
 
 // apartFiles is the apart build's context and the parts of its inputs.
-func apartFiles(lang catalogue.Language, sampler map[string][]byte, gate []byte) map[string][]byte {
+func apartFiles(lang suite.Language, sampler map[string][]byte, gate []byte) map[string][]byte {
 	files := map[string][]byte{"Dockerfile": []byte(apartDockerfile(countsRegion(lang)))}
 	for name, data := range sampler {
 		files[name] = data
@@ -69,13 +69,13 @@ func apartFiles(lang catalogue.Language, sampler map[string][]byte, gate []byte)
 	return files
 }
 
-func countsRegion(lang catalogue.Language) bool {
+func countsRegion(lang suite.Language) bool {
 	return lang.CountScope == wire.ScopeRegion && lang.NotCounted == ""
 }
 
 // buildApart builds the apart files into ctxDir/apart and returns the
 // digests of those the bench image will hold, by their path there.
-func (b *Builder) buildApart(ctx context.Context, lang catalogue.Language, files map[string][]byte, args map[string]string, ctxDir string) (map[string]string, error) {
+func (b *Builder) buildApart(ctx context.Context, lang suite.Language, files map[string][]byte, args map[string]string, ctxDir string) (map[string]string, error) {
 	dir, err := b.materialize(files)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Source is one program to build into a bench image.
@@ -94,7 +94,7 @@ const (
 // buildScript compiles every source of one language. A compile error leaves
 // <unit>.build_failed holding the compiler's message instead of failing the
 // image, so one broken sibling does not stop the others.
-func buildScript(lang catalogue.Language) string {
+func buildScript(lang suite.Language) string {
 	cmd := lang.Compile
 	if cmd == "" {
 		cmd = lang.Check
@@ -119,7 +119,7 @@ func buildScript(lang catalogue.Language) string {
 
 // BenchImage builds the image holding every source of one language, the
 // sampler, and the compiled programs, on the language's toolchain image.
-func (b *Builder) BenchImage(ctx context.Context, lang catalogue.Language, sources []Source) (BenchImage, error) {
+func (b *Builder) BenchImage(ctx context.Context, lang suite.Language, sources []Source) (BenchImage, error) {
 	bi := BenchImage{Lang: lang.Name}
 	tc, err := b.Toolchain(ctx, lang)
 	if err != nil {
@@ -190,7 +190,7 @@ type benchContext struct {
 // benchFiles is a bench image's build context (the Dockerfile, the build
 // script, the benches' sources as src/<unit>.<ext>), the apart build's (the
 // sampler's sources and the clock gate's) and its inputs.
-func (b *Builder) benchFiles(lang catalogue.Language, sources []Source) (benchContext, error) {
+func (b *Builder) benchFiles(lang suite.Language, sources []Source) (benchContext, error) {
 	df := benchDockerfile(countsRegion(lang))
 	files := map[string][]byte{"Dockerfile": []byte(df), "build.sh": []byte(buildScript(lang)), "bin/.keep": nil}
 	sampler := map[string][]byte{"sampler/go.mod": []byte("module " + images.SamplerModule + "\n\ngo 1.22\n")}
@@ -211,7 +211,7 @@ func (b *Builder) benchFiles(lang catalogue.Language, sources []Source) (benchCo
 	sort.Slice(sources, func(i, j int) bool { return sources[i].Unit < sources[j].Unit })
 	parts = append(parts, "epoch", b.epochString())
 	for _, s := range sources {
-		data, err := catalogue.ReadSource(s.Path)
+		data, err := suite.ReadSource(s.Path)
 		if err != nil {
 			return benchContext{}, err
 		}
@@ -233,8 +233,8 @@ func (b *Builder) benchFiles(lang catalogue.Language, sources []Source) (benchCo
 
 // BenchSources is the sources of benches in a language, for a bench image:
 // each bench's file in that language, under the bench's name.
-func BenchSources(benches []*catalogue.Bench) func(catalogue.Language) []Source {
-	return func(l catalogue.Language) []Source {
+func BenchSources(benches []*suite.Bench) func(suite.Language) []Source {
+	return func(l suite.Language) []Source {
 		var srcs []Source
 		for _, b := range benches {
 			if p := b.Sources[l.Name]; p != "" {

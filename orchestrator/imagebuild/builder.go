@@ -11,11 +11,11 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagecache"
 	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -140,7 +140,7 @@ func (b *Builder) Base(ctx context.Context) (Base, error) {
 // builder. A language that cannot be had (hale with no source and no image)
 // comes back Unavailable with the reason and how to provide it; that is not
 // an error.
-func (b *Builder) Toolchain(ctx context.Context, lang catalogue.Language) (Toolchain, error) {
+func (b *Builder) Toolchain(ctx context.Context, lang suite.Language) (Toolchain, error) {
 	if tc, ok := b.tcs[lang.Name]; ok {
 		return tc, nil
 	}
@@ -157,7 +157,7 @@ func (b *Builder) Toolchain(ctx context.Context, lang catalogue.Language) (Toolc
 // SamplerToolchain is the toolchain image (go's) in which the sampler every
 // bench image carries is built: without it nothing can run.
 func (b *Builder) SamplerToolchain(ctx context.Context) (Toolchain, error) {
-	lang := catalogue.SamplerLang()
+	lang := suite.SamplerLang()
 	tc, err := b.Toolchain(ctx, lang)
 	if err != nil {
 		return tc, err
@@ -168,7 +168,7 @@ func (b *Builder) SamplerToolchain(ctx context.Context) (Toolchain, error) {
 	return tc, nil
 }
 
-func (b *Builder) makeToolchain(ctx context.Context, lang catalogue.Language) (Toolchain, error) {
+func (b *Builder) makeToolchain(ctx context.Context, lang suite.Language) (Toolchain, error) {
 	tc := Toolchain{Lang: lang.Name, BuildFlags: lang.BuildFlags()}
 	if lang.SubjectBuild {
 		return b.subject(ctx, tc, lang)
@@ -369,7 +369,7 @@ func restoreArgs(args map[string]string, label string) {
 }
 
 // finish asks the image for its toolchain's version.
-func (b *Builder) finish(ctx context.Context, tc Toolchain, lang catalogue.Language) (Toolchain, error) {
+func (b *Builder) finish(ctx context.Context, tc Toolchain, lang suite.Language) (Toolchain, error) {
 	out, err := b.eng.Command(ctx, tc.Ref, b.opts.RunID, lang.Version)
 	if err != nil {
 		tc.Status, tc.Reason = Unavailable, fmt.Sprintf("%s does not run in %s: %s", strings.Join(lang.Version, " "), tc.Ref, termtext.Clean(err.Error()))

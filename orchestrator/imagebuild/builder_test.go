@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/repro"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 func TestToolchainAndBenchImages(t *testing.T) {
@@ -21,8 +21,8 @@ func TestToolchainAndBenchImages(t *testing.T) {
 	bk := enginetest.BuildKit(t, eng)
 	var log bytes.Buffer
 	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-images"})
-	c, _ := catalogue.ByName("c")
-	goLang, _ := catalogue.ByName("go")
+	c, _ := suite.ByName("c")
+	goLang, _ := suite.ByName("go")
 	ctc, err := b.Toolchain(ctx, c)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
@@ -90,7 +90,7 @@ func TestToolchainAndBenchImages(t *testing.T) {
 func TestHaleUnavailableWithoutSource(t *testing.T) {
 	eng := enginetest.Connect(t)
 	b := imagebuild.New(eng, nil, &bytes.Buffer{}, imagebuild.Options{Subject: halebuild.Build{Src: t.TempDir()}})
-	hale, _ := catalogue.ByName("hale")
+	hale, _ := suite.ByName("hale")
 	tc, err := b.Toolchain(context.Background(), hale)
 	if err != nil {
 		t.Fatal(err)
@@ -127,8 +127,8 @@ func TestRetaggedImageRefused(t *testing.T) {
 	bk := enginetest.BuildKit(t, eng)
 	var log bytes.Buffer
 	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-retag"})
-	c, _ := catalogue.ByName("c")
-	goLang, _ := catalogue.ByName("go")
+	c, _ := suite.ByName("c")
+	goLang, _ := suite.ByName("go")
 	base, err := b.Base(ctx)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // A cache folder filled by one builder restores the toolchain and bench
@@ -36,7 +36,7 @@ func TestCacheRestore(t *testing.T) {
 		// restore, its own references, is lifecycle's TestRestoredImageEarnsTrust).
 		return imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "test-cache", CacheDir: dir, CacheKey: []byte(strings.Repeat("k", 32))})
 	}
-	py, _ := catalogue.ByName("python")
+	py, _ := suite.ByName("python")
 	srcs := []imagebuild.Source{{Unit: "cached", Path: "testdata/cached.py"}}
 	images := func(b *imagebuild.Builder) (imagebuild.Toolchain, imagebuild.BenchImage) {
 		t.Helper()

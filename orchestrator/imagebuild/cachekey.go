@@ -11,7 +11,7 @@ import (
 	"sort"
 
 	"github.com/hale-lang/halebench/images"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // maxKeyedFile caps a bench source read into the cache key.

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // keyed is a SubjectBuild that only names its inputs.
@@ -14,7 +14,7 @@ type keyed []string
 
 func (k keyed) CacheKey() []string { return k }
 
-func (k keyed) Toolchain(context.Context, *Builder, Toolchain, catalogue.Language) (Toolchain, error) {
+func (k keyed) Toolchain(context.Context, *Builder, Toolchain, suite.Language) (Toolchain, error) {
 	panic("keyed builds nothing")
 }
 

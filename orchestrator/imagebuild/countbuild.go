@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // countedScript is the part of build.sh that makes the count lane's files:
@@ -12,7 +12,7 @@ import (
 // target) to CountedPath, its failure written to CountedFailedPath and
 // nothing else (the timed build is not affected). The clock gate is built
 // apart (apart.go), where no bench is compiled.
-func countedScript(lang catalogue.Language) string {
+func countedScript(lang suite.Language) string {
 	var b strings.Builder
 	if lang.CountCompile != "" && lang.NotCounted == "" {
 		fmt.Fprintf(&b, "cat >/tmp/halebench-count-compile.sh <<'HALEBENCH_COMPILE'\nulimit -d %d || exit 125\n%s\nHALEBENCH_COMPILE\n", CompileMemCapKiB, lang.CountCompile)

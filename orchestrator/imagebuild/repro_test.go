@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Two builds of the base, the c toolchain and its bench image from the same
@@ -20,7 +20,7 @@ func TestSlowNoCacheRebuildSameDigests(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
 	bk := enginetest.BuildKit(t, eng)
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	srcs := []imagebuild.Source{{Unit: "hello", Path: "testdata/hello.c"}}
 	opts := imagebuild.Options{RunID: "test-repro", Prefix: "halebench-test-repro", SourceDateEpoch: 1767225600, NoCache: true}
 	var refs []string

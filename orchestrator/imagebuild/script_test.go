@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // The generated build script is valid sh for every language and carries
 // both caps.
 func TestBuildScriptCaps(t *testing.T) {
-	for _, l := range catalogue.All {
+	for _, l := range suite.All {
 		s := buildScript(l)
 		if !strings.Contains(s, "ulimit -d 2097152") || !strings.Contains(s, "timeout -k 10 300 ") {
 			t.Errorf("%s: script lacks a cap:\n%s", l.Name, s)
@@ -29,7 +29,7 @@ func TestBuildScriptCaps(t *testing.T) {
 // The counted build and the clock gate are in the script of each language
 // counted that way, and in no other.
 func TestBuildScriptCountedBuild(t *testing.T) {
-	for _, l := range catalogue.All {
+	for _, l := range suite.All {
 		s := buildScript(l)
 		counted := strings.Contains(s, "/bench/bin/$unit.counted") && strings.Contains(s, l.CountCompile+"\n")
 		if counted != (l.CountCompile != "") {

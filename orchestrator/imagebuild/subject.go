@@ -7,11 +7,11 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // SubjectBuild makes the toolchain image of the language built from a
-// tree the user gives (catalogue.Language.SubjectBuild: hale-cli from a
+// tree the user gives (suite.Language.SubjectBuild: hale-cli from a
 // hale checkout or a ref of hale's repository) rather than from its
 // Dockerfile alone. Package halebuild is the one there is; Options.Subject
 // holds it, and it builds through the Builder's exported steps (Base,
@@ -20,7 +20,7 @@ type SubjectBuild interface {
 	// Toolchain makes lang's toolchain image with b, filling tc. What
 	// cannot be had comes back Unavailable, a failed build BuildFailed,
 	// with the reason; that is not an error.
-	Toolchain(ctx context.Context, b *Builder, tc Toolchain, lang catalogue.Language) (Toolchain, error)
+	Toolchain(ctx context.Context, b *Builder, tc Toolchain, lang suite.Language) (Toolchain, error)
 	// CacheKey names, without the engine, what the build is made from
 	// (CacheKey's part of it): the same strings for the same inputs.
 	CacheKey() []string
@@ -32,7 +32,7 @@ var noSubjectKey = []string{"", "", "", "", ""}
 
 // subject makes the toolchain of a SubjectBuild language with
 // Options.Subject.
-func (b *Builder) subject(ctx context.Context, tc Toolchain, lang catalogue.Language) (Toolchain, error) {
+func (b *Builder) subject(ctx context.Context, tc Toolchain, lang suite.Language) (Toolchain, error) {
 	if b.opts.Subject == nil {
 		tc.Status, tc.Reason = Unavailable, fmt.Sprintf("no way to build %s's toolchain was given (its source tree, repository or image)", lang.Name)
 		return tc, nil
@@ -89,7 +89,7 @@ func (b *Builder) Given(ctx context.Context, tc *Toolchain, ref, base string) (b
 
 // Finish asks tc's image for its toolchain's version (and its packages)
 // and makes it Available, or Unavailable when the version does not run.
-func (b *Builder) Finish(ctx context.Context, tc Toolchain, lang catalogue.Language) (Toolchain, error) {
+func (b *Builder) Finish(ctx context.Context, tc Toolchain, lang suite.Language) (Toolchain, error) {
 	return b.finish(ctx, tc, lang)
 }
 

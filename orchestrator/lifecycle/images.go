@@ -6,8 +6,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -16,8 +16,8 @@ import (
 type Builder interface {
 	SamplerToolchain(ctx context.Context) (imagebuild.Toolchain, error)
 	Base(ctx context.Context) (imagebuild.Base, error)
-	Toolchain(ctx context.Context, lang catalogue.Language) (imagebuild.Toolchain, error)
-	BenchImage(ctx context.Context, lang catalogue.Language, srcs []imagebuild.Source) (imagebuild.BenchImage, error)
+	Toolchain(ctx context.Context, lang suite.Language) (imagebuild.Toolchain, error)
+	BenchImage(ctx context.Context, lang suite.Language, srcs []imagebuild.Source) (imagebuild.BenchImage, error)
 }
 
 var _ Builder = (*imagebuild.Builder)(nil)
@@ -26,11 +26,11 @@ var _ Builder = (*imagebuild.Builder)(nil)
 // (none: no bench image for it) and whether a language with no sources
 // still wants its toolchain (the subject, whose absence is reported).
 type Need struct {
-	Langs   []catalogue.Language
-	Sources func(l catalogue.Language) []imagebuild.Source
+	Langs   []suite.Language
+	Sources func(l suite.Language) []imagebuild.Source
 	// Toolchain says whether a language without sources still gets its
 	// toolchain made; nil means every language does.
-	Toolchain func(l catalogue.Language) bool
+	Toolchain func(l suite.Language) bool
 }
 
 // Images are what BuildImages made or found.
@@ -73,7 +73,7 @@ func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Ima
 	return out, nil
 }
 
-func (out *Images) build(ctx context.Context, b Builder, l catalogue.Language, srcs []imagebuild.Source, log io.Writer) error {
+func (out *Images) build(ctx context.Context, b Builder, l suite.Language, srcs []imagebuild.Source, log io.Writer) error {
 	tc, err := b.Toolchain(ctx, l)
 	if err != nil {
 		return err

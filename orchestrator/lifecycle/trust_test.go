@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // A cache folder whose bench image was altered (a forged config blob, so a
@@ -35,7 +35,7 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	key := []byte(strings.Repeat("k", 40))
-	goLang, _ := catalogue.ByName("go")
+	goLang, _ := suite.ByName("go")
 	srcs := []imagebuild.Source{{Unit: "trust", Path: "testdata/trust.go"}}
 	var log bytes.Buffer
 	session := func(sign []byte) (*lifecycle.Session, imagebuild.BenchImage) {

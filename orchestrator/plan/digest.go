@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Source is one program a plan measures: the file, and the name the
@@ -19,7 +19,7 @@ type Source struct{ Name, Path string }
 func Digest(srcs []Source) (string, error) {
 	h := sha256.New()
 	for _, s := range srcs {
-		data, err := catalogue.ReadSource(s.Path)
+		data, err := suite.ReadSource(s.Path)
 		if err != nil {
 			return "", err
 		}

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 func TestKind(t *testing.T) {
@@ -174,7 +174,7 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 	bk := enginetest.BuildKit(t, eng)
 	// Python: the smallest toolchain, so the three builds (each saved and
 	// loaded whole by the normaliser) cost least; nothing here runs them.
-	py, _ := catalogue.ByName("python")
+	py, _ := suite.ByName("python")
 	stamp := time.Now().UnixNano()
 	scope, other := fmt.Sprintf("prune-test-%d", stamp), fmt.Sprintf("prune-test-other-%d", stamp)
 	g := &guard{Driver: eng, t: t, allowed: map[string]bool{}}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -159,9 +159,9 @@ func orUnknown2(s string) string {
 	return s
 }
 
-func gridLangs(r *Report) []catalogue.Language {
-	var out []catalogue.Language
-	for _, l := range catalogue.All {
+func gridLangs(r *Report) []suite.Language {
+	var out []suite.Language
+	for _, l := range suite.All {
 		for _, s := range r.Settings.Languages {
 			if s == l.Name {
 				out = append(out, l)
@@ -171,7 +171,7 @@ func gridLangs(r *Report) []catalogue.Language {
 	// The subject's column comes first.
 	for i, l := range out {
 		if l.Name == r.Subject && i > 0 {
-			out = append([]catalogue.Language{l}, append(out[:i:i], out[i+1:]...)...)
+			out = append([]suite.Language{l}, append(out[:i:i], out[i+1:]...)...)
 			break
 		}
 	}

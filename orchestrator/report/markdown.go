@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/mdtext"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Markdown writes the snapshot the seed README keeps under "Cross-language
@@ -143,10 +143,10 @@ func LangResult(r *Report, b *Bench, lang string) *Lang {
 }
 
 // Langs are the report's languages in grid order, the subject first.
-func Langs(r *Report) []catalogue.Language { return gridLangs(r) }
+func Langs(r *Report) []suite.Language { return gridLangs(r) }
 
 func subjectTitle(r *Report) string {
-	if l, ok := catalogue.ByName(r.Subject); ok {
+	if l, ok := suite.ByName(r.Subject); ok {
 		return l.Title
 	}
 	return clean(r.Subject)

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // BenchmarkSampleOverhead measures what a sample costs beyond the bench's
@@ -41,7 +41,7 @@ func BenchmarkSampleOverhead(b *testing.B) {
 	img, priv := enginetest.BenchImage(b, eng, "c", "testdata/small.c")
 	info, _ := eng.Info(context.Background())
 	cpus, _, _ := runner.PlanCPUs(info.LogicalCPUs, 1)
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	var args []string
 	ph := phaseMedians{}
 	if os.Getenv("HALEBENCH_PHASES") != "" {

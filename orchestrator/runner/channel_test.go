@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Only a result line carrying the job's nonce is believed; anything else on
@@ -50,7 +50,7 @@ func TestParseLineNeedsTheNonce(t *testing.T) {
 // The runner's job line reads back, as the sampler reads it, to the job
 // asked for: the program's argv in the image, the timeout in ns, the seed.
 func TestEncodeJobReadsBack(t *testing.T) {
-	c, _ := catalogue.ByName("python")
+	c, _ := suite.ByName("python")
 	line := EncodeJob("7", "n0nce", Job{Unit: "fn_call", Lang: c, Iters: 5, Warmup: 1, Timeout: 3 * time.Second,
 		Seed: 42, MemLimit: 1 << 30, OutCap: 1 << 20, Env: []string{"A=1"}})
 	var j wire.Job

@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // standInHale is a hostile hale (an ab --b-image): asked to build, it
@@ -58,7 +58,7 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 	defer cancel()
 	runID := "test-compile-apart-" + time.Now().Format("150405.000")
 	var log bytes.Buffer
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	tc, err := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID}).Toolchain(ctx, c)
 	if err != nil || tc.Status != imagebuild.Available {
 		t.Fatalf("c toolchain %+v: %v\n%s", tc, err, log.String())
@@ -69,7 +69,7 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 
 	src := filepath.Join(t.TempDir(), "tiny.hl")
 	os.WriteFile(src, []byte("#include <stdio.h>\nint main(void) { printf(\"elapsed_ns=1\\ncheck=ok:1\\n\"); return 0; }\n"), 0o644)
-	hale, _ := catalogue.ByName("hale")
+	hale, _ := suite.ByName("hale")
 	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID, Subject: halebuild.Build{Image: standIn}})
 	bi, err := b.BenchImage(ctx, hale, []imagebuild.Source{{Unit: "tiny", Path: src}})
 	if err != nil {
@@ -135,7 +135,7 @@ func runApart(t *testing.T, eng engine.Driver, bi imagebuild.BenchImage, priv en
 		srv.Close()
 		enginetest.NoLeftovers(t, eng, runID)
 	}()
-	hale, _ := catalogue.ByName("hale")
+	hale, _ := suite.ByName("hale")
 	cj, why := runner.CountJobFor(hale, "tiny", 1, 20*time.Second)
 	if why != "" {
 		t.Fatal(why)

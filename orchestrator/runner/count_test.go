@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // countServer starts a server on the shared C bench image.
@@ -38,7 +38,7 @@ func countServer(t *testing.T) (*runner.Server, func()) {
 // countOnly counts unit runs times, with no timed sample.
 func countOnly(t *testing.T, srv *runner.Server, unit string, runs int) runner.Outcome {
 	t.Helper()
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	cj, why := runner.CountJobFor(c, unit, runs, time.Minute)
 	if why != "" {
 		t.Fatalf("c is not counted: %s", why)
@@ -116,8 +116,8 @@ func TestCountingInTheBenchImage(t *testing.T) {
 	}
 }
 
-func toolchainC(t *testing.T) catalogue.Language {
-	c, ok := catalogue.ByName("c")
+func toolchainC(t *testing.T) suite.Language {
+	c, ok := suite.ByName("c")
 	if !ok {
 		t.Fatal("no c")
 	}

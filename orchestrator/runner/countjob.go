@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // DefaultCountTimeout bounds one counted run of a job that names no
@@ -47,7 +47,7 @@ func CountTimeoutAfter(first time.Duration) time.Duration {
 // CountJobFor is the count lane's job for one bench in language l: runs
 // counted runs of the bench's counted build, each bounded by timeout. When l
 // is not counted it returns the reason instead (the judge's not_counted).
-func CountJobFor(l catalogue.Language, unit string, runs int, timeout time.Duration) (wire.CountJob, string) {
+func CountJobFor(l suite.Language, unit string, runs int, timeout time.Duration) (wire.CountJob, string) {
 	if l.NotCounted != "" || l.CountCompile == "" && l.Compile != "" {
 		why := l.NotCounted
 		if why == "" {

@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Every language either is counted (a counted build for the fixed target,
 // or its source) or says why not.
 func TestEveryLanguageIsCountedOrSaysWhy(t *testing.T) {
-	for _, l := range catalogue.All {
+	for _, l := range suite.All {
 		cj, why := CountJobFor(l, "fn_call", 2, 0)
 		if why != "" {
 			if l.Name != "node" {
@@ -34,12 +34,12 @@ func TestEveryLanguageIsCountedOrSaysWhy(t *testing.T) {
 			t.Errorf("%s: region %v", l.Name, cj.Region)
 		}
 	}
-	py, _ := catalogue.ByName("python")
+	py, _ := suite.ByName("python")
 	cj, _ := CountJobFor(py, "fn_call", 1, time.Minute)
 	if strings.Join(cj.Argv, " ") != "python3 -s -P /bench/src/fn_call.py" || cj.Region || cj.TimeoutNs != time.Minute.Nanoseconds() {
 		t.Errorf("python: %+v (it must read PYTHONHASHSEED: no -I)", cj)
 	}
-	if s, _ := catalogue.ByName("c"); s.CountScope != wire.ScopeRegion {
+	if s, _ := suite.ByName("c"); s.CountScope != wire.ScopeRegion {
 		t.Errorf("c scope %q", s.CountScope)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // CountJobTimed is the count lane's job where no native time of the
@@ -13,6 +13,6 @@ import (
 // bounded as run bounds its first counted run under --count=only — what a
 // program whose native run took the whole per-sample timeout may take under
 // the instrument, never over DefaultCountTimeout; or why l is not counted.
-func CountJobTimed(l catalogue.Language, unit string, runs int, sampleTimeout time.Duration) (wire.CountJob, string) {
+func CountJobTimed(l suite.Language, unit string, runs int, sampleTimeout time.Duration) (wire.CountJob, string) {
 	return CountJobFor(l, unit, runs, min(CountTimeout(sampleTimeout), DefaultCountTimeout))
 }

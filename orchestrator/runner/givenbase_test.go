@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // nodeBaseDockerfile is a base image as a user could give it with
@@ -49,7 +49,7 @@ func TestGivenBaseNodeReachesNoBench(t *testing.T) {
 		t.Fatalf("building the given base: %v", err)
 	}
 	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), given) })
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID, BaseImage: given})
 	bi, err := b.BenchImage(ctx, c, []imagebuild.Source{{Unit: "devnode", Path: filepath.Join(dir, "devnode.c")}})
 	if err != nil {

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // hostileServer starts a sampler container of a bench image holding the
@@ -49,7 +49,7 @@ func startServer(t *testing.T, lang string, srcs []string, unprivileged bool, sa
 		srv.Close()
 		enginetest.NoLeftovers(t, eng, runID)
 	})
-	l, _ := catalogue.ByName(lang)
+	l, _ := suite.ByName(lang)
 	return srv, runner.Job{Lang: l, Iters: 1, Warmup: 0, Timeout: 20 * time.Second, Seed: 1, MemLimit: 1 << 30, OutCap: 1 << 20}
 }
 

@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // nodeHale is a given hale image's compiler (an ab --b-image, a
@@ -140,7 +140,7 @@ func TestImageContentReachesNoBench(t *testing.T) {
 	defer cancel()
 	runID := "test-image-content-" + time.Now().Format("150405.000")
 	var log bytes.Buffer
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	tc, err := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID}).Toolchain(ctx, c)
 	if err != nil || tc.Status != imagebuild.Available {
 		t.Fatalf("c toolchain %+v: %v\n%s", tc, err, log.String())
@@ -154,7 +154,7 @@ func TestImageContentReachesNoBench(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "toggle.hl"), []byte(toggleBench), 0o644)
 	os.WriteFile(filepath.Join(dir, "honest.hl"), []byte(honestBench), 0o644)
 	os.WriteFile(filepath.Join(dir, "sock.hl"), []byte(sockBench), 0o644)
-	hale, _ := catalogue.ByName("hale")
+	hale, _ := suite.ByName("hale")
 	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID, Subject: halebuild.Build{Image: given}})
 	var srcs []imagebuild.Source
 	for _, u := range []string{"dev", "leak", "toggle", "honest", "sock"} {
@@ -226,7 +226,7 @@ func runLangUnit(t *testing.T, eng engine.Driver, lang string, bi imagebuild.Ben
 		srv.Close()
 		enginetest.NoLeftovers(t, eng, runID)
 	}()
-	l, _ := catalogue.ByName(lang)
+	l, _ := suite.ByName(lang)
 	j := runner.Job{Unit: unit, Lang: l, Iters: 1, Timeout: 20 * time.Second, Seed: 1, MemLimit: 1 << 30, OutCap: 1 << 20}
 	if counts > 0 {
 		cj, why := runner.CountJobFor(l, unit, counts, time.Minute)

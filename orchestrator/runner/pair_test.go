@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // The channel takes one ready line, only for the job in hand, only with its
@@ -65,7 +65,7 @@ func TestServerReadyLine(t *testing.T) {
 		srv.Close()
 		enginetest.NoLeftovers(t, eng, runID)
 	}()
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	calls := 0
 	for _, ask := range []bool{true, false, true} {
 		j := runner.Job{Unit: "sayready", Lang: c, Iters: 1, Timeout: 30 * time.Second}
@@ -123,7 +123,7 @@ func TestSamplePair(t *testing.T) {
 		pool.Close()
 		enginetest.NoLeftovers(t, eng, runID)
 	}()
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	w := runner.PairWhere{Reader: runner.Where{Lang: "c", Image: img, CPUs: rc}, Producer: runner.Where{Lang: "c", Image: img, CPUs: pc}, ShmSize: 64 << 20}
 	job := func(role string) runner.Job {
 		return runner.Job{Unit: "shmpair", Lang: c, Iters: 1, Timeout: 30 * time.Second, Args: []string{role}}

@@ -4,8 +4,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Limits are what every sample of a run is held to, whichever verb plans it.
@@ -20,7 +20,7 @@ type Limits struct {
 // a cell is the same job whichever verb asked for it (its image's trusted
 // record checked by the sampler, the bench's environment in one order,
 // the same limits). The caller sets Iters, Warmup and Count.
-func Place(b *catalogue.Bench, l catalogue.Language, bi imagebuild.BenchImage, cpus string, seed int64, lim Limits) (Where, Job) {
+func Place(b *suite.Bench, l suite.Language, bi imagebuild.BenchImage, cpus string, seed int64, lim Limits) (Where, Job) {
 	w := Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus, Trusted: imagebuild.TrustedArg(bi.Trusted)}
 	return w, PlaceUnit(b.Name, b.Env, l, seed, lim)
 }
@@ -28,7 +28,7 @@ func Place(b *catalogue.Bench, l catalogue.Language, bi imagebuild.BenchImage, c
 // PlaceUnit is the job of one program unit of a bench image in language
 // l, its environment sorted, held to lim: a bench's (Place), or one side
 // of an xproc pair, whose image and cpusets the pair decides.
-func PlaceUnit(unit string, env map[string]string, l catalogue.Language, seed int64, lim Limits) Job {
+func PlaceUnit(unit string, env map[string]string, l suite.Language, seed int64, lim Limits) Job {
 	vars := make([]string, 0, len(env))
 	for k, v := range env {
 		vars = append(vars, k+"="+v)

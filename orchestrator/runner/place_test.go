@@ -6,16 +6,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // A cell is the same job whichever verb places it: the bench's environment
 // sorted, the image's trusted record in the sampler's form, the limits as
 // given, and nothing the caller decides (iterations, warm-ups, counting).
 func TestPlace(t *testing.T) {
-	c, _ := catalogue.ByName("c")
-	b := &catalogue.Bench{Name: "fn_call", Env: map[string]string{"Z": "1", "A": "2", "M": "3"}}
+	c, _ := suite.ByName("c")
+	b := &suite.Bench{Name: "fn_call", Env: map[string]string{"Z": "1", "A": "2", "M": "3"}}
 	sum := strings.Repeat("ab", 32)
 	bi := imagebuild.BenchImage{Ref: "halebench/bench-c:x", Trusted: map[string]string{"/halebench-sampler": sum}}
 	lim := Limits{Timeout: 7 * time.Second, MemLimit: 1 << 30, OutCap: 4096}

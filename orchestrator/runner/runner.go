@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -24,7 +24,7 @@ type Engine interface {
 // cpuset and the privilege are the server's.
 type Job struct {
 	Unit     string // the program's name in the bench image
-	Lang     catalogue.Language
+	Lang     suite.Language
 	Iters    int
 	Warmup   int
 	Timeout  time.Duration // per sample

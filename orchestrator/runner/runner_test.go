@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 func TestRunOutcomes(t *testing.T) {
@@ -27,7 +27,7 @@ func TestRunOutcomes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	runID := "test-runner-" + time.Now().Format("150405.000")
 	job := func(unit string) runner.Job {
 		return runner.Job{Unit: unit, Lang: c, Iters: 2, Warmup: 1,

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // One server container takes job after job — failures of every kind
@@ -22,7 +22,7 @@ func TestServerRunsManyJobs(t *testing.T) {
 	img, priv := enginetest.BenchImage(t, eng, "c", progs...)
 	info, _ := eng.Info(context.Background())
 	cpus, _, _ := runner.PlanCPUs(info.LogicalCPUs, 1)
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	runID := "test-server-" + time.Now().Format("150405.000")
 	ctx := context.Background()
 	srv, err := runner.StartServer(ctx, eng, runner.ServerSpec{Image: img, CPUs: cpus, Privilege: priv, RunID: runID, MemLimit: 1 << 30, Lang: "c"})
@@ -83,7 +83,7 @@ func TestServerRunsManyJobs(t *testing.T) {
 func TestServerCancel(t *testing.T) {
 	eng := enginetest.Connect(t)
 	img, priv := enginetest.BenchImage(t, eng, "c", "testdata/hang.c")
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	runID := "test-server-cancel-" + time.Now().Format("150405.000")
 	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: img, CPUs: "0", Privilege: priv, RunID: runID, Lang: "c"})
 	if err != nil {

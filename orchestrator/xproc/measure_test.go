@@ -5,9 +5,9 @@ import (
 	"io"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // pairSampler answers xproc pairs: the reader's check is check, and from
@@ -39,11 +39,11 @@ func (f *pairSampler) SamplePair(ctx context.Context, w runner.PairWhere, reader
 }
 
 func cRow(t *testing.T, variant string) Row {
-	c, ok := catalogue.ByName("c")
+	c, ok := suite.ByName("c")
 	if !ok {
 		t.Fatal("no c in the language table")
 	}
-	return Rows(variant, []catalogue.Language{c})[0]
+	return Rows(variant, []suite.Language{c})[0]
 }
 
 // Each run of a row is one pair of jobs placed as every verb's are: one

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
 
@@ -43,7 +43,7 @@ func TestRefusesWhatTheStrictParserRefuses(t *testing.T) {
 	img, priv := enginetest.BenchImage(t, eng, "c", writePrinter(t, cases))
 	runID := "test-xproc-out-" + time.Now().Format("150405.000")
 	t.Cleanup(func() { enginetest.NoLeftovers(t, eng, runID) })
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	row := xproc.Row{Name: "c", Title: "C, one container", Lang: c, ReaderUnit: "printer", InProcess: true}
 	pool := newPool(t, eng, priv, runID)
 	for name, out := range cases {

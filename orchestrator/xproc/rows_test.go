@@ -5,9 +5,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
 
@@ -20,11 +20,11 @@ func TestRowsFromTheTable(t *testing.T) {
 		inProcess          bool
 	}
 	var got []row
-	for _, r := range xproc.Rows("small", catalogue.All) {
+	for _, r := range xproc.Rows("small", suite.All) {
 		got = append(got, row{r.Name, r.ReaderUnit, r.ProdUnit, r.InProcess})
 	}
 	var want []row
-	for _, l := range catalogue.All {
+	for _, l := range suite.All {
 		switch l.Name {
 		case "hale":
 			want = append(want, row{"hale", "xproc_small_reader", "xproc_small_producer", false},
@@ -43,8 +43,8 @@ func TestRowsFromTheTable(t *testing.T) {
 // Hale's programs are one per variant and role in xproc/hale/; another
 // language's is xproc/xproc.<ext>.
 func TestSources(t *testing.T) {
-	hale, _ := catalogue.ByName("hale")
-	c, _ := catalogue.ByName("c")
+	hale, _ := suite.ByName("hale")
+	c, _ := suite.ByName("c")
 	srcs := xproc.Sources("../..", hale)
 	if len(srcs) == 0 {
 		t.Fatal("no hale xproc programs in ../../xproc/hale")

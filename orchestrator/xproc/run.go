@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
@@ -15,13 +14,14 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 // Options are an xproc run's settings (the CLI's flags).
 type Options struct {
 	Suite      string
-	Langs      []catalogue.Language
+	Langs      []suite.Language
 	Subject    string
 	Variants   []string
 	Iters      int
@@ -117,7 +117,7 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Report) (map[string]imagebuild.BenchImage, error) {
 	built, err := lifecycle.BuildImages(ctx, b, lifecycle.Need{
 		Langs:   o.Langs,
-		Sources: func(l catalogue.Language) []imagebuild.Source { return Sources(o.Suite, l) },
+		Sources: func(l suite.Language) []imagebuild.Source { return Sources(o.Suite, l) },
 	}, o.Log)
 	if err != nil {
 		return nil, err

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
@@ -21,7 +21,7 @@ import (
 // each image's digest and provenance).
 func TestShardOnEngine(t *testing.T) {
 	eng := enginetest.Connect(t)
-	langs, err := catalogue.Parse("c,go")
+	langs, err := suite.Parse("c,go")
 	if err != nil {
 		t.Fatal(err)
 	}

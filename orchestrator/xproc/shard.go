@@ -3,10 +3,10 @@ package xproc
 import (
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
@@ -48,7 +48,7 @@ func selectShard(o Options) (*selection, *report.Shard, error) {
 	w := shard.Work{Cells: map[string]int{}}
 	for _, v := range o.Variants {
 		for _, l := range o.Langs {
-			w.Cells[Unit(v, l.Name)] = len(Rows(v, []catalogue.Language{l}))
+			w.Cells[Unit(v, l.Name)] = len(Rows(v, []suite.Language{l}))
 		}
 	}
 	digest, err := plan.Digest(sources(o))
@@ -102,8 +102,8 @@ func sources(o Options) []plan.Source {
 
 // langsOf are the languages the shard measures (its units' and its
 // references'), in o.Langs' order.
-func langsOf(o Options, sel *selection) []catalogue.Language {
-	var out []catalogue.Language
+func langsOf(o Options, sel *selection) []suite.Language {
+	var out []suite.Language
 	for _, l := range o.Langs {
 		for _, v := range o.Variants {
 			if sel.keep[Unit(v, l.Name)] || sel.refs[Unit(v, l.Name)] {

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/merge"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
@@ -18,7 +18,7 @@ import (
 // language's rows together (Hale's two readers in one unit), and name the
 // same partition; a shard builds only its units' languages.
 func TestShardsPartitionThePairs(t *testing.T) {
-	langs, err := catalogue.Parse("c,go,python,rust,node,hale")
+	langs, err := suite.Parse("c,go,python,rust,node,hale")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestShardsPartitionThePairs(t *testing.T) {
 // its Drain reader), and the subject's when another language is the
 // subject — and no other shard does; the owner measures them as its own.
 func TestShardsMeasureTheRatioRowsAsReferences(t *testing.T) {
-	langs, err := catalogue.Parse("c,go,python,rust,node,hale")
+	langs, err := suite.Parse("c,go,python,rust,node,hale")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func fakeRow(variant string, row Row, factor int64, reference bool) *Result {
 // with the same ratios against Hale and against the subject — every ratio
 // had its reference on its own shard's machine.
 func TestShardsMergeToUnsharded(t *testing.T) {
-	langs, err := catalogue.Parse("c,go,python,rust,node,hale")
+	langs, err := suite.Parse("c,go,python,rust,node,hale")
 	if err != nil {
 		t.Fatal(err)
 	}

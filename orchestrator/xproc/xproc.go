@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -23,7 +23,7 @@ import (
 type Row struct {
 	Name       string // report key: hale, hale_drain, go, …
 	Title      string
-	Lang       catalogue.Language
+	Lang       suite.Language
 	ReaderUnit string
 	ProdUnit   string
 	Args       []string // after the program, per role: role and variant are added
@@ -31,7 +31,7 @@ type Row struct {
 }
 
 // Rows lists the rows of a variant for the given languages, in table order.
-func Rows(variant string, langs []catalogue.Language) []Row {
+func Rows(variant string, langs []suite.Language) []Row {
 	var rows []Row
 	for _, l := range langs {
 		for _, r := range l.XProcRows(variant) {
@@ -42,7 +42,7 @@ func Rows(variant string, langs []catalogue.Language) []Row {
 }
 
 // Sources lists the xproc programs of a language in the suite.
-func Sources(suite string, l catalogue.Language) []imagebuild.Source {
+func Sources(suite string, l suite.Language) []imagebuild.Source {
 	if l.XProcPerRole {
 		paths, _ := filepath.Glob(filepath.Join(suite, "xproc", l.Name, "*."+l.Ext))
 		var out []imagebuild.Source

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
 
@@ -34,11 +34,11 @@ func TestPairsAcrossContainers(t *testing.T) {
 		}
 	})
 	for _, name := range []string{"c", "go", "python", "rust", "node"} {
-		l, _ := catalogue.ByName(name)
+		l, _ := suite.ByName(name)
 		img, priv := enginetest.BenchImage(t, eng, name, "../../xproc/xproc."+l.Ext)
 		pool := newPool(t, eng, priv, runID) // both variants on one pair of containers
 		for _, v := range []string{"small", "large"} {
-			row := xproc.Rows(v, []catalogue.Language{l})[0]
+			row := xproc.Rows(v, []suite.Language{l})[0]
 			var log bytes.Buffer
 			p := &xproc.Pair{Sampler: pool, Lang: name, Image: img, NCPU: info.LogicalCPUs, Timeout: 2 * time.Minute, Log: &log}
 			res := p.Measure(context.Background(), row, v, 1)
@@ -72,7 +72,7 @@ func TestProducerFailed(t *testing.T) {
 	info, _ := eng.Info(context.Background())
 	img, priv := enginetest.BenchImage(t, eng, "c", "../../xproc/xproc.c", "../runner/testdata/exit3.c")
 	runID := "test-xproc-fail-" + time.Now().Format("150405.000")
-	c, _ := catalogue.ByName("c")
+	c, _ := suite.ByName("c")
 	row := xproc.Row{Name: "c", Title: "C", Lang: c, ReaderUnit: "xproc", ProdUnit: "exit3"}
 	var log bytes.Buffer
 	pool := runner.NewPool(eng, priv, runID, xproc.MemLimit, io.Discard)

@@ -3,7 +3,7 @@ package xprocreport
 import (
 	"sort"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // Unit names what a shard of xproc holds: one language's pair (all its
@@ -27,7 +27,7 @@ func RowOrder(variant, row string) int {
 
 // locate is the language of row in variant and its place in the table.
 func locate(variant, row string) (lang string, order int) {
-	for _, l := range catalogue.All {
+	for _, l := range suite.All {
 		for _, r := range l.XProcRows(variant) {
 			if r.Key == row {
 				return l.Name, order
@@ -44,7 +44,7 @@ func locate(variant, row string) (lang string, order int) {
 // of xproc measures them as references beside its own pairs, so that its
 // ratios compare pairs measured on one machine.
 func RatioRows(subject string) []string {
-	rows := []string{catalogue.Seed().Name}
+	rows := []string{suite.Seed().Name}
 	if subject != "" && subject != rows[0] {
 		rows = append(rows, subject)
 	}

@@ -8,10 +8,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/catalogue"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -209,7 +209,7 @@ func Ratios(results []*Result, subject string) {
 		}
 		return nil
 	}
-	h, s := ref(catalogue.Seed().Name), ref(subject)
+	h, s := ref(suite.Seed().Name), ref(subject)
 	for _, r := range results {
 		if r.Status != status.OK {
 			continue

@@ -4,7 +4,7 @@ import "strings"
 
 // BenchEnvPrefixes are what a bench's env (catalogue.json) may name: LOTUS_
 // (the Hale runtime's knobs) and BENCH_ (a bench's own). Nothing else a suite
-// file sets reaches a job (orchestrator/catalogue refuses it), and a counted
+// file sets reaches a job (orchestrator/suite refuses it), and a counted
 // run takes from a job's env only these and the HALEBENCH_ names the
 // orchestrator sets, before its own fixed environment.
 var BenchEnvPrefixes = []string{"LOTUS_", "BENCH_"}

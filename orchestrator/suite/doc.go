@@ -1,4 +1,4 @@
-// Package catalogue discovers a suite's benches: the source files under its
+// Package suite discovers a suite's benches: the source files under its
 // kind folders (micro, app, guards), one file per language named
 // <bench>.<ext>, and catalogue.json beside them, which places each bench in a
 // grid category and says how many CPUs it needs and which siblings are not
@@ -11,4 +11,4 @@
 // The former package toolchain names the languages halebench measures and, for each, how
 // a bench source is compiled, how it is run and how its toolchain reports its
 // version. It is the one table every other package reads; it builds nothing.
-package catalogue
+package suite
