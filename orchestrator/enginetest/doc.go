@@ -1,4 +1,20 @@
 // Package enginetest connects tests to the real engine. A test that needs the
 // engine skips with the reason when none answers — except under CI=true,
 // where a missing engine is a failure, never a skip.
+//
+// The former package enginefake is an engine held in memory: a whole engine.Driver,
+// registered as "fake" by importing this package (tests do; the halebench
+// command does not). It keeps an image store of tagged images with labels,
+// sizes and the order they were made in, a build cache of a given size,
+// builds that record what they were asked and store an image whose ID is
+// the digest of the request, and labelled containers. A container whose
+// command is the sampler's `serve` runs a fake sampler that speaks the
+// sampler's wire protocol (images/sampler/wire) on its stdin and stdout,
+// answering each job with what Sampler (or Steady) says, so the runner's
+// real pool, servers and protocol checks run on it
+// (harness's TestAPlanRunsOnTheFakeDriver).
+//
+// It imitates no more of an engine than that: no process runs, nothing is
+// confined or pinned, image archives and pulls fail. What talks to a real
+// engine is tested on one (package enginetest).
 package enginetest

@@ -9,7 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/engine/enginefake"
+	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -47,10 +47,10 @@ func TestAPlanRunsOnTheFakeDriver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := drv.(*enginefake.Engine)
+	fake := drv.(*enginetest.Engine)
 	elapsed := map[string]int64{"c": 1_000_000, "go": 3_000_000, "python": 500_000}
 	fake.Sampler = func(s engine.Spec, j wire.Job) wire.Result {
-		res := enginefake.Steady(s, j)
+		res := enginetest.Steady(s, j)
 		for i := range res.Samples {
 			res.Samples[i].ElapsedNs = elapsed[s.Labels["org.halebench.lang"]]
 		}
@@ -96,7 +96,7 @@ func TestAPlanRunsOnTheFakeDriver(t *testing.T) {
 // job carries an id, a nonce and its program; each (bench, language) got
 // iters samples after warmup warm-ups; each sampler container was made to
 // serve on stdin, pinned, labelled with its language.
-func checkFakeWire(t *testing.T, fake *enginefake.Engine, iters, warmup int) {
+func checkFakeWire(t *testing.T, fake *enginetest.Engine, iters, warmup int) {
 	t.Helper()
 	got := map[string][2]int{}
 	for _, j := range fake.Jobs {

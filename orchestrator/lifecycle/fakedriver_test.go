@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	_ "github.com/hale-lang/halebench/orchestrator/engine/enginefake" // registers "fake"
+	_ "github.com/hale-lang/halebench/orchestrator/enginetest" // registers "fake"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )

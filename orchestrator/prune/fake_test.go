@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/engine/enginefake"
+	"github.com/hale-lang/halebench/orchestrator/enginetest"
 )
 
-var _ Engine = (*enginefake.Engine)(nil)
+var _ Engine = (*enginetest.Engine)(nil)
 
 // Run on the fake driver: a dry run removes nothing and says what would
 // go; the run itself removes, by its tags, only the image no report names
@@ -20,7 +20,7 @@ var _ Engine = (*enginefake.Engine)(nil)
 // other people's images and the toolchains it keeps alone, and prunes the
 // build cache down to the limit, oldest records first.
 func TestRunOnFakeEngine(t *testing.T) {
-	f := &enginefake.Engine{}
+	f := &enginetest.Engine{}
 	named := f.Add("halebench/bench-c:1111", nil, 100)
 	old := f.Add("halebench/bench-c:2222", nil, 200)
 	f.Tag(context.Background(), "halebench/bench-c:2222", "halebench/bench-c:2222-extra")

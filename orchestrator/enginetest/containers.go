@@ -1,4 +1,4 @@
-package enginefake
+package enginetest
 
 import (
 	"context"
