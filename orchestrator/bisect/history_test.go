@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/gitrepo"
-	"github.com/hale-lang/halebench/orchestrator/gitrepo/gitrepotest"
 )
 
 func TestFirstParent(t *testing.T) {
-	repo, ids := gitrepotest.History(t)
+	repo, ids := enginetest.History(t)
 	ctx := context.Background()
 	list, err := FirstParent(ctx, repo, "v1", "v2")
 	if err != nil {

@@ -17,4 +17,7 @@
 // It imitates no more of an engine than that: no process runs, nothing is
 // confined or pinned, image archives and pulls fail. What talks to a real
 // engine is tested on one (package enginetest).
+//
+// The former package gitrepotest makes git repositories for tests: a small history
+// with tags, a branch and a merge, as a hale repository lays them out.
 package enginetest

@@ -11,13 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/gitrepo"
-	"github.com/hale-lang/halebench/orchestrator/gitrepo/gitrepotest"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 )
 
 func TestResolveRefAndCloneRef(t *testing.T) {
-	repo, ids := gitrepotest.History(t)
+	repo, ids := enginetest.History(t)
 	ctx := context.Background()
 	for _, c := range []struct{ ref, want string }{
 		{"v1", ids["c1"]}, {"v2", ids["c3"]}, {"main", ids["c3"]}, {"side", ids["s1"]},

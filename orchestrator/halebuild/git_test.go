@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/gitrepo"
-	"github.com/hale-lang/halebench/orchestrator/gitrepo/gitrepotest"
 )
 
 // git runs in a clean environment: a caller's GIT_DIR and GIT_WORK_TREE (a
@@ -17,7 +17,7 @@ import (
 // GIT_CONFIG_PARAMETERS (what `git -c` hands down) — can allow the ext::
 // transport and rewrite file:// to a command. ext:: itself is refused.
 func TestGitIgnoresCallersEnvironment(t *testing.T) {
-	repo, ids := gitrepotest.History(t)
+	repo, ids := enginetest.History(t)
 	ctx := context.Background()
 	marker := filepath.Join(t.TempDir(), "pwned")
 	evil := "ext::touch " + marker + " "

@@ -1,6 +1,4 @@
-// Package gitrepotest makes git repositories for tests: a small history
-// with tags, a branch and a merge, as a hale repository lays them out.
-package gitrepotest
+package enginetest
 
 import (
 	"os"
