@@ -10,7 +10,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -325,15 +324,15 @@ func filesDiffer(ctx context.Context, eng imagebuild.Engine, recorded, rebuilt s
 	if _, ok, err := eng.Image(ctx, recorded); err != nil || !ok {
 		return []string{fmt.Sprintf("%s is not in the engine: no file comparison", recorded)}
 	}
-	a, err := repro.Files(ctx, eng, recorded)
+	a, err := imagebuild.Files(ctx, eng, recorded)
 	if err != nil {
 		return []string{fmt.Sprintf("listing the files of %s: %v", recorded, err)}
 	}
-	b, err := repro.Files(ctx, eng, rebuilt)
+	b, err := imagebuild.Files(ctx, eng, rebuilt)
 	if err != nil {
 		return []string{fmt.Sprintf("listing the files of %s: %v", rebuilt, err)}
 	}
-	paths, n := repro.DiffFiles(a, b, 10)
+	paths, n := imagebuild.DiffFiles(a, b, 10)
 	if n == 0 {
 		return []string{"every file is the same: only the image metadata differs"}
 	}

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-
-	"github.com/hale-lang/halebench/orchestrator/repro"
 )
 
 // BaseSuite is the Debian release every toolchain image starts from.
@@ -85,7 +83,7 @@ func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 // mmdebstrap's rootfs makes.
 func (b *Builder) checkBase(img engine.Image) string {
 	var why []string
-	if got := img.Labels[repro.LabelEpoch]; got != b.epochString() {
+	if got := img.Labels[LabelEpoch]; got != b.epochString() {
 		why = append(why, fmt.Sprintf("its epoch is %q, this run's %s", got, b.epochString()))
 	}
 	if got := img.Labels[labelMirror]; got != b.opts.Mirror {
@@ -171,14 +169,14 @@ func (b *Builder) mmdebstrap(ctx context.Context, ref string) (Base, error) {
 		return Base{}, err
 	}
 	defer f.Close()
-	cfg := repro.Config{
+	cfg := Config{
 		Env: []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
 		Cmd: []string{"bash"},
 		Labels: map[string]string{
-			labelRootfs: sum, labelMirror: b.opts.Mirror, repro.LabelEpoch: b.epochString(),
+			labelRootfs: sum, labelMirror: b.opts.Mirror, LabelEpoch: b.epochString(),
 		},
 	}
-	id, err := repro.FromRootfs(ctx, b.eng, f, ref, b.opts.SourceDateEpoch, cfg)
+	id, err := FromRootfs(ctx, b.eng, f, ref, b.opts.SourceDateEpoch, cfg)
 	if err != nil {
 		return Base{}, fmt.Errorf("making the Debian base image: %w", err)
 	}

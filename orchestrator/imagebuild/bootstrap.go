@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/debroot"
-	"github.com/hale-lang/halebench/orchestrator/repro"
 )
 
 // bootPackages is what the bootstrap image holds besides Debian's
@@ -93,13 +92,13 @@ func (b *Builder) bootImage(ctx context.Context, dir, ref string) error {
 	if _, err := f.Seek(0, 0); err != nil {
 		return err
 	}
-	cfg := repro.Config{
+	cfg := Config{
 		Env:       []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
 		Cmd:       []string{"sh"},
-		Labels:    map[string]string{repro.LabelEpoch: b.epochString()},
+		Labels:    map[string]string{LabelEpoch: b.epochString()},
 		CreatedBy: "halebench: root filesystem unpacked from Debian's packages (package debroot)",
 	}
-	if _, err := repro.FromRootfs(ctx, b.eng, f, ref, b.opts.SourceDateEpoch, cfg); err != nil {
+	if _, err := FromRootfs(ctx, b.eng, f, ref, b.opts.SourceDateEpoch, cfg); err != nil {
 		return err
 	}
 	_ = os.RemoveAll(debs)

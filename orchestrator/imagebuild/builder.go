@@ -13,7 +13,6 @@ import (
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagecache"
-	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -318,8 +317,8 @@ func (b *Builder) build(ctx context.Context, tc *Toolchain, s image) error {
 	if err != nil {
 		return err
 	}
-	labels := map[string]string{repro.LabelEpoch: b.epochString(), labelArgs: plainArgs(s.args), LabelInputs: s.key}
-	id, err := repro.Normalise(ctx, b.eng, raw, ref, b.opts.SourceDateEpoch, labels)
+	labels := map[string]string{LabelEpoch: b.epochString(), labelArgs: plainArgs(s.args), LabelInputs: s.key}
+	id, err := Normalise(ctx, b.eng, raw, ref, b.opts.SourceDateEpoch, labels)
 	if err == nil {
 		err = b.eng.RemoveImage(ctx, raw)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -76,7 +75,7 @@ func TestToolchainAndBenchImages(t *testing.T) {
 	// Nothing of the compilers' scratch (clang's crash reproducer) is left
 	// in the image's layers (a container's /tmp is a fresh tmpfs: the
 	// layers are read instead).
-	files, err := repro.Files(ctx, eng, bi.Ref)
+	files, err := imagebuild.Files(ctx, eng, bi.Ref)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/repro"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -39,7 +38,7 @@ func checkFound(img engine.Image, key, epoch string, parent []string) string {
 	if got := img.Labels[LabelInputs]; got != key {
 		why = append(why, fmt.Sprintf("its recorded inputs are %s, this build's %s", keyShown(got), keyShown(key)))
 	}
-	if got := img.Labels[repro.LabelEpoch]; got != epoch {
+	if got := img.Labels[LabelEpoch]; got != epoch {
 		why = append(why, fmt.Sprintf("its epoch is %q, this build's %s", got, epoch))
 	}
 	if len(img.Layers) == 0 || parent != nil && len(img.Layers) <= len(parent) {

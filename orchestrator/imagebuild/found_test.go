@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/repro"
 )
 
 // An image found under a tag is used only when its recorded inputs, its
@@ -14,7 +13,7 @@ import (
 func TestCheckFound(t *testing.T) {
 	key := inputsDigest("base-id", "dockerfile", "1735689600")
 	parent := []string{"sha256:base"}
-	good := engine.Image{Labels: map[string]string{LabelInputs: key, repro.LabelEpoch: "1735689600"}, Layers: []string{"sha256:base", "sha256:tc"}}
+	good := engine.Image{Labels: map[string]string{LabelInputs: key, LabelEpoch: "1735689600"}, Layers: []string{"sha256:base", "sha256:tc"}}
 	with := func(f func(*engine.Image)) engine.Image {
 		img := good
 		img.Labels = map[string]string{}
@@ -35,7 +34,7 @@ func TestCheckFound(t *testing.T) {
 	}{
 		{"another image retagged (other inputs)", with(func(i *engine.Image) { i.Labels[LabelInputs] = inputsDigest("other") }), "recorded inputs"},
 		{"an image with no inputs recorded", with(func(i *engine.Image) { delete(i.Labels, LabelInputs) }), "missing"},
-		{"another epoch", with(func(i *engine.Image) { i.Labels[repro.LabelEpoch] = "1" }), "epoch"},
+		{"another epoch", with(func(i *engine.Image) { i.Labels[LabelEpoch] = "1" }), "epoch"},
 		{"not on this base", with(func(i *engine.Image) { i.Layers[0] = "sha256:elsewhere" }), "do not start with its parent's"},
 		{"the base itself under the tag", with(func(i *engine.Image) { i.Layers = i.Layers[:1] }), "1 layers, its parent 1"},
 	} {
@@ -48,14 +47,14 @@ func TestCheckFound(t *testing.T) {
 func TestCheckBase(t *testing.T) {
 	b := New(nil, nil, io.Discard, Options{SourceDateEpoch: 1735689600})
 	sum := strings.Repeat("a", 64)
-	good := engine.Image{Labels: map[string]string{repro.LabelEpoch: "1735689600", labelMirror: DefaultMirror, labelRootfs: sum}, Layers: []string{"sha256:l"}}
+	good := engine.Image{Labels: map[string]string{LabelEpoch: "1735689600", labelMirror: DefaultMirror, labelRootfs: sum}, Layers: []string{"sha256:l"}}
 	if why := b.checkBase(good); why != "" {
 		t.Fatalf("a base made here was refused: %s", why)
 	}
 	cases := map[string]engine.Image{
-		"mirror": {Labels: map[string]string{repro.LabelEpoch: "1735689600", labelMirror: "http://evil.example/debian", labelRootfs: sum}, Layers: []string{"sha256:l"}},
-		"epoch":  {Labels: map[string]string{repro.LabelEpoch: "2", labelMirror: DefaultMirror, labelRootfs: sum}, Layers: []string{"sha256:l"}},
-		"rootfs": {Labels: map[string]string{repro.LabelEpoch: "1735689600", labelMirror: DefaultMirror}, Layers: []string{"sha256:l"}},
+		"mirror": {Labels: map[string]string{LabelEpoch: "1735689600", labelMirror: "http://evil.example/debian", labelRootfs: sum}, Layers: []string{"sha256:l"}},
+		"epoch":  {Labels: map[string]string{LabelEpoch: "2", labelMirror: DefaultMirror, labelRootfs: sum}, Layers: []string{"sha256:l"}},
+		"rootfs": {Labels: map[string]string{LabelEpoch: "1735689600", labelMirror: DefaultMirror}, Layers: []string{"sha256:l"}},
 		"layers": {Labels: good.Labels, Layers: []string{"sha256:l", "sha256:m"}},
 	}
 	for want, img := range cases {

@@ -11,8 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/hale-lang/halebench/orchestrator/repro"
 )
 
 // DefaultEpoch is SOURCE_DATE_EPOCH when none is given: 2025-01-01T00:00:00Z.
@@ -126,4 +124,4 @@ func (b *Builder) packages(ctx context.Context, ref string) ([]string, error) {
 }
 
 // builder names what made an image, for the report.
-func builderName() string { return repro.Name }
+func builderName() string { return Name }

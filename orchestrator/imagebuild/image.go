@@ -1,4 +1,4 @@
-package repro
+package imagebuild
 
 import (
 	"archive/tar"
@@ -22,7 +22,7 @@ const Name = "halebench repro/1 (engine BuildKit, moby exporter; layers and conf
 const LabelEpoch = "org.halebench.source-date-epoch"
 
 // Engine is what repro needs of the engine.
-type Engine interface {
+type ReproEngine interface {
 	Save(ctx context.Context, refs ...string) (io.ReadCloser, error)
 	Load(ctx context.Context, archive io.Reader) error
 }
@@ -30,7 +30,7 @@ type Engine interface {
 // Normalise rewrites image src as dst: canonical layers, every time in the
 // config set to epoch, labels added. It returns dst's ID (the digest of its
 // config), which depends on nothing but the image's contents and epoch.
-func Normalise(ctx context.Context, eng Engine, src, dst string, epoch int64, labels map[string]string) (string, error) {
+func Normalise(ctx context.Context, eng ReproEngine, src, dst string, epoch int64, labels map[string]string) (string, error) {
 	dir, err := os.MkdirTemp("", "halebench-repro-")
 	if err != nil {
 		return "", err
@@ -126,7 +126,7 @@ type Config struct {
 
 // FromRootfs loads a root filesystem tarball as the one-layer image dst,
 // canonically, with every time set to epoch, and returns its ID.
-func FromRootfs(ctx context.Context, eng Engine, rootfs io.Reader, dst string, epoch int64, c Config) (string, error) {
+func FromRootfs(ctx context.Context, eng ReproEngine, rootfs io.Reader, dst string, epoch int64, c Config) (string, error) {
 	dir, err := os.MkdirTemp("", "halebench-repro-")
 	if err != nil {
 		return "", err
@@ -209,7 +209,7 @@ func rewriteConfig(raw []byte, files []layerFile, at time.Time, labels map[strin
 }
 
 // load writes a docker archive of one image into the engine, tagged dst.
-func load(ctx context.Context, eng Engine, cfg []byte, files []layerFile, dst string) (string, error) {
+func load(ctx context.Context, eng ReproEngine, cfg []byte, files []layerFile, dst string) (string, error) {
 	sum := sha256.Sum256(cfg)
 	id := hex.EncodeToString(sum[:])
 	pr, pw := io.Pipe()

@@ -1,4 +1,4 @@
-package repro
+package imagebuild
 
 import (
 	"archive/tar"

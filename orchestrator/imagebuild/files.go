@@ -1,4 +1,4 @@
-package repro
+package imagebuild
 
 import (
 	"archive/tar"
@@ -16,7 +16,7 @@ import (
 // Files lists what an image's filesystem holds: path → a digest of the
 // entry's type, mode, owner, mtime, link and content, later layers over
 // earlier ones (whiteouts remove). For telling two builds apart.
-func Files(ctx context.Context, eng Engine, ref string) (map[string]string, error) {
+func Files(ctx context.Context, eng ReproEngine, ref string) (map[string]string, error) {
 	rc, err := eng.Save(ctx, ref)
 	if err != nil {
 		return nil, err
