@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/hale-lang/halebench/orchestrator/debroot"
 )
 
 // bootPackages is what the bootstrap image holds besides Debian's
@@ -62,7 +60,7 @@ func (b *Builder) bootstrapRootfs(ctx context.Context, dir string) (string, erro
 // InRelease) and loads it as ref.
 func (b *Builder) bootImage(ctx context.Context, dir, ref string) error {
 	start := time.Now()
-	src := debroot.Source{Mirror: b.opts.Mirror, Suite: BaseSuite, Arch: "amd64"}
+	src := DebrootSource{Mirror: b.opts.Mirror, Suite: BaseSuite, Arch: "amd64"}
 	idx, err := src.Index(ctx)
 	if err != nil {
 		return err
@@ -86,7 +84,7 @@ func (b *Builder) bootImage(ctx context.Context, dir, ref string) error {
 	}
 	defer f.Close()
 	at := time.Unix(b.opts.SourceDateEpoch, 0).UTC()
-	if err := debroot.Write(f, paths, at); err != nil {
+	if err := Write(f, paths, at); err != nil {
 		return err
 	}
 	if _, err := f.Seek(0, 0); err != nil {

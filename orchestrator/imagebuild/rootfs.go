@@ -1,4 +1,4 @@
-package debroot
+package imagebuild
 
 import (
 	"archive/tar"

@@ -1,4 +1,4 @@
-package debroot
+package imagebuild
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 )
 
 // Source is where the packages come from.
-type Source struct {
+type DebrootSource struct {
 	Mirror string // e.g. http://deb.debian.org/debian
 	Suite  string // e.g. trixie
 	Arch   string // e.g. amd64
@@ -28,7 +28,7 @@ type Source struct {
 // when the mirror is given as http://, since TLS is what vouches for it
 // here (its OpenPGP signature is not checked), and from it every other
 // file's sha256.
-func (s Source) releaseURL() string {
+func (s DebrootSource) releaseURL() string {
 	m := strings.TrimSuffix(s.Mirror, "/")
 	if rest, ok := strings.CutPrefix(m, "http://"); ok {
 		m = "https://" + rest
@@ -36,7 +36,7 @@ func (s Source) releaseURL() string {
 	return m + "/dists/" + s.Suite + "/InRelease"
 }
 
-func (s Source) client() *http.Client {
+func (s DebrootSource) client() *http.Client {
 	if s.Client != nil {
 		return s.Client
 	}
@@ -44,7 +44,7 @@ func (s Source) client() *http.Client {
 }
 
 // get fetches url whole.
-func (s Source) get(ctx context.Context, url string) ([]byte, error) {
+func (s DebrootSource) get(ctx context.Context, url string) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
@@ -61,7 +61,7 @@ func (s Source) get(ctx context.Context, url string) ([]byte, error) {
 }
 
 // getChecked fetches url and refuses it unless its sha256 is want.
-func (s Source) getChecked(ctx context.Context, url, want string) ([]byte, error) {
+func (s DebrootSource) getChecked(ctx context.Context, url, want string) ([]byte, error) {
 	data, err := s.get(ctx, url)
 	if err != nil {
 		return nil, err
@@ -91,7 +91,7 @@ func releaseSHA256(release []byte, file string) (string, error) {
 }
 
 // Index fetches the suite's main Packages index, checked against InRelease.
-func (s Source) Index(ctx context.Context) (Index, error) {
+func (s DebrootSource) Index(ctx context.Context) (Index, error) {
 	release, err := s.get(ctx, s.releaseURL())
 	if err != nil {
 		return nil, err
@@ -114,7 +114,7 @@ func (s Source) Index(ctx context.Context) (Index, error) {
 
 // Download fetches each package's .deb into dir, checked against the
 // index's sha256, and returns their paths in the packages' order.
-func (s Source) Download(ctx context.Context, pkgs []*Package, dir string) ([]string, error) {
+func (s DebrootSource) Download(ctx context.Context, pkgs []*Package, dir string) ([]string, error) {
 	paths := make([]string, 0, len(pkgs))
 	for _, p := range pkgs {
 		if p.Filename == "" || len(p.SHA256) != 64 {
