@@ -10,14 +10,12 @@ import (
 	"os"
 	"slices"
 	"time"
-
-	"github.com/hale-lang/halebench/orchestrator/imagearchive"
 )
 
 // Cache is one cache folder.
 type Cache struct {
 	dir  string
-	eng  imagearchive.Engine
+	eng  Engine
 	log  io.Writer
 	now  func() time.Time
 	sign []byte // HALEBENCH_CACHE_KEY: entries are signed with it and, when set, must be
@@ -61,7 +59,7 @@ func SigningKey(k string) ([]byte, error) {
 // New returns the cache folder dir (see Prepare) on eng; what it refuses
 // or cannot keep is said on log. sign is the key entries are signed with
 // (HALEBENCH_CACHE_KEY; nil: none, see Restore).
-func New(dir string, eng imagearchive.Engine, log io.Writer, sign []byte) *Cache {
+func New(dir string, eng Engine, log io.Writer, sign []byte) *Cache {
 	return &Cache{dir: dir, eng: eng, log: log, now: time.Now, sign: sign}
 }
 

@@ -13,8 +13,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-
-	"github.com/hale-lang/halebench/orchestrator/imagearchive"
 )
 
 const (
@@ -164,7 +162,7 @@ func (c *Cache) readEntry(key string) (*Entry, error) {
 // readRegular reads a regular file (opened once, never through a link) of
 // at most max bytes.
 func readRegular(path string, max int64) ([]byte, error) {
-	f, err := imagearchive.Open(path)
+	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}

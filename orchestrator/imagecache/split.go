@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagearchive"
 )
 
 // smallFile is the size under which a file of a saved archive is held in
@@ -97,7 +96,7 @@ func (s *saved) blob(b *blobs, name string) (Blob, error) {
 }
 
 // readSaved reads a docker save stream: files, folders and layer links
-// only, at most imagearchive.MaxEntries entries, nothing outside itself.
+// only, at most MaxEntries entries, nothing outside itself.
 func readSaved(b *blobs, r io.Reader) (*saved, error) {
 	s := &saved{blobs: map[string]Blob{}, small: map[string][]byte{}, links: map[string]string{}}
 	tr := tar.NewReader(r)
@@ -115,8 +114,8 @@ func readSaved(b *blobs, r io.Reader) (*saved, error) {
 		}
 		name := path.Clean(strings.TrimPrefix(h.Name, "./"))
 		switch {
-		case n > imagearchive.MaxEntries:
-			return nil, fmt.Errorf("it has more than %d entries", imagearchive.MaxEntries)
+		case n > MaxEntries:
+			return nil, fmt.Errorf("it has more than %d entries", MaxEntries)
 		case name == ".." || strings.HasPrefix(name, "../") || path.IsAbs(name):
 			return nil, fmt.Errorf("it holds an entry %q outside itself", h.Name)
 		case h.Typeflag == tar.TypeDir:

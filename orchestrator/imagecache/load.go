@@ -1,4 +1,4 @@
-package imagearchive
+package imagecache
 
 import (
 	"archive/tar"
