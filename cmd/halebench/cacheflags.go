@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	"github.com/hale-lang/halebench/orchestrator/imagecache"
+	"github.com/hale-lang/halebench/orchestrator/imagestore"
 )
 
 // errKeyPrinted ends a verb given --print-cache-key (exit 0): the key is
@@ -39,11 +39,11 @@ func (c *cacheFlags) apply(verb, suite string, o *imagebuild.Options) error {
 	if c.dir == "" {
 		return nil
 	}
-	if err := imagecache.Prepare(c.dir); err != nil {
+	if err := imagestore.Prepare(c.dir); err != nil {
 		return badInput(verb, err)
 	}
 	o.CacheDir = c.dir
-	key, err := imagecache.SigningKey(os.Getenv("HALEBENCH_CACHE_KEY"))
+	key, err := imagestore.SigningKey(os.Getenv("HALEBENCH_CACHE_KEY"))
 	o.CacheKey = key
 	return badInput(verb, err)
 }

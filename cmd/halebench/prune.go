@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	"github.com/hale-lang/halebench/orchestrator/imagecache"
+	"github.com/hale-lang/halebench/orchestrator/imagestore"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/prune"
 )
@@ -85,7 +85,7 @@ func pruneCacheDir(dir string, age time.Duration, dryRun bool) error {
 	if age < 0 {
 		return badInput("prune", errors.New("prune: --cache-dir-age must not be negative"))
 	}
-	p, err := imagecache.Prune(dir, age, time.Now())
+	p, err := imagestore.Prune(dir, age, time.Now())
 	if err != nil {
 		return badInput("prune", err)
 	}

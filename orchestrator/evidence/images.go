@@ -6,7 +6,7 @@ import (
 	"regexp"
 
 	"github.com/hale-lang/halebench/orchestrator/imagebuild"
-	"github.com/hale-lang/halebench/orchestrator/imagecache"
+	"github.com/hale-lang/halebench/orchestrator/imagestore"
 )
 
 // ReplayPrefix is the repository namespace a replay loads a bundle's images
@@ -35,7 +35,7 @@ func LoadImages(ctx context.Context, eng imagebuild.Engine, m *Manifest, archive
 	if err != nil {
 		return nil, err
 	}
-	if err := imagecache.Check(archive, m.Images); err != nil {
+	if err := imagestore.Check(archive, m.Images); err != nil {
 		return nil, fmt.Errorf("the bundle's images.tar: %w: refusing to load it", err)
 	}
 	for _, ref := range sortedKeys(renamed) {
@@ -43,7 +43,7 @@ func LoadImages(ctx context.Context, eng imagebuild.Engine, m *Manifest, archive
 			return nil, fmt.Errorf("image %s already exists on this engine (%v): a replay never overwrites a tag; remove it or replay again", renamed[ref], err)
 		}
 	}
-	if err := imagecache.Load(ctx, eng, archive, m.Images, renamed); err != nil {
+	if err := imagestore.Load(ctx, eng, archive, m.Images, renamed); err != nil {
 		return nil, fmt.Errorf("the bundle's images.tar: %w", err)
 	}
 	return renamed, nil

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/imagecache"
+	"github.com/hale-lang/halebench/orchestrator/imagestore"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -87,13 +87,13 @@ func (b *Builder) buildApart(ctx context.Context, lang suite.Language, files map
 		return nil, err
 	}
 	trusted := map[string]string{}
-	sum, err := imagecache.FileSHA256(filepath.Join(out, "halebench-sampler"))
+	sum, err := imagestore.FileSHA256(filepath.Join(out, "halebench-sampler"))
 	if err != nil {
 		return nil, fmt.Errorf("benches %s: the sampler's build left no binary: %w", lang.Name, err)
 	}
 	trusted[SamplerPath] = sum
 	if countsRegion(lang) {
-		if sum, err := imagecache.FileSHA256(filepath.Join(out, "gate", filepath.Base(wire.ClockGatePath))); err == nil {
+		if sum, err := imagestore.FileSHA256(filepath.Join(out, "gate", filepath.Base(wire.ClockGatePath))); err == nil {
 			trusted[wire.ClockGatePath] = sum
 		}
 	}

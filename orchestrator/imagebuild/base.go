@@ -3,7 +3,7 @@ package imagebuild
 import (
 	"context"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/imagecache"
+	"github.com/hale-lang/halebench/orchestrator/imagestore"
 	"os"
 	"regexp"
 	"strings"
@@ -160,7 +160,7 @@ func (b *Builder) mmdebstrap(ctx context.Context, ref string) (Base, error) {
 	if err != nil {
 		return Base{}, fmt.Errorf("making the Debian base image: %w", err)
 	}
-	sum, err := imagecache.FileSHA256(tarPath)
+	sum, err := imagestore.FileSHA256(tarPath)
 	if err != nil {
 		return Base{}, err
 	}

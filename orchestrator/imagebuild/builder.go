@@ -12,7 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagecache"
+	"github.com/hale-lang/halebench/orchestrator/imagestore"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -66,7 +66,7 @@ type Builder struct {
 	opts  Options
 	made  *Base
 	tcs   map[string]Toolchain // toolchains already made or found by this builder
-	cache *imagecache.Cache    // nil without Options.CacheDir
+	cache *imagestore.Cache    // nil without Options.CacheDir
 	// untrusted are the images handed out that may not run privileged,
 	// with why (see Provenance).
 	untrusted map[string]string
@@ -85,7 +85,7 @@ func New(eng Engine, bk Solver, log io.Writer, opts Options) *Builder {
 	}
 	b := &Builder{eng: eng, sv: &solver{s: bk, log: log}, log: log, opts: opts}
 	if opts.CacheDir != "" && !opts.NoCache {
-		b.cache = imagecache.New(opts.CacheDir, eng, log, opts.CacheKey)
+		b.cache = imagestore.New(opts.CacheDir, eng, log, opts.CacheKey)
 	}
 	return b
 }

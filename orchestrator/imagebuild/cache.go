@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/imagecache"
+	"github.com/hale-lang/halebench/orchestrator/imagestore"
 )
 
 // fromCache loads s from the cache folder, when it holds s's key, and uses
@@ -44,14 +44,14 @@ func (b *Builder) fromCache(ctx context.Context, tc *Toolchain, s image) (bool, 
 	return true, b.stamp(ctx, r.Ref)
 }
 
-func restoredCheck(r imagecache.Restored) string {
+func restoredCheck(r imagestore.Restored) string {
 	if r.Signed {
 		return CheckedHMAC
 	}
 	return CheckedNone
 }
 
-func signedSay(r imagecache.Restored) string {
+func signedSay(r imagestore.Restored) string {
 	if r.Signed {
 		return "its entry's signature checked"
 	}

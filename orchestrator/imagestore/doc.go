@@ -1,4 +1,4 @@
-// Package imagecache is a cache folder of images for CI: each image
+// Package imagestore is a cache folder of images for CI: each image
 // halebench made is kept as its config and layer tars, each a blob under
 // DIR/blobs/sha256/<its sha256>, shared by every image that holds it, beside
 // DIR/<inputs digest>.json (its entry: its reference, digest, the digests of
@@ -44,4 +44,4 @@
 // layers, not archives (package imagecache reads the engine's save stream
 // into them and writes the stream it loads, and opens its files with Open).
 // It does not decide which archive to trust or where archives live.
-package imagecache
+package imagestore

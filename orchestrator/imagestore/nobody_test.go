@@ -1,4 +1,4 @@
-package imagecache_test
+package imagestore_test
 
 import (
 	"archive/tar"
@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/imagecache"
+	"github.com/hale-lang/halebench/orchestrator/imagestore"
 )
 
 // key is the test image's key in the folder.
@@ -54,10 +54,10 @@ func TestRestoreAsNobody(t *testing.T) {
 	}
 	dir := filepath.Join(base, "cache")
 	var log bytes.Buffer
-	if err := imagecache.Prepare(dir); err != nil {
+	if err := imagestore.Prepare(dir); err != nil {
 		t.Fatal(err)
 	}
-	if err := imagecache.New(dir, eng, &log, nil).Store(ctx, key, ref, img.ID); err != nil {
+	if err := imagestore.New(dir, eng, &log, nil).Store(ctx, key, ref, img.ID); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	if err := eng.RemoveImage(ctx, ref); err != nil {
@@ -97,7 +97,7 @@ func assembleAsNobody(t *testing.T, base, dir, ref string, w *io.PipeWriter) str
 	t.Helper()
 	env := "HALEBENCH_TEST_ASSEMBLE=" + strings.Join([]string{dir, key, ref}, "\n")
 	if os.Geteuid() != 0 { // not root already: read the folder as this user
-		c := imagecache.New(dir, nil, io.Discard, nil)
+		c := imagestore.New(dir, nil, io.Discard, nil)
 		if err := c.Assemble(w, key, ref); err != nil {
 			t.Fatalf("assembling as uid %d: %v", os.Geteuid(), err)
 		}
@@ -136,7 +136,7 @@ func assembleAsChild(env string) {
 		fmt.Fprintf(os.Stderr, "HALEBENCH_TEST_ASSEMBLE=%q as uid %d: want dir, key and ref, not as root\n", env, os.Geteuid())
 		os.Exit(3)
 	}
-	if err := imagecache.New(parts[0], nil, os.Stderr, nil).Assemble(os.Stdout, parts[1], parts[2]); err != nil {
+	if err := imagestore.New(parts[0], nil, os.Stderr, nil).Assemble(os.Stdout, parts[1], parts[2]); err != nil {
 		fmt.Fprintf(os.Stderr, "assembling as uid %d: %v\n", os.Geteuid(), err)
 		os.Exit(3)
 	}

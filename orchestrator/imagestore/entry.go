@@ -1,4 +1,4 @@
-package imagecache
+package imagestore
 
 import (
 	"crypto/hmac"
