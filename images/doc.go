@@ -3,5 +3,5 @@
 // or is given) and the source of the in-container sampler, embedded so that
 // the halebench binary carries everything it builds.
 //
-// It is data, not logic: orchestrator/imagebuild decides what to build.
+// It is data, not logic: orchestrator/image decides what to build.
 package images

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -166,12 +166,12 @@ func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.
 		res, err := bisect.FromReports(ctx, f.fromReports, commits, benches, f.threshold, log)
 		return f.print(res, badInput("bisect", err))
 	}
-	epoch, _, err := imagebuild.SourceDateEpoch()
+	epoch, _, err := image.SourceDateEpoch()
 	if err != nil {
 		return badInput("bisect", err)
 	}
 	cfg := bisect.Config{Suite: f.suite, Benches: benches, Metric: f.metric, Threshold: f.threshold, Log: log, Unprivileged: f.unprivileged,
-		Hale: halebuild.Build{Git: repo, Vendor: f.hale.vendor}, Images: imagebuild.Options{SourceDateEpoch: epoch}}
+		Hale: halebuild.Build{Git: repo, Vendor: f.hale.vendor}, Images: image.Options{SourceDateEpoch: epoch}}
 	cfg.Images.Subject = cfg.Hale
 	judge, closeJudge, err := newJudge(ctx, cfg)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
 
@@ -35,7 +35,7 @@ func runBundle(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("bundle", err)
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "bundle", Images: imagebuild.Options{NoBuild: true}, Log: stderr})
+	s, err := openSession(ctx, lifecycle.Options{Kind: "bundle", Images: image.Options{NoBuild: true}, Log: stderr})
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func runReplay(ctx context.Context, args []string) error {
 	if fi, err := os.Stat(pos[0]); err != nil || !fi.Mode().IsRegular() {
 		return badInput("replay", fmt.Errorf("replay: %s is not a bundle file (make one with halebench bundle)", pos[0]))
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "replay", Images: imagebuild.Options{NoBuild: true}, Log: log})
+	s, err := openSession(ctx, lifecycle.Options{Kind: "replay", Images: image.Options{NoBuild: true}, Log: log})
 	if err != nil {
 		return err
 	}

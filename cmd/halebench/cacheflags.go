@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/imagestore"
 )
 
@@ -27,9 +27,9 @@ func (c *cacheFlags) addFlags(fs *flag.FlagSet) {
 
 // apply checks the folder (before any engine is asked) and sets it in o; with
 // --print-cache-key it prints the key and returns errKeyPrinted.
-func (c *cacheFlags) apply(verb, suite string, o *imagebuild.Options) error {
+func (c *cacheFlags) apply(verb, suite string, o *image.Options) error {
 	if c.printKey {
-		key, err := imagebuild.CacheKey(*o, suite)
+		key, err := image.CacheKey(*o, suite)
 		if err != nil {
 			return badInput(verb, err)
 		}

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -58,7 +58,7 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.subject, "subject", "hale", "the language whose regressions gate; the others are comparatives")
 	fs.BoolVar(&c.noBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")
 	fs.StringVar(&c.baseImage, "base-image", "", "Debian trixie image to build the toolchains FROM: local, or pulled where a registry answers, only pinned by digest (REPO@sha256:...); default: bootstrap one inside the engine with mmdebstrap")
-	fs.StringVar(&c.mirror, "mirror", imagebuild.DefaultMirror, "Debian mirror the base is bootstrapped from")
+	fs.StringVar(&c.mirror, "mirror", image.DefaultMirror, "Debian mirror the base is bootstrapped from")
 	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite; where that is absent, the pinned release "+halebuild.DefaultRef+" from "+halebuild.DefaultURL+", or $HALEBENCH_HALE_URL)")
 	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
 	c.hale.addFlags(fs)
@@ -81,18 +81,18 @@ func (c *common) haleBuild() halebuild.Build {
 
 // imageOptions are the image flags as imagebuild takes them. The hale
 // inputs given by flag are checked here, before any engine is dialled.
-func (c *common) imageOptions(verb string) (imagebuild.Options, error) {
+func (c *common) imageOptions(verb string) (image.Options, error) {
 	if err := c.hale.check(verb, c.haleSrc); err != nil {
-		return imagebuild.Options{}, err
+		return image.Options{}, err
 	}
-	epoch, _, err := imagebuild.SourceDateEpoch()
+	epoch, _, err := image.SourceDateEpoch()
 	if err != nil {
-		return imagebuild.Options{}, badInput(verb, err)
+		return image.Options{}, badInput(verb, err)
 	}
-	o := imagebuild.Options{BaseImage: c.baseImage, Mirror: c.mirror, Subject: c.haleBuild(), NoBuild: c.noBuild,
+	o := image.Options{BaseImage: c.baseImage, Mirror: c.mirror, Subject: c.haleBuild(), NoBuild: c.noBuild,
 		NoCache: c.noCache, SourceDateEpoch: epoch}
 	if o.Mirror == "" {
-		o.Mirror = imagebuild.DefaultMirror
+		o.Mirror = image.DefaultMirror
 	}
 	return o, c.cache.apply(verb, c.suite, &o)
 }

@@ -5,7 +5,7 @@ import (
 	"flag"
 	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -48,7 +48,7 @@ func runImages(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	need := lifecycle.Need{Langs: langs, Sources: imagebuild.BenchSources(suite.Benches)}
+	need := lifecycle.Need{Langs: langs, Sources: image.BenchSources(suite.Benches)}
 	built, err := lifecycle.BuildImages(ctx, s.Builder, need, log)
 	if err != nil {
 		return err

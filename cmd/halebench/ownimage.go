@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
 
@@ -25,14 +25,14 @@ func runOwnImage(ctx context.Context, args []string) error {
 	addDriverFlag(fs)
 	dir := fs.String("dir", ".", "the halebench checkout (root Dockerfile and build context)")
 	tag := fs.String("t", "halebench:latest", "the tag to give the image")
-	mirror := fs.String("mirror", imagebuild.DefaultMirror, "Debian mirror the base is bootstrapped from")
+	mirror := fs.String("mirror", image.DefaultMirror, "Debian mirror the base is bootstrapped from")
 	noCache := fs.Bool("no-cache", false, "rebuild every step without BuildKit's cache")
 	var out outputFlags
 	out.addFlags(fs)
 	if _, err := parseN(fs, args, ownImageHelp, 0, ""); err != nil {
 		return err
 	}
-	epoch, _, err := imagebuild.SourceDateEpoch()
+	epoch, _, err := image.SourceDateEpoch()
 	if err != nil {
 		return badInput("own-image", err)
 	}
@@ -41,7 +41,7 @@ func runOwnImage(ctx context.Context, args []string) error {
 		return err
 	}
 	s, err := openSession(ctx, lifecycle.Options{Kind: "own-image", Log: log,
-		Images: imagebuild.Options{Mirror: *mirror, NoCache: *noCache, SourceDateEpoch: epoch}})
+		Images: image.Options{Mirror: *mirror, NoCache: *noCache, SourceDateEpoch: epoch}})
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/imagestore"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/prune"
@@ -64,7 +64,7 @@ func runPrune(ctx context.Context, args []string) error {
 	if noCache {
 		o.CacheKeep = -1
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "prune", Images: imagebuild.Options{NoBuild: true}, Log: stderr})
+	s, err := openSession(ctx, lifecycle.Options{Kind: "prune", Images: image.Options{NoBuild: true}, Log: stderr})
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 )
 
 // A side takes the common suite and hale unless it names its own; two
@@ -13,7 +13,7 @@ import (
 // no repository are refused naming the flag.
 func TestChoiceSpec(t *testing.T) {
 	common := halebuild.Build{Src: "../hale", SrcDefault: true}
-	images := imagebuild.Options{Mirror: "http://mirror", Subject: common}
+	images := image.Options{Mirror: "http://mirror", Subject: common}
 	spec, err := Choice{}.Spec("A", "suite", "", images, common)
 	if err != nil || spec.Suite != "suite" || spec.What != "suite suite" || spec.Images.Subject != common || spec.Images.Mirror != "http://mirror" {
 		t.Errorf("no choice: %+v %v", spec, err)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -68,7 +68,7 @@ func OnEngine(ctx context.Context, eng engine.Driver, p *Plan) (*Result, error) 
 
 // built is one side's images: each language's bench image, or why none.
 type built struct {
-	images  map[string]imagebuild.BenchImage
+	images  map[string]image.BenchImage
 	missing map[string]string
 	all     *lifecycle.Images // for the result's evidence
 }
@@ -82,11 +82,11 @@ func buildSide(ctx context.Context, s *lifecycle.Session, side string, spec Side
 	o.Subject = spec.Images.Subject // the side's own subject build (its hale)
 	imgs, err := lifecycle.BuildImages(ctx, s.BuilderWith(o), lifecycle.Need{
 		Langs: p.Langs,
-		Sources: func(l catalogue.Language) []imagebuild.Source {
-			var srcs []imagebuild.Source
+		Sources: func(l catalogue.Language) []image.Source {
+			var srcs []image.Source
 			for _, b := range suite.All {
 				if path := b.Sources[l.Name]; path != "" {
-					srcs = append(srcs, imagebuild.Source{Unit: b.Name, Path: path})
+					srcs = append(srcs, image.Source{Unit: b.Name, Path: path})
 				}
 			}
 			return srcs
@@ -98,7 +98,7 @@ func buildSide(ctx context.Context, s *lifecycle.Session, side string, spec Side
 	out := built{images: imgs.Benches, missing: map[string]string{}, all: imgs}
 	for _, l := range p.Langs {
 		tc := imgs.Toolchains[l.Name]
-		if tc.Status != imagebuild.Available {
+		if tc.Status != image.Available {
 			if l.Name == p.Subject {
 				return out, &ErrSide{Side: side, Err: fmt.Errorf("%s is %s: %s", l.Name, tc.Status, tc.Reason)}
 			}

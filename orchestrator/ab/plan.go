@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -19,7 +19,7 @@ import (
 // name it.
 type SideSpec struct {
 	Suite  string
-	Images imagebuild.Options
+	Images image.Options
 	What   string // e.g. "suite ./benches-b", "hale v0.16.0"
 }
 
@@ -34,7 +34,7 @@ type Options struct {
 	MemLimit     int64
 	OutCap       int
 	Unprivileged bool
-	Images       imagebuild.Options // the session's (base image, mirror, no-build)
+	Images       image.Options // the session's (base image, mirror, no-build)
 	Log          io.Writer
 	// Shard is this ab's part of a sharded ab (N 0: unsharded);
 	// ShardCosts an earlier run report whose recorded times balance it.

@@ -13,7 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -28,13 +28,13 @@ type Config struct {
 	Threshold float64
 	// Unprivileged runs every comparison's containers without privilege.
 	Unprivileged bool
-	Images       imagebuild.Options // the subject build is Hale's, at a commit (at)
-	Hale         halebuild.Build    // Git is the local repository; Ref is set per commit
+	Images       image.Options   // the subject build is Hale's, at a commit (at)
+	Hale         halebuild.Build // Git is the local repository; Ref is set per commit
 	Log          io.Writer
 }
 
 // at is the image options that build hale at commit id.
-func (c Config) at(id string) imagebuild.Options {
+func (c Config) at(id string) image.Options {
 	o, hb := c.Images, c.Hale
 	hb.Ref = id
 	o.Subject = hb
@@ -70,7 +70,7 @@ func OnEngine(eng engine.Driver, cfg Config) *ABJudge {
 // took (not the wait for the engine), and run ab's rounds on a prepared
 // plan of two such builds.
 type Steps interface {
-	Toolchain(ctx context.Context, o imagebuild.Options) (imagebuild.Toolchain, time.Duration, error)
+	Toolchain(ctx context.Context, o image.Options) (image.Toolchain, time.Duration, error)
 	AB(ctx context.Context, p *ab.Plan) (*ab.Result, error)
 }
 
@@ -78,14 +78,14 @@ type Steps interface {
 // session: the engine lock is a session's, so none is held across them.
 type stepsOnEngine struct {
 	eng    engine.Driver
-	images imagebuild.Options // the session's
+	images image.Options // the session's
 	log    io.Writer
 }
 
-func (e stepsOnEngine) Toolchain(ctx context.Context, o imagebuild.Options) (imagebuild.Toolchain, time.Duration, error) {
+func (e stepsOnEngine) Toolchain(ctx context.Context, o image.Options) (image.Toolchain, time.Duration, error) {
 	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "bisect", Engine: e.eng, Images: e.images, Log: e.log})
 	if err != nil {
-		return imagebuild.Toolchain{}, 0, err
+		return image.Toolchain{}, 0, err
 	}
 	defer s.Close()
 	start := time.Now()
@@ -109,9 +109,9 @@ func (j *ABJudge) Build(ctx context.Context, c Commit) (Side, error) {
 	switch {
 	case err != nil:
 		return side, err
-	case tc.Status == imagebuild.BuildFailed:
+	case tc.Status == image.BuildFailed:
 		return side, fmt.Errorf("%s: %w", tc.Reason, ErrNotBuilt)
-	case tc.Status != imagebuild.Available:
+	case tc.Status != image.Available:
 		return side, fmt.Errorf("hale at %s is %s: %s", c.ID, tc.Status, tc.Reason)
 	}
 	side.Image = tc.Ref

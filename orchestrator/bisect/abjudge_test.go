@@ -10,7 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -27,7 +27,7 @@ type fakeSteps struct {
 	abs         [][2]int // the A/Bs run, A's commit then B's
 }
 
-func index(t *testing.T, o imagebuild.Options) int {
+func index(t *testing.T, o image.Options) int {
 	var i int
 	if _, err := fmt.Sscanf(o.Subject.(halebuild.Build).Ref, "c%d", &i); err != nil {
 		t.Fatalf("the subject build is not hale at a commit: %+v", o.Subject)
@@ -42,13 +42,13 @@ type fakeStepsOf struct {
 	t *testing.T
 }
 
-func (s fakeStepsOf) Toolchain(_ context.Context, o imagebuild.Options) (imagebuild.Toolchain, time.Duration, error) {
+func (s fakeStepsOf) Toolchain(_ context.Context, o image.Options) (image.Toolchain, time.Duration, error) {
 	i := index(s.t, o)
 	s.f.builds = append(s.f.builds, i)
 	if s.f.broken[i] {
-		return imagebuild.Toolchain{Lang: "hale", Status: imagebuild.BuildFailed, Reason: "cargo: error[E0425]"}, 10 * time.Second, nil
+		return image.Toolchain{Lang: "hale", Status: image.BuildFailed, Reason: "cargo: error[E0425]"}, 10 * time.Second, nil
 	}
-	return imagebuild.Toolchain{Lang: "hale", Status: imagebuild.Available, Ref: fmt.Sprintf("halebench/toolchain-hale:c%d", i)}, 100 * time.Second, nil
+	return image.Toolchain{Lang: "hale", Status: image.Available, Ref: fmt.Sprintf("halebench/toolchain-hale:c%d", i)}, 100 * time.Second, nil
 }
 
 func (s fakeStepsOf) AB(_ context.Context, p *ab.Plan) (*ab.Result, error) {
@@ -218,8 +218,8 @@ func TestABJudgeEndsAndErrors(t *testing.T) {
 
 type failing struct{}
 
-func (failing) Toolchain(context.Context, imagebuild.Options) (imagebuild.Toolchain, time.Duration, error) {
-	return imagebuild.Toolchain{}, 0, errors.New("engine unreachable")
+func (failing) Toolchain(context.Context, image.Options) (image.Toolchain, time.Duration, error) {
+	return image.Toolchain{}, 0, errors.New("engine unreachable")
 }
 func (failing) AB(context.Context, *ab.Plan) (*ab.Result, error) {
 	return nil, errors.New("engine unreachable")
@@ -227,8 +227,8 @@ func (failing) AB(context.Context, *ab.Plan) (*ab.Result, error) {
 
 type unavailable struct{ failing }
 
-func (unavailable) Toolchain(context.Context, imagebuild.Options) (imagebuild.Toolchain, time.Duration, error) {
-	return imagebuild.Toolchain{Status: imagebuild.Unavailable, Reason: "no hale-cli"}, 0, nil
+func (unavailable) Toolchain(context.Context, image.Options) (image.Toolchain, time.Duration, error) {
+	return image.Toolchain{Status: image.Unavailable, Reason: "no hale-cli"}, 0, nil
 }
 
 // judgeRatio: the default metric is instructions with time beside where

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	_ "github.com/hale-lang/halebench/orchestrator/engine/docker" // registers "docker"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	imagebuild "github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 

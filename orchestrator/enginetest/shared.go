@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	imagebuild "github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 

@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 
 	"github.com/hale-lang/halebench/orchestrator/atomicfile"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 	"golang.org/x/sys/unix"
@@ -37,7 +37,7 @@ const ManifestSchema = "halebench-evidence/1"
 func Images(rep *report.Report) map[string]string {
 	m := map[string]string{rep.Base.Ref: rep.Base.ID}
 	for _, tc := range rep.Images {
-		if tc.Status == imagebuild.Available && tc.Ref != "" {
+		if tc.Status == image.Available && tc.Ref != "" {
 			m[tc.Ref] = tc.Digest
 		}
 	}
@@ -51,7 +51,7 @@ func Images(rep *report.Report) map[string]string {
 
 // BundleFile is Bundle written to the file out, whole or not at all
 // (atomicfile), buffered for the images' archives.
-func BundleFile(ctx context.Context, eng imagebuild.Engine, rep *report.Report, reportPath, suite, out string) (*Manifest, error) {
+func BundleFile(ctx context.Context, eng image.Engine, rep *report.Report, reportPath, suite, out string) (*Manifest, error) {
 	var m *Manifest
 	err := atomicfile.Write(out, 0o644, func(f io.Writer) error {
 		w := bufio.NewWriterSize(f, 1<<20)
@@ -73,7 +73,7 @@ func BundleFile(ctx context.Context, eng imagebuild.Engine, rep *report.Report, 
 // error: a bundle holds what was measured or nothing. So is a symlink, FIFO
 // or device under benches/ (or as baselines.json): a bundle is published,
 // and a planted link would carry a host file into it.
-func Bundle(ctx context.Context, eng imagebuild.Engine, rep *report.Report, reportPath, suite string, out io.Writer) (*Manifest, error) {
+func Bundle(ctx context.Context, eng image.Engine, rep *report.Report, reportPath, suite string, out io.Writer) (*Manifest, error) {
 	m := &Manifest{Schema: ManifestSchema, RunID: rep.RunID, SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Images: Images(rep), Files: map[string]string{}}
 	refs := sortedKeys(m.Images)
 	for _, ref := range refs {
@@ -115,7 +115,7 @@ func Bundle(ctx context.Context, eng imagebuild.Engine, rep *report.Report, repo
 
 // saveImages writes the engine's archive of refs to a temporary file and
 // returns its path.
-func saveImages(ctx context.Context, eng imagebuild.Engine, refs []string) (string, error) {
+func saveImages(ctx context.Context, eng image.Engine, refs []string) (string, error) {
 	tmp, err := os.CreateTemp("", "halebench-images-*.tar")
 	if err != nil {
 		return "", err

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/imagestore"
 )
 
@@ -30,7 +30,7 @@ var (
 // reference the manifest does not list for it, or is sparse; its tags are
 // rewritten into ns. A reference in ns that already exists is never
 // overwritten. After loading, each image's digest is checked.
-func LoadImages(ctx context.Context, eng imagebuild.Engine, m *Manifest, archive, ns string) (map[string]string, error) {
+func LoadImages(ctx context.Context, eng image.Engine, m *Manifest, archive, ns string) (map[string]string, error) {
 	renamed, err := replayRefs(m.Images, ns)
 	if err != nil {
 		return nil, err

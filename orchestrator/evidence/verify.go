@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
@@ -52,7 +52,7 @@ type VerifyOptions struct {
 	Suite string // the suite folder whose benches built the bench images
 	// Subject rebuilds the subject-build toolchain (hale's: a
 	// halebuild.Build of its --hale-src); nil: it is unavailable.
-	Subject imagebuild.SubjectBuild
+	Subject image.SubjectBuild
 	Langs   []string // only these languages' toolchain and bench images (and the base, and the sampler's toolchain, go's); nil: all
 	RunID   string
 	Log     io.Writer
@@ -83,7 +83,7 @@ func (o VerifyOptions) wants(lang string) bool {
 // of rep from its recorded inputs (epoch, pinned packages, bench sources)
 // with no cache, and compares the digests. The images it built are removed
 // at the end; the ones the report names are not touched.
-func Verify(ctx context.Context, eng imagebuild.Engine, bk imagebuild.Solver, rep *report.Report, o VerifyOptions) ([]Row, error) {
+func Verify(ctx context.Context, eng image.Engine, bk image.Solver, rep *report.Report, o VerifyOptions) ([]Row, error) {
 	if err := checkInputs("given to verify", rep); err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func Verify(ctx context.Context, eng imagebuild.Engine, bk imagebuild.Solver, re
 	if err != nil {
 		return nil, err
 	}
-	opts := imagebuild.Options{
+	opts := image.Options{
 		RunID: o.RunID, NoCache: true, Prefix: VerifyPrefix, Subject: o.Subject,
 		SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Mirror: mirrorOf(rep.Base),
 		Pins: map[string][]string{},
@@ -101,7 +101,7 @@ func Verify(ctx context.Context, eng imagebuild.Engine, bk imagebuild.Solver, re
 			opts.Pins[lang] = strings.Fields(tc.Inputs.BuildArgs["PACKAGES"])
 		}
 	}
-	v := &verifier{eng: eng, b: imagebuild.New(eng, bk, o.Log, opts), rep: rep, o: o}
+	v := &verifier{eng: eng, b: image.New(eng, bk, o.Log, opts), rep: rep, o: o}
 	defer func() {
 		for _, r := range v.made {
 			_ = eng.RemoveImage(context.WithoutCancel(ctx), r)
@@ -126,8 +126,8 @@ func Verify(ctx context.Context, eng imagebuild.Engine, bk imagebuild.Solver, re
 
 // verifier is one verify's builder and what it has made and found so far.
 type verifier struct {
-	eng  imagebuild.Engine
-	b    *imagebuild.Builder
+	eng  image.Engine
+	b    *image.Builder
 	rep  *report.Report
 	o    VerifyOptions
 	made []string
@@ -152,7 +152,7 @@ func (v *verifier) toolchains(ctx context.Context) error {
 	for _, name := range sortedKeys(v.rep.Images) {
 		rec := v.rep.Images[name]
 		lang, ok := catalogue.ByName(name)
-		if !ok || rec.Status != imagebuild.Available || rec.Inputs == nil || !v.o.wants(name) {
+		if !ok || rec.Status != image.Available || rec.Inputs == nil || !v.o.wants(name) {
 			continue
 		}
 		tc, err := v.b.Toolchain(ctx, lang)
@@ -206,14 +206,14 @@ func (v *verifier) benchImages(ctx context.Context, suite *catalogue.Suite) erro
 // benchSources finds, in the suite, the sources a bench image was built
 // from (recorded as src/<unit>.<ext>); a recorded source the suite no longer
 // has is said so, not silently dropped.
-func benchSources(suite *catalogue.Suite, lang catalogue.Language, files map[string]string) ([]imagebuild.Source, []string, error) {
+func benchSources(suite *catalogue.Suite, lang catalogue.Language, files map[string]string) ([]image.Source, []string, error) {
 	byUnit := map[string]string{}
 	for _, bench := range suite.All {
 		if p := bench.Sources[lang.Name]; p != "" {
 			byUnit[bench.Name] = p
 		}
 	}
-	var srcs []imagebuild.Source
+	var srcs []image.Source
 	var why []string
 	for name := range files {
 		if !strings.HasPrefix(name, "src/") || name == "src/.keep" {
@@ -225,13 +225,13 @@ func benchSources(suite *catalogue.Suite, lang catalogue.Language, files map[str
 			why = append(why, fmt.Sprintf("bench source %s (%s) is no longer in the suite at %s", unit, lang.Name, suite.Dir))
 			continue
 		}
-		srcs = append(srcs, imagebuild.Source{Unit: unit, Path: p})
+		srcs = append(srcs, image.Source{Unit: unit, Path: p})
 	}
 	sort.Slice(srcs, func(i, j int) bool { return srcs[i].Unit < srcs[j].Unit })
 	return srcs, why, nil
 }
 
-func toolchainDiff(lang string, rec report.Toolchain, now imagebuild.Toolchain) []string {
+func toolchainDiff(lang string, rec report.Toolchain, now image.Toolchain) []string {
 	var why []string
 	if rec.Inputs.DockerfileSHA256 != now.Inputs.DockerfileSHA256 {
 		why = append(why, fmt.Sprintf("images/%s/Dockerfile changed since the report (sha256 %s, now %s)", lang, termtext.ShortID(rec.Inputs.DockerfileSHA256), termtext.ShortID(now.Inputs.DockerfileSHA256)))
@@ -320,19 +320,19 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // filesDiffer names the files that differ between the recorded image (when
 // the engine still has it) and the rebuilt one.
-func filesDiffer(ctx context.Context, eng imagebuild.Engine, recorded, rebuilt string) []string {
+func filesDiffer(ctx context.Context, eng image.Engine, recorded, rebuilt string) []string {
 	if _, ok, err := eng.Image(ctx, recorded); err != nil || !ok {
 		return []string{fmt.Sprintf("%s is not in the engine: no file comparison", recorded)}
 	}
-	a, err := imagebuild.Files(ctx, eng, recorded)
+	a, err := image.Files(ctx, eng, recorded)
 	if err != nil {
 		return []string{fmt.Sprintf("listing the files of %s: %v", recorded, err)}
 	}
-	b, err := imagebuild.Files(ctx, eng, rebuilt)
+	b, err := image.Files(ctx, eng, rebuilt)
 	if err != nil {
 		return []string{fmt.Sprintf("listing the files of %s: %v", rebuilt, err)}
 	}
-	paths, n := imagebuild.DiffFiles(a, b, 10)
+	paths, n := image.DiffFiles(a, b, 10)
 	if n == 0 {
 		return []string{"every file is the same: only the image metadata differs"}
 	}

@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/images"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -23,7 +23,7 @@ import (
 // Build is how hale's toolchain is had: a local image (Image), or hale-cli
 // built from a source tree (Src) or a ref of a repository (Git, Ref), with
 // the crates cargo takes from Vendor instead of a registry. It is the
-// imagebuild.SubjectBuild of hale (imagebuild.Options.Subject).
+// image.SubjectBuild of hale (image.Options.Subject).
 type Build struct {
 	Src string // a hale source tree to build hale-cli from
 	// SrcDefault: Src is the default ../hale, not given; where it is
@@ -35,19 +35,19 @@ type Build struct {
 	Image      string // a local image that already has `hale` on PATH
 }
 
-var _ imagebuild.SubjectBuild = Build{}
+var _ image.SubjectBuild = Build{}
 
 // build is one Build under way: its inputs, the builder it builds with
 // and the language's images/ folder (Dockerfile, build.sh).
 type build struct {
 	Build
-	ib  *imagebuild.Builder
+	ib  *image.Builder
 	log io.Writer
 	dir string
 }
 
-// Toolchain makes hale's toolchain image with ib (imagebuild.SubjectBuild).
-func (h Build) Toolchain(ctx context.Context, ib *imagebuild.Builder, tc imagebuild.Toolchain, lang suite.Language) (imagebuild.Toolchain, error) {
+// Toolchain makes hale's toolchain image with ib (image.SubjectBuild).
+func (h Build) Toolchain(ctx context.Context, ib *image.Builder, tc image.Toolchain, lang suite.Language) (image.Toolchain, error) {
 	return (&build{Build: h, ib: ib, log: ib.Log(), dir: lang.Image}).hale(ctx, tc, lang)
 }
 
@@ -62,14 +62,14 @@ const haleHowTo = "give --hale-git=URL|DIR (hale's repository; --hale-ref=TAG|BR
 // hale makes the hale toolchain: the --hale-image given, or hale-cli built
 // from a --hale-src tree or a --hale-git tag. What cannot be had comes back
 // Unavailable, a failed build BuildFailed, with the reason.
-func (b *build) hale(ctx context.Context, tc imagebuild.Toolchain, lang suite.Language) (imagebuild.Toolchain, error) {
+func (b *build) hale(ctx context.Context, tc image.Toolchain, lang suite.Language) (image.Toolchain, error) {
 	if b.Image != "" {
 		return b.givenHale(ctx, tc, lang)
 	}
-	hb := &imagebuild.HaleBuild{Vendor: b.Vendor}
+	hb := &image.HaleBuild{Vendor: b.Vendor}
 	tc.Hale = hb
 	if b.Src == "" && b.Git == "" {
-		tc.Status, tc.Reason = imagebuild.Unavailable, "no hale source and no hale image; "+haleHowTo
+		tc.Status, tc.Reason = image.Unavailable, "no hale source and no hale image; "+haleHowTo
 		return tc, nil
 	}
 	ctxDir, err := os.MkdirTemp("", "halebench-hale-")
@@ -82,7 +82,7 @@ func (b *build) hale(ctx context.Context, tc imagebuild.Toolchain, lang suite.La
 		return tc, err
 	}
 	if why != "" {
-		tc.Status, tc.Reason = imagebuild.Unavailable, why
+		tc.Status, tc.Reason = image.Unavailable, why
 		return tc, nil
 	}
 	if err := b.buildHale(ctx, &tc, ctxDir, parts); err != nil {
@@ -90,26 +90,26 @@ func (b *build) hale(ctx context.Context, tc imagebuild.Toolchain, lang suite.La
 			return tc, err
 		}
 		fmt.Fprintf(b.log, "toolchain hale: build failed:\n%s\n", termtext.Clean(err.Error()))
-		tc.Status = imagebuild.BuildFailed
+		tc.Status = image.BuildFailed
 		hint := "cargo needs crates.io, or Debian's packaged crates plus --hale-vendor=DIR holding the crates Debian lacks (inkwell 0.5.0 with inkwell_internals 0.10.0, llvm-sys 180.0.0, tree-sitter-go 0.21.2 for hale v0.17.0)"
 		tc.Reason = fmt.Sprintf("building hale-cli from %s failed: %s; the build log's tail is on stderr (%s); or give --hale-image=REF", source(hb), lastLine(err.Error()), hint)
 		return tc, nil
 	}
 	tc, err = b.ib.Finish(ctx, tc, lang)
-	if err != nil || tc.Status != imagebuild.Available {
+	if err != nil || tc.Status != image.Available {
 		return tc, err
 	}
 	return b.haleRecord(ctx, tc)
 }
 
 // givenHale is the --hale-image: a local image with hale on PATH.
-func (b *build) givenHale(ctx context.Context, tc imagebuild.Toolchain, lang suite.Language) (imagebuild.Toolchain, error) {
+func (b *build) givenHale(ctx context.Context, tc image.Toolchain, lang suite.Language) (image.Toolchain, error) {
 	ok, err := b.ib.Given(ctx, &tc, b.Image, "given with --hale-image")
 	if err != nil {
 		return tc, err
 	}
 	if !ok {
-		tc.Status = imagebuild.Unavailable
+		tc.Status = image.Unavailable
 		tc.Reason = fmt.Sprintf("image %s given with --hale-image is not in the engine's image store; load it (docker load) or build it from a hale tree with --hale-src=DIR or --hale-git=URL", b.Image)
 		return tc, nil
 	}
@@ -126,7 +126,7 @@ type haleParts struct {
 // (copied or cloned) as src/, the vendor crates as vendor/, build.sh and the
 // cargo patch. why says what makes hale unavailable (a missing tree, a
 // clone that failed).
-func (b *build) haleContext(ctx context.Context, hb *imagebuild.HaleBuild, ctxDir string) (haleParts, string, error) {
+func (b *build) haleContext(ctx context.Context, hb *image.HaleBuild, ctxDir string) (haleParts, string, error) {
 	var p haleParts
 	var crates []vendorCrate
 	if b.Vendor != "" {
@@ -167,7 +167,7 @@ func (b *build) haleContext(ctx context.Context, hb *imagebuild.HaleBuild, ctxDi
 
 // haleSource puts hale's tree in srcDir: a copy of --hale-src, or a clone
 // of the --hale-git tag.
-func (b *build) haleSource(ctx context.Context, hb *imagebuild.HaleBuild, srcDir string, p *haleParts) (string, error) {
+func (b *build) haleSource(ctx context.Context, hb *image.HaleBuild, srcDir string, p *haleParts) (string, error) {
 	if b.Src != "" && b.SrcDefault && b.Git == "" && !haleTree(b.Src) {
 		return b.pinnedRelease(ctx, hb, srcDir, p)
 	}
@@ -203,10 +203,10 @@ func (b *build) haleSource(ctx context.Context, hb *imagebuild.HaleBuild, srcDir
 
 // buildHale builds (or finds) the hale toolchain image from the assembled
 // context.
-func (b *build) buildHale(ctx context.Context, tc *imagebuild.Toolchain, ctxDir string, p haleParts) error {
+func (b *build) buildHale(ctx context.Context, tc *image.Toolchain, ctxDir string, p haleParts) error {
 	df, _ := images.FS.ReadFile(b.dir + "/Dockerfile")
 	cacheArgs := b.haleCacheArgs(ctx, tc.Hale)
-	return b.ib.BuildOnBase(ctx, tc, imagebuild.Recipe{
+	return b.ib.BuildOnBase(ctx, tc, image.Recipe{
 		Name: tc.Lang, ContextDir: ctxDir, Dockerfile: haleDockerfile(df, cacheArgs), Shipped: df,
 		Parts: []string{string(p.script), string(p.patch), p.src, p.vendor}, Args: cacheArgs,
 		Files: map[string]string{"build.sh": sha256Hex(p.script), "patch.toml": sha256Hex(p.patch), "hale source (commit or tree)": p.src, "vendor tree": p.vendor},
@@ -215,7 +215,7 @@ func (b *build) buildHale(ctx context.Context, tc *imagebuild.Toolchain, ctxDir 
 
 // haleRecord reads how hale-cli was built from the image and applies the
 // release rule.
-func (b *build) haleRecord(ctx context.Context, tc imagebuild.Toolchain) (imagebuild.Toolchain, error) {
+func (b *build) haleRecord(ctx context.Context, tc image.Toolchain) (image.Toolchain, error) {
 	hb := tc.Hale
 	out, err := b.ib.Run(ctx, tc.Ref, []string{"cat", haleBuildInfo})
 	if err != nil {
@@ -235,7 +235,7 @@ func (b *build) haleRecord(ctx context.Context, tc imagebuild.Toolchain) (imageb
 }
 
 // source is where hb's tree came from.
-func source(hb *imagebuild.HaleBuild) string {
+func source(hb *image.HaleBuild) string {
 	if hb.Src != "" {
 		return hb.Src
 	}
@@ -243,7 +243,7 @@ func source(hb *imagebuild.HaleBuild) string {
 }
 
 // readRecord takes build.sh's key=value lines.
-func readRecord(hb *imagebuild.HaleBuild, s string) {
+func readRecord(hb *image.HaleBuild, s string) {
 	for _, line := range strings.Split(s, "\n") {
 		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
 		if !ok {
@@ -333,7 +333,7 @@ func copyTree(src, dst string) error {
 }
 
 func copyFile(from, to string, mode fs.FileMode) error {
-	in, err := imagebuild.OpenSource(from)
+	in, err := image.OpenSource(from)
 	if err != nil {
 		return err
 	}

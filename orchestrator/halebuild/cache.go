@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/gitrepo"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 )
 
 // cargo's target dir is a BuildKit cache mount (images/hale/Dockerfile), and
@@ -36,7 +36,7 @@ const (
 // for hale built as hb (HALE_TARGET_CACHE: recorded, and written into the
 // Dockerfile by haleDockerfile) and whether it is emptied first
 // (HALE_TARGET_FRESH=1).
-func (b *build) haleCacheArgs(ctx context.Context, hb *imagebuild.HaleBuild) map[string]string {
+func (b *build) haleCacheArgs(ctx context.Context, hb *image.HaleBuild) map[string]string {
 	id, fresh := haleCacheRef, "1"
 	switch {
 	case hb.Src != "":
@@ -75,7 +75,7 @@ func haleDockerfile(df []byte, args map[string]string) []byte {
 // that the tree's [workspace.package] version agrees with and that the
 // repository names as a tag (not a branch of that name) of the commit
 // fetched.
-func releaseTag(ctx context.Context, hb *imagebuild.HaleBuild) bool {
+func releaseTag(ctx context.Context, hb *image.HaleBuild) bool {
 	if !versionTag.MatchString(hb.Ref) || strings.TrimPrefix(hb.Ref, "v") != hb.WorkspaceVersion || !gitrepo.FullID.MatchString(hb.Commit) {
 		return false
 	}
@@ -124,8 +124,8 @@ func repoIdentity(repo string) string {
 	return repo
 }
 
-// CacheKey names hale's inputs for imagebuild.CacheKey, without the
-// engine (imagebuild.SubjectBuild): the image, the repository and ref, the
+// CacheKey names hale's inputs for image.CacheKey, without the
+// engine (image.SubjectBuild): the image, the repository and ref, the
 // source tree by its commit and the vendored crates by name.
 func (h Build) CacheKey() []string {
 	return []string{h.Image, h.Git, h.Ref, haleSrcID(h.Src), dirNames(h.Vendor)}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 )
 
 // Which target dir a hale build gets: one per repository for its release
@@ -37,18 +37,18 @@ func TestHaleCacheArgs(t *testing.T) {
 	release := haleCacheRelease + sha256Hex([]byte(repo))[:16]
 	for _, c := range []struct {
 		name  string
-		hb    imagebuild.HaleBuild
+		hb    image.HaleBuild
 		id    string
 		fresh string
 	}{
-		{"a release tag", imagebuild.HaleBuild{Git: repo, Ref: "v0.17.0", Commit: one, WorkspaceVersion: "0.17.0"}, release, "0"},
-		{"another release tag", imagebuild.HaleBuild{Git: repo, Ref: "v0.19.0", Commit: two, WorkspaceVersion: "0.19.0"}, release, "0"},
-		{"a commit id", imagebuild.HaleBuild{Git: repo, Ref: two, Commit: two, WorkspaceVersion: "0.19.0"}, haleCacheRef, "1"},
-		{"a branch named as a release", imagebuild.HaleBuild{Git: repo, Ref: "v0.18.0", Commit: two, WorkspaceVersion: "0.18.0"}, haleCacheRef, "1"},
-		{"a tag of another commit", imagebuild.HaleBuild{Git: repo, Ref: "v0.17.0", Commit: two, WorkspaceVersion: "0.17.0"}, haleCacheRef, "1"},
-		{"a tag the tree's version disagrees with", imagebuild.HaleBuild{Git: repo, Ref: "v0.19.0", Commit: two, WorkspaceVersion: "0.20.0"}, haleCacheRef, "1"},
-		{"a tag of a repository that does not answer", imagebuild.HaleBuild{Git: "https://127.0.0.1:1/hale", Ref: "v0.17.0", Commit: one, WorkspaceVersion: "0.17.0"}, haleCacheRef, "1"},
-		{"a source folder", imagebuild.HaleBuild{Src: "/some/hale"}, haleCacheSrc + sha256Hex([]byte("/some/hale"))[:16], "0"},
+		{"a release tag", image.HaleBuild{Git: repo, Ref: "v0.17.0", Commit: one, WorkspaceVersion: "0.17.0"}, release, "0"},
+		{"another release tag", image.HaleBuild{Git: repo, Ref: "v0.19.0", Commit: two, WorkspaceVersion: "0.19.0"}, release, "0"},
+		{"a commit id", image.HaleBuild{Git: repo, Ref: two, Commit: two, WorkspaceVersion: "0.19.0"}, haleCacheRef, "1"},
+		{"a branch named as a release", image.HaleBuild{Git: repo, Ref: "v0.18.0", Commit: two, WorkspaceVersion: "0.18.0"}, haleCacheRef, "1"},
+		{"a tag of another commit", image.HaleBuild{Git: repo, Ref: "v0.17.0", Commit: two, WorkspaceVersion: "0.17.0"}, haleCacheRef, "1"},
+		{"a tag the tree's version disagrees with", image.HaleBuild{Git: repo, Ref: "v0.19.0", Commit: two, WorkspaceVersion: "0.20.0"}, haleCacheRef, "1"},
+		{"a tag of a repository that does not answer", image.HaleBuild{Git: "https://127.0.0.1:1/hale", Ref: "v0.17.0", Commit: one, WorkspaceVersion: "0.17.0"}, haleCacheRef, "1"},
+		{"a source folder", image.HaleBuild{Src: "/some/hale"}, haleCacheSrc + sha256Hex([]byte("/some/hale"))[:16], "0"},
 	} {
 		args := b.haleCacheArgs(context.Background(), &c.hb)
 		if args["HALE_TARGET_CACHE"] != c.id || args["HALE_TARGET_FRESH"] != c.fresh {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/gitrepo"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 )
 
 // DefaultURL is hale's official repository, where the pinned release
@@ -105,7 +105,7 @@ func haleTree(dir string) bool {
 // absent, so the pinned release is fetched from hale's official
 // repository. Where the network does not answer this is said (what was
 // tried, why it failed) in seconds, and hale is unavailable.
-func (b *build) pinnedRelease(ctx context.Context, hb *imagebuild.HaleBuild, srcDir string, p *haleParts) (string, error) {
+func (b *build) pinnedRelease(ctx context.Context, hb *image.HaleBuild, srcDir string, p *haleParts) (string, error) {
 	url := URL()
 	hb.Git, hb.Ref = url, DefaultRef
 	fmt.Fprintf(b.log, "toolchain hale: no hale source at %s; trying the pinned release %s from %s\n", b.Src, DefaultRef, url)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/gitrepo"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 )
 
 func TestResolveRefAndCloneRef(t *testing.T) {
@@ -80,7 +80,7 @@ func TestHaleDefaultFailsFast(t *testing.T) {
 	var log bytes.Buffer
 	missing := filepath.Join(t.TempDir(), "hale")
 	b := &build{Build: Build{Src: missing, SrcDefault: true}, log: &log}
-	hb := &imagebuild.HaleBuild{}
+	hb := &image.HaleBuild{}
 	var p haleParts
 	why, err := b.haleSource(context.Background(), hb, filepath.Join(t.TempDir(), "src"), &p)
 	if err != nil {
@@ -99,7 +99,7 @@ func TestHaleDefaultFailsFast(t *testing.T) {
 	}
 	// A --hale-src given by flag is not replaced by the release.
 	b.SrcDefault = false
-	why, _ = b.haleSource(context.Background(), &imagebuild.HaleBuild{}, filepath.Join(t.TempDir(), "src"), &p)
+	why, _ = b.haleSource(context.Background(), &image.HaleBuild{}, filepath.Join(t.TempDir(), "src"), &p)
 	if strings.Contains(why, url) || !strings.Contains(why, "no hale source tree at") {
 		t.Errorf("a given --hale-src that is absent: %q", why)
 	}

@@ -1,7 +1,7 @@
 // Package halebuild has hale's toolchain image made: from a --hale-image, or
 // hale-cli built from a --hale-src folder or a --hale-git ref (cloned with
 // the host's git, package gitrepo), with a --hale-vendor folder of crates.
-// A Build is the imagebuild.SubjectBuild of the language whose toolchain
+// A Build is the image.SubjectBuild of the language whose toolchain
 // entry says SubjectBuild; imagebuild builds what it asks for FROM the
 // base and knows nothing of hale.
 //
@@ -13,6 +13,6 @@
 // BuildKit's content checksums make the copy's fresh timestamps irrelevant
 // to the cache. cargo's target dir is a BuildKit cache mount chosen by
 // trust (cache.go). Every file of a tree is read on this host without
-// following a link (imagebuild.OpenSource). After the build, the image's
+// following a link (image.OpenSource). After the build, the image's
 // record of how it was built is read and the release rule applied.
 package halebuild

@@ -8,7 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -20,16 +20,16 @@ func TestSlowHaleFromGitAndVendor(t *testing.T) {
 	git, vendor := enginetest.HaleInputs(t)
 	bk := enginetest.BuildKit(t, eng)
 	hale, _ := suite.ByName("hale")
-	opts := imagebuild.Options{Subject: halebuild.Build{Git: git, Vendor: vendor}, RunID: "test-hale-build"}
-	var tc imagebuild.Toolchain
+	opts := image.Options{Subject: halebuild.Build{Git: git, Vendor: vendor}, RunID: "test-hale-build"}
+	var tc image.Toolchain
 	var err error
 	for round := 0; round < 2; round++ {
 		var log bytes.Buffer
-		tc, err = imagebuild.New(eng, bk, &log, opts).Toolchain(context.Background(), hale)
+		tc, err = image.New(eng, bk, &log, opts).Toolchain(context.Background(), hale)
 		if err != nil {
 			t.Fatalf("round %d: %v\n%s", round, err, log.String())
 		}
-		if tc.Status != imagebuild.Available {
+		if tc.Status != image.Available {
 			t.Fatalf("round %d: hale %s: %s\n%s", round, tc.Status, tc.Reason, log.String())
 		}
 		if round == 1 && tc.Executed != 0 {

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 )
 
 // vendorCrate is one crate found in a --hale-vendor directory.
@@ -25,7 +25,7 @@ const maxManifest = 4 << 20
 // readManifest is a Cargo.toml's text, through openSource, at most
 // maxManifest bytes.
 func readManifest(p string) (string, error) {
-	f, err := imagebuild.OpenSource(p)
+	f, err := image.OpenSource(p)
 	if err != nil {
 		return "", err
 	}

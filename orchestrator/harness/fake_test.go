@@ -12,7 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -22,18 +22,18 @@ import (
 // fakeImages has every toolchain but the ones it names unavailable.
 type fakeImages struct{ unavailable map[string]string }
 
-func (f fakeImages) SamplerToolchain(ctx context.Context) (imagebuild.Toolchain, error) {
-	return imagebuild.Toolchain{Lang: "go", Status: imagebuild.Available, Ref: "fake/go"}, nil
+func (f fakeImages) SamplerToolchain(ctx context.Context) (image.Toolchain, error) {
+	return image.Toolchain{Lang: "go", Status: image.Available, Ref: "fake/go"}, nil
 }
-func (f fakeImages) Base(ctx context.Context) (imagebuild.Base, error) { return imagebuild.Base{}, nil }
-func (f fakeImages) Toolchain(ctx context.Context, l suite.Language) (imagebuild.Toolchain, error) {
+func (f fakeImages) Base(ctx context.Context) (image.Base, error) { return image.Base{}, nil }
+func (f fakeImages) Toolchain(ctx context.Context, l suite.Language) (image.Toolchain, error) {
 	if why, ok := f.unavailable[l.Name]; ok {
-		return imagebuild.Toolchain{Lang: l.Name, Status: imagebuild.Unavailable, Reason: why}, nil
+		return image.Toolchain{Lang: l.Name, Status: image.Unavailable, Reason: why}, nil
 	}
-	return imagebuild.Toolchain{Lang: l.Name, Status: imagebuild.Available, Ref: "fake/tc-" + l.Name, Version: l.Name + " 1.0"}, nil
+	return image.Toolchain{Lang: l.Name, Status: image.Available, Ref: "fake/tc-" + l.Name, Version: l.Name + " 1.0"}, nil
 }
-func (f fakeImages) BenchImage(ctx context.Context, l suite.Language, srcs []imagebuild.Source) (imagebuild.BenchImage, error) {
-	return imagebuild.BenchImage{Ref: "fake/bench-" + l.Name}, nil
+func (f fakeImages) BenchImage(ctx context.Context, l suite.Language, srcs []image.Source) (image.BenchImage, error) {
+	return image.BenchImage{Ref: "fake/bench-" + l.Name}, nil
 }
 
 // fakeEngine answers each job with the samples its table gives: per
@@ -191,7 +191,7 @@ func TestFakeReportAssembly(t *testing.T) {
 	if r.Host.MemPeakSource != "per-sample cgroup (fake)" || r.Host.Privilege.Mode != engine.ModePrivileged || r.Host.OrchestratorCPUs != "0" {
 		t.Fatalf("host %+v", r.Host)
 	}
-	if r.Status != status.OK || r.SubjectStatus != string(imagebuild.Available) || len(r.Samplers) != 1 || r.SourcesDigest == "" {
+	if r.Status != status.OK || r.SubjectStatus != string(image.Available) || len(r.Samplers) != 1 || r.SourcesDigest == "" {
 		t.Fatalf("report %+v", r)
 	}
 	// Interleaved: a sample of each language in turn, round after round.
@@ -239,7 +239,7 @@ func TestFakeSubjectUnavailable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Report.SubjectStatus != string(imagebuild.Unavailable) || len(res.Report.Warnings) == 0 {
+	if res.Report.SubjectStatus != string(image.Unavailable) || len(res.Report.Warnings) == 0 {
 		t.Fatalf("subject %q warnings %v", res.Report.SubjectStatus, res.Report.Warnings)
 	}
 	b := bench(res.Report, "count")

@@ -16,7 +16,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
-// Images makes or finds the images a run needs (imagebuild.Builder).
+// Images makes or finds the images a run needs (image.Builder).
 type Images = lifecycle.Builder
 
 // Engine is what a run samples with (lifecycle.Sampling): the one

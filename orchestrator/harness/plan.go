@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -50,7 +50,7 @@ type Options struct {
 	CountJobs       int
 	CountGuards     bool
 	CountNoCacheSim bool
-	Images          imagebuild.Options
+	Images          image.Options
 	Log             io.Writer // progress and warnings
 	Live            bool      // Log is a terminal: show what is sampling now on a line redrawn in place
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/plan"
@@ -102,7 +102,7 @@ func newLanes(env Env, p *Plan, b *suite.Bench, built built, seed int64, cnt *co
 		tc, bi := built.toolchains[l.Name], built.benches[l.Name]
 		cpus, shared, err := runner.PlanCPUs(env.Host.LogicalCPUs, b.CPUs)
 		switch {
-		case tc.Status != imagebuild.Available:
+		case tc.Status != image.Available:
 			ln.out.Status, ln.out.Detail, ln.done, ln.noToolchain = status.Unavailable, tc.Reason, true, true
 		case bi.Ref == "":
 			ln.out.Status, ln.out.Detail, ln.done = status.Unavailable, "no bench image", true

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/plan"
@@ -20,9 +20,9 @@ import (
 // read), each language's toolchain (or why there is none) and its bench
 // image.
 type built struct {
-	base       *imagebuild.Base
-	toolchains map[string]imagebuild.Toolchain
-	benches    map[string]imagebuild.BenchImage
+	base       *image.Base
+	toolchains map[string]image.Toolchain
+	benches    map[string]image.BenchImage
 }
 
 // buildImages makes (or finds) the sampler's toolchain, the base and, per
@@ -34,11 +34,11 @@ func buildImages(ctx context.Context, b Images, p *Plan) (built, error) {
 		Langs: p.Languages,
 		// Every bench of the language, even with --bench: one image serves
 		// all runs of these sources, and --no-build finds it.
-		Sources: func(l suite.Language) []imagebuild.Source {
-			var srcs []imagebuild.Source
+		Sources: func(l suite.Language) []image.Source {
+			var srcs []image.Source
 			for _, bench := range p.Catalogue.All {
 				if path := bench.Sources[l.Name]; path != "" {
-					srcs = append(srcs, imagebuild.Source{Unit: bench.Name, Path: path})
+					srcs = append(srcs, image.Source{Unit: bench.Name, Path: path})
 				}
 			}
 			return srcs

@@ -10,7 +10,7 @@
 // containers — the only thing that samples, so nothing samples before the
 // probe. When the builder handed out an image not trusted (restored from a
 // cache folder with no signature to check, or built on one: see
-// imagebuild.Provenance), Ready asks for no privilege at all, as
+// image.Provenance), Ready asks for no privilege at all, as
 // --unprivileged does, and records the withheld modes with why. Close
 // undoes it all and releases the lock last; the engine is the caller's to
 // hang up. ErrInterrupted is the one error of a cancelled verb. It decides

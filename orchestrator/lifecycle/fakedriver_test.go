@@ -7,7 +7,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	_ "github.com/hale-lang/halebench/orchestrator/enginetest" // registers "fake"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 )
 
@@ -21,7 +21,7 @@ func TestSessionOnTheFakeDriver(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log strings.Builder
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "test", Engine: drv, Images: imagebuild.Options{NoBuild: true}, Log: &log})
+	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "test", Engine: drv, Images: image.Options{NoBuild: true}, Log: &log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,28 +6,28 @@ import (
 	"io"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
-// Builder makes or finds images (imagebuild.Builder; a fake in tests of
+// Builder makes or finds images (image.Builder; a fake in tests of
 // pure logic).
 type Builder interface {
-	SamplerToolchain(ctx context.Context) (imagebuild.Toolchain, error)
-	Base(ctx context.Context) (imagebuild.Base, error)
-	Toolchain(ctx context.Context, lang suite.Language) (imagebuild.Toolchain, error)
-	BenchImage(ctx context.Context, lang suite.Language, srcs []imagebuild.Source) (imagebuild.BenchImage, error)
+	SamplerToolchain(ctx context.Context) (image.Toolchain, error)
+	Base(ctx context.Context) (image.Base, error)
+	Toolchain(ctx context.Context, lang suite.Language) (image.Toolchain, error)
+	BenchImage(ctx context.Context, lang suite.Language, srcs []image.Source) (image.BenchImage, error)
 }
 
-var _ Builder = (*imagebuild.Builder)(nil)
+var _ Builder = (*image.Builder)(nil)
 
 // Need is what a verb needs built: the languages, the sources of each
 // (none: no bench image for it) and whether a language with no sources
 // still wants its toolchain (the subject, whose absence is reported).
 type Need struct {
 	Langs   []suite.Language
-	Sources func(l suite.Language) []imagebuild.Source
+	Sources func(l suite.Language) []image.Source
 	// Toolchain says whether a language without sources still gets its
 	// toolchain made; nil means every language does.
 	Toolchain func(l suite.Language) bool
@@ -35,10 +35,10 @@ type Need struct {
 
 // Images are what BuildImages made or found.
 type Images struct {
-	Sampler    imagebuild.Toolchain            // go's: the sampler is built with it
-	Base       *imagebuild.Base                // nil when it could not be read
-	Toolchains map[string]imagebuild.Toolchain // every language asked for, available or not
-	Benches    map[string]imagebuild.BenchImage
+	Sampler    image.Toolchain            // go's: the sampler is built with it
+	Base       *image.Base                // nil when it could not be read
+	Toolchains map[string]image.Toolchain // every language asked for, available or not
+	Benches    map[string]image.BenchImage
 	Order      []string // the languages of Toolchains, in the order asked
 }
 
@@ -49,7 +49,7 @@ type Images struct {
 // returns what it had made, so an interrupted run reports those images.
 func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Images, error) {
 	start := time.Now()
-	out := &Images{Toolchains: map[string]imagebuild.Toolchain{}, Benches: map[string]imagebuild.BenchImage{}}
+	out := &Images{Toolchains: map[string]image.Toolchain{}, Benches: map[string]image.BenchImage{}}
 	var err error
 	if out.Sampler, err = b.SamplerToolchain(ctx); err != nil {
 		return out, err
@@ -58,7 +58,7 @@ func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Ima
 		out.Base = &base
 	}
 	for _, l := range need.Langs {
-		var srcs []imagebuild.Source
+		var srcs []image.Source
 		if need.Sources != nil {
 			srcs = need.Sources(l)
 		}
@@ -73,14 +73,14 @@ func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Ima
 	return out, nil
 }
 
-func (out *Images) build(ctx context.Context, b Builder, l suite.Language, srcs []imagebuild.Source, log io.Writer) error {
+func (out *Images) build(ctx context.Context, b Builder, l suite.Language, srcs []image.Source, log io.Writer) error {
 	tc, err := b.Toolchain(ctx, l)
 	if err != nil {
 		return err
 	}
 	out.Toolchains[l.Name] = tc
 	out.Order = append(out.Order, l.Name)
-	if tc.Status != imagebuild.Available {
+	if tc.Status != image.Available {
 		fmt.Fprintf(log, "images: %s %s: %s\n", l.Name, tc.Status, tc.Reason)
 		return nil
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 )
 
 // ErrInterrupted says a verb was cancelled (a signal) and wound down: its
@@ -25,8 +25,8 @@ type Options struct {
 	// Engine is the engine, dialled by the caller (cmd/halebench wires the
 	// driver in), who also hangs it up after Close: a session never dials.
 	Engine       engine.Driver
-	Images       imagebuild.Options // NoBuild: no BuildKit is dialled
-	Unprivileged bool               // ask for no privilege at all
+	Images       image.Options // NoBuild: no BuildKit is dialled
+	Unprivileged bool          // ask for no privilege at all
 	MemLimit     int64
 	Log          io.Writer
 }
@@ -36,7 +36,7 @@ type Options struct {
 type Session struct {
 	RunID   string
 	Host    engine.HostInfo
-	Builder *imagebuild.Builder
+	Builder *image.Builder
 	Eng     engine.Driver
 
 	opts     Options
@@ -82,7 +82,7 @@ func (s *Session) open(ctx context.Context) error {
 			return err
 		}
 	}
-	s.Builder = imagebuild.New(s.Eng, s.BuildKit(), s.opts.Log, s.opts.Images)
+	s.Builder = image.New(s.Eng, s.BuildKit(), s.opts.Log, s.opts.Images)
 	return nil
 }
 
@@ -116,7 +116,7 @@ func newRunID(kind string) string {
 
 // BuildKit is what builds the session's images (nil when
 // Options.Images.NoBuild).
-func (s *Session) BuildKit() imagebuild.Solver {
+func (s *Session) BuildKit() image.Solver {
 	if s.bk == nil {
 		return nil
 	}
@@ -150,7 +150,7 @@ func (s *Session) Close() {
 // BuilderWith is a builder like the session's but with other image
 // options (ab's two sides: two hale builds), sharing the session's engine,
 // BuildKit and run id.
-func (s *Session) BuilderWith(o imagebuild.Options) *imagebuild.Builder {
+func (s *Session) BuilderWith(o image.Options) *image.Builder {
 	o.RunID = s.RunID
-	return imagebuild.New(s.Eng, s.BuildKit(), s.opts.Log, o)
+	return image.New(s.Eng, s.BuildKit(), s.opts.Log, o)
 }

@@ -7,7 +7,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -23,7 +23,7 @@ func (built *Images) WriteTable(w io.Writer) error {
 		tc := built.Toolchains[name]
 		bi, ok := built.Benches[name]
 		switch {
-		case tc.Status != imagebuild.Available:
+		case tc.Status != image.Available:
 			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\n", l(name), l(string(tc.Status)))
 			notes = append(notes, fmt.Sprintf("%s: %s (%s)", name, tc.Status, tc.Reason))
 			continue

@@ -14,7 +14,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -36,13 +36,13 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 	dir := t.TempDir()
 	key := []byte(strings.Repeat("k", 40))
 	goLang, _ := suite.ByName("go")
-	srcs := []imagebuild.Source{{Unit: "trust", Path: "testdata/trust.go"}}
+	srcs := []image.Source{{Unit: "trust", Path: "testdata/trust.go"}}
 	var log bytes.Buffer
-	session := func(sign []byte) (*lifecycle.Session, imagebuild.BenchImage) {
+	session := func(sign []byte) (*lifecycle.Session, image.BenchImage) {
 		t.Helper()
 		log.Reset()
 		s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "test", Engine: eng, Log: &log,
-			Images: imagebuild.Options{CacheDir: dir, CacheKey: sign}})
+			Images: image.Options{CacheDir: dir, CacheKey: sign}})
 		if err != nil {
 			t.Fatal(err)
 		}

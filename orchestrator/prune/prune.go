@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -30,7 +30,7 @@ type Options struct {
 	ResultsDir string // reports here name the images to keep
 	Keep       int    // newest builds kept per image repository (at least 1)
 	// Scope, when set, limits pruning to the bench images labelled with it
-	// (imagebuild.Options.Scope): toolchain images and the build cache,
+	// (image.Options.Scope): toolchain images and the build cache,
 	// which every scope shares, are then left alone.
 	Scope     string
 	CacheKeep int64 // prune the build cache down to this many bytes; <0 leaves it alone
@@ -81,8 +81,8 @@ type CachePlan struct {
 // untagged, when it carries the bench label.
 func Kind(img engine.StoredImage) (kind, repo string) {
 	if len(img.Tags) == 0 {
-		if img.Labels[imagebuild.LabelKind] == "bench" && img.Labels[imagebuild.LabelLang] != "" {
-			return "bench", imagebuild.BenchRepo + img.Labels[imagebuild.LabelLang]
+		if img.Labels[image.LabelKind] == "bench" && img.Labels[image.LabelLang] != "" {
+			return "bench", image.BenchRepo + img.Labels[image.LabelLang]
 		}
 		return "", ""
 	}
@@ -90,9 +90,9 @@ func Kind(img engine.StoredImage) (kind, repo string) {
 		r := repoOf(t)
 		var k string
 		switch {
-		case strings.HasPrefix(r, imagebuild.BenchRepo):
+		case strings.HasPrefix(r, image.BenchRepo):
 			k = "bench"
-		case strings.HasPrefix(r, imagebuild.ToolchainRepo):
+		case strings.HasPrefix(r, image.ToolchainRepo):
 			k = "toolchain"
 		default:
 			return "", "" // someone else's tag on it: not ours to remove
@@ -125,7 +125,7 @@ func Decide(images []engine.StoredImage, created map[string]time.Time, named map
 		if kind == "" {
 			continue
 		}
-		if opts.Scope != "" && (kind != "bench" || img.Labels[imagebuild.LabelScope] != opts.Scope) {
+		if opts.Scope != "" && (kind != "bench" || img.Labels[image.LabelScope] != opts.Scope) {
 			continue
 		}
 		im := Image{ID: img.ID, Repo: repo, Tags: append([]string(nil), img.Tags...), Created: img.Created, Unique: -1}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -28,7 +28,7 @@ func TestKind(t *testing.T) {
 		{engine.StoredImage{Tags: []string{"halebench/base:trixie"}}, "", ""},
 		{engine.StoredImage{Tags: []string{"halebench/bench-c:abc", "mine/keep:1"}}, "", ""},
 		{engine.StoredImage{Tags: []string{"halebench-w12/m:1"}}, "", ""},
-		{engine.StoredImage{Labels: map[string]string{imagebuild.LabelKind: "bench", imagebuild.LabelLang: "go"}}, "bench", "halebench/bench-go"},
+		{engine.StoredImage{Labels: map[string]string{image.LabelKind: "bench", image.LabelLang: "go"}}, "bench", "halebench/bench-go"},
 		{engine.StoredImage{}, "", ""},
 		{engine.StoredImage{Tags: []string{"localhost:5000/halebench/bench-c:x"}}, "", ""},
 	}
@@ -53,7 +53,7 @@ func TestDecide(t *testing.T) {
 	}
 	scoped := func(s string) func(*engine.StoredImage) {
 		return func(i *engine.StoredImage) {
-			i.Labels = map[string]string{imagebuild.LabelKind: "bench", imagebuild.LabelLang: "c", imagebuild.LabelScope: s}
+			i.Labels = map[string]string{image.LabelKind: "bench", image.LabelLang: "c", image.LabelScope: s}
 		}
 	}
 	images := []engine.StoredImage{
@@ -178,7 +178,7 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 	stamp := time.Now().UnixNano()
 	scope, other := fmt.Sprintf("prune-test-%d", stamp), fmt.Sprintf("prune-test-other-%d", stamp)
 	g := &guard{Driver: eng, t: t, allowed: map[string]bool{}}
-	build := func(scope string, n int) imagebuild.BenchImage {
+	build := func(scope string, n int) image.BenchImage {
 		suite := t.TempDir()
 		src := filepath.Join(suite, "prunetest.py")
 		body := fmt.Sprintf("print(\"elapsed_ns=%d\")  # %d\n", n, stamp)
@@ -186,8 +186,8 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 			t.Fatal(err)
 		}
 		var log bytes.Buffer
-		b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: "prune-test", Scope: scope})
-		bi, err := b.BenchImage(ctx, py, []imagebuild.Source{{Unit: "prunetest", Path: src}})
+		b := image.New(eng, bk, &log, image.Options{RunID: "prune-test", Scope: scope})
+		bi, err := b.BenchImage(ctx, py, []image.Source{{Unit: "prunetest", Path: src}})
 		if err != nil {
 			t.Fatalf("%v\n%s", err, log.String())
 		}
@@ -198,12 +198,12 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 	older := build(scope, 1)
 	newer := build(scope, 2)
 	elsewhere := build(other, 3)
-	if img, ok, _ := eng.Image(ctx, newer.Ref); !ok || img.Labels[imagebuild.LabelScope] != scope || img.Labels[imagebuild.LabelKind] != "bench" {
+	if img, ok, _ := eng.Image(ctx, newer.Ref); !ok || img.Labels[image.LabelScope] != scope || img.Labels[image.LabelKind] != "bench" {
 		t.Fatalf("bench image labels = %v", img.Labels)
 	}
 
 	results := t.TempDir()
-	name := func(bi imagebuild.BenchImage) {
+	name := func(bi image.BenchImage) {
 		r := report.Report{Schema: report.Schema, BenchImages: map[string]report.BenchImage{"python": record.BenchImage(bi)}}
 		if err := report.WriteFile(filepath.Join(results, "run-latest.json"), &r); err != nil {
 			t.Fatal(err)

@@ -80,7 +80,7 @@ func TestSchemaPackagesLinkNoEngine(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		for _, bad := range []string{"github.com/docker/", "github.com/moby/", "/orchestrator/engine", "/orchestrator/imagebuild", "/orchestrator/runner"} {
+		for _, bad := range []string{"github.com/docker/", "github.com/moby/", "/orchestrator/engine", "/orchestrator/image", "/orchestrator/runner"} {
 			if strings.Contains(dep, bad) {
 				t.Errorf("the report's packages link %s", dep)
 			}

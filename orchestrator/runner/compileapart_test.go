@@ -13,7 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -59,8 +59,8 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 	runID := "test-compile-apart-" + time.Now().Format("150405.000")
 	var log bytes.Buffer
 	c, _ := suite.ByName("c")
-	tc, err := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID}).Toolchain(ctx, c)
-	if err != nil || tc.Status != imagebuild.Available {
+	tc, err := image.New(eng, bk, &log, image.Options{RunID: runID}).Toolchain(ctx, c)
+	if err != nil || tc.Status != image.Available {
 		t.Fatalf("c toolchain %+v: %v\n%s", tc, err, log.String())
 	}
 	standIn := "halebench-test/hostile-hale:" + strings.ToLower(strings.ReplaceAll(runID, ".", "-"))
@@ -70,18 +70,18 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "tiny.hl")
 	os.WriteFile(src, []byte("#include <stdio.h>\nint main(void) { printf(\"elapsed_ns=1\\ncheck=ok:1\\n\"); return 0; }\n"), 0o644)
 	hale, _ := suite.ByName("hale")
-	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID, Subject: halebuild.Build{Image: standIn}})
-	bi, err := b.BenchImage(ctx, hale, []imagebuild.Source{{Unit: "tiny", Path: src}})
+	b := image.New(eng, bk, &log, image.Options{RunID: runID, Subject: halebuild.Build{Image: standIn}})
+	bi, err := b.BenchImage(ctx, hale, []image.Source{{Unit: "tiny", Path: src}})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), bi.Ref) })
-	if len(bi.Trusted[imagebuild.SamplerPath]) != 64 || len(bi.Trusted[wire.ClockGatePath]) != 64 {
+	if len(bi.Trusted[image.SamplerPath]) != 64 || len(bi.Trusted[wire.ClockGatePath]) != 64 {
 		t.Fatalf("no recorded digests for the sampler and the gate: %v", bi.Trusted)
 	}
 	// What the image holds is what the apart build made, and the
 	// toolchain's valgrind is as the toolchain had it.
-	out, err := eng.Command(ctx, bi.Ref, runID, []string{"sh", "-c", "cat /bench/bin/standin-report; sha256sum " + imagebuild.SamplerPath + " " + wire.ClockGatePath + "; cat /usr/bin/valgrind"})
+	out, err := eng.Command(ctx, bi.Ref, runID, []string{"sh", "-c", "cat /bench/bin/standin-report; sha256sum " + image.SamplerPath + " " + wire.ClockGatePath + "; cat /usr/bin/valgrind"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 	if strings.Contains(out, "wrote /usr") || strings.Count(out, "could not write /usr/") != 4 {
 		t.Errorf("the stand-in wrote to the toolchain's files in the compile stage:\n%s", out)
 	}
-	for _, p := range []string{imagebuild.SamplerPath, wire.ClockGatePath} {
+	for _, p := range []string{image.SamplerPath, wire.ClockGatePath} {
 		if !strings.Contains(out, bi.Trusted[p]+"  "+p) {
 			t.Errorf("%s in the bench image is not the apart build's %s:\n%s", p, bi.Trusted[p], out)
 		}
@@ -103,7 +103,7 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := runApart(t, eng, bi, priv, runID, imagebuild.TrustedArg(bi.Trusted))
+	o := runApart(t, eng, bi, priv, runID, image.TrustedArg(bi.Trusted))
 	if o.Status != "ok" || len(o.Samples) != 1 || o.Samples[0].Check != "ok:1" {
 		t.Fatalf("a job in the bench image: %+v", o)
 	}
@@ -116,7 +116,7 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 		forged[p] = d
 	}
 	forged[wire.ClockGatePath] = strings.Repeat("0", 64)
-	o = runApart(t, eng, bi, priv, runID, imagebuild.TrustedArg(forged))
+	o = runApart(t, eng, bi, priv, runID, image.TrustedArg(forged))
 	if o.Status != "unconfined" || !strings.Contains(o.Detail, wire.ClockGatePath+" has sha256 "+bi.Trusted[wire.ClockGatePath]) || len(o.Samples) != 0 {
 		t.Errorf("a changed clock gate was not refused: %+v", o)
 	}
@@ -124,7 +124,7 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 
 // runApart runs unit tiny of bi once, counted once, in a server that checks
 // trusted.
-func runApart(t *testing.T, eng engine.Driver, bi imagebuild.BenchImage, priv engine.Privilege, runID, trusted string) runner.Outcome {
+func runApart(t *testing.T, eng engine.Driver, bi image.BenchImage, priv engine.Privilege, runID, trusted string) runner.Outcome {
 	t.Helper()
 	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: bi.Ref, CPUs: "0", Privilege: priv,
 		RunID: runID, MemLimit: 1 << 30, Lang: "hale", Trusted: trusted})

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -55,15 +55,15 @@ func CountJobFor(l suite.Language, unit string, runs int, timeout time.Duration)
 		}
 		return wire.CountJob{}, why
 	}
-	bin, failed := imagebuild.CountedPath(unit), imagebuild.CountedFailedPath(unit)
+	bin, failed := image.CountedPath(unit), image.CountedFailedPath(unit)
 	if l.Compile == "" { // run from source: the counted run is the timed one
-		bin, failed = imagebuild.BinPath(unit), imagebuild.FailedPath(unit)
+		bin, failed = image.BinPath(unit), image.FailedPath(unit)
 	}
 	if timeout <= 0 {
 		timeout = DefaultCountTimeout
 	}
 	return wire.CountJob{
-		Argv:        l.CountArgv(bin, imagebuild.SrcPath(unit, l.Ext)),
+		Argv:        l.CountArgv(bin, image.SrcPath(unit, l.Ext)),
 		Runs:        runs,
 		Region:      l.CountScope == wire.ScopeRegion,
 		TimeoutNs:   timeout.Nanoseconds(),

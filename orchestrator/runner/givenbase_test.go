@@ -11,7 +11,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -36,7 +36,7 @@ func TestGivenBaseNodeReachesNoBench(t *testing.T) {
 	defer cancel()
 	runID := "test-given-base-" + time.Now().Format("150405.000")
 	var log bytes.Buffer
-	base, err := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID}).Base(ctx)
+	base, err := image.New(eng, bk, &log, image.Options{RunID: runID}).Base(ctx)
 	if err != nil {
 		t.Fatalf("halebench's base: %v\n%s", err, log.String())
 	}
@@ -50,8 +50,8 @@ func TestGivenBaseNodeReachesNoBench(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), given) })
 	c, _ := suite.ByName("c")
-	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID, BaseImage: given})
-	bi, err := b.BenchImage(ctx, c, []imagebuild.Source{{Unit: "devnode", Path: filepath.Join(dir, "devnode.c")}})
+	b := image.New(eng, bk, &log, image.Options{RunID: runID, BaseImage: given})
+	bi, err := b.BenchImage(ctx, c, []image.Source{{Unit: "devnode", Path: filepath.Join(dir, "devnode.c")}})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
@@ -63,7 +63,7 @@ func TestGivenBaseNodeReachesNoBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	trusted := imagebuild.TrustedArg(bi.Trusted)
+	trusted := image.TrustedArg(bi.Trusted)
 	o := runLangUnit(t, eng, "c", bi, priv, runID, trusted, "devnode", 0)
 	if o.Status != "ok" || len(o.Samples) != 1 || o.Samples[0].Check != "refused:13" {
 		t.Errorf("%s: the bench reached the given base's device node, or did not run: %s %q %+v", priv, o.Status, o.Detail, o.Samples)

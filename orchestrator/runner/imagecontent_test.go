@@ -13,7 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/halebuild"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -141,8 +141,8 @@ func TestImageContentReachesNoBench(t *testing.T) {
 	runID := "test-image-content-" + time.Now().Format("150405.000")
 	var log bytes.Buffer
 	c, _ := suite.ByName("c")
-	tc, err := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID}).Toolchain(ctx, c)
-	if err != nil || tc.Status != imagebuild.Available {
+	tc, err := image.New(eng, bk, &log, image.Options{RunID: runID}).Toolchain(ctx, c)
+	if err != nil || tc.Status != image.Available {
 		t.Fatalf("c toolchain %+v: %v\n%s", tc, err, log.String())
 	}
 	given := "halebench-test/node-hale:" + strings.ToLower(strings.ReplaceAll(runID, ".", "-"))
@@ -155,10 +155,10 @@ func TestImageContentReachesNoBench(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "honest.hl"), []byte(honestBench), 0o644)
 	os.WriteFile(filepath.Join(dir, "sock.hl"), []byte(sockBench), 0o644)
 	hale, _ := suite.ByName("hale")
-	b := imagebuild.New(eng, bk, &log, imagebuild.Options{RunID: runID, Subject: halebuild.Build{Image: given}})
-	var srcs []imagebuild.Source
+	b := image.New(eng, bk, &log, image.Options{RunID: runID, Subject: halebuild.Build{Image: given}})
+	var srcs []image.Source
 	for _, u := range []string{"dev", "leak", "toggle", "honest", "sock"} {
-		srcs = append(srcs, imagebuild.Source{Unit: u, Path: filepath.Join(dir, u+".hl")})
+		srcs = append(srcs, image.Source{Unit: u, Path: filepath.Join(dir, u+".hl")})
 	}
 	bi, err := b.BenchImage(ctx, hale, srcs)
 	if err != nil {
@@ -169,7 +169,7 @@ func TestImageContentReachesNoBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	trusted := imagebuild.TrustedArg(bi.Trusted)
+	trusted := image.TrustedArg(bi.Trusted)
 	o := runUnit(t, eng, bi, priv, runID, trusted, "dev", 0)
 	if o.Status != "ok" || len(o.Samples) != 1 || o.Samples[0].Check != "refused:13" {
 		t.Errorf("%s: the bench reached the image's device node, or did not run: %s %q %+v", priv, o.Status, o.Detail, o.Samples)
@@ -209,13 +209,13 @@ func TestImageContentReachesNoBench(t *testing.T) {
 
 // runUnit runs unit of bi, a hale bench image, once in a server that
 // checks trusted, and counts it counts times (0: not counted).
-func runUnit(t *testing.T, eng engine.Driver, bi imagebuild.BenchImage, priv engine.Privilege, runID, trusted, unit string, counts int) runner.Outcome {
+func runUnit(t *testing.T, eng engine.Driver, bi image.BenchImage, priv engine.Privilege, runID, trusted, unit string, counts int) runner.Outcome {
 	t.Helper()
 	return runLangUnit(t, eng, "hale", bi, priv, runID, trusted, unit, counts)
 }
 
 // runLangUnit is runUnit for a bench image of language lang.
-func runLangUnit(t *testing.T, eng engine.Driver, lang string, bi imagebuild.BenchImage, priv engine.Privilege, runID, trusted, unit string, counts int) runner.Outcome {
+func runLangUnit(t *testing.T, eng engine.Driver, lang string, bi image.BenchImage, priv engine.Privilege, runID, trusted, unit string, counts int) runner.Outcome {
 	t.Helper()
 	srv, err := runner.StartServer(context.Background(), eng, runner.ServerSpec{Image: bi.Ref, CPUs: "0", Privilege: priv,
 		RunID: runID, MemLimit: 1 << 30, Lang: lang, Trusted: trusted})

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -20,8 +20,8 @@ type Limits struct {
 // a cell is the same job whichever verb asked for it (its image's trusted
 // record checked by the sampler, the bench's environment in one order,
 // the same limits). The caller sets Iters, Warmup and Count.
-func Place(b *suite.Bench, l suite.Language, bi imagebuild.BenchImage, cpus string, seed int64, lim Limits) (Where, Job) {
-	w := Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus, Trusted: imagebuild.TrustedArg(bi.Trusted)}
+func Place(b *suite.Bench, l suite.Language, bi image.BenchImage, cpus string, seed int64, lim Limits) (Where, Job) {
+	w := Where{Lang: l.Name, Image: bi.Ref, CPUs: cpus, Trusted: image.TrustedArg(bi.Trusted)}
 	return w, PlaceUnit(b.Name, b.Env, l, seed, lim)
 }
 

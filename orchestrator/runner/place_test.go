@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -17,7 +17,7 @@ func TestPlace(t *testing.T) {
 	c, _ := suite.ByName("c")
 	b := &suite.Bench{Name: "fn_call", Env: map[string]string{"Z": "1", "A": "2", "M": "3"}}
 	sum := strings.Repeat("ab", 32)
-	bi := imagebuild.BenchImage{Ref: "halebench/bench-c:x", Trusted: map[string]string{"/halebench-sampler": sum}}
+	bi := image.BenchImage{Ref: "halebench/bench-c:x", Trusted: map[string]string{"/halebench-sampler": sum}}
 	lim := Limits{Timeout: 7 * time.Second, MemLimit: 1 << 30, OutCap: 4096}
 	w, j := Place(b, c, bi, "1", 42, lim)
 	if want := (Where{Lang: "c", Image: bi.Ref, CPUs: "1", Trusted: "/halebench-sampler=" + sum}); w != want {

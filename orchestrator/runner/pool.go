@@ -16,7 +16,7 @@ type Where struct {
 	Lang  string
 	Image string
 	CPUs  string
-	// Trusted is imagebuild.TrustedArg of the image's BenchImage.Trusted:
+	// Trusted is image.TrustedArg of the image's BenchImage.Trusted:
 	// the digests the sampler checks before anything privileged ("": none).
 	Trusted string
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -63,7 +63,7 @@ type ServerSpec struct {
 // StartServer creates, attaches to and starts a server container.
 func StartServer(ctx context.Context, eng Engine, sp ServerSpec) (*Server, error) {
 	start := time.Now()
-	cmd := []string{imagebuild.SamplerPath, "serve"}
+	cmd := []string{image.SamplerPath, "serve"}
 	if sp.Trusted != "" {
 		cmd = append(cmd, "-trusted", sp.Trusted)
 	}
@@ -139,8 +139,8 @@ func EncodeJob(id, nonce string, j Job) []byte {
 	return wire.EncodeJob(wire.Job{
 		ID: id, Nonce: nonce, Iters: j.Iters, Warmup: j.Warmup, TimeoutNs: j.Timeout.Nanoseconds(),
 		Seed: strconv.FormatInt(j.Seed, 10), MemLimit: j.MemLimit, OutCap: j.OutCap,
-		BuildFailed: imagebuild.FailedPath(j.Unit), Env: j.Env,
-		Argv:  append(j.Lang.Argv(imagebuild.BinPath(j.Unit), imagebuild.SrcPath(j.Unit, j.Lang.Ext)), j.Args...),
+		BuildFailed: image.FailedPath(j.Unit), Env: j.Env,
+		Argv:  append(j.Lang.Argv(image.BinPath(j.Unit), image.SrcPath(j.Unit, j.Lang.Ext)), j.Args...),
 		Count: j.Count, Ready: j.OnReady != nil, Room: j.room,
 	})
 }

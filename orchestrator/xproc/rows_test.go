@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
@@ -54,7 +54,7 @@ func TestSources(t *testing.T) {
 			t.Errorf("hale source %+v", s)
 		}
 	}
-	if got := xproc.Sources("../..", c); !reflect.DeepEqual(got, []imagebuild.Source{{Unit: "xproc", Path: "../../xproc/xproc.c"}}) {
+	if got := xproc.Sources("../..", c); !reflect.DeepEqual(got, []image.Source{{Unit: "xproc", Path: "../../xproc/xproc.c"}}) {
 		t.Errorf("c sources %+v", got)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/report/record"
@@ -27,7 +27,7 @@ type Options struct {
 	Iters      int
 	Timeout    time.Duration // per run, of each side
 	ResultsDir string
-	Images     imagebuild.Options
+	Images     image.Options
 	Log        io.Writer
 	// Shard is this xproc's part of a sharded xproc (N 0: unsharded).
 	Shard shard.Spec
@@ -114,10 +114,10 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 // buildImages makes each language's toolchain and an image of its xproc
 // programs (lifecycle.BuildImages); it returns the image of each language
 // that has one.
-func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Report) (map[string]imagebuild.BenchImage, error) {
+func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Report) (map[string]image.BenchImage, error) {
 	built, err := lifecycle.BuildImages(ctx, b, lifecycle.Need{
 		Langs:   o.Langs,
-		Sources: func(l suite.Language) []imagebuild.Source { return Sources(o.Suite, l) },
+		Sources: func(l suite.Language) []image.Source { return Sources(o.Suite, l) },
 	}, o.Log)
 	if err != nil {
 		return nil, err
@@ -138,7 +138,7 @@ func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Repor
 // measureAll runs every row of every variant until done or cancelled.
 // sel, on a sharded xproc, is what this shard measures: its units, and its
 // reference rows, marked as such.
-func measureAll(ctx context.Context, sp *lifecycle.Sampling, ncpu int, o Options, rep *Report, images map[string]imagebuild.BenchImage, sel *selection) {
+func measureAll(ctx context.Context, sp *lifecycle.Sampling, ncpu int, o Options, rep *Report, images map[string]image.BenchImage, sel *selection) {
 	for _, v := range o.Variants {
 		var results []*Result
 		for _, row := range Rows(v, o.Langs) {
@@ -151,7 +151,7 @@ func measureAll(ctx context.Context, sp *lifecycle.Sampling, ncpu int, o Options
 				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: status.Unavailable, Detail: rep.Images[row.Lang.Name].Reason, ElapsedNsSamples: []int64{}, Reference: ref})
 				continue
 			}
-			p := &Pair{Sampler: sp, Lang: row.Lang.Name, Image: bi.Ref, Trusted: imagebuild.TrustedArg(bi.Trusted), NCPU: ncpu, Timeout: o.Timeout, Log: o.Log}
+			p := &Pair{Sampler: sp, Lang: row.Lang.Name, Image: bi.Ref, Trusted: image.TrustedArg(bi.Trusted), NCPU: ncpu, Timeout: o.Timeout, Log: o.Log}
 			res := p.Measure(ctx, row, v, o.Iters)
 			res.Reference = ref
 			results = append(results, &res)

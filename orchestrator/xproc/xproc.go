@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -42,12 +42,12 @@ func Rows(variant string, langs []suite.Language) []Row {
 }
 
 // Sources lists the xproc programs of a language in the suite.
-func Sources(suite string, l suite.Language) []imagebuild.Source {
+func Sources(suite string, l suite.Language) []image.Source {
 	if l.XProcPerRole {
 		paths, _ := filepath.Glob(filepath.Join(suite, "xproc", l.Name, "*."+l.Ext))
-		var out []imagebuild.Source
+		var out []image.Source
 		for _, p := range paths {
-			out = append(out, imagebuild.Source{Unit: "xproc_" + strings.TrimSuffix(filepath.Base(p), "."+l.Ext), Path: p})
+			out = append(out, image.Source{Unit: "xproc_" + strings.TrimSuffix(filepath.Base(p), "."+l.Ext), Path: p})
 		}
 		return out
 	}
@@ -55,7 +55,7 @@ func Sources(suite string, l suite.Language) []imagebuild.Source {
 	if _, err := os.Stat(p); err != nil {
 		return nil
 	}
-	return []imagebuild.Source{{Unit: "xproc", Path: p}}
+	return []image.Source{{Unit: "xproc", Path: p}}
 }
 
 // Expected checks.
@@ -71,7 +71,7 @@ type Pair struct {
 	Sampler plan.Sampler
 	Lang    string // the image's language
 	Image   string
-	Trusted string // imagebuild.TrustedArg of the image's BenchImage.Trusted
+	Trusted string // image.TrustedArg of the image's BenchImage.Trusted
 	NCPU    int
 	Timeout time.Duration
 	Log     io.Writer

@@ -2,7 +2,7 @@ package record
 
 import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -92,13 +92,13 @@ func NoteSampler(h *report.Host, env runner.Env) {
 }
 
 // Base is the base image as the report records it.
-func Base(b imagebuild.Base) report.Base {
+func Base(b image.Base) report.Base {
 	return report.Base{Ref: b.Ref, ID: b.ID, Origin: b.Origin, RootfsSHA256: b.RootfsSHA256, Inputs: inputs(b.Inputs), Provenance: provenance(b.Provenance)}
 }
 
 // Toolchain is a toolchain image (or why there is none) as the report
 // records it.
-func Toolchain(tc imagebuild.Toolchain) report.Toolchain {
+func Toolchain(tc image.Toolchain) report.Toolchain {
 	out := report.Toolchain{
 		Status: tc.Status, Reason: tc.Reason, Ref: tc.Ref, ID: tc.ID, Digest: tc.Digest, Base: tc.Base,
 		Version: tc.Version, BuildFlags: tc.BuildFlags, Executed: tc.Executed, Cached: tc.Cached,
@@ -112,14 +112,14 @@ func Toolchain(tc imagebuild.Toolchain) report.Toolchain {
 }
 
 // BenchImage is a bench image as the report records it.
-func BenchImage(bi imagebuild.BenchImage) report.BenchImage {
+func BenchImage(bi image.BenchImage) report.BenchImage {
 	return report.BenchImage{Ref: bi.Ref, ID: bi.ID, Digest: bi.Digest, Executed: bi.Executed, Cached: bi.Cached, Inputs: inputs(bi.Inputs),
 		Trusted: bi.Trusted, Provenance: provenance(bi.Provenance)}
 }
 
 // provenance is where an image came from and what vouches for it (nil
 // stays nil: an image from a report written before it was recorded).
-func provenance(p *imagebuild.Provenance) *report.Provenance {
+func provenance(p *image.Provenance) *report.Provenance {
 	if p == nil {
 		return nil
 	}
@@ -127,7 +127,7 @@ func provenance(p *imagebuild.Provenance) *report.Provenance {
 	return &v
 }
 
-func inputs(in *imagebuild.Inputs) *report.Inputs {
+func inputs(in *image.Inputs) *report.Inputs {
 	if in == nil {
 		return nil
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/imagebuild"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
@@ -84,11 +84,11 @@ func TestConversionsKeepEveryField(t *testing.T) {
 	env := filled[runner.Env](t)
 	sameJSON(t, "Confinement.Container", env.ContainerPrivileges, Confinement(env).Container)
 	sameJSON(t, "Confinement.Bench", env.BenchPrivileges, Confinement(env).Bench)
-	b := filled[imagebuild.Base](t)
+	b := filled[image.Base](t)
 	sameJSON(t, "Base", b, Base(b))
-	tc := filled[imagebuild.Toolchain](t)
+	tc := filled[image.Toolchain](t)
 	sameJSON(t, "Toolchain", tc, Toolchain(tc))
-	bi := filled[imagebuild.BenchImage](t)
+	bi := filled[image.BenchImage](t)
 	sameJSON(t, "BenchImage", bi, BenchImage(bi))
 	c := filled[judge.Check](t)
 	sameJSON(t, "Check", c, Check(&c))
