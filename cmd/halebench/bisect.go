@@ -9,9 +9,9 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/bisect"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -171,7 +171,7 @@ func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.
 		return badInput("bisect", err)
 	}
 	cfg := bisect.Config{Suite: f.suite, Benches: benches, Metric: f.metric, Threshold: f.threshold, Log: log, Unprivileged: f.unprivileged,
-		Hale: halebuild.Build{Git: repo, Vendor: f.hale.vendor}, Images: image.Options{SourceDateEpoch: epoch}}
+		Hale: subject.Build{Git: repo, Vendor: f.hale.vendor}, Images: image.Options{SourceDateEpoch: epoch}}
 	cfg.Images.Subject = cfg.Hale
 	judge, closeJudge, err := newJudge(ctx, cfg)
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -59,7 +59,7 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.noBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")
 	fs.StringVar(&c.baseImage, "base-image", "", "Debian trixie image to build the toolchains FROM: local, or pulled where a registry answers, only pinned by digest (REPO@sha256:...); default: bootstrap one inside the engine with mmdebstrap")
 	fs.StringVar(&c.mirror, "mirror", image.DefaultMirror, "Debian mirror the base is bootstrapped from")
-	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite; where that is absent, the pinned release "+halebuild.DefaultRef+" from "+halebuild.DefaultURL+", or $HALEBENCH_HALE_URL)")
+	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite; where that is absent, the pinned release "+subject.DefaultRef+" from "+subject.DefaultURL+", or $HALEBENCH_HALE_URL)")
 	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
 	c.hale.addFlags(fs)
 	c.out.addFlags(fs)
@@ -70,8 +70,8 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 
 // haleBuild is how the --hale-* flags have hale built: ../hale beside the
 // suite when none is given.
-func (c *common) haleBuild() halebuild.Build {
-	b := halebuild.Build{Src: c.haleSrc, Image: c.haleImage}
+func (c *common) haleBuild() subject.Build {
+	b := subject.Build{Src: c.haleSrc, Image: c.haleImage}
 	if b.Src == "" && b.Image == "" && c.hale.git == "" {
 		b.Src, b.SrcDefault = filepath.Join(c.suite, "..", "hale"), true
 	}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 )
 
 // haleFlags choose a pinned hale release and the crates of an offline build.
@@ -16,11 +16,11 @@ type haleFlags struct {
 
 func (h *haleFlags) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&h.git, "hale-git", "", "hale git repository (URL, or a local directory, bare or not) to clone --hale-ref of when no --hale-src is given (needs git)")
-	fs.StringVar(&h.ref, "hale-ref", halebuild.DefaultRef, "the tag, branch or commit id of --hale-git to build (a remote takes a full commit id)")
+	fs.StringVar(&h.ref, "hale-ref", subject.DefaultRef, "the tag, branch or commit id of --hale-git to build (a remote takes a full commit id)")
 	fs.StringVar(&h.vendor, "hale-vendor", "", "crates for an offline hale-cli build, one folder per crate (as cargo vendor lays them out, or plain source trees); used when crates.io does not answer, with Debian's packaged crates")
 }
 
-func (h *haleFlags) apply(b *halebuild.Build) {
+func (h *haleFlags) apply(b *subject.Build) {
 	b.Git, b.Ref, b.Vendor = h.git, h.ref, h.vendor
 }
 

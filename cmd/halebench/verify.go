@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -55,7 +55,7 @@ func runVerify(ctx context.Context, args []string) error {
 	defer s.Close()
 	start := time.Now()
 	rows, err := evidence.Verify(ctx, s.Eng, s.BuildKit(), rep, evidence.VerifyOptions{
-		Suite: *suite, Subject: halebuild.Build{Src: *haleSrc}, Log: log, Langs: catalogue.SplitList(*langs), RunID: s.RunID,
+		Suite: *suite, Subject: subject.Build{Src: *haleSrc}, Log: log, Langs: catalogue.SplitList(*langs), RunID: s.RunID,
 	})
 	if err != nil {
 		return err

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/gitrepo"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 )
 
 // Choice is one side's --x-suite, --x-ref, --x-src and --x-image: its
@@ -23,7 +23,7 @@ type Choice struct{ Suite, Ref, Src, Image string }
 // hale and what to call it. suite, images and hale are the common flags'
 // (hale is images' subject build), git is --hale-git. Its errors name the
 // flag to mend.
-func (c Choice) Spec(X, suite, git string, images image.Options, hale halebuild.Build) (SideSpec, error) {
+func (c Choice) Spec(X, suite, git string, images image.Options, hale subject.Build) (SideSpec, error) {
 	x := strings.ToLower(X)
 	spec := SideSpec{Suite: c.Suite, Images: images}
 	if spec.Suite == "" {

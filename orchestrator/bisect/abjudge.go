@@ -12,11 +12,11 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -28,8 +28,8 @@ type Config struct {
 	Threshold float64
 	// Unprivileged runs every comparison's containers without privilege.
 	Unprivileged bool
-	Images       image.Options   // the subject build is Hale's, at a commit (at)
-	Hale         halebuild.Build // Git is the local repository; Ref is set per commit
+	Images       image.Options // the subject build is Hale's, at a commit (at)
+	Hale         subject.Build // Git is the local repository; Ref is set per commit
 	Log          io.Writer
 }
 

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/status"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 )
 
 // fakeSteps stands in for what a bisect step does on the engine: hale at
@@ -29,7 +29,7 @@ type fakeSteps struct {
 
 func index(t *testing.T, o image.Options) int {
 	var i int
-	if _, err := fmt.Sscanf(o.Subject.(halebuild.Build).Ref, "c%d", &i); err != nil {
+	if _, err := fmt.Sscanf(o.Subject.(subject.Build).Ref, "c%d", &i); err != nil {
 		t.Fatalf("the subject build is not hale at a commit: %+v", o.Subject)
 	}
 	return i
@@ -93,7 +93,7 @@ func levels(n, at int, lo, hi float64) []float64 {
 func runJudge(t *testing.T, f *fakeSteps, n int, metricName string, benches ...string) (*Result, error) {
 	t.Helper()
 	cfg := Config{Suite: "../..", Benches: benches, Metric: metricName, Threshold: DefaultThreshold,
-		Hale: halebuild.Build{Git: "/nowhere/hale.git"}, Log: testWriter{t}}
+		Hale: subject.Build{Git: "/nowhere/hale.git"}, Log: testWriter{t}}
 	j := NewABJudge(cfg, f.steps(t))
 	return Run(context.Background(), j, Options{Commits: hist(n), Benches: benches, Log: testWriter{t}})
 }
@@ -206,7 +206,7 @@ func TestABJudgeEndsAndErrors(t *testing.T) {
 	if _, err := runJudge(t, f, 5, "", "fn_call"); !errors.Is(err, ErrEndNotBuilt) {
 		t.Errorf("a bad end that does not build: %v", err)
 	}
-	j := NewABJudge(Config{Suite: "../..", Hale: halebuild.Build{Git: "/nowhere"}}, failing{})
+	j := NewABJudge(Config{Suite: "../..", Hale: subject.Build{Git: "/nowhere"}}, failing{})
 	if _, err := j.Build(context.Background(), Commit{ID: "c1"}); err == nil || errors.Is(err, ErrNotBuilt) {
 		t.Errorf("an engine error is a skip or nothing: %v", err)
 	}

@@ -14,9 +14,9 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 )
 
 type testLog struct{ t *testing.T }
@@ -39,7 +39,7 @@ func TestBundleRemoveReplay(t *testing.T) {
 		Suite: "../harness/testdata/suite", Bench: "count", Langs: "c", Subject: "c",
 		Iters: 2, Warmup: 0, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20,
 		Baselines: filepath.Join(dir, "baselines.json"), ResultsDir: filepath.Join(dir, "results"),
-		Images: image.Options{Subject: halebuild.Build{Src: t.TempDir()}}, Log: testLog{t},
+		Images: image.Options{Subject: subject.Build{Src: t.TempDir()}}, Log: testLog{t},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -84,7 +84,7 @@ func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions
 		Suite: suite, Bench: bench, Langs: strings.Join(rec.Settings.Languages, ","), Subject: rec.Subject,
 		Timeout: timeout, Iters: rec.Iters, Warmup: rec.Warmup, OutCap: rec.Settings.OutputCapBytes, MemLimit: rec.Settings.MemLimitBytes,
 		Baselines: filepath.Join(suite, "baselines.json"), ResultsDir: o.ResultsDir, Log: o.Log, Unprivileged: true,
-		Images: image.Options{NoBuild: true, Prefix: ns, SourceDateEpoch: m.SourceDateEpoch, Subject: halebuild.Build{Src: filepath.Join(dir, "no-hale")}},
+		Images: image.Options{NoBuild: true, Prefix: ns, SourceDateEpoch: m.SourceDateEpoch, Subject: subject.Build{Src: filepath.Join(dir, "no-hale")}},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("the bundle's suite: %w", err)

@@ -51,7 +51,7 @@ func ReadReport(path string) (*report.Report, error) {
 type VerifyOptions struct {
 	Suite string // the suite folder whose benches built the bench images
 	// Subject rebuilds the subject-build toolchain (hale's: a
-	// halebuild.Build of its --hale-src); nil: it is unavailable.
+	// subject.Build of its --hale-src); nil: it is unavailable.
 	Subject image.SubjectBuild
 	Langs   []string // only these languages' toolchain and bench images (and the base, and the sampler's toolchain, go's); nil: all
 	RunID   string

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 )
 
 // Every bench of the repository's catalogue, once, in every language this
@@ -20,7 +20,7 @@ func TestSlowWholeCatalogueOnce(t *testing.T) {
 	o := options(t, "hale,go,node,python,c,rust", "hale", "")
 	o.Suite = "../.."
 	o.Iters, o.Warmup, o.Timeout = 1, 0, 3*time.Minute
-	o.Images.Subject = halebuild.Build{Src: t.TempDir()} // no hale here: the others must still run
+	o.Images.Subject = subject.Build{Src: t.TempDir()} // no hale here: the others must still run
 	res, err := runOn(t, context.Background(), eng, o)
 	if err != nil {
 		t.Fatal(err)

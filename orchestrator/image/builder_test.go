@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -88,7 +88,7 @@ func TestToolchainAndBenchImages(t *testing.T) {
 
 func TestHaleUnavailableWithoutSource(t *testing.T) {
 	eng := enginetest.Connect(t)
-	b := image.New(eng, nil, &bytes.Buffer{}, image.Options{Subject: halebuild.Build{Src: t.TempDir()}})
+	b := image.New(eng, nil, &bytes.Buffer{}, image.Options{Subject: subject.Build{Src: t.TempDir()}})
 	hale, _ := suite.ByName("hale")
 	tc, err := b.Toolchain(context.Background(), hale)
 	if err != nil {

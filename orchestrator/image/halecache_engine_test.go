@@ -12,8 +12,8 @@ import (
 
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 )
 
 // The target dir's cache mount, as images/hale/Dockerfile declares it (its
@@ -34,11 +34,11 @@ func TestHaleCacheMountIsolates(t *testing.T) {
 	}
 	df, _ := images.FS.ReadFile("hale/Dockerfile")
 	nonce := fmt.Sprint(time.Now().UnixNano())
-	release := map[string]string{"HALE_TARGET_CACHE": halebuild.CacheRelease + "test-" + nonce, "HALE_TARGET_FRESH": "0"}
-	ref := map[string]string{"HALE_TARGET_CACHE": halebuild.CacheRef + "-test-" + nonce, "HALE_TARGET_FRESH": "1"}
+	release := map[string]string{"HALE_TARGET_CACHE": subject.CacheRelease + "test-" + nonce, "HALE_TARGET_FRESH": "0"}
+	ref := map[string]string{"HALE_TARGET_CACHE": subject.CacheRef + "-test-" + nonce, "HALE_TARGET_FRESH": "1"}
 	build := func(args map[string]string, plant string) string {
 		t.Helper()
-		mount := string(halebuild.TargetDockerfile(df, args))
+		mount := string(subject.TargetDockerfile(df, args))
 		start := strings.Index(mount, "ARG HALE_TARGET_FRESH")
 		end := strings.Index(mount, "sh /halebench/build.sh")
 		if start < 0 || end < start || !strings.Contains(mount[start:end], "id="+args["HALE_TARGET_CACHE"]+",") {

@@ -12,9 +12,9 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -70,7 +70,7 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "tiny.hl")
 	os.WriteFile(src, []byte("#include <stdio.h>\nint main(void) { printf(\"elapsed_ns=1\\ncheck=ok:1\\n\"); return 0; }\n"), 0o644)
 	hale, _ := suite.ByName("hale")
-	b := image.New(eng, bk, &log, image.Options{RunID: runID, Subject: halebuild.Build{Image: standIn}})
+	b := image.New(eng, bk, &log, image.Options{RunID: runID, Subject: subject.Build{Image: standIn}})
 	bi, err := b.BenchImage(ctx, hale, []image.Source{{Unit: "tiny", Path: src}})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())

@@ -12,9 +12,9 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -155,7 +155,7 @@ func TestImageContentReachesNoBench(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "honest.hl"), []byte(honestBench), 0o644)
 	os.WriteFile(filepath.Join(dir, "sock.hl"), []byte(sockBench), 0o644)
 	hale, _ := suite.ByName("hale")
-	b := image.New(eng, bk, &log, image.Options{RunID: runID, Subject: halebuild.Build{Image: given}})
+	b := image.New(eng, bk, &log, image.Options{RunID: runID, Subject: subject.Build{Image: given}})
 	var srcs []image.Source
 	for _, u := range []string{"dev", "leak", "toggle", "honest", "sock"} {
 		srcs = append(srcs, image.Source{Unit: u, Path: filepath.Join(dir, u+".hl")})

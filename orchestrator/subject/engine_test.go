@@ -1,4 +1,4 @@
-package halebuild_test
+package subject_test
 
 import (
 	"bytes"
@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/halebuild"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -20,7 +20,7 @@ func TestSlowHaleFromGitAndVendor(t *testing.T) {
 	git, vendor := enginetest.HaleInputs(t)
 	bk := enginetest.BuildKit(t, eng)
 	hale, _ := suite.ByName("hale")
-	opts := image.Options{Subject: halebuild.Build{Git: git, Vendor: vendor}, RunID: "test-hale-build"}
+	opts := image.Options{Subject: subject.Build{Git: git, Vendor: vendor}, RunID: "test-hale-build"}
 	var tc image.Toolchain
 	var err error
 	for round := 0; round < 2; round++ {

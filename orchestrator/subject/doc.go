@@ -1,4 +1,4 @@
-// Package halebuild has hale's toolchain image made: from a --hale-image, or
+// Package subject has hale's toolchain image made: from a --hale-image, or
 // hale-cli built from a --hale-src folder or a --hale-git ref (cloned with
 // the host's git, package gitrepo), with a --hale-vendor folder of crates.
 // A Build is the image.SubjectBuild of the language whose toolchain
@@ -15,4 +15,4 @@
 // trust (cache.go). Every file of a tree is read on this host without
 // following a link (image.OpenSource). After the build, the image's
 // record of how it was built is read and the release rule applied.
-package halebuild
+package subject

@@ -1,4 +1,4 @@
-package halebuild
+package subject
 
 import (
 	"bufio"
