@@ -11,7 +11,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/imagestore"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
-	"github.com/hale-lang/halebench/orchestrator/prune"
 )
 
 const pruneHelp = `Usage: halebench prune [flags]
@@ -38,7 +37,7 @@ Flags:
 `
 
 func runPrune(ctx context.Context, args []string) error {
-	var o prune.Options
+	var o lifecycle.PruneOptions
 	cacheKeep := byteSize(20 << 30)
 	noCache := false
 	fs := flag.NewFlagSet("prune", flag.ContinueOnError)
@@ -69,11 +68,11 @@ func runPrune(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	p, err := prune.Run(ctx, s.Eng, o)
+	p, err := lifecycle.Run(ctx, s.Eng, o)
 	if err != nil {
 		return err
 	}
-	prune.Print(os.Stdout, p, o.DryRun)
+	lifecycle.Print(os.Stdout, p, o.DryRun)
 	return nil
 }
 

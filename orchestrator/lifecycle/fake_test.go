@@ -1,4 +1,4 @@
-package prune
+package lifecycle
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ func TestRunOnFakeEngine(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(results, "run-x.json"), []byte(`{"images":{"c":"halebench/bench-c:1111@`+named+`"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{ResultsDir: results, Keep: 1, CacheKeep: 30, DryRun: true}
+	opts := PruneOptions{ResultsDir: results, Keep: 1, CacheKeep: 30, DryRun: true}
 	p, err := Run(context.Background(), f, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package prune
+package lifecycle
 
 import (
 	"context"
@@ -26,7 +26,7 @@ type Engine interface {
 }
 
 // Options say what may go.
-type Options struct {
+type PruneOptions struct {
 	ResultsDir string // reports here name the images to keep
 	Keep       int    // newest builds kept per image repository (at least 1)
 	// Scope, when set, limits pruning to the bench images labelled with it
@@ -114,7 +114,7 @@ func repoOf(tag string) string {
 // Decide marks which images go. Kept: any image a report names (by tag or
 // ID), the Keep newest of each repository, images a container uses.
 // Everything else of halebench's in scope goes. Pure: no engine.
-func Decide(images []engine.StoredImage, created map[string]time.Time, named map[string]string, opts Options) []Image {
+func Decide(images []engine.StoredImage, created map[string]time.Time, named map[string]string, opts PruneOptions) []Image {
 	keep := opts.Keep
 	if keep < 1 {
 		keep = 1
@@ -232,7 +232,7 @@ func collect(v any, f func(string)) {
 }
 
 // Run makes the plan and, unless DryRun, carries it out.
-func Run(ctx context.Context, eng Engine, opts Options) (*Plan, error) {
+func Run(ctx context.Context, eng Engine, opts PruneOptions) (*Plan, error) {
 	named, err := Named(opts.ResultsDir)
 	if err != nil {
 		return nil, err
@@ -281,7 +281,7 @@ func removeImages(ctx context.Context, eng Engine, imgs []Image) {
 
 // planCache decides whether the build cache is pruned and, unless DryRun,
 // prunes it; a failure to read it is recorded, not returned.
-func planCache(ctx context.Context, eng Engine, opts Options) CachePlan {
+func planCache(ctx context.Context, eng Engine, opts PruneOptions) CachePlan {
 	c := CachePlan{Keep: opts.CacheKeep}
 	switch {
 	case opts.Scope != "":

@@ -1,4 +1,4 @@
-package prune
+package lifecycle
 
 import (
 	"bytes"
@@ -71,7 +71,7 @@ func TestDecide(t *testing.T) {
 	}
 	named := map[string]string{"halebench/bench-c:2": "run-a.json", "sha256:c3": "run-b.json"}
 	got := map[string]string{}
-	for _, im := range Decide(images, nil, named, Options{Keep: 1}) {
+	for _, im := range Decide(images, nil, named, PruneOptions{Keep: 1}) {
 		v := "keep: " + im.Reason
 		if im.Remove {
 			v = "remove"
@@ -95,7 +95,7 @@ func TestDecide(t *testing.T) {
 
 	// Scoped: only the scope's bench images are looked at.
 	got = map[string]string{}
-	for _, im := range Decide(images, nil, named, Options{Keep: 1, Scope: "t"}) {
+	for _, im := range Decide(images, nil, named, PruneOptions{Keep: 1, Scope: "t"}) {
 		got[im.ID] = fmt.Sprint(im.Remove)
 	}
 	if fmt.Sprint(got) != fmt.Sprint(map[string]string{"sha256:s1": "true", "sha256:s2": "false"}) {
@@ -103,7 +103,7 @@ func TestDecide(t *testing.T) {
 	}
 
 	// --keep=2 keeps the two newest of each repository.
-	for _, im := range Decide(images, nil, nil, Options{Keep: 2}) {
+	for _, im := range Decide(images, nil, nil, PruneOptions{Keep: 2}) {
 		if (im.ID == "sha256:s2" || im.ID == "sha256:s1") && im.Remove {
 			t.Errorf("--keep=2 removes %s", im.ID)
 		}
@@ -219,7 +219,7 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 
 	// The report names the older build; the newer is the latest: both stay.
 	name(older)
-	p, err := Run(ctx, g, Options{ResultsDir: results, Keep: 1, Scope: scope, CacheKeep: 1})
+	p, err := Run(ctx, g, PruneOptions{ResultsDir: results, Keep: 1, Scope: scope, CacheKeep: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 
 	// The report now names the newer build: the older goes.
 	name(newer)
-	p, err = Run(ctx, g, Options{ResultsDir: results, Keep: 1, Scope: scope, CacheKeep: 1})
+	p, err = Run(ctx, g, PruneOptions{ResultsDir: results, Keep: 1, Scope: scope, CacheKeep: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 	// would prune down to the limit and removes nothing (the guard fails
 	// the test on any removal of an image it did not build, or the cache).
 	g.allowed = map[string]bool{}
-	p, err = Run(ctx, g, Options{ResultsDir: results, Keep: 1, CacheKeep: 1, DryRun: true})
+	p, err = Run(ctx, g, PruneOptions{ResultsDir: results, Keep: 1, CacheKeep: 1, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
