@@ -9,7 +9,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
 
@@ -21,13 +20,13 @@ func sideEvidence(name, what, subject string, imgs *lifecycle.Images) abreport.S
 		return sd
 	}
 	if imgs.Base != nil {
-		sd.Base = record.Base(*imgs.Base)
+		sd.Base = lifecycle.Base(*imgs.Base)
 	}
 	for l, tc := range imgs.Toolchains {
-		sd.Images[l] = record.Toolchain(tc)
+		sd.Images[l] = lifecycle.Toolchain(tc)
 	}
 	for l, bi := range imgs.Benches {
-		sd.BenchImages[l] = record.BenchImage(bi)
+		sd.BenchImages[l] = lifecycle.BenchImage(bi)
 	}
 	sd.SubjectBuild = sd.Images[subject].Hale
 	return sd
@@ -39,8 +38,8 @@ func sideEvidence(name, what, subject string, imgs *lifecycle.Images) abreport.S
 func evidence(res *Result, s *lifecycle.Session, sp *lifecycle.Sampling, host *report.Host, p *Plan, a, b built) {
 	res.Kind, res.Schema, res.GeneratedAt, res.RunID, res.Subject = abreport.Kind, abreport.Schema, time.Now().UTC().Format(time.RFC3339Nano), s.RunID, p.Subject
 	priv, refused := sp.Privilege()
-	host.HostInfo = record.HostInfo(s.Host)
-	host.Privilege, host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)
+	host.HostInfo = lifecycle.HostInfo(s.Host)
+	host.Privilege, host.PrivilegeRefusals = lifecycle.Privilege(priv), lifecycle.Attempts(refused)
 	res.Host = *host
 	res.Shard = p.Partition
 	res.Sides = []abreport.Side{
@@ -50,7 +49,7 @@ func evidence(res *Result, s *lifecycle.Session, sp *lifecycle.Sampling, host *r
 }
 
 // noting is a Sampler that keeps in host what the first sampler to answer
-// said it and its benches were granted (record.NoteSampler).
+// said it and its benches were granted (lifecycle.NoteSampler).
 type noting struct {
 	plan.Sampler
 	mu   sync.Mutex
@@ -60,7 +59,7 @@ type noting struct {
 func (n *noting) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
 	out := n.Sampler.Sample(ctx, w, j)
 	n.mu.Lock()
-	record.NoteSampler(n.host, out.Env)
+	lifecycle.NoteSampler(n.host, out.Env)
 	n.mu.Unlock()
 	return out
 }

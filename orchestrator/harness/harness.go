@@ -11,7 +11,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -86,7 +85,7 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 		return r.interruptedOr(ctx, err)
 	}
 	priv, refused := r.env.Engine.Privilege()
-	r.host.Privilege, r.host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)
+	r.host.Privilege, r.host.PrivilegeRefusals = lifecycle.Privilege(priv), lifecycle.Attempts(refused)
 	if r.host.CPUModel != "" {
 		r.decideMachine() // else once the first sampler has named the CPU
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -204,7 +203,7 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 
 	results := t.TempDir()
 	name := func(bi image.BenchImage) {
-		r := report.Report{Schema: report.Schema, BenchImages: map[string]report.BenchImage{"python": record.BenchImage(bi)}}
+		r := report.Report{Schema: report.Schema, BenchImages: map[string]report.BenchImage{"python": BenchImage(bi)}}
 		if err := report.WriteFile(filepath.Join(results, "run-latest.json"), &r); err != nil {
 			t.Fatal(err)
 		}

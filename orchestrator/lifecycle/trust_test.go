@@ -16,7 +16,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
-	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -77,7 +76,7 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 	s, bi := session(nil)
 	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), bi.Ref) })
 	p, refused := privilege(s)
-	rec := record.BenchImage(bi).Provenance
+	rec := lifecycle.BenchImage(bi).Provenance
 	if bi.ID != forged || !strings.HasPrefix(bi.Ref, "halebench-restored/") || rec == nil || rec.Origin != "restored" || rec.Checked != "none" || rec.Trusted {
 		t.Fatalf("without a key: image %s (%s), provenance %+v; want the forged %s, restored unverified\n%s", bi.Ref, bi.ID, rec, forged, log.String())
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/report/record"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -76,7 +75,7 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 	defer s.Close()
 	rep := &Report{
 		Kind: xprocreport.Kind, Schema: xprocreport.Schema, GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
-		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: record.HostInfo(s.Host)},
+		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: lifecycle.HostInfo(s.Host)},
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 		Sharing: xprocreport.Sharing, Notes: xprocreport.Notes, Variants: map[string][]*Result{}, Shard: part,
 	}
@@ -92,10 +91,10 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 		return nil, "", err
 	}
 	priv, refused := sp.Privilege()
-	rep.Host.Privilege, rep.Host.PrivilegeRefusals = record.Privilege(priv), record.Attempts(refused)
+	rep.Host.Privilege, rep.Host.PrivilegeRefusals = lifecycle.Privilege(priv), lifecycle.Attempts(refused)
 	measureAll(ctx, sp, s.Host.LogicalCPUs, o, rep, images, sel)
 	started := sp.CloseSamplers()
-	rep.Samplers = record.Samplers(started)
+	rep.Samplers = lifecycle.Samplers(started)
 	fmt.Fprintf(o.Log, "xproc: %d sampler containers started\n", len(started))
 	rep.Status = status.OK
 	if ctx.Err() != nil {
@@ -123,14 +122,14 @@ func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Repor
 		return nil, err
 	}
 	if built.Base != nil {
-		rep.Base = record.Base(*built.Base)
+		rep.Base = lifecycle.Base(*built.Base)
 	}
 	for name, tc := range built.Toolchains {
-		rep.Images[name] = record.Toolchain(tc)
+		rep.Images[name] = lifecycle.Toolchain(tc)
 	}
 	rep.SubjectBuild = rep.Images[o.Subject].Hale
 	for name, bi := range built.Benches {
-		rep.BenchImages[name] = record.BenchImage(bi)
+		rep.BenchImages[name] = lifecycle.BenchImage(bi)
 	}
 	return built.Benches, nil
 }
@@ -155,7 +154,7 @@ func measureAll(ctx context.Context, sp *lifecycle.Sampling, ncpu int, o Options
 			res := p.Measure(ctx, row, v, o.Iters)
 			res.Reference = ref
 			results = append(results, &res)
-			record.NoteSampler(&rep.Host, p.Env)
+			lifecycle.NoteSampler(&rep.Host, p.Env)
 			if ctx.Err() != nil {
 				break
 			}

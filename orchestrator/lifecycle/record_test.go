@@ -1,4 +1,4 @@
-package record
+package lifecycle
 
 import (
 	"encoding/json"

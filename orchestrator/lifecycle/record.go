@@ -1,4 +1,4 @@
-package record
+package lifecycle
 
 import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
