@@ -8,7 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const bundleHelp = `Usage: halebench bundle [flags] REPORT.json -o evidence.tar

@@ -12,7 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	_ "github.com/hale-lang/halebench/orchestrator/engine/docker" // registers "docker"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
 )
 
 // driver is the engine driver this process dials (--driver): the verb's,

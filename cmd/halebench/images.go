@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const usage = `halebench — Hale's benchmark suite, run in containers on a Docker Engine

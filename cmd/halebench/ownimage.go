@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const ownImageHelp = `Usage: halebench own-image [flags]

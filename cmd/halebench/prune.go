@@ -10,7 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/imagestore"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const pruneHelp = `Usage: halebench prune [flags]

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 )

@@ -6,27 +6,27 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/abreport"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 // sideEvidence is what a side ran, as a run report records its images:
 // each image's digest and provenance, and the subject's build.
-func sideEvidence(name, what, subject string, imgs *lifecycle.Images) abreport.Side {
+func sideEvidence(name, what, subject string, imgs *session.Images) abreport.Side {
 	sd := abreport.Side{Name: name, What: what, Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{}}
 	if imgs == nil {
 		return sd
 	}
 	if imgs.Base != nil {
-		sd.Base = lifecycle.Base(*imgs.Base)
+		sd.Base = session.Base(*imgs.Base)
 	}
 	for l, tc := range imgs.Toolchains {
-		sd.Images[l] = lifecycle.Toolchain(tc)
+		sd.Images[l] = session.Toolchain(tc)
 	}
 	for l, bi := range imgs.Benches {
-		sd.BenchImages[l] = lifecycle.BenchImage(bi)
+		sd.BenchImages[l] = session.BenchImage(bi)
 	}
 	sd.SubjectBuild = sd.Images[subject].Hale
 	return sd
@@ -35,11 +35,11 @@ func sideEvidence(name, what, subject string, imgs *lifecycle.Images) abreport.S
 // evidence fills the result's run id, host and privilege (what the
 // samplers were granted and what the engine refused) and each side's
 // images.
-func evidence(res *Result, s *lifecycle.Session, sp *lifecycle.Sampling, host *report.Host, p *Plan, a, b built) {
+func evidence(res *Result, s *session.Session, sp *session.Sampling, host *report.Host, p *Plan, a, b built) {
 	res.Kind, res.Schema, res.GeneratedAt, res.RunID, res.Subject = abreport.Kind, abreport.Schema, time.Now().UTC().Format(time.RFC3339Nano), s.RunID, p.Subject
 	priv, refused := sp.Privilege()
-	host.HostInfo = lifecycle.HostInfo(s.Host)
-	host.Privilege, host.PrivilegeRefusals = lifecycle.Privilege(priv), lifecycle.Attempts(refused)
+	host.HostInfo = session.HostInfo(s.Host)
+	host.Privilege, host.PrivilegeRefusals = session.Privilege(priv), session.Attempts(refused)
 	res.Host = *host
 	res.Shard = p.Partition
 	res.Sides = []abreport.Side{
@@ -49,7 +49,7 @@ func evidence(res *Result, s *lifecycle.Session, sp *lifecycle.Sampling, host *r
 }
 
 // noting is a Sampler that keeps in host what the first sampler to answer
-// said it and its benches were granted (lifecycle.NoteSampler).
+// said it and its benches were granted (session.NoteSampler).
 type noting struct {
 	plan.Sampler
 	mu   sync.Mutex
@@ -59,7 +59,7 @@ type noting struct {
 func (n *noting) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
 	out := n.Sampler.Sample(ctx, w, j)
 	n.mu.Lock()
-	lifecycle.NoteSampler(n.host, out.Env)
+	session.NoteSampler(n.host, out.Env)
 	n.mu.Unlock()
 	return out
 }

@@ -8,9 +8,9 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -28,7 +28,7 @@ func (e *ErrSide) Unwrap() error { return e.Err }
 // options, so two hale builds coexist under their content-keyed tags),
 // the privilege probed, then Compare's rounds in the session's samplers.
 func OnEngine(ctx context.Context, eng engine.Driver, p *Plan) (*Result, error) {
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "ab", Engine: eng, Images: p.Images, Unprivileged: p.Unprivileged, MemLimit: p.MemLimit, Log: p.Log})
+	s, err := session.Open(ctx, session.Options{Kind: "ab", Engine: eng, Images: p.Images, Unprivileged: p.Unprivileged, MemLimit: p.MemLimit, Log: p.Log})
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func OnEngine(ctx context.Context, eng engine.Driver, p *Plan) (*Result, error) 
 		}
 	}
 	if ctx.Err() != nil {
-		return res, lifecycle.ErrInterrupted
+		return res, session.ErrInterrupted
 	}
 	return res, nil
 }
@@ -70,17 +70,17 @@ func OnEngine(ctx context.Context, eng engine.Driver, p *Plan) (*Result, error) 
 type built struct {
 	images  map[string]image.BenchImage
 	missing map[string]string
-	all     *lifecycle.Images // for the result's evidence
+	all     *session.Images // for the result's evidence
 }
 
 // buildSide makes one side's toolchains and bench images. A side whose
 // subject has no toolchain, or whose images cannot be made, does not build
 // at all: that is an ErrSide.
-func buildSide(ctx context.Context, s *lifecycle.Session, side string, spec SideSpec, suite *catalogue.Suite, p *Plan) (built, error) {
+func buildSide(ctx context.Context, s *session.Session, side string, spec SideSpec, suite *catalogue.Suite, p *Plan) (built, error) {
 	fmt.Fprintf(p.Log, "ab: side %s: %s\n", side, spec.What)
 	o := p.Images
 	o.Subject = spec.Images.Subject // the side's own subject build (its hale)
-	imgs, err := lifecycle.BuildImages(ctx, s.BuilderWith(o), lifecycle.Need{
+	imgs, err := session.BuildImages(ctx, s.BuilderWith(o), session.Need{
 		Langs: p.Langs,
 		Sources: func(l catalogue.Language) []image.Source {
 			var srcs []image.Source

@@ -13,8 +13,8 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -83,7 +83,7 @@ type stepsOnEngine struct {
 }
 
 func (e stepsOnEngine) Toolchain(ctx context.Context, o image.Options) (image.Toolchain, time.Duration, error) {
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "bisect", Engine: e.eng, Images: e.images, Log: e.log})
+	s, err := session.Open(ctx, session.Options{Kind: "bisect", Engine: e.eng, Images: e.images, Log: e.log})
 	if err != nil {
 		return image.Toolchain{}, 0, err
 	}

@@ -4,9 +4,9 @@ import (
 	"sort"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -28,19 +28,19 @@ func (r *run) assemble(st status.Status) *report.Report {
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 		SourcesDigest: r.digest, SuiteLayout: string(p.Catalogue.Layout), Baselines: p.Baselines,
 		Gate:       report.Gate{Alpha: p.Alpha, Confirm: p.Confirm, Strict: p.Strict, AnyMachine: p.GateAnyMachine},
-		Rebaseline: r.rebaseline, Shard: p.Partition, Benches: []*report.Bench{}, Warnings: r.warnings, Samplers: lifecycle.Samplers(r.samplers),
+		Rebaseline: r.rebaseline, Shard: p.Partition, Benches: []*report.Bench{}, Warnings: r.warnings, Samplers: session.Samplers(r.samplers),
 	}
 	if r.machine != nil {
 		rep.Gate.Machine = r.machine.Machine
 	}
 	if r.built.base != nil {
-		rep.Base = lifecycle.Base(*r.built.base)
+		rep.Base = session.Base(*r.built.base)
 	}
 	for lang, tc := range r.built.toolchains {
-		rep.Images[lang] = lifecycle.Toolchain(tc)
+		rep.Images[lang] = session.Toolchain(tc)
 	}
 	for lang, bi := range r.built.benches {
-		rep.BenchImages[lang] = lifecycle.BenchImage(bi)
+		rep.BenchImages[lang] = session.BenchImage(bi)
 	}
 	for _, c := range p.Catalogue.Categories {
 		rep.Categories = append(rep.Categories, report.Category{Name: c.Name, Title: c.Title, Benches: c.Benches})
@@ -130,15 +130,15 @@ func langResult(ln *lane, comparable bool) *report.Lang {
 		Status: m.status, Detail: m.detail, BuildError: out.BuildError, Comparable: comparable,
 		ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{},
 		CPUs: at.cpus, CPUsShared: at.shared, Image: at.image, CPUsEffective: out.Env.Affinity, CgroupCpuset: out.Env.CgroupCpuset,
-		ContainerID: out.ContainerID, JobNs: out.JobNs, Samples: lifecycle.Samples(out.Samples),
+		ContainerID: out.ContainerID, JobNs: out.JobNs, Samples: session.Samples(out.Samples),
 		MemPeakSource: out.Env.MemPeakSource, MemPeakError: out.Env.MemPeakError,
-		CgroupVersion: out.Env.CgroupVersion, CPUModel: out.Env.CPUModel, Confinement: lifecycle.Confinement(out.Env),
+		CgroupVersion: out.Env.CgroupVersion, CPUModel: out.Env.CPUModel, Confinement: session.Confinement(out.Env),
 	}
 	if res.Samples == nil {
 		res.Samples = []report.Sample{}
 	}
 	if out.Status != status.OK {
-		res.Samples = lifecycle.Samples(failingSamples(out))
+		res.Samples = session.Samples(failingSamples(out))
 		return res
 	}
 	res.Check = m.check
@@ -162,7 +162,7 @@ func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 	rb.Status, rb.Parity, rb.Check = v.Status, v.Parity, v.Check
 	rb.Verdict = v.Detail[subject]
 	for _, m := range metric.All() {
-		rb.SetCheck(m, lifecycle.Check(v.Checks[m.Name]))
+		rb.SetCheck(m, session.Check(v.Checks[m.Name]))
 	}
 	for lang, res := range rb.Langs(subject) {
 		res.Status = v.Cells[lang]

@@ -7,5 +7,5 @@
 // verdict and report logic runs on fakes. The report is assembled from
 // those values once, at the end or at an interruption, and never read back.
 // The run's lifetime on the engine (its id, the CPU lock, clean-up, the
-// privilege probe) is orchestrator/lifecycle's.
+// privilege probe) is orchestrator/session's.
 package harness

@@ -16,7 +16,7 @@ import (
 )
 
 // poolEngine samples on the runner's own pool of sampler containers over
-// a driver, as lifecycle.Sampling does on a session's.
+// a driver, as session.Sampling does on a session's.
 type poolEngine struct {
 	pool    *runner.Pool
 	priv    engine.Privilege

@@ -8,17 +8,17 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Images makes or finds the images a run needs (image.Builder).
-type Images = lifecycle.Builder
+type Images = session.Builder
 
-// Engine is what a run samples with (lifecycle.Sampling): the one
+// Engine is what a run samples with (session.Sampling): the one
 // sampler interface, plan.Sampler, with the privilege it was granted and
 // its containers' end. A run gets one only from Env.Ready, which probes
 // the privilege first: nothing samples before the probe.
@@ -34,7 +34,7 @@ type Env struct {
 	Host   engine.HostInfo
 	Images Images
 	// Ready probes the privilege, takes the host's CPUs and returns what
-	// samples (lifecycle.Session.Ready).
+	// samples (session.Session.Ready).
 	Ready func(ctx context.Context) (Engine, error)
 	// Engine is what Ready returned; Run sets it once the images exist.
 	Engine Engine
@@ -44,7 +44,7 @@ type Env struct {
 // value for every verb.
 var (
 	ErrRegression  = errors.New("regression")
-	ErrInterrupted = lifecycle.ErrInterrupted
+	ErrInterrupted = session.ErrInterrupted
 )
 
 // Result is a finished (or interrupted) run.
@@ -85,7 +85,7 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 		return r.interruptedOr(ctx, err)
 	}
 	priv, refused := r.env.Engine.Privilege()
-	r.host.Privilege, r.host.PrivilegeRefusals = lifecycle.Privilege(priv), lifecycle.Attempts(refused)
+	r.host.Privilege, r.host.PrivilegeRefusals = session.Privilege(priv), session.Attempts(refused)
 	if r.host.CPUModel != "" {
 		r.decideMachine() // else once the first sampler has named the CPU
 	}

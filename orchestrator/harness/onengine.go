@@ -4,14 +4,14 @@ import (
 	"context"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 // OnEngine makes a prepared run on eng (dialled by the caller) inside one
 // lifecycle session: orphans swept, host read, BuildKit dialled, and on
 // the way out the sampler containers removed and the lock released. Plan is checked before: nothing here reads the user's input.
 func OnEngine(ctx context.Context, eng engine.Driver, p *Plan) (*Result, error) {
-	s, err := lifecycle.Open(ctx, lifecycle.Options{
+	s, err := session.Open(ctx, session.Options{
 		Kind: "run", Engine: eng, Images: p.Images, Unprivileged: p.Unprivileged, MemLimit: p.MemLimit, Log: p.Log,
 	})
 	if err != nil {

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -49,7 +49,7 @@ type benchRun struct {
 
 func newRun(env Env, p *Plan) (*run, error) {
 	r := &run{p: p, env: env, at: startedAt(), warnings: append([]string{}, p.Warnings...), count: newCounting(p)}
-	r.host = report.Host{HostInfo: lifecycle.HostInfo(env.Host), OrchestratorCPUs: orchestratorCPUs(env.Host.LogicalCPUs)}
+	r.host = report.Host{HostInfo: session.HostInfo(env.Host), OrchestratorCPUs: orchestratorCPUs(env.Host.LogicalCPUs)}
 	var err error
 	r.digest, err = plan.Digest(benchSources(p.Catalogue))
 	return r, err
@@ -63,7 +63,7 @@ func (r *run) warn(msg, log string) {
 // checkSubject says what the run does without the subject's toolchain.
 func (r *run) checkSubject() error {
 	p := r.p
-	r.subject = lifecycle.Toolchain(r.built.toolchains[p.SubjectLang.Name])
+	r.subject = session.Toolchain(r.built.toolchains[p.SubjectLang.Name])
 	for _, w := range r.subject.Warnings { // hale's release rule
 		msg := p.SubjectLang.Name + ": " + w
 		if p.RequireSubject {
@@ -97,7 +97,7 @@ func (r *run) measure(ctx context.Context) (interrupted bool) {
 		r.benches = append(r.benches, br)
 		br.lanes = sampleBench(ctx, r.env, p, b, r.built, br.seed, prog, r.count)
 		for _, ln := range br.lanes {
-			lifecycle.NoteSampler(&r.host, ln.out.Env)
+			session.NoteSampler(&r.host, ln.out.Env)
 		}
 		if r.machine == nil {
 			r.decideMachine()

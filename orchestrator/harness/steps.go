@@ -8,10 +8,10 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -26,11 +26,11 @@ type built struct {
 }
 
 // buildImages makes (or finds) the sampler's toolchain, the base and, per
-// language, its toolchain and bench image (lifecycle.BuildImages), and
+// language, its toolchain and bench image (session.BuildImages), and
 // returns them (what it had made, on an error). A language without a
 // toolchain is returned with the reason; that is not an error.
 func buildImages(ctx context.Context, b Images, p *Plan) (built, error) {
-	imgs, err := lifecycle.BuildImages(ctx, b, lifecycle.Need{
+	imgs, err := session.BuildImages(ctx, b, session.Need{
 		Langs: p.Languages,
 		// Every bench of the language, even with --bench: one image serves
 		// all runs of these sources, and --no-build finds it.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -53,7 +53,7 @@ func CheckOptions(o Options) error {
 // lifecycle session on eng (dialled by the caller); it writes the report
 // and returns it
 // with its path. A cancelled ctx still writes what was measured, and the
-// error is lifecycle.ErrInterrupted.
+// error is session.ErrInterrupted.
 func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, string, error) {
 	if err := CheckOptions(o); err != nil {
 		return nil, "", err
@@ -68,14 +68,14 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 	if part != nil {
 		o.Langs = langsOf(o, sel)
 	}
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "xproc", Engine: eng, Images: o.Images, Log: o.Log, MemLimit: MemLimit})
+	s, err := session.Open(ctx, session.Options{Kind: "xproc", Engine: eng, Images: o.Images, Log: o.Log, MemLimit: MemLimit})
 	if err != nil {
 		return nil, "", err
 	}
 	defer s.Close()
 	rep := &Report{
 		Kind: xprocreport.Kind, Schema: xprocreport.Schema, GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
-		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: lifecycle.HostInfo(s.Host)},
+		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: session.HostInfo(s.Host)},
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 		Sharing: xprocreport.Sharing, Notes: xprocreport.Notes, Variants: map[string][]*Result{}, Shard: part,
 	}
@@ -91,10 +91,10 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 		return nil, "", err
 	}
 	priv, refused := sp.Privilege()
-	rep.Host.Privilege, rep.Host.PrivilegeRefusals = lifecycle.Privilege(priv), lifecycle.Attempts(refused)
+	rep.Host.Privilege, rep.Host.PrivilegeRefusals = session.Privilege(priv), session.Attempts(refused)
 	measureAll(ctx, sp, s.Host.LogicalCPUs, o, rep, images, sel)
 	started := sp.CloseSamplers()
-	rep.Samplers = lifecycle.Samplers(started)
+	rep.Samplers = session.Samplers(started)
 	fmt.Fprintf(o.Log, "xproc: %d sampler containers started\n", len(started))
 	rep.Status = status.OK
 	if ctx.Err() != nil {
@@ -105,16 +105,16 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 		return rep, "", err
 	}
 	if ctx.Err() != nil {
-		return rep, path, lifecycle.ErrInterrupted
+		return rep, path, session.ErrInterrupted
 	}
 	return rep, path, nil
 }
 
 // buildImages makes each language's toolchain and an image of its xproc
-// programs (lifecycle.BuildImages); it returns the image of each language
+// programs (session.BuildImages); it returns the image of each language
 // that has one.
-func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Report) (map[string]image.BenchImage, error) {
-	built, err := lifecycle.BuildImages(ctx, b, lifecycle.Need{
+func buildImages(ctx context.Context, b session.Builder, o Options, rep *Report) (map[string]image.BenchImage, error) {
+	built, err := session.BuildImages(ctx, b, session.Need{
 		Langs:   o.Langs,
 		Sources: func(l suite.Language) []image.Source { return Sources(o.Suite, l) },
 	}, o.Log)
@@ -122,14 +122,14 @@ func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Repor
 		return nil, err
 	}
 	if built.Base != nil {
-		rep.Base = lifecycle.Base(*built.Base)
+		rep.Base = session.Base(*built.Base)
 	}
 	for name, tc := range built.Toolchains {
-		rep.Images[name] = lifecycle.Toolchain(tc)
+		rep.Images[name] = session.Toolchain(tc)
 	}
 	rep.SubjectBuild = rep.Images[o.Subject].Hale
 	for name, bi := range built.Benches {
-		rep.BenchImages[name] = lifecycle.BenchImage(bi)
+		rep.BenchImages[name] = session.BenchImage(bi)
 	}
 	return built.Benches, nil
 }
@@ -137,7 +137,7 @@ func buildImages(ctx context.Context, b lifecycle.Builder, o Options, rep *Repor
 // measureAll runs every row of every variant until done or cancelled.
 // sel, on a sharded xproc, is what this shard measures: its units, and its
 // reference rows, marked as such.
-func measureAll(ctx context.Context, sp *lifecycle.Sampling, ncpu int, o Options, rep *Report, images map[string]image.BenchImage, sel *selection) {
+func measureAll(ctx context.Context, sp *session.Sampling, ncpu int, o Options, rep *Report, images map[string]image.BenchImage, sel *selection) {
 	for _, v := range o.Variants {
 		var results []*Result
 		for _, row := range Rows(v, o.Langs) {
@@ -154,7 +154,7 @@ func measureAll(ctx context.Context, sp *lifecycle.Sampling, ncpu int, o Options
 			res := p.Measure(ctx, row, v, o.Iters)
 			res.Reference = ref
 			results = append(results, &res)
-			lifecycle.NoteSampler(&rep.Host, p.Env)
+			session.NoteSampler(&rep.Host, p.Env)
 			if ctx.Err() != nil {
 				break
 			}

@@ -1,6 +1,6 @@
 // What the images verb prints of the images it made.
 
-package lifecycle
+package session
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package lifecycle
+package session
 
 import (
 	"github.com/hale-lang/halebench/orchestrator/engine"

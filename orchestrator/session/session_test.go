@@ -1,4 +1,4 @@
-package lifecycle_test
+package session_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 // A session names its run, reads the host, probes privilege on the
@@ -16,7 +16,7 @@ func TestSession(t *testing.T) {
 	eng := enginetest.Connect(t)
 	ctx := context.Background()
 	var log strings.Builder
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "xproc", Engine: eng, Log: &log})
+	s, err := session.Open(ctx, session.Options{Kind: "xproc", Engine: eng, Log: &log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestSession(t *testing.T) {
 // A session never dials: with no engine given, Open refuses before asking
 // anything.
 func TestOpenWithoutEngine(t *testing.T) {
-	if _, err := lifecycle.Open(context.Background(), lifecycle.Options{Kind: "test"}); err == nil || !strings.Contains(err.Error(), "no engine") {
+	if _, err := session.Open(context.Background(), session.Options{Kind: "test"}); err == nil || !strings.Contains(err.Error(), "no engine") {
 		t.Fatalf("Open without an engine: %v", err)
 	}
 }

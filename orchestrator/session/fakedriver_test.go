@@ -1,4 +1,4 @@
-package lifecycle_test
+package session_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	_ "github.com/hale-lang/halebench/orchestrator/enginetest" // registers "fake"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/lifecycle"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 // A session opens on any driver through the interface alone: on the fake,
@@ -21,16 +21,16 @@ func TestSessionOnTheFakeDriver(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log strings.Builder
-	s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "test", Engine: drv, Images: image.Options{NoBuild: true}, Log: &log})
+	s, err := session.Open(ctx, session.Options{Kind: "test", Engine: drv, Images: image.Options{NoBuild: true}, Log: &log})
 	if err != nil {
 		t.Fatal(err)
 	}
-	labels, err := drv.ContainerLabels(ctx, lifecycle.LockName)
-	if err != nil || labels[lifecycle.LabelLockVerb] != "test" || s.Host.CPUModel != "Fake CPU" {
+	labels, err := drv.ContainerLabels(ctx, session.LockName)
+	if err != nil || labels[session.LabelLockVerb] != "test" || s.Host.CPUModel != "Fake CPU" {
 		t.Fatalf("lock labels %v (%v), host %+v", labels, err, s.Host)
 	}
 	s.Close()
-	if _, err := drv.ContainerLabels(ctx, lifecycle.LockName); !engine.IsNotFound(err) {
+	if _, err := drv.ContainerLabels(ctx, session.LockName); !engine.IsNotFound(err) {
 		t.Fatalf("the lock after Close: %v, want not found", err)
 	}
 	if left, _ := drv.Leftovers(ctx, ""); len(left) != 0 {

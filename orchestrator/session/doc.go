@@ -1,4 +1,4 @@
-// Package lifecycle is the one setup path of every verb that uses the
+// Package session is the one setup path of every verb that uses the
 // engine (run, xproc, images, verify, bundle, replay, own-image, prune):
 // Open, on an engine the caller dialled (it never dials one: cmd/halebench
 // wires the driver in), takes the engine's one lock (a container of a fixed
@@ -29,4 +29,4 @@
 // only package that imports both sides, so orchestrator/report links
 // neither Docker nor BuildKit, and a change of a wire or engine type shows
 // up here as a compile error instead of silently in every report.
-package lifecycle
+package session
