@@ -10,7 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -94,7 +94,7 @@ func (f *bisectFlags) check() ([]string, error) {
 		return nil, walkErr(f.metric)
 	case (f.list && f.plan) || ((f.list || f.plan) && f.fromReports != ""):
 		return nil, errors.New("give one of --list, --plan and --from-reports")
-	case f.fromReports != "" && f.metric != "" && f.metric != metric.Instructions.Name:
+	case f.fromReports != "" && f.metric != "" && f.metric != judge.Instructions.Name:
 		return nil, fmt.Errorf("--from-reports answers by instructions (the reports' exact counts): drop --metric=%s", f.metric)
 	case !(f.threshold > 0 && f.threshold < 1):
 		return nil, fmt.Errorf("--threshold=%g: give a fraction between 0 and 1 (0.02 = 2 %%)", f.threshold)
@@ -113,7 +113,7 @@ func (f *bisectFlags) check() ([]string, error) {
 // walkErr says why bisect cannot walk by the metric called name (nil: it
 // can).
 func walkErr(name string) error {
-	_, err := metric.Walked(name, true)
+	_, err := judge.Walked(name, true)
 	return err
 }
 

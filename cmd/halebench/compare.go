@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/compare"
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
@@ -41,7 +41,7 @@ func runCompare(_ context.Context, args []string) error {
 	if *alpha <= 0 || *alpha >= 1 {
 		return badInput("compare", errors.New("compare: --alpha must be between 0 and 1"))
 	}
-	m, ok := metric.ByName(*metricName)
+	m, ok := judge.ByName(*metricName)
 	if !ok || !m.Sampled() {
 		return badInput("compare", fmt.Errorf("compare: --metric=%s: give one of %s (instructions are set beside every row where both reports counted)", *metricName, sampledNames()))
 	}
@@ -65,7 +65,7 @@ func runCompare(_ context.Context, args []string) error {
 // samples carry.
 func sampledNames() string {
 	var names []string
-	for _, m := range metric.All() {
+	for _, m := range judge.All() {
 		if m.Sampled() {
 			names = append(names, m.Name)
 		}

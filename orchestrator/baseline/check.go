@@ -51,7 +51,7 @@ func checkEntry(name string, e *Entry) string {
 		return where + "null entry"
 	}
 	if len(declared) == 0 {
-		return where + "no metric declared its fields (the program does not import orchestrator/metric)"
+		return where + "no metric declared its fields (the program does not import orchestrator/judge)"
 	}
 	for _, f := range declared {
 		if msg := f.Check(where, e); msg != "" {

@@ -13,7 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/subject"
@@ -157,25 +157,25 @@ func bisected() suite.Language {
 	return l
 }
 
-// judgeRatio is one bench's ratio by the metric asked (metric.Walked):
+// judgeRatio is one bench's ratio by the metric asked (judge.Walked):
 // instructions (exact, an interval of a point), time, or "" (the default):
 // instructions with the time beside them where hale is counted stably,
 // time where it is not. noInstr says why instr is 0 (no counts, or counts
 // that are unstable).
 func judgeRatio(name, bench string, t Ratio, instr float64, noInstr string) (Ratio, error) {
-	t.Metric = metric.Time.Name
-	exact := Ratio{Ratio: instr, Low: instr, High: instr, Metric: metric.Instructions.Name}
-	ratios := map[*metric.Metric]Ratio{metric.Time: t, metric.Instructions: exact}
-	m, err := metric.Walked(name, instr != 0)
+	t.Metric = judge.MetricTime.Name
+	exact := Ratio{Ratio: instr, Low: instr, High: instr, Metric: judge.Instructions.Name}
+	ratios := map[*judge.Metric]Ratio{judge.MetricTime: t, judge.Instructions: exact}
+	m, err := judge.Walked(name, instr != 0)
 	r, measured := ratios[m]
 	switch {
 	case err != nil:
 		return Ratio{}, err
 	case !measured:
 		return Ratio{}, fmt.Errorf("bench %s: ab does not measure %s", bench, m.Name)
-	case m == metric.Instructions && instr == 0:
-		return Ratio{}, fmt.Errorf("bench %s has no instruction ratio (%s); use --metric=%s or leave the bench out", bench, noInstr, metric.Time.Name)
-	case m == metric.Instructions && name == "":
+	case m == judge.Instructions && instr == 0:
+		return Ratio{}, fmt.Errorf("bench %s has no instruction ratio (%s); use --metric=%s or leave the bench out", bench, noInstr, judge.MetricTime.Name)
+	case m == judge.Instructions && name == "":
 		r.Time = &t
 	}
 	return r, nil

@@ -15,7 +15,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -207,7 +207,7 @@ func (j countJudge) Compare(_ context.Context, x, y Side, benches []string) (map
 	out := map[string]Ratio{}
 	for _, b := range benches {
 		r := float64(j.at[y.Commit.ID].ir[b]) / float64(j.at[x.Commit.ID].ir[b])
-		out[b] = Ratio{Ratio: r, Low: r, High: r, Metric: metric.Instructions.Name}
+		out[b] = Ratio{Ratio: r, Low: r, High: r, Metric: judge.Instructions.Name}
 	}
 	return out, nil
 }

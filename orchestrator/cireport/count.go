@@ -3,7 +3,7 @@ package cireport
 import (
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -17,5 +17,5 @@ func countFigures(b *report.Bench) []string {
 	}
 	c := s.Count
 	return []string{fmt.Sprintf("%s %d vs baseline %d (%+d, %+.2f%%), band ±%.1f%%",
-		metric.Instructions.Name, c.Ir, c.Baseline, *c.Delta, 100*float64(*c.Delta)/float64(c.Baseline), 100*c.Band)}
+		judge.Instructions.Name, c.Ir, c.Baseline, *c.Delta, 100*float64(*c.Delta)/float64(c.Baseline), 100*c.Band)}
 }

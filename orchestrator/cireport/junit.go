@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -144,7 +144,7 @@ func seconds(s float64) string { return fmt.Sprintf("%.6f", s) }
 // figures the gate held it to, or what went wrong.
 func failureMessage(b *report.Bench) string {
 	parts := countFigures(b)
-	for _, m := range metric.All() {
+	for _, m := range judge.All() {
 		if c := b.CheckOf(m); c != nil && c.Baseline > 0 && (m.Headline || c.Status.Severity() >= status.Attention) {
 			parts = append(parts, m.Name+" "+checkFigures(c, formatOf(m)))
 		}
@@ -176,7 +176,7 @@ func checkFigures(c *report.Check, format func(int64) string) string {
 
 // formatOf is how metric m's figures are written: its format, or the
 // number and its unit.
-func formatOf(m *metric.Metric) func(int64) string {
+func formatOf(m *judge.Metric) func(int64) string {
 	if m.Format != nil {
 		return m.Format
 	}
@@ -193,13 +193,13 @@ func details(r *report.Report, b *report.Bench) string {
 		}
 	}
 	add("verdict: ", b.Verdict)
-	for _, m := range metric.All() {
+	for _, m := range judge.All() {
 		if c := b.CheckOf(m); c != nil {
 			add(m.Name+": ", c.Why)
 		}
 	}
 	if res := b.SubjectResult; res != nil && res.Count != nil {
-		add(metric.Instructions.Name+": ", string(res.Count.Verdict)+" "+res.Count.Reason)
+		add(judge.Instructions.Name+": ", string(res.Count.Verdict)+" "+res.Count.Reason)
 	}
 	if res := b.SubjectResult; res != nil {
 		add(r.Subject+" detail: ", res.Detail)
@@ -214,7 +214,7 @@ func reason(b *report.Bench) string {
 	if b.Verdict != "" {
 		return b.Verdict
 	}
-	for _, m := range metric.All() {
+	for _, m := range judge.All() {
 		if c := b.CheckOf(m); c != nil && c.Why != "" && c.Status == b.Status {
 			return c.Why
 		}

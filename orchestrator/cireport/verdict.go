@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -120,13 +120,13 @@ func namesOf(benches []*report.Bench) string {
 // bench has no such figure.
 func figure(b *report.Bench) string {
 	var out []string
-	for _, m := range metric.All() {
+	for _, m := range judge.All() {
 		if c := b.CheckOf(m); c != nil && c.Baseline > 0 && (m.Headline || c.Status == m.Regressed) {
 			out = append(out, fmt.Sprintf("%+.1f%% %s", (c.Ratio-1)*100, m.Name))
 		}
 	}
 	if s := b.SubjectResult; s != nil && s.Count != nil && s.Count.Delta != nil && s.Count.Baseline > 0 && s.Count.Verdict == status.Regression {
-		out = append(out, fmt.Sprintf("%+.2f%% %s", 100*float64(*s.Count.Delta)/float64(s.Count.Baseline), metric.Instructions.Name))
+		out = append(out, fmt.Sprintf("%+.2f%% %s", 100*float64(*s.Count.Delta)/float64(s.Count.Baseline), judge.Instructions.Name))
 	}
 	return strings.Join(out, ", ")
 }

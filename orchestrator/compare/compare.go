@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -38,7 +38,7 @@ type Table struct {
 	// (time: both empty, as before metrics were chosen).
 	Metric   string `json:"metric,omitempty"`
 	Unit     string `json:"unit,omitempty"`
-	metric   *metric.Metric
+	metric   *judge.Metric
 	Alpha    float64  `json:"alpha"`
 	OldRun   string   `json:"old_run"`
 	NewRun   string   `json:"new_run"`
@@ -52,15 +52,15 @@ type Table struct {
 // metric m (nil: time) in two reports at significance level alpha. m is a
 // metric the samples carry (m.Sampled()); the count lane's counts are
 // compared beside every row whatever m is.
-func Reports(old, cur *report.Report, lang string, m *metric.Metric, alpha float64) Table {
+func Reports(old, cur *report.Report, lang string, m *judge.Metric, alpha float64) Table {
 	if lang == "" {
 		lang = cur.Subject
 	}
 	if m == nil {
-		m = metric.Time
+		m = judge.MetricTime
 	}
 	t := Table{Lang: lang, Alpha: alpha, OldRun: old.GeneratedAt, NewRun: cur.GeneratedAt, OldHost: host(old), NewHost: host(cur), metric: m}
-	if m != metric.Time {
+	if m != judge.MetricTime {
 		t.Metric, t.Unit = m.Name, m.Unit
 	}
 	if t.OldHost != t.NewHost {
@@ -107,13 +107,13 @@ func langOf(b *report.Bench, subject, lang string) *report.Lang {
 	return b.Comparatives[lang]
 }
 
-func usable(v metric.Values) bool {
+func usable(v judge.Values) bool {
 	return v.Median > 0 && len(v.Samples) > 0
 }
 
 // row compares one bench's figures of m: slower or faster for time, higher
 // or lower for another metric, ~ where the change is not significant.
-func row(name string, m *metric.Metric, o, n *report.Lang, alpha float64) Row {
+func row(name string, m *judge.Metric, o, n *report.Lang, alpha float64) Row {
 	r := Row{Bench: name}
 	switch {
 	case o == nil:
@@ -128,7 +128,7 @@ func row(name string, m *metric.Metric, o, n *report.Lang, alpha float64) Row {
 		r.Verdict = fmt.Sprintf("no figures (old %s, new %s)", o.Status, n.Status)
 		return r
 	}
-	if m == metric.Time {
+	if m == judge.MetricTime {
 		r.Old, r.New = ov.Median, nv.Median
 	} else {
 		r.OldMedian, r.NewMedian = ov.Median, nv.Median
@@ -138,7 +138,7 @@ func row(name string, m *metric.Metric, o, n *report.Lang, alpha float64) Row {
 	p := math.Min(1, 2*math.Min(stats.MannWhitneyGreater(nv.Samples, ov.Samples), stats.MannWhitneyGreater(ov.Samples, nv.Samples)))
 	r.DeltaPct, r.P = &d, &p
 	up, down := "slower", "faster"
-	if m != metric.Time {
+	if m != judge.MetricTime {
 		up, down = "higher", "lower"
 	}
 	switch {
@@ -154,7 +154,7 @@ func row(name string, m *metric.Metric, o, n *report.Lang, alpha float64) Row {
 
 // figure is a median of the table's metric as the text shows it.
 func (t Table) figure(v int64) string {
-	if t.metric == nil || t.metric == metric.Time {
+	if t.metric == nil || t.metric == judge.MetricTime {
 		return report.FormatNs(v)
 	}
 	if t.metric.Format != nil {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -35,7 +35,7 @@ func TestCompareByMetric(t *testing.T) {
 	for _, peak := range []bool{true, false} {
 		old := memRep(peak, map[string][]int64{"grew": s(1000), "shrank": s(1000), "same": s(1000)})
 		cur := memRep(peak, map[string][]int64{"grew": s(2000), "shrank": s(500), "same": s(1000)})
-		tab := Reports(old, cur, "", metric.Memory, 0.05)
+		tab := Reports(old, cur, "", judge.MetricMemory, 0.05)
 		by := map[string]Row{}
 		for _, r := range tab.Rows {
 			by[r.Bench] = r
@@ -46,7 +46,7 @@ func TestCompareByMetric(t *testing.T) {
 		}
 		var out strings.Builder
 		tab.Text(&out)
-		for _, want := range []string{"metric: memory (KiB)", metric.FormatKiB(1002), metric.FormatKiB(2002), "higher", "lower"} {
+		for _, want := range []string{"metric: memory (KiB)", judge.FormatKiB(1002), judge.FormatKiB(2002), "higher", "lower"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("text lacks %q:\n%s", want, out.String())
 			}

@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -58,7 +57,7 @@ func (r *run) assemble(st status.Status) *report.Report {
 		}
 	}
 	rep.Count = r.count.report(valgrind)
-	for _, m := range metric.Names() {
+	for _, m := range judge.Names() {
 		if flagged[m] {
 			rep.FlaggedBy = append(rep.FlaggedBy, m)
 		}
@@ -161,7 +160,7 @@ func langResult(ln *lane, comparable bool) *report.Lang {
 func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 	rb.Status, rb.Parity, rb.Check = v.Status, v.Parity, v.Check
 	rb.Verdict = v.Detail[subject]
-	for _, m := range metric.All() {
+	for _, m := range judge.All() {
 		rb.SetCheck(m, session.Check(v.Checks[m.Name]))
 	}
 	for lang, res := range rb.Langs(subject) {
@@ -189,9 +188,9 @@ func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 
 // declaredMedians is a cell's median of each sampled metric declared
 // beyond the report's own fields (nil: none).
-func declaredMedians(c metric.Cell) map[string]int64 {
+func declaredMedians(c judge.MetricCell) map[string]int64 {
 	var out map[string]int64
-	for _, m := range metric.All() {
+	for _, m := range judge.All() {
 		if m.Sampled() && m.Verdict == "" {
 			if out == nil {
 				out = map[string]int64{}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -203,10 +202,10 @@ func (m measurement) memory() (median int64, samples []int64, source string) {
 }
 
 // metricCell is the measurement as the metrics record it in a baseline.
-func (m measurement) metricCell() metric.Cell {
+func (m measurement) metricCell() judge.MetricCell {
 	mem, memSamples, src := m.memory()
-	return metric.Cell{Elapsed: metric.Values{Median: m.elapsed.Median, Samples: m.el}, Mem: metric.Values{Median: mem, Samples: memSamples},
-		MemSource: src, MaxRSS: metric.Values{Median: stats.Median(m.rss), Samples: m.rss}}
+	return judge.MetricCell{Elapsed: judge.Values{Median: m.elapsed.Median, Samples: m.el}, Mem: judge.Values{Median: mem, Samples: memSamples},
+		MemSource: src, MaxRSS: judge.Values{Median: stats.Median(m.rss), Samples: m.rss}}
 }
 
 // cell is the measurement as the judge needs it.

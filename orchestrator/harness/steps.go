@@ -8,7 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/session"
@@ -143,11 +143,11 @@ func rebaselined(e *baseline.Entry) report.RebaselineBench {
 // as the baseline records them: each declared metric's Record over the
 // runs' cells.
 func measuredOf(kind string, runs []measurement) baseline.Measured {
-	cells := make([]metric.Cell, len(runs))
+	cells := make([]judge.MetricCell, len(runs))
 	for i, r := range runs {
 		cells[i] = r.metricCell()
 	}
-	return baseline.Measured{Kind: kind, Record: func(e *baseline.Entry) { metric.Record(e, cells) }}
+	return baseline.Measured{Kind: kind, Record: func(e *baseline.Entry) { judge.Record(e, cells) }}
 }
 
 // missingBenches are, on a whole-suite run, the benches the baseline names

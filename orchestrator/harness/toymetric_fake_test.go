@@ -12,7 +12,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/cireport"
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -22,9 +22,9 @@ import (
 // elapsed time again, recorded in the baseline as half the runs' median
 // (its own key, toy_ns, a positive integer), so a run the time metric
 // passes regresses on it, held to the entry's time band.
-var toyNs = &metric.Metric{
+var toyNs = &judge.Metric{
 	Name: "toy_ns", Unit: "ns",
-	Of: func(c metric.Cell) metric.Values { return c.Elapsed },
+	Of: func(c judge.MetricCell) judge.Values { return c.Elapsed },
 	Fields: &baseline.Fields{Metric: "toy_ns", Keys: []string{"toy_ns"},
 		Check: func(where string, e *baseline.Entry) string {
 			if _, ok := toyBase(e); !ok && e.Has("toy_ns") {
@@ -32,7 +32,7 @@ var toyNs = &metric.Metric{
 			}
 			return ""
 		}},
-	Record: func(e *baseline.Entry, runs []metric.Cell) {
+	Record: func(e *baseline.Entry, runs []judge.MetricCell) {
 		var all []int64
 		for _, r := range runs {
 			all = append(all, r.Elapsed.Samples...)
@@ -41,15 +41,15 @@ var toyNs = &metric.Metric{
 			panic(err)
 		}
 	},
-	Baseline: func(e *baseline.Entry) (metric.Base, bool) {
+	Baseline: func(e *baseline.Entry) (judge.Base, bool) {
 		ns, ok := toyBase(e)
-		return metric.Base{Median: ns, Band: e.Tol(), BandFrom: "toy: half the runs' median"}, ok
+		return judge.Base{Median: ns, Band: e.Tol(), BandFrom: "toy: half the runs' median"}, ok
 	},
-	Judge: func(c metric.Values, b metric.Base, _ float64) metric.Check {
-		v := metric.Check{Status: status.OK, Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom}
+	Judge: func(c judge.Values, b judge.Base, _ float64) judge.MetricCheck {
+		v := judge.MetricCheck{Status: status.OK, Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom}
 		v.Ratio = float64(c.Median) / float64(b.Median)
 		if v.Ratio > 1+v.Band {
-			v.Status, v.Why = status.Regression, fmt.Sprintf("toy_ns %s the baseline", metric.Pct(v.Ratio))
+			v.Status, v.Why = status.Regression, fmt.Sprintf("toy_ns %s the baseline", judge.Pct(v.Ratio))
 		}
 		return v
 	},
@@ -74,7 +74,7 @@ func TestFakeToyMetricDeclaredOnce(t *testing.T) {
 
 	// Declared, the toy is recorded by --update-baselines, read back and
 	// checked with the file, and gated against.
-	t.Cleanup(metric.Register(toyNs))
+	t.Cleanup(judge.Register(toyNs))
 	f := rebaseline(t, o, eng())
 	e := f.Benches["count"]
 	if ns, ok := toyBase(e); !ok || ns != e.ElapsedNs/2 || !strings.Contains(readFile(t, o.Baselines), `"toy_ns": `) {

@@ -1,7 +1,7 @@
 package htmlreport
 
 import (
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -25,7 +25,7 @@ type countRow struct {
 // countColumn is one language's column of one count-lane metric.
 type countColumn struct {
 	lang string
-	m    *metric.Metric
+	m    *judge.Metric
 }
 
 // newCountTable is the count columns of benches; nil when the run counted

@@ -1,20 +1,20 @@
 package htmlreport
 
 import (
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 // charted is the metric the ratio charts, the strip plots and the trends
 // draw, taken from the registry: the headline metric, time (the page's
 // axis titles say elapsed). Every figure a chart draws is read through it.
-var charted = metric.Time
+var charted = judge.MetricTime
 
 // figures is a language's figures of the charted metric: its median and
 // samples, read as the registry reads a cell.
-func figures(res *report.Lang) metric.Values {
+func figures(res *report.Lang) judge.Values {
 	if res == nil {
-		return metric.Values{}
+		return judge.Values{}
 	}
 	return charted.Of(res.Cell())
 }

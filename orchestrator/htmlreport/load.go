@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/status"
@@ -73,7 +73,7 @@ func RunOf(path string, r *report.Report) *Run {
 // Reports from before the checks have none of them.
 func gateOf(b *report.Bench) Gate {
 	var g Gate
-	for _, m := range metric.All() {
+	for _, m := range judge.All() {
 		c := b.CheckOf(m)
 		switch {
 		case c == nil:

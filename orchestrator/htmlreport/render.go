@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/atomicfile"
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -179,7 +179,7 @@ func newBenchView(runs []*Run, b *report.Bench) benchView {
 			bv.Trend = trendChart(b.Name, pts)
 		}
 		if pts := countTrend(runs, r.Subject, b.Name); len(pts) > 0 {
-			bv.CountTrend = trendOf(b.Name, pts, metric.Instructions.Format, "the subject's "+metric.Instructions.Name)
+			bv.CountTrend = trendOf(b.Name, pts, judge.Instructions.Format, "the subject's "+judge.Instructions.Name)
 		}
 	}
 	return bv

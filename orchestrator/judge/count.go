@@ -7,7 +7,6 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -127,13 +126,13 @@ func Count(c CountCell, e *baseline.Entry) CountCheck {
 		v.Verdict = status.NoBaseline
 		return v
 	}
-	b, _ := metric.Instructions.Baseline(e)
+	b, _ := Instructions.Baseline(e)
 	v.Baseline, v.Band = e.Instructions, b.Band
 	if d := countDifferences(e, c, v.Scope, v.Instrument); d != "" {
 		v.Verdict, v.Why = status.Incomparable, "the baseline's counts were taken with "+d+": not judged"
 		return v
 	}
-	x := metric.Instructions.Judge(metric.Values{Median: int64(v.Median)}, b, 0)
+	x := Instructions.Judge(Values{Median: int64(v.Median)}, b, 0)
 	v.Delta, v.Ratio, v.Verdict, v.Why = x.Median-x.Baseline, x.Ratio, x.Status, x.Why
 	return v
 }
@@ -160,7 +159,7 @@ func countDifferences(e *baseline.Entry, c CountCell, scope, instrument string) 
 // cell's counts, the subject's held to its entry, and a count regression
 // of the subject makes the bench a regression (unless it failed worse).
 func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *baseline.Entry) {
-	for _, m := range metric.All() {
+	for _, m := range All() {
 		if c := v.Checks[m.Name]; c != nil && c.Status == m.Regressed {
 			v.Flagged = append(v.Flagged, m.Name)
 		}
@@ -192,7 +191,7 @@ func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *baseline.
 	if cc.Verdict != status.Regression {
 		return
 	}
-	v.Flagged = append(v.Flagged, metric.Instructions.Name)
+	v.Flagged = append(v.Flagged, Instructions.Name)
 	v.Status, v.Cells[subject] = status.Regression, status.Regression
 	if d := v.Detail[subject]; d != "" {
 		v.Detail[subject] = d + "; " + cc.Why

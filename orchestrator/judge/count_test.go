@@ -6,7 +6,6 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
@@ -112,11 +111,11 @@ func TestCountsGateAcrossMachines(t *testing.T) {
 	subj.Count = counted(1100000, 1100000)
 	g := Gate{Entry: countEntry(1000000), Alpha: 0.01, Incomparable: "differs: CPU Intel Xeon here, AMD EPYC in the baseline"}
 	v := Bench("c", map[string]Cell{"c": subj}, g)
-	if v.Status != status.Regression || v.Cells["c"] != status.Regression || len(v.Flagged) != 1 || v.Flagged[0] != metric.Instructions.Name {
+	if v.Status != status.Regression || v.Cells["c"] != status.Regression || len(v.Flagged) != 1 || v.Flagged[0] != Instructions.Name {
 		t.Fatalf("status %s cell %s flagged %v", v.Status, v.Cells["c"], v.Flagged)
 	}
-	if v.Checks[metric.Time.Name] != nil || v.Counts["c"].Verdict != status.Regression || !strings.Contains(v.Detail["c"], "instructions") {
-		t.Fatalf("time %v counts %+v detail %q", v.Checks[metric.Time.Name], v.Counts["c"], v.Detail["c"])
+	if v.Checks[MetricTime.Name] != nil || v.Counts["c"].Verdict != status.Regression || !strings.Contains(v.Detail["c"], "instructions") {
+		t.Fatalf("time %v counts %+v detail %q", v.Checks[MetricTime.Name], v.Counts["c"], v.Detail["c"])
 	}
 	if Run([]BenchStatus{{Status: v.Status, HadBaseline: true}}) != status.Regression {
 		t.Fatal("a count regression does not make the run a regression")
@@ -152,7 +151,7 @@ func TestCountsBesideTime(t *testing.T) {
 	slow := ok("n:1", 2000)
 	slow.Count = counted(1000000, 1000000)
 	v = Bench("c", map[string]Cell{"c": slow}, Gate{Entry: e, Alpha: 0.01})
-	if v.Status != status.Regression || len(v.Flagged) != 1 || v.Flagged[0] != metric.Time.Name {
+	if v.Status != status.Regression || len(v.Flagged) != 1 || v.Flagged[0] != MetricTime.Name {
 		t.Fatalf("time regression: %s flagged %v", v.Status, v.Flagged)
 	}
 	// Not asked: no count lane at all.

@@ -4,4 +4,17 @@
 // its baseline, and what that makes of the bench and of the run. Pure logic
 // over values already measured: no engine, no files. The statuses it speaks
 // in are orchestrator/status's.
+//
+// The former package metric declares the quantities a run measures and gates, once
+// each: a metric's name and unit, how a cell carries it, its keys in a
+// baselines entry (their ranges, and how a run records them), what it reads
+// of them, its verdict rule, the status its regression gives, and where the
+// report and the grid show it. Time, memory and instructions are the three
+// declared here; the judge, reading and writing baselines, the report's
+// JSON, grid and count table, and bisect's --metric read the registry
+// instead of naming them.
+//
+// It is not where values are measured or written: it holds rules over
+// values already measured, imports no engine and no report, and sits below
+// the judge and the report on the data's one way.
 package judge

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/metric"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/status"
 )
@@ -90,8 +89,8 @@ func (c Cell) measured() bool {
 }
 
 // Metrics is what the cell's samples carry, as the metrics read it.
-func (c Cell) Metrics() metric.Cell {
-	return metric.Cell{Elapsed: metric.Values{Median: c.Median, Samples: c.Samples}, Mem: metric.Values{Median: c.MemKB, Samples: c.MemSamples}}
+func (c Cell) Metrics() MetricCell {
+	return MetricCell{Elapsed: Values{Median: c.Median, Samples: c.Samples}, Mem: Values{Median: c.MemKB, Samples: c.MemSamples}}
 }
 
 // Gate is how the subject is gated: its baseline entry (nil: none), the
@@ -103,29 +102,29 @@ type Gate struct {
 	Incomparable string
 }
 
-// Check is one gated metric's verdict (metric.Check).
-type Check = metric.Check
+// Check is one gated metric's verdict (MetricCheck).
+type Check = MetricCheck
 
 // Time judges the subject's elapsed samples against the entry, by the
-// time metric's rule (the statistical gate; see metric.Time).
+// time metric's rule (the statistical gate; see MetricTime).
 func Time(c Cell, e *baseline.Entry, alpha float64) Check {
-	b, _ := metric.Time.Baseline(e)
-	return metric.Time.Judge(c.Metrics().Elapsed, b, alpha)
+	b, _ := MetricTime.Baseline(e)
+	return MetricTime.Judge(c.Metrics().Elapsed, b, alpha)
 }
 
 // MemMinDeltaKB is the least growth of memory that can regress.
-const MemMinDeltaKB = metric.MemMinDeltaKB
+const MemMinDeltaKB = MetricMemMinDeltaKB
 
 // Memory judges the subject's memory against the entry's memory baseline,
 // by the memory metric's rule; nil where the entry has none halebench
 // recorded.
 func Memory(c Cell, e *baseline.Entry, alpha float64) *Check {
-	return gateOne(metric.Memory, c.Metrics(), e, alpha)
+	return gateOne(MetricMemory, c.Metrics(), e, alpha)
 }
 
 // gateOne is one sampled metric's verdict on a cell; nil where the cell
 // has no value of it or the entry no baseline.
-func gateOne(m *metric.Metric, c metric.Cell, e *baseline.Entry, alpha float64) *Check {
+func gateOne(m *Metric, c MetricCell, e *baseline.Entry, alpha float64) *Check {
 	here := m.Of(c)
 	b, ok := m.Baseline(e)
 	if !ok || here.Median <= 0 {
@@ -138,7 +137,7 @@ func gateOne(m *metric.Metric, c metric.Cell, e *baseline.Entry, alpha float64) 
 // gate is every sampled metric's verdict on the subject's cell, by name.
 func gate(c Cell, e *baseline.Entry, alpha float64) map[string]*Check {
 	out := map[string]*Check{}
-	for _, m := range metric.All() {
+	for _, m := range All() {
 		if m.Sampled() {
 			if v := gateOne(m, c.Metrics(), e, alpha); v != nil {
 				out[m.Name] = v
@@ -155,7 +154,7 @@ func Suspect(c Cell, g Gate) bool {
 	if e == nil || e.ElapsedNs <= 0 || g.Incomparable != "" || !c.measured() {
 		return false
 	}
-	for _, m := range metric.All() {
+	for _, m := range All() {
 		if !m.Sampled() {
 			continue
 		}
@@ -167,9 +166,9 @@ func Suspect(c Cell, g Gate) bool {
 	return false
 }
 
-func pct(ratio float64) string { return metric.Pct(ratio) }
+func pct(ratio float64) string { return Pct(ratio) }
 
-func pctBand(b float64) string { return metric.PctBand(b) }
+func pctBand(b float64) string { return PctBand(b) }
 
 // Verdict is what the judge decided of one bench.
 type Verdict struct {
@@ -273,7 +272,7 @@ func combine(checks map[string]*Check) status.Status {
 // why is every check's reason, in the registry's order.
 func why(checks map[string]*Check) string {
 	parts := []string{}
-	for _, m := range metric.All() {
+	for _, m := range All() {
 		if c := checks[m.Name]; c != nil && c.Why != "" {
 			parts = append(parts, c.Why)
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -239,11 +239,11 @@ const NoisyCV = 0.10
 // FormatNs writes a duration in its most readable unit with three
 // significant figures: 1.59 ms, 19.7 ms, 196 µs, 3.67 s (the time
 // metric's format).
-func FormatNs(ns int64) string { return metric.FormatNs(ns) }
+func FormatNs(ns int64) string { return judge.FormatNs(ns) }
 
 // FormatRatio writes a ratio with three significant figures (12.4, 0.403,
 // 2303).
-func FormatRatio(r float64) string { return metric.Sig3(r) }
+func FormatRatio(r float64) string { return judge.Sig3(r) }
 
 func orUnknown(s string) string {
 	if s == "" {

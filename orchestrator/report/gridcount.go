@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -36,7 +36,7 @@ func CountCell(res *Lang) string {
 	case status.CountFailed, status.NotCounted:
 		return string(c.Verdict)
 	}
-	s := metric.Instructions.Format(int64(c.Ir))
+	s := judge.Instructions.Format(int64(c.Ir))
 	if c.Delta != nil && c.Baseline > 0 {
 		s += fmt.Sprintf(" (%+.2f%%)", 100*float64(*c.Delta)/float64(c.Baseline))
 	}
@@ -54,8 +54,8 @@ func CountCell(res *Lang) string {
 }
 
 // FormatCount writes an instruction count as the instructions metric
-// does (metric.FormatCount): 140.0M, 800.1k, 3.270G.
-func FormatCount(n uint64) string { return metric.FormatCount(n) }
+// does (judge.FormatCount): 140.0M, 800.1k, 3.270G.
+func FormatCount(n uint64) string { return judge.FormatCount(n) }
 
 // countVerdicts lists the subject benches whose counts need a reader
 // (unstable, failed, incomparable) and the count block's cost.

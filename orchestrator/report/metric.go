@@ -3,14 +3,14 @@ package report
 import (
 	"strconv"
 
-	"github.com/hale-lang/halebench/orchestrator/metric"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 )
 
 // CheckOf is the bench's verdict by metric m: where m's declaration puts
 // it (time_verdict, mem_verdict), or under metrics by its name; nil where
 // m did not gate the bench, and for a metric whose verdict is its count
 // lane's (instructions: count_verdict and the lane).
-func (b *Bench) CheckOf(m *metric.Metric) *Check {
+func (b *Bench) CheckOf(m *judge.Metric) *Check {
 	if p := b.checkSlot(m); p != nil {
 		return *p
 	}
@@ -19,7 +19,7 @@ func (b *Bench) CheckOf(m *metric.Metric) *Check {
 
 // SetCheck puts the bench's verdict by metric m where m's declaration
 // says.
-func (b *Bench) SetCheck(m *metric.Metric, c *Check) {
+func (b *Bench) SetCheck(m *judge.Metric, c *Check) {
 	if p := b.checkSlot(m); p != nil {
 		*p = c
 		return
@@ -35,7 +35,7 @@ func (b *Bench) SetCheck(m *metric.Metric, c *Check) {
 
 // checkSlot is the field of the report's JSON key m.Verdict, for the
 // keys the schema had before metrics were declared; nil for others.
-func (b *Bench) checkSlot(m *metric.Metric) **Check {
+func (b *Bench) checkSlot(m *judge.Metric) **Check {
 	switch m.Verdict {
 	case "time_verdict":
 		return &b.TimeVerdict
@@ -49,9 +49,9 @@ func (b *Bench) checkSlot(m *metric.Metric) **Check {
 // report shows, in the registry's order: the count lane's where the run
 // counted lang (the HTML page's count table shows those), a sampled
 // metric's where any bench carries it for lang.
-func (r *Report) Columns(lang string) []*metric.Metric {
-	var out []*metric.Metric
-	for _, m := range metric.All() {
+func (r *Report) Columns(lang string) []*judge.Metric {
+	var out []*judge.Metric
+	for _, m := range judge.All() {
 		switch {
 		case m.Column == "":
 		case !m.Sampled() && r.counted(lang):
@@ -64,7 +64,7 @@ func (r *Report) Columns(lang string) []*metric.Metric {
 }
 
 // carries says whether any bench has lang's median of metric m.
-func (r *Report) carries(m *metric.Metric, lang string) bool {
+func (r *Report) carries(m *judge.Metric, lang string) bool {
 	for _, b := range r.Benches {
 		if res := b.Langs(r.Subject)[lang]; res != nil {
 			if _, ok := res.Metrics[m.Name]; ok {
@@ -78,7 +78,7 @@ func (r *Report) carries(m *metric.Metric, lang string) bool {
 // MetricCell is lang's figure of metric m on bench b as the grid, the
 // Markdown and the HTML page show it: the count lane's cell (CountCell),
 // or the median in m's format with the subject's regression marked.
-func MetricCell(r *Report, b *Bench, lang string, m *metric.Metric) string {
+func MetricCell(r *Report, b *Bench, lang string, m *judge.Metric) string {
 	res := b.Langs(r.Subject)[lang]
 	if !m.Sampled() {
 		return CountCell(res)
@@ -103,12 +103,12 @@ func MetricCell(r *Report, b *Bench, lang string, m *metric.Metric) string {
 // Cell is lang's stored result as the metric registry reads a cell: its
 // elapsed samples, and its memory — the cgroup peak where the report has
 // it, maxrss otherwise, as the run judged it.
-func (l *Lang) Cell() metric.Cell {
-	c := metric.Cell{Elapsed: metric.Values{Median: l.ElapsedNsMedian, Samples: l.ElapsedNsSamples},
-		MaxRSS: metric.Values{Median: l.MaxRSSKBMedian, Samples: l.MaxRSSKBSamples}, MemSource: "maxrss_kb"}
+func (l *Lang) Cell() judge.MetricCell {
+	c := judge.MetricCell{Elapsed: judge.Values{Median: l.ElapsedNsMedian, Samples: l.ElapsedNsSamples},
+		MaxRSS: judge.Values{Median: l.MaxRSSKBMedian, Samples: l.MaxRSSKBSamples}, MemSource: "maxrss_kb"}
 	c.Mem = c.MaxRSS
 	if l.MemPeakKBMedian != nil {
-		c.Mem, c.MemSource = metric.Values{Median: *l.MemPeakKBMedian, Samples: l.MemPeakKBSamples}, "mem_peak_kb"
+		c.Mem, c.MemSource = judge.Values{Median: *l.MemPeakKBMedian, Samples: l.MemPeakKBSamples}, "mem_peak_kb"
 	}
 	return c
 }

@@ -1,4 +1,4 @@
-package metric
+package judge
 
 import (
 	"fmt"
@@ -11,14 +11,14 @@ import (
 // MemMinDeltaKB is the least growth of memory that can regress: below it
 // the peak of a small bench moves with the page cache it happens to touch
 // first (256 KiB benches measured 256 to 470 KiB, sample to sample).
-const MemMinDeltaKB = 512
+const MetricMemMinDeltaKB = 512
 
 // Memory is each sample's memory (the cgroup peak, or maxrss where there
 // is none), gated by its own band: growth must pass the band and
 // MemMinDeltaKB, and, where the baseline kept samples, be significant.
-var Memory = &Metric{
+var MetricMemory = &Metric{
 	Name: "memory", Unit: "KiB",
-	Of:        func(c Cell) Values { return c.Mem },
+	Of:        func(c MetricCell) Values { return c.Mem },
 	Baseline:  memBase,
 	Fields:    baseline.MemoryFields,
 	Record:    memRecord,
@@ -32,7 +32,7 @@ var Memory = &Metric{
 // and of its memory samples (the cgroup peak's where the host gave one),
 // with the samples and the band their noise and drift give, floored by
 // baseline.MemBandFloor.
-func memRecord(e *baseline.Entry, runs []Cell) {
+func memRecord(e *baseline.Entry, runs []MetricCell) {
 	var rss, mem, medians []int64
 	var noises []float64
 	source := ""
@@ -65,10 +65,10 @@ func memBase(e *baseline.Entry) (Base, bool) {
 	return Base{Median: e.MemKB, Samples: e.MemSamples, Band: *band, BandFrom: "mem_tolerance"}, true
 }
 
-func memRule(c Values, b Base, alpha float64) Check {
-	v := Check{Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom, Noise: stats.RelSEMedian(c.Samples)}
+func memRule(c Values, b Base, alpha float64) MetricCheck {
+	v := MetricCheck{Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom, Noise: stats.RelSEMedian(c.Samples)}
 	v.Ratio = float64(c.Median) / float64(b.Median)
-	if v.Ratio <= 1+v.Band || c.Median-b.Median < MemMinDeltaKB {
+	if v.Ratio <= 1+v.Band || c.Median-b.Median < MetricMemMinDeltaKB {
 		v.Status = status.OK
 		return v
 	}

@@ -1,4 +1,4 @@
-package metric
+package judge
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 )
 
 // Time is each sample's elapsed time, gated by the statistical gate.
-var Time = &Metric{
+var MetricTime = &Metric{
 	Name: "time", Unit: "ns",
-	Of:        func(c Cell) Values { return c.Elapsed },
+	Of:        func(c MetricCell) Values { return c.Elapsed },
 	Baseline:  timeBase,
 	Fields:    baseline.TimeFields,
 	Record:    timeRecord,
@@ -30,7 +30,7 @@ var Time = &Metric{
 // settled once the file's host drift is known (baseline.TimeFields). A
 // wildly unstable bench can measure a σ over 100 %: it is kept at the
 // ceiling a file may hold, which gates the same.
-func timeRecord(e *baseline.Entry, runs []Cell) {
+func timeRecord(e *baseline.Entry, runs []MetricCell) {
 	var all, medians []int64
 	var noises []float64
 	for _, r := range runs {
@@ -62,8 +62,8 @@ func timeBase(e *baseline.Entry) (Base, bool) {
 // band, significantly, is improved. A base without samples (the seed's) is
 // judged on the band and this run's own 95% interval of its median: over
 // the band only when the whole interval is.
-func timeRule(c Values, b Base, alpha float64) Check {
-	v := Check{Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom, Noise: stats.RelSEMedian(c.Samples)}
+func timeRule(c Values, b Base, alpha float64) MetricCheck {
+	v := MetricCheck{Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom, Noise: stats.RelSEMedian(c.Samples)}
 	v.Ratio = float64(c.Median) / float64(b.Median)
 	var pSlow, pFast *float64
 	if len(b.Samples) > 0 && len(c.Samples) > 0 {

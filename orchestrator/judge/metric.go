@@ -1,4 +1,4 @@
-package metric
+package judge
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ type Values struct {
 // Cell is what a cell's samples carry, as a metric reads it: each
 // sample's elapsed time and memory (the cgroup peak, or maxrss where the
 // host gave none), with their medians.
-type Cell struct {
+type MetricCell struct {
 	Elapsed Values // ns
 	Mem     Values // KiB
 	// Where Mem comes from (mem_peak_kb or maxrss_kb), and each sample's
@@ -40,7 +40,7 @@ type Base struct {
 }
 
 // Check is one gated metric's verdict on the subject.
-type Check struct {
+type MetricCheck struct {
 	Status   status.Status `json:"status"`
 	Median   int64         `json:"median"`
 	Baseline int64         `json:"baseline"`
@@ -54,7 +54,7 @@ type Check struct {
 
 // Rule is a metric's verdict: this run's values against the baseline's,
 // at significance level alpha.
-type Rule func(here Values, base Base, alpha float64) Check
+type Rule func(here Values, base Base, alpha float64) MetricCheck
 
 // Metric is one measured quantity, declared once.
 type Metric struct {
@@ -63,7 +63,7 @@ type Metric struct {
 	// Of is how a cell's samples carry it; nil for a metric the samples
 	// do not carry (instructions: the count lane does, under its own
 	// determinism rule, and hands Judge its exact count).
-	Of func(Cell) Values
+	Of func(MetricCell) Values
 	// Baseline reads its figures from an entry; false: the entry does not
 	// gate it.
 	Baseline func(*baseline.Entry) (Base, bool)
@@ -73,7 +73,7 @@ type Metric struct {
 	// samples do not carry has no Record: its Fields say how the count
 	// lane's counts set its keys (Fields.Counts, baseline.UpdateCounts).
 	Fields *baseline.Fields
-	Record func(e *baseline.Entry, runs []Cell)
+	Record func(e *baseline.Entry, runs []MetricCell)
 	Judge  Rule
 	// Regressed is the status a regression of it gives the subject.
 	Regressed status.Status
@@ -96,7 +96,7 @@ type Metric struct {
 // Sampled says whether the samples carry it (the gate judges it from them).
 func (m *Metric) Sampled() bool { return m.Of != nil }
 
-var registry = []*Metric{Time, Memory, Instructions}
+var registry = []*Metric{MetricTime, MetricMemory, Instructions}
 
 // The registry's metrics declare their baseline fields: every read of a
 // file checks them.
@@ -155,7 +155,7 @@ func Register(m *Metric) (unregister func()) {
 
 // Record writes every declared metric's baseline keys into e from a
 // bench's cells in independent runs: what --update-baselines records.
-func Record(e *baseline.Entry, runs []Cell) {
+func Record(e *baseline.Entry, runs []MetricCell) {
 	for _, m := range registry {
 		if m.Record != nil {
 			m.Record(e, runs)
@@ -183,7 +183,7 @@ func Walked(name string, counted bool) (*Metric, error) {
 	case name == "" && counted:
 		return Instructions, nil
 	case name == "":
-		return Time, nil
+		return MetricTime, nil
 	case ok && m.Compared:
 		return m, nil
 	}

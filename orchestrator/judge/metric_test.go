@@ -1,4 +1,4 @@
-package metric
+package judge
 
 import (
 	"strings"
@@ -18,8 +18,8 @@ func TestWalked(t *testing.T) {
 		err     string
 	}{
 		{"", true, Instructions, ""},
-		{"", false, Time, ""},
-		{"time", true, Time, ""},
+		{"", false, MetricTime, ""},
+		{"time", true, MetricTime, ""},
 		{"instructions", false, Instructions, ""},
 		{"memory", true, nil, "--metric=memory: give one of time, instructions"},
 		{"cycles", true, nil, "--metric=cycles: give one of time, instructions"},
@@ -35,7 +35,7 @@ func TestWalked(t *testing.T) {
 // A registered metric is listed after the three, by name, until taken out;
 // a name declared twice is refused.
 func TestRegister(t *testing.T) {
-	gc := &Metric{Name: "gc_count", Unit: "collections", Of: func(c Cell) Values { return Values{} }}
+	gc := &Metric{Name: "gc_count", Unit: "collections", Of: func(c MetricCell) Values { return Values{} }}
 	undo := Register(gc)
 	if got := strings.Join(Names(), ","); got != "time,memory,instructions,gc_count" {
 		t.Fatalf("names %s", got)
@@ -65,7 +65,7 @@ func TestBaselineFields(t *testing.T) {
 	for _, c := range []struct {
 		m      *Metric
 		median int64
-	}{{Time, 1000}, {Memory, 4096}, {Instructions, 5000}} {
+	}{{MetricTime, 1000}, {MetricMemory, 4096}, {Instructions, 5000}} {
 		b, ok := c.m.Baseline(e)
 		if !ok || b.Median != c.median {
 			t.Errorf("%s: %+v %v", c.m.Name, b, ok)
@@ -94,12 +94,12 @@ func TestInstructionsExact(t *testing.T) {
 // Each sampled metric records its own baseline keys from the runs' cells,
 // and every declared metric's keys are checked when a file is read.
 func TestRecordAndDeclaredFields(t *testing.T) {
-	cell := func(el []int64, mem []int64) Cell {
-		return Cell{Elapsed: Values{Median: el[1], Samples: el}, Mem: Values{Median: mem[1], Samples: mem},
+	cell := func(el []int64, mem []int64) MetricCell {
+		return MetricCell{Elapsed: Values{Median: el[1], Samples: el}, Mem: Values{Median: mem[1], Samples: mem},
 			MemSource: "mem_peak_kb", MaxRSS: Values{Median: 900, Samples: []int64{900, 900, 900}}}
 	}
 	e := &baseline.Entry{}
-	Record(e, []Cell{cell([]int64{90, 100, 110}, []int64{1000, 1000, 1000}), cell([]int64{100, 110, 120}, []int64{1000, 1100, 1200})})
+	Record(e, []MetricCell{cell([]int64{90, 100, 110}, []int64{1000, 1000, 1000}), cell([]int64{100, 110, 120}, []int64{1000, 1100, 1200})})
 	if e.ElapsedNs != 105 || e.Runs != 2 || len(e.RunMedians) != 2 || len(e.Samples) != 6 || e.Noise == nil || e.DriftSigma == nil {
 		t.Errorf("time's keys: %+v", e)
 	}

@@ -1,4 +1,4 @@
-package metric
+package judge
 
 import (
 	"fmt"
@@ -32,8 +32,8 @@ func instrBase(e *baseline.Entry) (Base, bool) {
 
 // instrRule holds an exact count to the band: no significance to test, a
 // count that repeats to the instruction is the program's.
-func instrRule(c Values, b Base, _ float64) Check {
-	v := Check{Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom}
+func instrRule(c Values, b Base, _ float64) MetricCheck {
+	v := MetricCheck{Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom}
 	delta := c.Median - b.Median
 	v.Ratio = float64(c.Median) / float64(b.Median)
 	switch {

@@ -1,4 +1,4 @@
-package metric
+package judge
 
 import (
 	"fmt"
