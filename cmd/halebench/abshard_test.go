@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/abreport"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // ab and xproc refuse bad --shard input as run does (exit 2, saying why),
@@ -62,7 +62,7 @@ func TestMergeABVerb(t *testing.T) {
 		r := &abreport.Result{Schema: abreport.Schema, Subject: "c", A: "suite a", B: "suite b", Threshold: 0.02, Looks: []int{6}, StoppedBy: "resolved",
 			Shard: &report.Shard{Index: k, Total: 2, SuiteBenches: part.Benches, Benches: part.Part(k), Digest: part.Digest, SuiteSourcesDigest: "sha256:s"}}
 		for _, name := range part.Part(k) {
-			r.Benches = append(r.Benches, abreport.Bench{Name: name, Lang: "c", Verdict: status.Same, Ratio: 1.0123, RatioLow: 1.001, RatioHigh: 1.02})
+			r.Benches = append(r.Benches, abreport.Bench{Name: name, Lang: "c", Verdict: judge.Same, Ratio: 1.0123, RatioLow: 1.001, RatioHigh: 1.02})
 		}
 		path := filepath.Join(dir, fmt.Sprintf("ab-%d.json", k))
 		if err := report.WriteFile(path, r); err != nil {

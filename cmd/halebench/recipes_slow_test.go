@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // shardRecipeArgs make the recipe's run the check: the C stand-in,
@@ -75,7 +75,7 @@ func TestSlowShardRecipe(t *testing.T) {
 		switch {
 		case b.SubjectResult == nil:
 			compared[string(b.Status)]++
-		case b.SubjectResult.Count != nil && b.SubjectResult.Count.Verdict == status.CountUnstable:
+		case b.SubjectResult.Count != nil && b.SubjectResult.Count.Verdict == judge.CountUnstable:
 			compared["count_unstable, counts not compared"]++
 		default:
 			compared["counts compared"]++

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/abreport"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -74,7 +74,7 @@ type state struct {
 	ca, cb     []runner.Count // each side's counted runs, from round 1
 	got        [2]int64       // this round's sample of each side, until both have one
 	done       bool
-	verdict    status.Status
+	verdict    judge.Status
 	detail     string
 	countAsked bool
 }
@@ -97,7 +97,7 @@ func Compare(ctx context.Context, s plan.Sampler, pairs []Pair, set Settings) *R
 	for _, p := range pairs {
 		st := &state{p: p}
 		if why := missingOf(p); why != "" {
-			st.done, st.verdict, st.detail = true, status.Missing, why
+			st.done, st.verdict, st.detail = true, judge.Missing, why
 		}
 		all = append(all, st)
 	}
@@ -171,10 +171,10 @@ func activeOf(all []*state) []*state {
 // kept. It says whether the pair is done.
 func take(st *state, round, side int, o runner.Outcome) bool {
 	name := "AB"[side]
-	if o.Status != status.OK || len(o.Samples) == 0 || o.Samples[0].ElapsedNs <= 0 {
-		st.done, st.verdict = true, status.Missing
-		if o.Status == status.Interrupted {
-			st.verdict = status.Unresolved
+	if o.Status != judge.OK || len(o.Samples) == 0 || o.Samples[0].ElapsedNs <= 0 {
+		st.done, st.verdict = true, judge.Missing
+		if o.Status == judge.Interrupted {
+			st.verdict = judge.Unresolved
 		}
 		st.detail = fmt.Sprintf("%c: %s %s", name, o.Status, termtext.FirstLine(cmp.Or(o.Detail, o.BuildError)))
 		return true
@@ -196,7 +196,7 @@ func take(st *state, round, side int, o runner.Outcome) bool {
 // look gives a pair its verdict at this look; a resolved pair stops.
 func look(st *state, level, t float64) {
 	lo, hi, est := interval(st, level)
-	if v := abreport.Verdict(est, lo, hi, t); v != status.Unresolved {
+	if v := abreport.Verdict(est, lo, hi, t); v != judge.Unresolved {
 		st.done, st.verdict = true, v
 	}
 }
@@ -222,7 +222,7 @@ func finish(st *state, level, t float64) Bench {
 		}
 	}
 	if b.Verdict == "" {
-		b.Verdict, b.Detail = status.Unresolved, "no round was run"
+		b.Verdict, b.Detail = judge.Unresolved, "no round was run"
 	}
 	judgeCounts(&b, st.p, st.ca, st.cb)
 	return b

@@ -7,7 +7,6 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -28,7 +27,7 @@ func countJob(l suite.Language, name string, sampleTimeout time.Duration) (*wire
 // ratio, as run would not gate it.
 func judgeCounts(b *Bench, p Pair, a, bs []runner.Count) {
 	if p.NotCounted != "" {
-		b.CountStatus = status.NotCounted
+		b.CountStatus = judge.NotCounted
 		b.Detail = join(b.Detail, "not counted: "+p.NotCounted)
 		return
 	}
@@ -39,23 +38,23 @@ func judgeCounts(b *Bench, p Pair, a, bs []runner.Count) {
 	cb := judge.Summarize(judge.CountCell{Asked: true, Runs: bs})
 	b.InstrA, b.InstrB = ca.Median, cb.Median
 	switch {
-	case ca.Status == status.CountFailed || cb.Status == status.CountFailed:
-		b.CountStatus = status.CountFailed
-		b.Detail = join(b.Detail, "counts failed: "+sideWhy(ca, cb, status.CountFailed))
-	case ca.Status == status.CountUnstable || cb.Status == status.CountUnstable:
-		b.CountStatus = status.CountUnstable
-		b.Detail = join(b.Detail, "counts unstable: "+sideWhy(ca, cb, status.CountUnstable))
+	case ca.Status == judge.CountFailed || cb.Status == judge.CountFailed:
+		b.CountStatus = judge.CountFailed
+		b.Detail = join(b.Detail, "counts failed: "+sideWhy(ca, cb, judge.CountFailed))
+	case ca.Status == judge.CountUnstable || cb.Status == judge.CountUnstable:
+		b.CountStatus = judge.CountUnstable
+		b.Detail = join(b.Detail, "counts unstable: "+sideWhy(ca, cb, judge.CountUnstable))
 	case ca.Scope != cb.Scope:
-		b.CountStatus = status.CountFailed
+		b.CountStatus = judge.CountFailed
 		b.Detail = join(b.Detail, fmt.Sprintf("counts failed: A counted %s, B %s", ca.Scope, cb.Scope))
 	default:
-		b.CountStatus = status.OK
+		b.CountStatus = judge.OK
 		b.InstrRatio = float64(cb.Median) / float64(ca.Median)
 	}
 }
 
 // sideWhy names the side (or sides) whose counts ended st, with why.
-func sideWhy(a, b judge.Counts, st status.Status) string {
+func sideWhy(a, b judge.Counts, st judge.Status) string {
 	switch {
 	case a.Status == st && b.Status == st:
 		return "A: " + a.Why + "; B: " + b.Why

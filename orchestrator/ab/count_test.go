@@ -10,7 +10,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -28,14 +27,14 @@ func TestCompareCountsByRunsRule(t *testing.T) {
 	for _, b := range res.Benches {
 		by[b.Name] = b
 	}
-	if b := by["threaded"]; b.CountStatus != status.CountUnstable || b.InstrRatio != 0 || !strings.Contains(b.Detail, "B: the program started a second thread") {
+	if b := by["threaded"]; b.CountStatus != judge.CountUnstable || b.InstrRatio != 0 || !strings.Contains(b.Detail, "B: the program started a second thread") {
 		t.Errorf("threaded: count %s, ratio %v, detail %q", b.CountStatus, b.InstrRatio, b.Detail)
 	}
-	if b := by["exact"]; b.CountStatus != status.OK || b.InstrRatio != 2 {
+	if b := by["exact"]; b.CountStatus != judge.OK || b.InstrRatio != 2 {
 		t.Errorf("exact: count %s, ratio %v", b.CountStatus, b.InstrRatio)
 	}
 	// 10 and 11 instructions: a 10 % spread, past the determinism rule.
-	if b := by["jumpy"]; b.CountStatus != status.CountUnstable || b.InstrRatio != 0 {
+	if b := by["jumpy"]; b.CountStatus != judge.CountUnstable || b.InstrRatio != 0 {
 		t.Errorf("jumpy: count %s, ratio %v", b.CountStatus, b.InstrRatio)
 	}
 	var grid strings.Builder
@@ -51,7 +50,7 @@ func TestCompareCountFailed(t *testing.T) {
 	p := pair("one", "a", "b")
 	p.B.Job.Count = &wire.CountJob{Runs: 1}
 	res := Compare(context.Background(), f, []Pair{p}, Settings{Seed: 1, MaxRounds: 6})
-	if b := res.Benches[0]; b.CountStatus != status.CountFailed || b.InstrRatio != 0 || !strings.Contains(b.Detail, "B: 1 counted runs") {
+	if b := res.Benches[0]; b.CountStatus != judge.CountFailed || b.InstrRatio != 0 || !strings.Contains(b.Detail, "B: 1 counted runs") {
 		t.Errorf("count %s, ratio %v, detail %q", b.CountStatus, b.InstrRatio, b.Detail)
 	}
 }

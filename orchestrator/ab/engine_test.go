@@ -13,8 +13,8 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/shard"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // suite writes a suite folder: benches/catalogue.json listing the files'
@@ -91,13 +91,13 @@ func TestABOnEngine(t *testing.T) {
 	for _, bn := range res.Benches {
 		got[bn.Name] = bn
 	}
-	if fmb := got["fn_modular"]; fmb.Rounds < 6 || fmb.MedianA <= 0 || fmb.MedianB <= fmb.MedianA || len(fmb.SamplesA) != fmb.Rounds || fmb.Verdict == status.Missing || fmb.Verdict == status.Faster {
+	if fmb := got["fn_modular"]; fmb.Rounds < 6 || fmb.MedianA <= 0 || fmb.MedianB <= fmb.MedianA || len(fmb.SamplesA) != fmb.Rounds || fmb.Verdict == judge.Missing || fmb.Verdict == judge.Faster {
 		t.Errorf("fn_modular: %+v", fmb)
 	}
-	if g := got["gone_in_b"]; g.Verdict != status.Missing || !strings.Contains(g.Detail, "B: no such bench") {
+	if g := got["gone_in_b"]; g.Verdict != judge.Missing || !strings.Contains(g.Detail, "B: no such bench") {
 		t.Errorf("gone_in_b: %s %q", g.Verdict, g.Detail)
 	}
-	if br := got["broken_in_b"]; br.Verdict != status.Missing || !strings.Contains(br.Detail, "B: build_failed") {
+	if br := got["broken_in_b"]; br.Verdict != judge.Missing || !strings.Contains(br.Detail, "B: build_failed") {
 		t.Errorf("broken_in_b: %s %q", br.Verdict, br.Detail)
 	}
 	if res.Seed != 5 {
@@ -167,7 +167,7 @@ func TestSlowABKnownEffects(t *testing.T) {
 	aa := compare(t, a, suite(t, files), ab.Settings{})
 	for _, bn := range aa.Benches {
 		logBench(t, "A/A", bn)
-		if bn.Verdict == status.Slower || bn.Verdict == status.Faster {
+		if bn.Verdict == judge.Slower || bn.Verdict == judge.Faster {
 			t.Errorf("A/A: %s is %s (%.3f [%.3f, %.3f])", bn.Name, bn.Verdict, bn.Ratio, bn.RatioLow, bn.RatioHigh)
 		}
 	}
@@ -187,9 +187,9 @@ func TestSlowABKnownEffects(t *testing.T) {
 				truth = bn.InstrRatio
 			}
 			switch {
-			case bn.Name == "fn_modular" && (bn.Verdict != status.Slower || bn.RatioLow > truth || bn.RatioHigh < truth):
+			case bn.Name == "fn_modular" && (bn.Verdict != judge.Slower || bn.RatioLow > truth || bn.RatioHigh < truth):
 				t.Errorf("fn_modular %s: %s %.3f [%.3f, %.3f], true ratio %.4f", v.what, bn.Verdict, bn.Ratio, bn.RatioLow, bn.RatioHigh, truth)
-			case bn.Name != "fn_modular" && (bn.Verdict == status.Slower || bn.Verdict == status.Faster):
+			case bn.Name != "fn_modular" && (bn.Verdict == judge.Slower || bn.Verdict == judge.Faster):
 				t.Errorf("%s: %s flagged %s (%.3f [%.3f, %.3f])", v.what, bn.Name, bn.Verdict, bn.Ratio, bn.RatioLow, bn.RatioHigh)
 			}
 		}

@@ -4,15 +4,15 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Bench is one bench's A/B comparison in one language.
 type Bench struct {
-	Name    string        `json:"name"`
-	Lang    string        `json:"lang"`
-	Verdict status.Status `json:"verdict"`
+	Name    string       `json:"name"`
+	Lang    string       `json:"lang"`
+	Verdict judge.Status `json:"verdict"`
 	// MedianA and MedianB are each side's median sample, in ns.
 	MedianA float64 `json:"median_a_ns"`
 	MedianB float64 `json:"median_b_ns"`
@@ -32,11 +32,11 @@ type Bench struct {
 	// run's rule: ok, count_unstable (a side's runs disagree: threads,
 	// clock-driven work), count_failed or not_counted; InstrRatio is set
 	// only when it is ok.
-	InstrA      uint64        `json:"instructions_a,omitempty"`
-	InstrB      uint64        `json:"instructions_b,omitempty"`
-	InstrRatio  float64       `json:"instructions_ratio,omitempty"`
-	CountStatus status.Status `json:"count_status,omitempty"`
-	Detail      string        `json:"detail,omitempty"`
+	InstrA      uint64       `json:"instructions_a,omitempty"`
+	InstrB      uint64       `json:"instructions_b,omitempty"`
+	InstrRatio  float64      `json:"instructions_ratio,omitempty"`
+	CountStatus judge.Status `json:"count_status,omitempty"`
+	Detail      string       `json:"detail,omitempty"`
 	// SamplesA and SamplesB are the paired samples, round by round (ns).
 	SamplesA []int64 `json:"samples_a_ns,omitempty"`
 	SamplesB []int64 `json:"samples_b_ns,omitempty"`
@@ -112,7 +112,7 @@ func (r *Result) HostLine() string {
 // Slower says whether any bench is slower in B.
 func (r *Result) Slower() bool {
 	for _, b := range r.Benches {
-		if b.Verdict == status.Slower {
+		if b.Verdict == judge.Slower {
 			return true
 		}
 	}
@@ -123,17 +123,17 @@ func (r *Result) Slower() bool {
 // when the whole interval is above 1 and the estimate at least 1+t, faster
 // the mirror (below 1, at most 1/(1+t)), same when the interval lies
 // inside the band [1/(1+t), 1+t], unresolved otherwise.
-func Verdict(ratio, low, high, t float64) status.Status {
+func Verdict(ratio, low, high, t float64) judge.Status {
 	hi, lo := 1+t, 1/(1+t)
 	switch {
 	case low > 1 && ratio >= hi:
-		return status.Slower
+		return judge.Slower
 	case high < 1 && ratio <= lo:
-		return status.Faster
+		return judge.Faster
 	case low >= lo && high <= hi:
-		return status.Same
+		return judge.Same
 	}
-	return status.Unresolved
+	return judge.Unresolved
 }
 
 // ErrSlower is what a caller returns when a bench is slower in B and it

@@ -6,8 +6,8 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/mdtext"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -91,7 +91,7 @@ func halfText(b Bench) string {
 }
 
 func instrText(b Bench) string {
-	if b.CountStatus == status.CountUnstable {
+	if b.CountStatus == judge.CountUnstable {
 		return "unstable"
 	}
 	if b.InstrRatio == 0 {

@@ -18,7 +18,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -153,7 +152,7 @@ func reportCommit(file string, r *report.Report) (string, error) {
 // of benches is refused.
 func countsOf(file string, r *report.Report, benches []string) (*counted, error) {
 	c := &counted{file: file, ir: map[string]uint64{}, unstable: map[string]bool{}}
-	if tc := r.Images[bisected().Name]; tc.Status == status.BuildFailed {
+	if tc := r.Images[bisected().Name]; tc.Status == judge.BuildFailed {
 		c.skip = "hale did not build: " + termtext.Clean(tc.Reason)
 		return c, nil
 	}
@@ -175,7 +174,7 @@ func countsOf(file string, r *report.Report, benches []string) (*counted, error)
 			c.skip = fmt.Sprintf("%s has no instruction count of %s (its status: %s)", file, name, benchStatus(byName[name]))
 			return c, nil
 		}
-		c.ir[name], c.unstable[name] = res.Count.Ir, res.Count.Verdict == status.CountUnstable
+		c.ir[name], c.unstable[name] = res.Count.Ir, res.Count.Verdict == judge.CountUnstable
 	}
 	return c, nil
 }

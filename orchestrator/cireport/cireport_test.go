@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -22,31 +22,31 @@ const hostileName = "::error::pwned\x1b[31m ##vso[task.setvariable variable=x]1 
 func sample() *report.Report {
 	p := 0.0012
 	return &report.Report{
-		Schema: report.Schema, GeneratedAt: "2026-12-03T19:00:00Z", RunID: "run-1", Status: status.Failed,
+		Schema: report.Schema, GeneratedAt: "2026-12-03T19:00:00Z", RunID: "run-1", Status: judge.Failed,
 		Subject: "hale", SubjectStatus: "available", Settings: report.Settings{Languages: []string{"hale", "go"}},
 		Gate: report.Gate{Machine: "same"},
 		Categories: []report.Category{{Name: "micro", Title: "Micro", Benches: []string{
 			"fn_modular", "fn_crash", "fn_noisy", "fn_new", hostileName, "fn_a", "fn_b"}}},
 		Benches: []*report.Bench{
-			{Name: "fn_modular", Status: status.Regression, ElapsedNsMedian: ptr(int64(1_310_000)), BaselineElapsedNs: ptr(int64(1_000_000)),
-				TimeVerdict: &report.Check{Status: status.Regression, Median: 1_310_000, Baseline: 1_000_000, Ratio: 1.31, Band: 0.05, BandFrom: "drift", P: &p,
+			{Name: "fn_modular", Status: judge.Regression, ElapsedNsMedian: ptr(int64(1_310_000)), BaselineElapsedNs: ptr(int64(1_000_000)),
+				TimeVerdict: &report.Check{Status: judge.Regression, Median: 1_310_000, Baseline: 1_000_000, Ratio: 1.31, Band: 0.05, BandFrom: "drift", P: &p,
 					Why: "median +31.0% the baseline, over its ±5.0% band, p = 0.0012"},
-				SubjectResult: &report.Lang{Status: status.OK, ElapsedNsMedian: 1_310_000, Comparable: true}},
-			{Name: "fn_crash", Status: status.RunFailed, BaselineElapsedNs: ptr(int64(5)),
-				SubjectResult: &report.Lang{Status: status.RunFailed, Detail: "exit 139 (SIGSEGV)\nstack…", Comparable: true}},
-			{Name: "fn_noisy", Status: status.Inconclusive, ElapsedNsMedian: ptr(int64(2_000_000)), BaselineElapsedNs: ptr(int64(2_000_000)),
+				SubjectResult: &report.Lang{Status: judge.OK, ElapsedNsMedian: 1_310_000, Comparable: true}},
+			{Name: "fn_crash", Status: judge.RunFailed, BaselineElapsedNs: ptr(int64(5)),
+				SubjectResult: &report.Lang{Status: judge.RunFailed, Detail: "exit 139 (SIGSEGV)\nstack…", Comparable: true}},
+			{Name: "fn_noisy", Status: judge.Inconclusive, ElapsedNsMedian: ptr(int64(2_000_000)), BaselineElapsedNs: ptr(int64(2_000_000)),
 				Verdict:       "this run's median is known to ±12.0%, wider than the ±5.0% band",
-				SubjectResult: &report.Lang{Status: status.OK, ElapsedNsMedian: 2_000_000, Comparable: true}},
-			{Name: "fn_new", Status: status.NoBaseline, ElapsedNsMedian: ptr(int64(3_000_000)),
+				SubjectResult: &report.Lang{Status: judge.OK, ElapsedNsMedian: 2_000_000, Comparable: true}},
+			{Name: "fn_new", Status: judge.NoBaseline, ElapsedNsMedian: ptr(int64(3_000_000)),
 				Verdict:       "the baselines hold no figure for this bench",
-				SubjectResult: &report.Lang{Status: status.OK, ElapsedNsMedian: 3_000_000, Comparable: true}},
-			{Name: hostileName, Status: status.BadOutput, BaselineElapsedNs: ptr(int64(5)),
-				SubjectResult: &report.Lang{Status: status.BadOutput, Detail: "::warning::x\n##[error]y\x1b]0;title\x07 ]]> </failure>", Comparable: true}},
-			{Name: "fn_a", Status: status.OK, ElapsedNsMedian: ptr(int64(1_500_000_000)), BaselineElapsedNs: ptr(int64(1_500_000_000)),
-				SubjectResult: &report.Lang{Status: status.OK, ElapsedNsMedian: 1_500_000_000, Comparable: true},
-				Comparatives:  map[string]*report.Lang{"go": {Status: status.Timeout, Detail: "no result within 2m0s"}}},
-			{Name: "fn_b", Status: status.OK, ElapsedNsMedian: ptr(int64(1000)), BaselineElapsedNs: ptr(int64(1000)),
-				SubjectResult: &report.Lang{Status: status.OK, ElapsedNsMedian: 1000, Comparable: true}},
+				SubjectResult: &report.Lang{Status: judge.OK, ElapsedNsMedian: 3_000_000, Comparable: true}},
+			{Name: hostileName, Status: judge.BadOutput, BaselineElapsedNs: ptr(int64(5)),
+				SubjectResult: &report.Lang{Status: judge.BadOutput, Detail: "::warning::x\n##[error]y\x1b]0;title\x07 ]]> </failure>", Comparable: true}},
+			{Name: "fn_a", Status: judge.OK, ElapsedNsMedian: ptr(int64(1_500_000_000)), BaselineElapsedNs: ptr(int64(1_500_000_000)),
+				SubjectResult: &report.Lang{Status: judge.OK, ElapsedNsMedian: 1_500_000_000, Comparable: true},
+				Comparatives:  map[string]*report.Lang{"go": {Status: judge.Timeout, Detail: "no result within 2m0s"}}},
+			{Name: "fn_b", Status: judge.OK, ElapsedNsMedian: ptr(int64(1000)), BaselineElapsedNs: ptr(int64(1000)),
+				SubjectResult: &report.Lang{Status: judge.OK, ElapsedNsMedian: 1000, Comparable: true}},
 		},
 	}
 }
@@ -76,7 +76,7 @@ func TestVerdictLine(t *testing.T) {
 
 	r := sample()
 	r.Benches = r.Benches[5:]
-	r.Status = status.OK
+	r.Status = judge.OK
 	if got := Of(r).Line(); got != "verdict ok — 2 ok" {
 		t.Fatalf("all ok: %q", got)
 	}
@@ -89,9 +89,9 @@ func TestVerdictLine(t *testing.T) {
 
 // Over three benches of one status, the line names three and counts the rest.
 func TestVerdictLineNamesThree(t *testing.T) {
-	r := &report.Report{Status: status.Inconclusive}
+	r := &report.Report{Status: judge.Inconclusive}
 	for _, n := range []string{"a", "b", "c", "d", "e"} {
-		r.Benches = append(r.Benches, &report.Bench{Name: n, Status: status.Inconclusive})
+		r.Benches = append(r.Benches, &report.Bench{Name: n, Status: judge.Inconclusive})
 	}
 	if got := Of(r).Line(); got != "verdict inconclusive — 5 inconclusive (a, b, c, 2 more)" {
 		t.Fatalf("got %q", got)
@@ -195,9 +195,9 @@ func TestJUnitStrictInconclusiveFails(t *testing.T) {
 // A run whose subject had no toolchain: every case is skipped with the
 // subject's reason, and nothing fails.
 func TestJUnitSubjectUnavailable(t *testing.T) {
-	r := &report.Report{Status: status.OK, Subject: "hale", SubjectStatus: string(status.Unavailable),
+	r := &report.Report{Status: judge.OK, Subject: "hale", SubjectStatus: string(judge.Unavailable),
 		SubjectReason: "no hale source at ../hale (give --hale-src or --hale-git)",
-		Benches:       []*report.Bench{{Name: "fn_a", Status: status.SubjectUnavailable}, {Name: "fn_b", Status: status.SubjectUnavailable}}}
+		Benches:       []*report.Bench{{Name: "fn_a", Status: judge.SubjectUnavailable}, {Name: "fn_b", Status: judge.SubjectUnavailable}}}
 	var buf bytes.Buffer
 	if err := JUnit(&buf, r); err != nil {
 		t.Fatal(err)

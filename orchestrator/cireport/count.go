@@ -5,14 +5,13 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // countFigures names a count regression's figures for a failure message:
 // the instructions (the count lane's metric, by its declared name) against the baseline's, the exact delta and the band.
 func countFigures(b *report.Bench) []string {
 	s := b.SubjectResult
-	if s == nil || s.Count == nil || s.Count.Verdict != status.Regression || s.Count.Delta == nil || s.Count.Baseline == 0 {
+	if s == nil || s.Count == nil || s.Count.Verdict != judge.Regression || s.Count.Delta == nil || s.Count.Baseline == 0 {
 		return nil
 	}
 	c := s.Count

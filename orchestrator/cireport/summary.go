@@ -5,9 +5,9 @@ import (
 	"io"
 	"sort"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/mdtext"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -16,7 +16,7 @@ import (
 // (failures first), then the grid as report.Markdown writes it.
 func Summary(w io.Writer, r *report.Report) {
 	fmt.Fprintf(w, "### halebench %s\n\n", mdText(Of(r).Line()))
-	if r.SubjectStatus != "" && r.SubjectStatus != string(status.Available) {
+	if r.SubjectStatus != "" && r.SubjectStatus != string(judge.Available) {
 		fmt.Fprintf(w, "The subject %s was %s", mdText(r.Subject), mdText(r.SubjectStatus))
 		if r.SubjectReason != "" {
 			fmt.Fprintf(w, ": %s", mdText(termtext.Headline(r.SubjectReason, 300)))

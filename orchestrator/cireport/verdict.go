@@ -6,7 +6,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -14,15 +13,15 @@ import (
 type Verdict struct {
 	// Status is the run's: ok, regression, failed, inconclusive or
 	// interrupted, as the report says.
-	Status status.Status
+	Status judge.Status
 	// Groups are the subject benches by status, what needs a reader first.
 	Groups []Group
 }
 
 // Group is the subject benches that ended with one status.
 type Group struct {
-	Status   status.Status
-	Severity status.Severity
+	Status   judge.Status
+	Severity judge.Severity
 	Benches  []*report.Bench
 }
 
@@ -33,9 +32,9 @@ const named = 3
 // report's own; a report that holds none (one from before runs had a
 // status) gets the worst bench severity's word.
 func Of(r *report.Report) Verdict {
-	var tally status.Tally
-	byStatus := map[status.Status][]*report.Bench{}
-	worst := status.Fine
+	var tally judge.Tally
+	byStatus := map[judge.Status][]*report.Bench{}
+	worst := judge.Fine
 	for _, b := range r.Benches {
 		sev := benchSeverity(b)
 		worst = max(worst, sev)
@@ -54,20 +53,20 @@ func Of(r *report.Report) Verdict {
 
 // benchSeverity is what a subject bench's status means, given whether the
 // baseline held it (a gone subject program fails only then).
-func benchSeverity(b *report.Bench) status.Severity {
-	return status.OfBench(b.Status, b.BaselineElapsedNs != nil)
+func benchSeverity(b *report.Bench) judge.Severity {
+	return judge.OfBench(b.Status, b.BaselineElapsedNs != nil)
 }
 
-func wordFor(v status.Severity) status.Status {
+func wordFor(v judge.Severity) judge.Status {
 	switch v {
-	case status.Fails:
-		return status.Failed
-	case status.Regresses:
-		return status.Regression
-	case status.Attention:
-		return status.Inconclusive
+	case judge.Fails:
+		return judge.Failed
+	case judge.Regresses:
+		return judge.Regression
+	case judge.Attention:
+		return judge.Inconclusive
 	}
-	return status.OK
+	return judge.OK
 }
 
 // Line is the verdict in one line, e.g. "verdict regression — 1
@@ -77,7 +76,7 @@ func (v Verdict) Line() string {
 	var parts []string
 	for _, g := range v.Groups {
 		p := fmt.Sprintf("%d %s", len(g.Benches), word(g.Status))
-		if g.Severity >= status.Attention {
+		if g.Severity >= judge.Attention {
 			p += " (" + namesOf(g.Benches) + ")"
 		}
 		parts = append(parts, p)
@@ -89,7 +88,7 @@ func (v Verdict) Line() string {
 }
 
 // word is a status as one line may show it.
-func word(s status.Status) string {
+func word(s judge.Status) string {
 	if s == "" {
 		return "unjudged"
 	}
@@ -125,7 +124,7 @@ func figure(b *report.Bench) string {
 			out = append(out, fmt.Sprintf("%+.1f%% %s", (c.Ratio-1)*100, m.Name))
 		}
 	}
-	if s := b.SubjectResult; s != nil && s.Count != nil && s.Count.Delta != nil && s.Count.Baseline > 0 && s.Count.Verdict == status.Regression {
+	if s := b.SubjectResult; s != nil && s.Count != nil && s.Count.Delta != nil && s.Count.Baseline > 0 && s.Count.Verdict == judge.Regression {
 		out = append(out, fmt.Sprintf("%+.2f%% %s", 100*float64(*s.Count.Delta)/float64(s.Count.Baseline), judge.Instructions.Name))
 	}
 	return strings.Join(out, ", ")

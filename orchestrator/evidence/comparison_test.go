@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Every name in the comparison comes from a report, the recorded one from
@@ -41,18 +41,18 @@ func TestWriteComparisonCleansWhatReportsCarry(t *testing.T) {
 // A replayed cell shows its number whenever status says it carries one (a
 // regression's too), and the status word otherwise.
 func TestWriteComparisonShowsMeasuredCells(t *testing.T) {
-	rep := func(st status.Status) *report.Report {
+	rep := func(st judge.Status) *report.Report {
 		return &report.Report{Subject: "c", Benches: []*report.Bench{{Name: "fn", SubjectResult: &report.Lang{Status: st, ElapsedNsMedian: 2_000_000}}}}
 	}
 	var out bytes.Buffer
-	if err := WriteComparison(&out, rep(status.OK), rep(status.Regression)); err != nil {
+	if err := WriteComparison(&out, rep(judge.OK), rep(judge.Regression)); err != nil {
 		t.Fatal(err)
 	}
 	if s := out.String(); strings.Count(s, "2.000ms") != 2 || !strings.Contains(s, "1.00") {
 		t.Fatalf("a regression's replayed number is hidden:\n%s", s)
 	}
 	out.Reset()
-	if err := WriteComparison(&out, rep(status.OK), rep(status.Timeout)); err != nil {
+	if err := WriteComparison(&out, rep(judge.OK), rep(judge.Timeout)); err != nil {
 		t.Fatal(err)
 	}
 	if s := out.String(); !strings.Contains(s, "timeout") || strings.Count(s, "2.000ms") != 1 {

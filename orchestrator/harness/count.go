@@ -14,7 +14,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -111,7 +110,7 @@ func laneCount(ln *lane, v *judge.CountCheck) *report.CountLane {
 	cl := &report.CountLane{Runs: []report.CountRunResult{}, Scope: v.Scope, Ir: v.Median, EstCycles: v.EstCycles, Spread: v.Spread,
 		Verdict: v.Verdict, Reason: v.Why, Baseline: v.Baseline, Band: v.Band, Target: ln.lang.CountTarget,
 		Valgrind: ln.out.Env.Valgrind, Instrument: v.Instrument, WallNs: ln.count.ns, CPUs: ln.count.cpus, TimeoutNs: ln.count.timeout.Nanoseconds()}
-	if v.Baseline > 0 && v.Verdict != status.Incomparable {
+	if v.Baseline > 0 && v.Verdict != judge.Incomparable {
 		d := v.Delta
 		cl.Delta = &d
 	}
@@ -224,7 +223,7 @@ func (r *run) updateCounts(pass []*benchRun) error {
 		if ln == nil || v == nil {
 			continue
 		}
-		if v.Status != status.OK {
+		if v.Status != judge.OK {
 			fmt.Fprintf(p.Log, "baselines: %s counts not recorded (%s: %s)\n", br.b.Name, v.Status, v.Why)
 			continue
 		}
@@ -253,7 +252,7 @@ func (r *run) updateCounts(pass []*benchRun) error {
 // none, judged against e (the subject's entry: one run may settle it).
 func countLine(ln *lane, e *baseline.Entry) string {
 	s := judge.SummarizeAgainst(cellOf(ln), e)
-	if s.Status != status.OK && s.Status != status.CountUnstable {
+	if s.Status != judge.OK && s.Status != judge.CountUnstable {
 		return string(s.Status) + ": " + s.Why
 	}
 	runs := fmt.Sprintf("spread %.4f%%", 100*s.Spread)

@@ -11,8 +11,8 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // poolEngine samples on the runner's own pool of sampler containers over
@@ -76,7 +76,7 @@ func TestAPlanRunsOnTheFakeDriver(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := res.Report
-	if r.Status != status.OK || r.Host.CPUModel != "Fake CPU" || r.Host.Privilege.Mode != engine.ModePrivileged {
+	if r.Status != judge.OK || r.Host.CPUModel != "Fake CPU" || r.Host.Privilege.Mode != engine.ModePrivileged {
 		t.Fatalf("report status %q, host %+v", r.Status, r.Host)
 	}
 	count := bench(r, "count")

@@ -12,7 +12,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/session"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Images makes or finds the images a run needs (image.Builder).
@@ -98,7 +97,7 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 		interrupted := r.measure(ctx)
 		r.samplers = append(r.samplers, r.env.Engine.CloseSamplers()...) // the next pass starts fresh containers
 		if interrupted {
-			return r.finish(status.Interrupted)
+			return r.finish(judge.Interrupted)
 		}
 		passes = append(passes, r.benches)
 	}
@@ -121,8 +120,8 @@ func (r *run) judgeAndWrite(passes [][]*benchRun) (*Result, error) {
 		if err = r.updateCounts(passes[len(passes)-1]); err != nil {
 			return nil, err
 		}
-		if st != status.Failed {
-			st = status.OK // an update run is not gated by the file it replaces
+		if st != judge.Failed {
+			st = judge.OK // an update run is not gated by the file it replaces
 		}
 	}
 	res, err := r.finish(st)
@@ -135,14 +134,14 @@ func (r *run) judgeAndWrite(passes [][]*benchRun) (*Result, error) {
 // gateError is what the run's status means for the CLI (status decides
 // whether it fails the gate): exit 1 for a failure or a regression, and for
 // an inconclusive run under --strict.
-func gateError(st status.Status, strict bool) error {
+func gateError(st judge.Status, strict bool) error {
 	sev := st.Severity()
 	switch {
 	case !sev.FailsGate(strict):
 		return nil
-	case sev == status.Fails:
+	case sev == judge.Fails:
 		return ErrFailed
-	case sev == status.Regresses:
+	case sev == judge.Regresses:
 		return ErrRegression
 	}
 	return ErrInconclusive
@@ -151,21 +150,21 @@ func gateError(st status.Status, strict bool) error {
 // interruptedOr is the partial report when ctx was cancelled, err otherwise.
 func (r *run) interruptedOr(ctx context.Context, err error) (*Result, error) {
 	if ctx.Err() != nil {
-		return r.finish(status.Interrupted)
+		return r.finish(judge.Interrupted)
 	}
 	return nil, err
 }
 
 // finish assembles the report from the run's values, with its status, and
 // writes it; an interrupted run's error is ErrInterrupted.
-func (r *run) finish(st status.Status) (*Result, error) {
+func (r *run) finish(st judge.Status) (*Result, error) {
 	rep := r.assemble(st)
 	path, err := report.Write(rep, r.p.ResultsDir)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Report: rep, ReportPath: path}
-	if st == status.Interrupted {
+	if st == judge.Interrupted {
 		return res, ErrInterrupted
 	}
 	return res, nil

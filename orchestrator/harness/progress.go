@@ -5,9 +5,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // progress says on the log how far sampling is: a line per finished
@@ -95,7 +95,7 @@ func (pr *progress) countSkipped(bench string, ln *lane) {
 // finished prints a (bench, language)'s timed line; under --count=only a
 // cell still to count prints its line once counted (countDone).
 func (pr *progress) finished(bench, lang string, ln *lane) {
-	countOnly := len(ln.out.Samples) == 0 && ln.out.Status == status.OK && ln.count.asked
+	countOnly := len(ln.out.Samples) == 0 && ln.out.Status == judge.OK && ln.count.asked
 	if countOnly && ln.count.job != nil {
 		return
 	}
@@ -116,7 +116,7 @@ func (pr *progress) finished(bench, lang string, ln *lane) {
 }
 
 func progressLine(m measurement, cpus string) string {
-	if m.status != status.OK {
+	if m.status != judge.OK {
 		d := m.detail
 		if len(d) > 100 {
 			d = d[:100] + "…"

@@ -12,7 +12,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/session"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -71,7 +70,7 @@ func (r *run) checkSubject() error {
 		}
 		r.warn(msg, msg)
 	}
-	if r.subject.Status == status.Available {
+	if r.subject.Status == judge.Available {
 		return nil
 	}
 	msg := fmt.Sprintf("%s: %s (%s)", p.SubjectLang.Name, r.subject.Status, r.subject.Reason)
@@ -144,7 +143,7 @@ func (r *run) benchStatuses() []judge.BenchStatus {
 		out = append(out, judge.BenchStatus{Status: br.verdict.Status, HadBaseline: r.p.Base.Benches[br.b.Name] != nil})
 	}
 	for range r.gone {
-		out = append(out, judge.BenchStatus{Status: status.NoBench, HadBaseline: true})
+		out = append(out, judge.BenchStatus{Status: judge.NoBench, HadBaseline: true})
 	}
 	return out
 }

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/shard"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -77,4 +77,4 @@ func (p *Plan) shardCosts() (shard.Costs, error) {
 
 // GateError is what a run's status means for the CLI, as a run's own
 // gate says it: for halebench merge, whose status is its shards'.
-func GateError(st status.Status, strict bool) error { return gateError(st, strict) }
+func GateError(st judge.Status, strict bool) error { return gateError(st, strict) }

@@ -12,7 +12,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/session"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -63,7 +62,7 @@ func subjectMeasurements(subject string, pass []*benchRun) map[string]measuremen
 		if ln == nil {
 			continue
 		}
-		if m := measured(ln.out); m.status == status.OK && m.elapsed.Median > 0 && br.verdict.Cells[subject] != status.ParityMismatch {
+		if m := measured(ln.out); m.status == judge.OK && m.elapsed.Median > 0 && br.verdict.Cells[subject] != judge.StatusParityMismatch {
 			out[br.b.Name] = m
 		}
 	}

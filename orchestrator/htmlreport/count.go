@@ -3,7 +3,6 @@ package htmlreport
 import (
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -19,7 +18,7 @@ type countTable struct {
 type countRow struct {
 	Bench   string
 	Cells   []string
-	Verdict status.Status
+	Verdict judge.Status
 }
 
 // countColumn is one language's column of one count-lane metric.
@@ -66,7 +65,7 @@ func countTrend(runs []*Run, subject, bench string) []trendPoint {
 				continue
 			}
 			res := report.LangResult(r, b, subject)
-			if res == nil || res.Count == nil || res.Count.Ir == 0 || res.Count.Verdict == status.CountUnstable {
+			if res == nil || res.Count == nil || res.Count.Ir == 0 || res.Count.Verdict == judge.CountUnstable {
 				continue
 			}
 			c := res.Count

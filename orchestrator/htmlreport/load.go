@@ -10,7 +10,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Run is one stored report and the gate's optional verdict fields per
@@ -25,10 +24,10 @@ type Run struct {
 // status: reports written before the noise-derived gate have none of them,
 // newer ones some. Each is shown only when present.
 type Gate struct {
-	Status   status.Status // the verdict's own status, when it differs from the bench's
-	Band     string        // as written: a fraction, an interval, …
-	BandFrac float64       // the band as a fraction of the baseline, when it is one number
-	PValue   *float64      // the significance test's p
+	Status   judge.Status // the verdict's own status, when it differs from the bench's
+	Band     string       // as written: a fraction, an interval, …
+	BandFrac float64      // the band as a fraction of the baseline, when it is one number
+	PValue   *float64     // the significance test's p
 	// Metrics are the other gated metrics' verdicts (memory, and any
 	// declared beyond it), in the registry's order.
 	Metrics []MetricGate
@@ -38,7 +37,7 @@ type Gate struct {
 // and band.
 type MetricGate struct {
 	Name   string
-	Status status.Status
+	Status judge.Status
 	Band   string
 }
 

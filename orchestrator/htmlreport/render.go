@@ -11,7 +11,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -25,7 +24,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"colour": colour,
 	"short":  shortDigest,
 	"first":  termtext.FirstLine,
-	"class":  func(s any) string { return statusClass(status.Status(fmt.Sprint(s))) },
+	"class":  func(s any) string { return statusClass(judge.Status(fmt.Sprint(s))) },
 	"pct":    func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
 	"deref":  func(p *float64) float64 { return *p },
 	"pfmt":   func(p float64) string { return fmt.Sprintf("%.3g", p) },
@@ -48,7 +47,7 @@ type view struct {
 }
 
 type count struct {
-	Status status.Status
+	Status judge.Status
 	N      int
 }
 
@@ -56,7 +55,7 @@ type langKey struct{ Name, Title string }
 
 type problem struct {
 	Bench, Lang, Detail string
-	Status              status.Status
+	Status              judge.Status
 	Order               int
 }
 
@@ -73,7 +72,7 @@ type categoryView struct {
 
 type benchView struct {
 	B        *report.Bench
-	Class    string // the bench status's, in context (status.OfBench)
+	Class    string // the bench status's, in context (judge.OfBench)
 	Gate     Gate
 	Strip    template.HTML
 	Trend    template.HTML
@@ -220,8 +219,8 @@ func subjectTitle(r *report.Report) string {
 // verdict is the run's one-line outcome.
 func verdict(r *report.Report) string {
 	switch r.Status {
-	case status.OK:
-		if r.SubjectStatus != "" && r.SubjectStatus != string(status.Available) {
+	case judge.OK:
+		if r.SubjectStatus != "" && r.SubjectStatus != string(judge.Available) {
 			return "ok: nothing gated (subject " + r.SubjectStatus + ")"
 		}
 		return "ok"
@@ -232,9 +231,9 @@ func verdict(r *report.Report) string {
 }
 
 func counts(r *report.Report) []count {
-	var tally status.Tally
+	var tally judge.Tally
 	for _, b := range r.Benches {
-		tally.Add(b.Status, status.OfBench(b.Status, b.BaselineElapsedNs != nil))
+		tally.Add(b.Status, judge.OfBench(b.Status, b.BaselineElapsedNs != nil))
 	}
 	var out []count
 	for _, c := range tally.Counts() {
@@ -243,22 +242,22 @@ func counts(r *report.Report) []count {
 	return out
 }
 
-// statusRank orders what needs a reader first (status.Severity decides).
-func statusRank(st status.Status) int { return st.Severity().Rank() }
+// statusRank orders what needs a reader first (judge.Severity decides).
+func statusRank(st judge.Status) int { return st.Severity().Rank() }
 
-func statusClass(s status.Status) string { return severityClass(s.Severity()) }
+func statusClass(s judge.Status) string { return severityClass(s.Severity()) }
 
 func benchClass(b *report.Bench) string {
-	return severityClass(status.OfBench(b.Status, b.BaselineElapsedNs != nil))
+	return severityClass(judge.OfBench(b.Status, b.BaselineElapsedNs != nil))
 }
 
-func severityClass(v status.Severity) string {
+func severityClass(v judge.Severity) string {
 	switch v {
-	case status.Fails, status.Regresses:
+	case judge.Fails, judge.Regresses:
 		return "bad"
-	case status.Attention, status.Unjudged:
+	case judge.Attention, judge.Unjudged:
 		return "warn"
-	case status.Absent:
+	case judge.Absent:
 		return "muted"
 	}
 	return "good"
@@ -270,7 +269,7 @@ func problems(run *Run) []problem {
 	for _, b := range r.Benches {
 		// The subject's own absence is said once in the header, not per
 		// bench; a bench its baseline holds and its subject lost is not quiet.
-		if sev := status.OfBench(b.Status, b.BaselineElapsedNs != nil); !sev.Quiet() {
+		if sev := judge.OfBench(b.Status, b.BaselineElapsedNs != nil); !sev.Quiet() {
 			out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (gate)", Status: b.Status, Order: sev.Rank()})
 		}
 		if g, ok := run.Gate[b.Name]; ok {

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -189,7 +189,7 @@ func ratioRows(benches []*report.Bench, langs []string) (map[string][]ratioRow, 
 			}
 			lo, hi := sampleRange(res)
 			rr.low, rr.high = lo/sm, hi/sm
-			if res.Status == status.ParityMismatch {
+			if res.Status == judge.StatusParityMismatch {
 				rr.mark = "!"
 			}
 			rows[b.Name] = append(rows[b.Name], rr)
@@ -337,7 +337,7 @@ type trendPoint struct {
 	label, date string
 	median      float64
 	lo, hi      float64 // the band, when known
-	status      status.Status
+	status      judge.Status
 }
 
 // trendChart draws the subject's median on one bench across reports, one

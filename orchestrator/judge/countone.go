@@ -3,7 +3,6 @@ package judge
 import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // One counted run at gate time. The determinism rule needs two runs that
@@ -34,7 +33,7 @@ func SummarizeAgainst(c CountCell, e *baseline.Entry) Counts {
 		return Summarize(c)
 	}
 	r := c.Runs[0]
-	s := Counts{Status: status.OK, Scope: r.Scope, Instrument: r.Instrument, Ir: []uint64{r.Ir}, Median: r.Ir, EstCycles: r.EstCycles}
+	s := Counts{Status: OK, Scope: r.Scope, Instrument: r.Instrument, Ir: []uint64{r.Ir}, Median: r.Ir, EstCycles: r.EstCycles}
 	if s.EstCycles == 0 {
 		s.EstCycles = r.EstimatedCycles()
 	}

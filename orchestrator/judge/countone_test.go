@@ -5,7 +5,6 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 func spreadEntry(ir uint64, spread float64) *baseline.Entry {
@@ -54,19 +53,19 @@ func TestSettledByOne(t *testing.T) {
 // count_unstable.
 func TestCountOneRunRule(t *testing.T) {
 	e := spreadEntry(1000000, 0)
-	if v := Count(counted(1000000), e); v.Verdict != status.OK || v.Median != 1000000 || v.Spread != 0 || v.Delta != 0 || v.EstCycles == 0 {
+	if v := Count(counted(1000000), e); v.Verdict != OK || v.Median != 1000000 || v.Spread != 0 || v.Delta != 0 || v.EstCycles == 0 {
 		t.Fatalf("one equal run: %+v", v)
 	}
-	if v := Count(counted(1000001), e); v.Verdict != status.CountFailed {
+	if v := Count(counted(1000001), e); v.Verdict != CountFailed {
 		t.Fatalf("one differing run judged alone: %+v", v)
 	}
-	if v := Count(counted(1100000, 1100000), e); v.Verdict != status.Regression {
+	if v := Count(counted(1100000, 1100000), e); v.Verdict != Regression {
 		t.Fatalf("a code change, confirmed by a second run: %+v", v)
 	}
-	if v := Count(counted(1000000, 1100000), e); v.Verdict != status.CountUnstable {
+	if v := Count(counted(1000000, 1100000), e); v.Verdict != CountUnstable {
 		t.Fatalf("a disagreeing pair: %+v", v)
 	}
-	if s := Summarize(counted(1000000)); s.Status != status.CountFailed {
+	if s := Summarize(counted(1000000)); s.Status != CountFailed {
 		t.Fatalf("without a baseline one run is not enough: %+v", s)
 	}
 }

@@ -3,7 +3,7 @@
 // sibling compares with the subject, whether the subject regressed against
 // its baseline, and what that makes of the bench and of the run. Pure logic
 // over values already measured: no engine, no files. The statuses it speaks
-// in are orchestrator/status's.
+// in are orchestrator/judge's.
 //
 // The former package metric declares the quantities a run measures and gates, once
 // each: a metric's name and unit, how a cell carries it, its keys in a
@@ -17,4 +17,14 @@
 // It is not where values are measured or written: it holds rules over
 // values already measured, imports no engine and no report, and sits below
 // the judge and the report on the data's one way.
+//
+// The former package status is the vocabulary of outcomes every stage of a run shares:
+// what the sampler said of a sample, what the runner said of a job, what the
+// judge said of a bench and of the run, what became of a toolchain image —
+// and, beside each, what it means: its Severity (does it fail the run, need
+// attention, or stay quiet) and its rank for sorting, which the judge, the
+// exit code and every renderer ask instead of deciding for themselves.
+// Deciding which status applies is the judge's work (orchestrator/judge);
+// the sampler's wire format keeps plain strings that map one to one onto
+// these.
 package judge

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Instructions is the count lane's exact instruction count, held to the
@@ -16,7 +15,7 @@ var Instructions = &Metric{
 	Baseline:  instrBase,
 	Fields:    baseline.CountFields,
 	Judge:     instrRule,
-	Regressed: status.Regression,
+	Regressed: Regression,
 	Verdict:   "count_verdict",
 	Column:    "instructions",
 	Format:    func(n int64) string { return FormatCount(uint64(n)) },
@@ -38,13 +37,13 @@ func instrRule(c Values, b Base, _ float64) MetricCheck {
 	v.Ratio = float64(c.Median) / float64(b.Median)
 	switch {
 	case v.Ratio > 1+v.Band:
-		v.Status = status.Regression
+		v.Status = Regression
 		v.Why = fmt.Sprintf("instructions %s the baseline (%+d: %d vs %d), over its %s band", Pct(v.Ratio), delta, c.Median, b.Median, PctBand(v.Band))
 	case v.Ratio < 1-v.Band:
-		v.Status = status.Improved
+		v.Status = Improved
 		v.Why = fmt.Sprintf("instructions %s the baseline (%+d), past its %s band", Pct(v.Ratio), delta, PctBand(v.Band))
 	default:
-		v.Status = status.OK
+		v.Status = OK
 	}
 	return v
 }

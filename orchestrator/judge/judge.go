@@ -7,7 +7,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/stats"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Parity verdicts.
@@ -74,7 +73,7 @@ func Parity(checks map[string]string) (verdict string, mismatched []string, agre
 
 // Cell is one language's result on a bench, as the judge needs it.
 type Cell struct {
-	Status     status.Status
+	Status     Status
 	Check      string
 	Median     int64   // elapsed ns; 0 when nothing was measured
 	Samples    []int64 // elapsed ns, every sample (confirmation included)
@@ -85,7 +84,7 @@ type Cell struct {
 
 // measured says whether the cell has a number that can be compared.
 func (c Cell) measured() bool {
-	return (c.Status == status.OK || c.Status == status.ParityMismatch) && c.Median > 0
+	return (c.Status == OK || c.Status == StatusParityMismatch) && c.Median > 0
 }
 
 // Metrics is what the cell's samples carry, as the metrics read it.
@@ -173,12 +172,12 @@ func pctBand(b float64) string { return PctBand(b) }
 // Verdict is what the judge decided of one bench.
 type Verdict struct {
 	// Status is the bench's: the subject's gate outcome, or why it has none.
-	Status status.Status
+	Status Status
 	Parity string
 	Check  string // the workload's check, as most siblings printed it
 	// Cells holds each language's status after judging (a parity mismatch
 	// or a regression replaces ok) and why, where it changed.
-	Cells  map[string]status.Status
+	Cells  map[string]Status
 	Detail map[string]string
 	// Ratios holds each measured comparative's median over the subject's
 	// (> 1: the subject is faster).
@@ -196,10 +195,10 @@ type Verdict struct {
 // Bench judges one bench from its cells (language -> result) and how its
 // subject is gated.
 func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
-	v, checks := Verdict{Cells: map[string]status.Status{}, Detail: map[string]string{}, Ratios: map[string]float64{}, Counts: map[string]*CountCheck{}}, map[string]string{}
+	v, checks := Verdict{Cells: map[string]Status{}, Detail: map[string]string{}, Ratios: map[string]float64{}, Counts: map[string]*CountCheck{}}, map[string]string{}
 	for lang, c := range cells {
 		v.Cells[lang] = c.Status
-		if c.Status == status.OK {
+		if c.Status == OK {
 			checks[lang] = c.Check
 		}
 	}
@@ -207,9 +206,9 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 	v.Parity, mismatched, v.Check = Parity(checks)
 	for _, lang := range mismatched {
 		c := cells[lang]
-		c.Status = status.ParityMismatch
+		c.Status = StatusParityMismatch
 		cells[lang] = c
-		v.Cells[lang] = status.ParityMismatch
+		v.Cells[lang] = StatusParityMismatch
 		v.Detail[lang] = fmt.Sprintf("check %q differs from the siblings' %q", c.Check, v.Check)
 	}
 
@@ -224,30 +223,30 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 	switch {
 	case unconfined(cells) != "":
 		// A sampler that could not confine its benches ran none: it fails.
-		v.Status = status.Unconfined
+		v.Status = Unconfined
 		v.Detail[unconfined(cells)] = "its sampler could not confine a bench, so it ran none (see the report's confinement)"
 	case !ok && g.Entry != nil:
-		v.Status = status.NoSubjectSource
+		v.Status = NoSubjectSource
 		v.Detail[subject] = "the baseline has this bench, the suite has no " + subject + " program for it"
 	case !ok:
-		v.Status = status.NoSubjectSource
-	case subj.Status == status.Unavailable:
-		v.Status = status.SubjectUnavailable
-	case !subj.measured() || subj.Status == status.ParityMismatch:
+		v.Status = NoSubjectSource
+	case subj.Status == Unavailable:
+		v.Status = SubjectUnavailable
+	case !subj.measured() || subj.Status == StatusParityMismatch:
 		v.Status = subj.Status
 	case g.Entry == nil || g.Entry.ElapsedNs <= 0: // none, or counts alone
-		v.Status = status.NoBaseline
+		v.Status = NoBaseline
 	case g.Incomparable != "":
-		v.Status = status.IncomparableMachine
+		v.Status = IncomparableMachine
 		v.Detail[subject] = "time and memory not gated: " + g.Incomparable
 	default:
 		v.Checks = gate(subj, g.Entry, g.Alpha)
 		v.Status = combine(v.Checks)
 		switch v.Status {
-		case status.Regression, status.MemRegression:
+		case Regression, MemRegression:
 			v.Cells[subject] = v.Status
 			v.Detail[subject] = why(v.Checks)
-		case status.Inconclusive:
+		case Inconclusive:
 			v.Detail[subject] = why(v.Checks)
 		}
 	}
@@ -258,15 +257,15 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 // combine is the bench's status from its metrics' checks: a regression
 // of any (time's, then memory's), then inconclusive, then improved, then
 // ok.
-func combine(checks map[string]*Check) status.Status {
-	for _, s := range []status.Status{status.Regression, status.MemRegression, status.Inconclusive, status.Improved} {
+func combine(checks map[string]*Check) Status {
+	for _, s := range []Status{Regression, MemRegression, Inconclusive, Improved} {
 		for _, c := range checks {
 			if c.Status == s {
 				return s
 			}
 		}
 	}
-	return status.OK
+	return OK
 }
 
 // why is every check's reason, in the registry's order.
@@ -284,17 +283,17 @@ func why(checks map[string]*Check) string {
 // any fails the run, else regression when the time or memory of any
 // regressed, else inconclusive when any needs attention, else ok. Whether
 // an inconclusive run fails the gate (--strict) is the caller's to say.
-func Run(benches []BenchStatus) status.Status {
-	worst := status.OK
+func Run(benches []BenchStatus) Status {
+	worst := OK
 	for _, b := range benches {
-		switch status.OfBench(b.Status, b.HadBaseline) {
-		case status.Fails:
-			return status.Failed
-		case status.Regresses:
-			worst = status.Regression
-		case status.Attention:
-			if worst == status.OK {
-				worst = status.Inconclusive
+		switch OfBench(b.Status, b.HadBaseline) {
+		case Fails:
+			return Failed
+		case Regresses:
+			worst = Regression
+		case Attention:
+			if worst == OK {
+				worst = Inconclusive
 			}
 		}
 	}
@@ -303,7 +302,7 @@ func Run(benches []BenchStatus) status.Status {
 
 // BenchStatus is what Run needs of a bench.
 type BenchStatus struct {
-	Status      status.Status
+	Status      Status
 	HadBaseline bool
 }
 
@@ -352,7 +351,7 @@ func Machine(f *baseline.File, path string, here baseline.Machine, anyMachine bo
 // unconfined ("" when none did).
 func unconfined(cells map[string]Cell) string {
 	for lang, c := range cells {
-		if c.Status == status.Unconfined {
+		if c.Status == Unconfined {
 			return lang
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 func TestParity(t *testing.T) {
@@ -36,7 +35,7 @@ func TestParity(t *testing.T) {
 }
 
 func ok(check string, median int64) Cell {
-	return Cell{Status: status.OK, Check: check, Median: median}
+	return Cell{Status: OK, Check: check, Median: median}
 }
 
 // Every status a bench can take, from the cells the runner gives.
@@ -47,38 +46,38 @@ func TestBench(t *testing.T) {
 		name     string
 		cells    map[string]Cell
 		entry    *baseline.Entry
-		status   status.Status
-		subject  status.Status // the subject's cell after judging ("" : no cell)
+		status   Status
+		subject  Status // the subject's cell after judging ("" : no cell)
 		parity   string
 		ratios   map[string]float64
 		detailed []string // languages with a detail
 	}{
 		{"ok", map[string]Cell{"hale": ok("n:1", 1200), "c": ok("n:1", 600)}, base,
-			status.OK, status.OK, ParityOK, map[string]float64{"c": 0.5}, nil},
+			OK, OK, ParityOK, map[string]float64{"c": 0.5}, nil},
 		{"regression", map[string]Cell{"hale": ok("n:1", 1301), "c": ok("n:1", 1301)}, base,
-			status.Regression, status.Regression, ParityOK, map[string]float64{"c": 1}, []string{"hale"}},
+			Regression, Regression, ParityOK, map[string]float64{"c": 1}, []string{"hale"}},
 		{"faster is never a regression", map[string]Cell{"hale": ok("n:1", 10)}, base,
-			status.Improved, status.OK, ParitySingle, map[string]float64{}, nil},
+			Improved, OK, ParitySingle, map[string]float64{}, nil},
 		{"no baseline", map[string]Cell{"hale": ok("n:1", 10)}, nil,
-			status.NoBaseline, status.OK, ParitySingle, map[string]float64{}, nil},
+			NoBaseline, OK, ParitySingle, map[string]float64{}, nil},
 		{"subject's check differs", map[string]Cell{"hale": ok("n:2", 900), "c": ok("n:1", 900), "go": ok("n:1", 1800)}, base,
-			status.ParityMismatch, status.ParityMismatch, ParityMismatch, map[string]float64{"c": 1, "go": 2}, []string{"hale"}},
+			StatusParityMismatch, StatusParityMismatch, ParityMismatch, map[string]float64{"c": 1, "go": 2}, []string{"hale"}},
 		{"a comparative's check differs", map[string]Cell{"hale": ok("n:1", 900), "c": ok("n:1", 900), "go": ok("n:3", 1800)}, base,
-			status.OK, status.OK, ParityMismatch, map[string]float64{"c": 1, "go": 2}, []string{"go"}},
-		{"a comparative's sampler could not confine", map[string]Cell{"hale": ok("n:1", 900), "go": {Status: status.Unconfined}}, base,
-			status.Unconfined, status.OK, ParitySingle, map[string]float64{}, []string{"go"}},
-		{"subject unavailable", map[string]Cell{"hale": {Status: status.Unavailable}, "c": ok("n:1", 9)}, base,
-			status.SubjectUnavailable, status.Unavailable, ParitySingle, map[string]float64{}, nil},
+			OK, OK, ParityMismatch, map[string]float64{"c": 1, "go": 2}, []string{"go"}},
+		{"a comparative's sampler could not confine", map[string]Cell{"hale": ok("n:1", 900), "go": {Status: Unconfined}}, base,
+			Unconfined, OK, ParitySingle, map[string]float64{}, []string{"go"}},
+		{"subject unavailable", map[string]Cell{"hale": {Status: Unavailable}, "c": ok("n:1", 9)}, base,
+			SubjectUnavailable, Unavailable, ParitySingle, map[string]float64{}, nil},
 		{"no subject source, baseline kept", map[string]Cell{"c": ok("n:1", 9), "go": ok("n:1", 9)}, base,
-			status.NoSubjectSource, "", ParityOK, map[string]float64{}, []string{"hale"}},
+			NoSubjectSource, "", ParityOK, map[string]float64{}, []string{"hale"}},
 		{"no subject source", map[string]Cell{"c": ok("n:1", 9), "go": ok("n:1", 9)}, nil,
-			status.NoSubjectSource, "", ParityOK, map[string]float64{}, nil},
-		{"subject failed to build", map[string]Cell{"hale": {Status: status.BuildFailed}, "c": ok("n:1", 9)}, base,
-			status.BuildFailed, status.BuildFailed, ParitySingle, map[string]float64{}, nil},
-		{"subject timed out", map[string]Cell{"hale": {Status: status.Timeout}}, base,
-			status.Timeout, status.Timeout, ParityNone, map[string]float64{}, nil},
-		{"a comparative crashed", map[string]Cell{"hale": ok("n:1", 1000), "c": {Status: status.RunFailed}}, base,
-			status.OK, status.OK, ParitySingle, map[string]float64{}, nil},
+			NoSubjectSource, "", ParityOK, map[string]float64{}, nil},
+		{"subject failed to build", map[string]Cell{"hale": {Status: BuildFailed}, "c": ok("n:1", 9)}, base,
+			BuildFailed, BuildFailed, ParitySingle, map[string]float64{}, nil},
+		{"subject timed out", map[string]Cell{"hale": {Status: Timeout}}, base,
+			Timeout, Timeout, ParityNone, map[string]float64{}, nil},
+		{"a comparative crashed", map[string]Cell{"hale": ok("n:1", 1000), "c": {Status: RunFailed}}, base,
+			OK, OK, ParitySingle, map[string]float64{}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -125,7 +124,7 @@ func cellOf(samples []int64) Cell {
 		}
 	}
 	med = s[len(s)/2]
-	return Cell{Status: status.OK, Check: "n:1", Median: med, Samples: samples}
+	return Cell{Status: OK, Check: "n:1", Median: med, Samples: samples}
 }
 
 func measuredEntry(median int64, samples []int64, noise, drift float64) *baseline.Entry {
@@ -142,14 +141,14 @@ func TestTimeVerdicts(t *testing.T) {
 	cases := []struct {
 		name    string
 		samples []int64
-		want    status.Status
+		want    Status
 	}{
-		{"unchanged", around(1_000_000, 0.02, 5, 3), status.OK},
-		{"30% slower", around(1_300_000, 0.02, 10, 1), status.Regression},
-		{"a little slower, within the band", around(1_030_000, 0.02, 10, 1), status.OK},
-		{"over the band but overlapping", []int64{1_060_000, 900_000, 1_200_000, 980_000, 1_080_000, 1_070_000, 1_010_000}, status.Inconclusive},
-		{"too noisy to resolve the band", []int64{600_000, 1_000_000, 1_400_000, 800_000, 1_200_000}, status.Inconclusive},
-		{"30% faster", around(700_000, 0.02, 10, 2), status.Improved},
+		{"unchanged", around(1_000_000, 0.02, 5, 3), OK},
+		{"30% slower", around(1_300_000, 0.02, 10, 1), Regression},
+		{"a little slower, within the band", around(1_030_000, 0.02, 10, 1), OK},
+		{"over the band but overlapping", []int64{1_060_000, 900_000, 1_200_000, 980_000, 1_080_000, 1_070_000, 1_010_000}, Inconclusive},
+		{"too noisy to resolve the band", []int64{600_000, 1_000_000, 1_400_000, 800_000, 1_200_000}, Inconclusive},
+		{"30% faster", around(700_000, 0.02, 10, 2), Improved},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -157,7 +156,7 @@ func TestTimeVerdicts(t *testing.T) {
 			if v.Status != c.want {
 				t.Fatalf("%s (ratio %.3f band %.3f noise %.4f p %v: %s), want %s", v.Status, v.Ratio, v.Band, v.Noise, v.P, v.Why, c.want)
 			}
-			if v.Status != status.OK && v.Why == "" {
+			if v.Status != OK && v.Why == "" {
 				t.Fatal("no reason given")
 			}
 		})
@@ -167,12 +166,12 @@ func TestTimeVerdicts(t *testing.T) {
 func TestMemoryVerdicts(t *testing.T) {
 	band := 0.01
 	e := &baseline.Entry{ElapsedNs: 1000, MemKB: 10_000, MemTolerance: &band, MemSamples: []int64{10_000, 10_004, 9_996, 10_000, 10_002}}
-	same := Cell{Status: status.OK, Median: 1000, MemKB: 10_100, MemSamples: []int64{10_100, 10_104, 10_096}}
-	if m := Memory(same, e, 0.01); m == nil || m.Status != status.OK || m.Band != baseline.MemBandFloor {
+	same := Cell{Status: OK, Median: 1000, MemKB: 10_100, MemSamples: []int64{10_100, 10_104, 10_096}}
+	if m := Memory(same, e, 0.01); m == nil || m.Status != OK || m.Band != baseline.MemBandFloor {
 		t.Fatalf("same memory: %+v", m)
 	}
-	twice := Cell{Status: status.OK, Median: 1000, MemKB: 20_000, MemSamples: []int64{20_000, 20_008, 19_996, 20_004, 20_000}}
-	if m := Memory(twice, e, 0.01); m == nil || m.Status != status.MemRegression || m.P == nil || *m.P >= 0.01 {
+	twice := Cell{Status: OK, Median: 1000, MemKB: 20_000, MemSamples: []int64{20_000, 20_008, 19_996, 20_004, 20_000}}
+	if m := Memory(twice, e, 0.01); m == nil || m.Status != MemRegression || m.P == nil || *m.P >= 0.01 {
 		t.Fatalf("twice the memory: %+v", m)
 	}
 	if Memory(twice, &baseline.Entry{ElapsedNs: 1000, MaxRSSKB: 5}, 0.01) != nil {
@@ -180,7 +179,7 @@ func TestMemoryVerdicts(t *testing.T) {
 	}
 	tol := 0.3
 	v := Bench("c", map[string]Cell{"c": twice}, Gate{Entry: &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol, MemKB: 10_000, MemTolerance: &band, MemSamples: e.MemSamples}, Alpha: 0.01})
-	if v.Status != status.MemRegression || v.Cells["c"] != status.MemRegression || v.Checks["memory"] == nil || v.Checks["time"] == nil || v.Checks["time"].Status != status.OK {
+	if v.Status != MemRegression || v.Cells["c"] != MemRegression || v.Checks["memory"] == nil || v.Checks["time"] == nil || v.Checks["time"].Status != OK {
 		t.Fatalf("bench %+v", v)
 	}
 }
@@ -190,7 +189,7 @@ func TestIncomparableMachineAndSuspect(t *testing.T) {
 	e := &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol}
 	slow := ok("n:1", 5000)
 	v := Bench("c", map[string]Cell{"c": slow}, Gate{Entry: e, Alpha: 0.01, Incomparable: "CPU Xeon here, Ryzen in the baseline"})
-	if v.Status != status.IncomparableMachine || v.Cells["c"] != status.OK || v.Checks["time"] != nil {
+	if v.Status != IncomparableMachine || v.Cells["c"] != OK || v.Checks["time"] != nil {
 		t.Fatalf("another machine's baseline gated: %+v", v)
 	}
 	if !Suspect(slow, Gate{Entry: e}) || Suspect(ok("n:1", 1100), Gate{Entry: e}) || Suspect(slow, Gate{Entry: e, Incomparable: "x"}) || Suspect(slow, Gate{}) {
@@ -201,18 +200,18 @@ func TestIncomparableMachineAndSuspect(t *testing.T) {
 func TestRun(t *testing.T) {
 	cases := []struct {
 		in   []BenchStatus
-		want status.Status
+		want Status
 	}{
-		{[]BenchStatus{{status.OK, true}, {status.NoBaseline, false}, {status.SubjectUnavailable, true}, {status.Improved, true}}, status.OK},
-		{[]BenchStatus{{status.OK, true}, {status.Inconclusive, true}}, status.Inconclusive},
-		{[]BenchStatus{{status.Inconclusive, true}, {status.Regression, true}}, status.Regression},
-		{[]BenchStatus{{status.MemRegression, true}}, status.Regression},
-		{[]BenchStatus{{status.Regression, true}, {status.BuildFailed, false}}, status.Failed},
-		{[]BenchStatus{{status.ParityMismatch, true}}, status.Failed},
-		{[]BenchStatus{{status.NoSubjectSource, true}}, status.Failed},
-		{[]BenchStatus{{status.NoSubjectSource, false}}, status.OK},
-		{[]BenchStatus{{status.NoBench, true}}, status.Failed},
-		{[]BenchStatus{{status.IncomparableMachine, true}}, status.OK},
+		{[]BenchStatus{{OK, true}, {NoBaseline, false}, {SubjectUnavailable, true}, {Improved, true}}, OK},
+		{[]BenchStatus{{OK, true}, {Inconclusive, true}}, Inconclusive},
+		{[]BenchStatus{{Inconclusive, true}, {Regression, true}}, Regression},
+		{[]BenchStatus{{MemRegression, true}}, Regression},
+		{[]BenchStatus{{Regression, true}, {BuildFailed, false}}, Failed},
+		{[]BenchStatus{{StatusParityMismatch, true}}, Failed},
+		{[]BenchStatus{{NoSubjectSource, true}}, Failed},
+		{[]BenchStatus{{NoSubjectSource, false}}, OK},
+		{[]BenchStatus{{NoBench, true}}, Failed},
+		{[]BenchStatus{{IncomparableMachine, true}}, OK},
 	}
 	for _, c := range cases {
 		if got := Run(c.in); got != c.want {
@@ -228,11 +227,11 @@ func TestTimeWithoutBaselineSamples(t *testing.T) {
 	tol := 0.3
 	e := &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol}
 	noisy := []int64{600_000, 1_000_000, 1_400_000, 800_000, 1_200_000}
-	if v := Time(cellOf(noisy), e, 0.01); v.Status != status.Regression {
+	if v := Time(cellOf(noisy), e, 0.01); v.Status != Regression {
 		t.Fatalf("a thousand times the baseline: %s (%s)", v.Status, v.Why)
 	}
 	justOver := []int64{900, 1350, 1800, 1100, 1600}
-	if v := Time(cellOf(justOver), e, 0.01); v.Status != status.Inconclusive {
+	if v := Time(cellOf(justOver), e, 0.01); v.Status != Inconclusive {
 		t.Fatalf("just over, noisy: %s (%s)", v.Status, v.Why)
 	}
 }
@@ -245,14 +244,14 @@ func TestTimeAccountsForBetweenRunDrift(t *testing.T) {
 	steady := measuredEntry(1_000_000, base, 0.004, 0.01)
 	wandering := measuredEntry(1_000_000, base, 0.004, 0.24)
 	slow := cellOf(around(1_400_000, 0.02, 10, 1))
-	if v := Time(slow, steady, 0.01); v.Status != status.Regression {
+	if v := Time(slow, steady, 0.01); v.Status != Regression {
 		t.Fatalf("steady host: %s (%s)", v.Status, v.Why)
 	}
 	// The issue's 30% slowdown, on a host quiet enough to resolve it.
-	if v := Time(cellOf(around(1_300_000, 0.02, 10, 1)), steady, 0.01); v.Status != status.Regression {
+	if v := Time(cellOf(around(1_300_000, 0.02, 10, 1)), steady, 0.01); v.Status != Regression {
 		t.Fatalf("+30%% on a steady host: %s (%s)", v.Status, v.Why)
 	}
-	if v := Time(slow, wandering, 0.01); v.Status != status.Inconclusive || v.P == nil || *v.P < 0.01 {
+	if v := Time(slow, wandering, 0.01); v.Status != Inconclusive || v.P == nil || *v.P < 0.01 {
 		t.Fatalf("wandering host: %s p %v (%s)", v.Status, v.P, v.Why)
 	}
 }
@@ -262,8 +261,8 @@ func TestTimeAccountsForBetweenRunDrift(t *testing.T) {
 func TestSmallMemoryGrowthIsNoise(t *testing.T) {
 	band := 0.05
 	e := &baseline.Entry{ElapsedNs: 1000, MemKB: 256, MemTolerance: &band, MemSamples: []int64{256, 256, 256, 256, 256, 256}}
-	c := Cell{Status: status.OK, Median: 1000, MemKB: 300, MemSamples: []int64{300, 310, 300, 290, 300, 305}}
-	if m := Memory(c, e, 0.01); m == nil || m.Status != status.OK {
+	c := Cell{Status: OK, Median: 1000, MemKB: 300, MemSamples: []int64{300, 310, 300, 290, 300, 305}}
+	if m := Memory(c, e, 0.01); m == nil || m.Status != OK {
 		t.Fatalf("256 → 300 KiB: %+v", m)
 	}
 }
@@ -282,11 +281,11 @@ func TestQuietBenchOnADriftingHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	slower := cellOf(around(1_180_000, 0.01, 10, 1))
-	if v := Time(slower, f.Benches["quiet"], 0.01); v.Status != status.OK || v.Band < 0.35-1e-9 {
+	if v := Time(slower, f.Benches["quiet"], 0.01); v.Status != OK || v.Band < 0.35-1e-9 {
 		t.Fatalf("+18%% on a host whose runs drift 13.5%%: %s, band %v (%s)", v.Status, v.Band, v.Why)
 	}
 	own, _ := baseline.Parse("q.json", []byte(fmt.Sprintf(`{"updated_at": "x", "benches": {"quiet": {"kind": "micro", "elapsed_ns": 1000000, "maxrss_kb": 1, "noise": 0.004, "drift_sigma": 0.01, "band": 0.05, "samples": %s}}}`, jsonInts(base))))
-	if v := Time(slower, own.Benches["quiet"], 0.01); v.Status != status.Regression {
+	if v := Time(slower, own.Benches["quiet"], 0.01); v.Status != Regression {
 		t.Fatalf("the same shift against the bench's own drift alone: %s (%s)", v.Status, v.Why)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Values is one metric's figures in one cell: the median the verdict is
@@ -41,15 +40,15 @@ type Base struct {
 
 // Check is one gated metric's verdict on the subject.
 type MetricCheck struct {
-	Status   status.Status `json:"status"`
-	Median   int64         `json:"median"`
-	Baseline int64         `json:"baseline"`
-	Ratio    float64       `json:"ratio"`     // median / baseline
-	Band     float64       `json:"band"`      // the relative band it was held to
-	BandFrom string        `json:"band_from"` // where the band comes from
-	Noise    float64       `json:"noise"`     // this run's relative standard error of the median
-	P        *float64      `json:"p,omitempty"`
-	Why      string        `json:"why,omitempty"`
+	Status   Status   `json:"status"`
+	Median   int64    `json:"median"`
+	Baseline int64    `json:"baseline"`
+	Ratio    float64  `json:"ratio"`     // median / baseline
+	Band     float64  `json:"band"`      // the relative band it was held to
+	BandFrom string   `json:"band_from"` // where the band comes from
+	Noise    float64  `json:"noise"`     // this run's relative standard error of the median
+	P        *float64 `json:"p,omitempty"`
+	Why      string   `json:"why,omitempty"`
 }
 
 // Rule is a metric's verdict: this run's values against the baseline's,
@@ -76,7 +75,7 @@ type Metric struct {
 	Record func(e *baseline.Entry, runs []MetricCell)
 	Judge  Rule
 	// Regressed is the status a regression of it gives the subject.
-	Regressed status.Status
+	Regressed Status
 	// Verdict is the report's key of its verdict on a bench ("": under
 	// the bench's "metrics", by name, and each language's median under its
 	// "metrics").

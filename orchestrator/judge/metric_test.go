@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/baseline"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // bisect's --metric: the default rule, a compared metric by name, and a
@@ -80,13 +79,13 @@ func TestBaselineFields(t *testing.T) {
 // band's edge does not.
 func TestInstructionsExact(t *testing.T) {
 	b := Base{Median: 1000, Band: 0.01}
-	if v := Instructions.Judge(Values{Median: 1010}, b, 0); v.Status != status.OK {
+	if v := Instructions.Judge(Values{Median: 1010}, b, 0); v.Status != OK {
 		t.Errorf("at the band: %+v", v)
 	}
-	if v := Instructions.Judge(Values{Median: 1011}, b, 0); v.Status != status.Regression || !strings.Contains(v.Why, "+11") {
+	if v := Instructions.Judge(Values{Median: 1011}, b, 0); v.Status != Regression || !strings.Contains(v.Why, "+11") {
 		t.Errorf("over the band: %+v", v)
 	}
-	if v := Instructions.Judge(Values{Median: 989}, b, 0); v.Status != status.Improved {
+	if v := Instructions.Judge(Values{Median: 989}, b, 0); v.Status != Improved {
 		t.Errorf("under the band: %+v", v)
 	}
 }

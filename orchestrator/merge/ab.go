@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/abreport"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // ABShard is one shard's ab result (ab --shard=K/N) and the file it came
@@ -77,7 +77,7 @@ func AB(shards []ABShard, at string) (*abreport.Result, error) {
 			m.Warnings = appendNew(m.Warnings, fmt.Sprintf("shard %d's rounds were ordered by seed %d, shard 1's by %d", r.Shard.Index, r.Seed, first.Seed))
 		}
 		sh.Parts = append(sh.Parts, report.ShardPart{Index: r.Shard.Index, File: s.File, RunID: r.RunID, GeneratedAt: r.GeneratedAt,
-			Status: status.OK, Host: r.Host, Benches: r.Shard.Benches, SourcesDigest: r.Shard.SuiteSourcesDigest})
+			Status: judge.OK, Host: r.Host, Benches: r.Shard.Benches, SourcesDigest: r.Shard.SuiteSourcesDigest})
 	}
 	m.StoppedBy = strings.Join(stopped, ", ")
 	sort.SliceStable(m.Benches, func(i, j int) bool { return m.Benches[i].Name < m.Benches[j].Name })

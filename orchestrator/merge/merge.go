@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Reports joins the shards of one run into one report, written at (RFC
@@ -84,14 +84,14 @@ func mergedCount(shards []Shard) *report.Count {
 
 // worse is the run status of two shards': a failure over a regression
 // over an inconclusive run over a fine one.
-func worse(a, b status.Status) status.Status {
-	rank := func(s status.Status) int {
+func worse(a, b judge.Status) judge.Status {
+	rank := func(s judge.Status) int {
 		switch s.Severity() {
-		case status.Fails:
+		case judge.Fails:
 			return 3
-		case status.Regresses:
+		case judge.Regresses:
 			return 2
-		case status.Attention:
+		case judge.Attention:
 			return 1
 		}
 		return 0

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 var suite = []string{"alpha", "beta", "delta", "epsilon", "gamma", "zeta"}
@@ -27,11 +27,11 @@ func shards(n int) []Shard {
 	var out []Shard
 	for k := 1; k <= n; k++ {
 		r := &report.Report{
-			Schema: report.Schema, RunID: fmt.Sprintf("run-%d", k), Status: status.OK, Subject: "c", SubjectStatus: "available",
+			Schema: report.Schema, RunID: fmt.Sprintf("run-%d", k), Status: judge.OK, Subject: "c", SubjectStatus: "available",
 			Host:     report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
 			Settings: report.Settings{TimeoutPerSample: "2m0s", Languages: []string{"c"}},
 			Base:     report.Base{ID: "sha256:base"}, Baselines: "baselines-c.json",
-			Images:        map[string]report.Toolchain{"c": {Status: status.Available, Digest: "sha256:tc"}},
+			Images:        map[string]report.Toolchain{"c": {Status: judge.Available, Digest: "sha256:tc"}},
 			BenchImages:   map[string]report.BenchImage{"c": {Digest: "sha256:bi"}},
 			Gate:          report.Gate{Alpha: 0.01, Machine: "same"},
 			Count:         &report.Count{Mode: "only", Languages: []string{"c"}, Runs: 2, CostSeconds: float64(k), Cells: len(p.Part(k))},
@@ -41,10 +41,10 @@ func shards(n int) []Shard {
 				Loads: p.Loads, Digest: p.Digest, SuiteSourcesDigest: "sha256:suite"},
 		}
 		for i, name := range p.Part(k) {
-			b := &report.Bench{Name: name, Status: status.OK, CountVerdict: status.OK,
+			b := &report.Bench{Name: name, Status: judge.OK, CountVerdict: judge.OK,
 				SubjectResult: &report.Lang{Count: &report.CountLane{Ir: uint64(1000 + len(name))}}}
 			if k == 2 && i == 0 {
-				b.Status, r.Status, r.FlaggedBy = status.Regression, status.Regression, []string{"instructions"}
+				b.Status, r.Status, r.FlaggedBy = judge.Regression, judge.Regression, []string{"instructions"}
 			}
 			r.Benches = append(r.Benches, b)
 		}
@@ -70,7 +70,7 @@ func TestMergeJoinsAsTheyAre(t *testing.T) {
 	if !reflect.DeepEqual(names, suite) {
 		t.Fatalf("benches %v; want each once in grid order %v", names, suite)
 	}
-	if m.Status != status.Regression || !reflect.DeepEqual(m.FlaggedBy, []string{"instructions"}) {
+	if m.Status != judge.Regression || !reflect.DeepEqual(m.FlaggedBy, []string{"instructions"}) {
 		t.Fatalf("status %s flagged %v; want shard 2's regression", m.Status, m.FlaggedBy)
 	}
 	if m.Count.CostSeconds != 6 || m.Count.Cells != len(suite) || m.SourcesDigest != "sha256:suite" {
@@ -124,7 +124,7 @@ func TestMergeRefuses(t *testing.T) {
 			m, _ := Reports(shards(3), "x")
 			return append(s, Shard{File: "merged.json", Report: m})
 		}, "merged.json", "already a merge of 3 shards"},
-		{"interrupted", func(s []Shard) []Shard { s[2].Report.Status = status.Interrupted; return s }, "shard3.json", "interrupted"},
+		{"interrupted", func(s []Shard) []Shard { s[2].Report.Status = judge.Interrupted; return s }, "shard3.json", "interrupted"},
 		{"N disagrees", func(s []Shard) []Shard { return append(s[:1], shards(2)[1]) }, "shard2.json", "N disagrees"},
 		{"another suite", func(s []Shard) []Shard {
 			s[1].Report.Shard.SuiteBenches = append([]string{"aaa"}, s[1].Report.Shard.SuiteBenches...)
@@ -133,7 +133,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"other sources", func(s []Shard) []Shard { s[2].Report.Shard.SuiteSourcesDigest = "sha256:other"; return s }, "shard3.json", "different bench sources"},
 		{"other partition", func(s []Shard) []Shard { s[1].Report.Shard.Digest = "sha256:other"; return s }, "shard2.json", "a different partition"},
 		{"another subject build", func(s []Shard) []Shard {
-			s[1].Report.Images = map[string]report.Toolchain{"c": {Status: status.Available, Digest: "sha256:other"}}
+			s[1].Report.Images = map[string]report.Toolchain{"c": {Status: judge.Available, Digest: "sha256:other"}}
 			return s
 		}, "shard2.json", "built differently than shard1.json: the c toolchain"},
 		{"another bench image", func(s []Shard) []Shard { s[2].Report.BenchImages = nil; return s }, "shard3.json", "the c bench image is (none) here"},

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Shard is one shard's report and the file it came from.
@@ -37,7 +37,7 @@ func (s Shard) check() error {
 	if r.Schema != report.Schema {
 		return refuse(s.File, "schema %q; want a run report (%s)", r.Schema, report.Schema)
 	}
-	if err := checkField(s.File, "report", "a run", sh, r.Status == status.Interrupted); err != nil {
+	if err := checkField(s.File, "report", "a run", sh, r.Status == judge.Interrupted); err != nil {
 		return err
 	}
 	if r.Rebaseline != nil {
@@ -73,7 +73,7 @@ func (s Shard) checkRows() error {
 
 // gone says whether a row is a bench the baselines name and the suite
 // lost (no part of any shard).
-func gone(b *report.Bench) bool { return b.Category == "missing" && b.Status == status.NoBench }
+func gone(b *report.Bench) bool { return b.Category == "missing" && b.Status == judge.NoBench }
 
 func sortedSet(names []string) error {
 	if len(names) > MaxBenches {

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
@@ -26,7 +26,7 @@ func (s XprocShard) check() error {
 	if r.Schema != xprocreport.Schema {
 		return refuse(s.File, "schema %q; want an xproc report (%s)", r.Schema, xprocreport.Schema)
 	}
-	if err := checkField(s.File, "report", "an xproc", sh, r.Status == status.Interrupted); err != nil {
+	if err := checkField(s.File, "report", "an xproc", sh, r.Status == judge.Interrupted); err != nil {
 		return err
 	}
 	owned := map[string]bool{}
@@ -100,7 +100,7 @@ func Xproc(shards []XprocShard, at string) (*xprocreport.Report, error) {
 	first := *sorted[0].Report
 	m := &first // the xproc's facts, which the shards agree on, from shard 1
 	sh := *first.Shard
-	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12], status.OK
+	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12], judge.OK
 	m.Shard, m.Variants = &sh, map[string][]*xprocreport.Result{}
 	m.Images, m.BenchImages = map[string]report.Toolchain{}, map[string]report.BenchImage{}
 	sh.Index, sh.From, sh.Benches, sh.Parts, m.Samplers = 0, "", sh.SuiteBenches, nil, nil

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
@@ -28,7 +28,7 @@ func xprocRow(variant, row string, factor int64, reference bool) *xprocreport.Re
 		ns += int64(c) * 7
 	}
 	ns *= factor
-	return &xprocreport.Result{Row: row, Title: row, Status: status.OK, Comparable: true, ElapsedNsMedian: ns,
+	return &xprocreport.Result{Row: row, Title: row, Status: judge.OK, Comparable: true, ElapsedNsMedian: ns,
 		ElapsedNsSamples: []int64{ns, ns + 1, ns - 1}, Check: "n:" + variant, Reference: reference}
 }
 
@@ -52,7 +52,7 @@ func xprocShards(t *testing.T, n int, variants ...string) []XprocShard {
 	var out []XprocShard
 	for k := 1; k <= n; k++ {
 		r := &xprocreport.Report{Schema: xprocreport.Schema, RunID: fmt.Sprintf("xproc-%d", k), GeneratedAt: "2026-01-02T03:04:05Z",
-			Status: status.OK, Iters: 3, Subject: "hale", Host: report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
+			Status: judge.OK, Iters: 3, Subject: "hale", Host: report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
 			Base: report.Base{ID: "sha256:base"}, Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 			Variants: map[string][]*xprocreport.Result{},
 			Shard: &report.Shard{Index: k, Total: n, From: "--shard", SuiteBenches: part.Benches, Benches: part.Part(k),
@@ -117,7 +117,7 @@ func TestMergeXprocEqualsUnsharded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Schema != xprocreport.Schema || !m.Merged() || len(m.Shard.Parts) != 3 || len(m.Shard.Benches) != 8 || m.Status != status.OK {
+	if m.Schema != xprocreport.Schema || !m.Merged() || len(m.Shard.Parts) != 3 || len(m.Shard.Benches) != 8 || m.Status != judge.OK {
 		t.Fatalf("merged: %+v", m.Shard)
 	}
 	for _, v := range []string{"small", "large"} {
@@ -252,7 +252,7 @@ func TestMergeXprocRefuses(t *testing.T) {
 		}
 	}
 	notShard := edit("unsharded.json", 0, func(r *xprocreport.Report) { r.Shard = nil })
-	interrupted := edit("interrupted.json", 0, func(r *xprocreport.Report) { r.Status = status.Interrupted })
+	interrupted := edit("interrupted.json", 0, func(r *xprocreport.Report) { r.Status = judge.Interrupted })
 	foreign := edit("foreign.json", 0, func(r *xprocreport.Report) {
 		r.Variants = map[string][]*xprocreport.Result{"small": append([]*xprocreport.Result{xprocRow("small", "python", 1, false)}, r.Variants["small"]...)}
 	})

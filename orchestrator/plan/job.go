@@ -3,8 +3,8 @@ package plan
 import (
 	"context"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Sampler runs jobs on a run's sampler containers: runner.Pool, or the
@@ -66,5 +66,5 @@ func Send(ctx context.Context, s Sampler, j Job) Result {
 // Interrupted is the result of a job not sent because the run was
 // interrupted first.
 func Interrupted() Result {
-	return Result{NotSent: true, Outcome: runner.Outcome{Status: status.Interrupted, Detail: "the run was interrupted", Samples: []runner.Sample{}}}
+	return Result{NotSent: true, Outcome: runner.Outcome{Status: judge.Interrupted, Detail: "the run was interrupted", Samples: []runner.Sample{}}}
 }

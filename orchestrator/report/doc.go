@@ -7,5 +7,5 @@
 // builder's and the sampler's values are converted into them by
 // orchestrator/session), so reading a report links neither Docker nor
 // BuildKit. It decides nothing: statuses arrive already judged, and what a
-// status means is orchestrator/status's to say.
+// status means is orchestrator/judge's to say.
 package report

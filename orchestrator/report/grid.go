@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -106,22 +105,22 @@ func memPeakSource(r *Report) string {
 func Verdicts(w io.Writer, r *Report) {
 	order := []struct {
 		label string
-		match func(v status.Severity, s status.Status) bool
+		match func(v judge.Severity, s judge.Status) bool
 	}{
-		{"FAILED", func(v status.Severity, _ status.Status) bool { return v == status.Fails }},
-		{"REGRESSION", func(v status.Severity, _ status.Status) bool { return v == status.Regresses }},
-		{"INCONCLUSIVE", func(_ status.Severity, s status.Status) bool { return s == status.Inconclusive }},
-		{"IMPROVED", func(_ status.Severity, s status.Status) bool { return s == status.Improved }},
-		{"NOT GATED", func(v status.Severity, _ status.Status) bool { return v == status.Unjudged }},
+		{"FAILED", func(v judge.Severity, _ judge.Status) bool { return v == judge.Fails }},
+		{"REGRESSION", func(v judge.Severity, _ judge.Status) bool { return v == judge.Regresses }},
+		{"INCONCLUSIVE", func(_ judge.Severity, s judge.Status) bool { return s == judge.Inconclusive }},
+		{"IMPROVED", func(_ judge.Severity, s judge.Status) bool { return s == judge.Improved }},
+		{"NOT GATED", func(v judge.Severity, _ judge.Status) bool { return v == judge.Unjudged }},
 	}
-	var tally status.Tally
+	var tally judge.Tally
 	for _, b := range r.Benches {
-		tally.Add(b.Status, status.OfBench(b.Status, b.BaselineElapsedNs != nil))
+		tally.Add(b.Status, judge.OfBench(b.Status, b.BaselineElapsedNs != nil))
 	}
 	var lines []string
 	for _, o := range order {
 		for _, b := range r.Benches {
-			if !o.match(status.OfBench(b.Status, b.BaselineElapsedNs != nil), b.Status) {
+			if !o.match(judge.OfBench(b.Status, b.BaselineElapsedNs != nil), b.Status) {
 				continue
 			}
 			why := b.Verdict
@@ -198,23 +197,23 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	if lang != r.Subject && res.RatioVsSubject != nil {
 		s += " (" + FormatRatio(*res.RatioVsSubject) + "×)"
 	}
-	if res.Status == status.Regression {
+	if res.Status == judge.Regression {
 		s += " REGRESSION"
 	}
-	if res.Status == status.MemRegression {
+	if res.Status == judge.MemRegression {
 		s += " MEM-REGRESSION"
 	}
 	if lang == r.Subject {
 		switch b.Status {
-		case status.Inconclusive:
+		case judge.Inconclusive:
 			s += " ?"
 			marks["?"] = true
-		case status.Improved:
+		case judge.Improved:
 			s += " ↓"
 			marks["↓"] = true
 		}
 	}
-	if res.Status == status.ParityMismatch {
+	if res.Status == judge.StatusParityMismatch {
 		s += " !"
 		marks["!"] = true
 	}

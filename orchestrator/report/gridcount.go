@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -33,7 +32,7 @@ func CountCell(res *Lang) string {
 	}
 	c := res.Count
 	switch c.Verdict {
-	case status.CountFailed, status.NotCounted:
+	case judge.CountFailed, judge.NotCounted:
 		return string(c.Verdict)
 	}
 	s := judge.Instructions.Format(int64(c.Ir))
@@ -41,13 +40,13 @@ func CountCell(res *Lang) string {
 		s += fmt.Sprintf(" (%+.2f%%)", 100*float64(*c.Delta)/float64(c.Baseline))
 	}
 	switch c.Verdict {
-	case status.Regression:
+	case judge.Regression:
 		s += " REGRESSION"
-	case status.Improved:
+	case judge.Improved:
 		s += " ↓"
-	case status.CountUnstable:
+	case judge.CountUnstable:
 		s += fmt.Sprintf(" unstable ±%.3f%%", 100*c.Spread)
-	case status.Incomparable:
+	case judge.Incomparable:
 		s += " incomparable"
 	}
 	return s
@@ -76,7 +75,7 @@ func countVerdicts(w io.Writer, r *Report) {
 	fmt.Fprintln(w)
 	for _, b := range r.Benches {
 		switch b.CountVerdict {
-		case status.CountUnstable, status.CountFailed, status.Incomparable:
+		case judge.CountUnstable, judge.CountFailed, judge.Incomparable:
 			fmt.Fprintf(w, "%-12s %s (%s): %s\n", "COUNT", clean(b.Name), b.CountVerdict, clean(termtext.Headline(b.SubjectResult.Count.Reason, 200)))
 		}
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/mdtext"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -105,8 +105,8 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		s += " (" + FormatRatio(*res.RatioVsSubject) + "×)"
 	}
 	switch res.Status {
-	case status.OK, "":
-	case status.ParityMismatch:
+	case judge.OK, "":
+	case judge.StatusParityMismatch:
 		s += " !"
 		marks["!"] = true
 	default:
@@ -115,7 +115,7 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	// The bench's status is repeated where it says something about the
 	// number shown (attention or worse), not where it only says how it was
 	// gated.
-	if lang == r.Subject && b.Status.Severity() > status.Unjudged && b.Status != res.Status {
+	if lang == r.Subject && b.Status.Severity() > judge.Unjudged && b.Status != res.Status {
 		s += " " + mdtext.Cell(string(b.Status))
 	}
 	if !res.Comparable {

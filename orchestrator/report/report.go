@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/stats"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Report is one run.
@@ -18,7 +18,7 @@ type Report struct {
 	Schema        string                `json:"schema"`
 	GeneratedAt   string                `json:"generated_at"`
 	RunID         string                `json:"run_id"`
-	Status        status.Status         `json:"status"` // ok, regression, inconclusive, failed, interrupted
+	Status        judge.Status          `json:"status"` // ok, regression, inconclusive, failed, interrupted
 	Iters         int                   `json:"iters"`
 	Warmup        int                   `json:"warmup"`
 	Subject       string                `json:"subject"`
@@ -120,7 +120,7 @@ type Bench struct {
 	Name              string           `json:"name"`
 	Kind              string           `json:"kind"`
 	Category          string           `json:"category"`
-	Status            status.Status    `json:"status"`
+	Status            judge.Status     `json:"status"`
 	ElapsedNsMedian   *int64           `json:"elapsed_ns_median"`
 	ElapsedNsSamples  []int64          `json:"elapsed_ns_samples"`
 	MaxRSSKBMedian    *int64           `json:"maxrss_kb_median"`
@@ -136,7 +136,7 @@ type Bench struct {
 	ConfirmSamples    int              `json:"confirm_samples,omitempty"` // samples re-measured on a suspect cell
 	Verdict           string           `json:"verdict,omitempty"`         // why, in words, where it is not plain ok
 	FlaggedBy         []string         `json:"flagged_by,omitempty"`      // the metrics that regressed
-	CountVerdict      status.Status    `json:"count_verdict,omitempty"`   // the subject's count lane
+	CountVerdict      judge.Status     `json:"count_verdict,omitempty"`   // the subject's count lane
 	Note              *string          `json:"note"`
 	Seed              int64            `json:"seed"`
 	CPUsNeeded        int              `json:"cpus_needed"`
@@ -165,7 +165,7 @@ func (b *Bench) Langs(subject string) map[string]*Lang {
 
 // Lang is one language's result on a bench.
 type Lang struct {
-	Status           status.Status `json:"status"`
+	Status           judge.Status  `json:"status"`
 	Detail           string        `json:"detail,omitempty"`
 	ElapsedNsMedian  int64         `json:"elapsed_ns_median,omitempty"`
 	ElapsedNsSamples []int64       `json:"elapsed_ns_samples"`

@@ -1,6 +1,6 @@
 package report
 
-import "github.com/hale-lang/halebench/orchestrator/status"
+import "github.com/hale-lang/halebench/orchestrator/judge"
 
 // Shard is the partition of a sharded run (run --shard=K/N) and the part a
 // report holds. In a report halebench merge wrote, Index is 0 and Parts
@@ -28,14 +28,14 @@ type Shard struct {
 // ShardPart is one shard's own record in a merged report: its run, the
 // host that ran it, its benches and verdict.
 type ShardPart struct {
-	Index            int           `json:"index"`
-	File             string        `json:"file"`
-	RunID            string        `json:"run_id"`
-	GeneratedAt      string        `json:"generated_at"`
-	Status           status.Status `json:"status"`
-	Host             Host          `json:"host"`
-	GateMachine      string        `json:"gate_machine"`
-	Benches          []string      `json:"benches"`
-	CountCostSeconds float64       `json:"count_cost_seconds,omitempty"`
-	SourcesDigest    string        `json:"sources_digest"`
+	Index            int          `json:"index"`
+	File             string       `json:"file"`
+	RunID            string       `json:"run_id"`
+	GeneratedAt      string       `json:"generated_at"`
+	Status           judge.Status `json:"status"`
+	Host             Host         `json:"host"`
+	GateMachine      string       `json:"gate_machine"`
+	Benches          []string     `json:"benches"`
+	CountCostSeconds float64      `json:"count_cost_seconds,omitempty"`
+	SourcesDigest    string       `json:"sources_digest"`
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -80,7 +80,7 @@ func TestRunOutcomes(t *testing.T) {
 
 	cases := []struct {
 		unit   string
-		status status.Status
+		status judge.Status
 		detail string
 	}{
 		{"crash", "run_failed", "signal"},

@@ -9,8 +9,8 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -38,7 +38,7 @@ func TestServerRunsManyJobs(t *testing.T) {
 	privileged := priv.Mode != engine.ModeUnprivileged
 	cases := []struct {
 		unit      string
-		status    status.Status
+		status    judge.Status
 		mem       int64
 		needsPriv bool
 	}{

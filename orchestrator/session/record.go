@@ -6,7 +6,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // HostInfo is the engine's account of its host.
@@ -51,7 +50,7 @@ func Samples(ss []runner.Sample) []report.Sample {
 // as the sampler's string, the report as a status name.
 func sample(s runner.Sample) report.Sample {
 	return report.Sample{
-		Warmup: s.Warmup, Status: status.Status(s.Status), Detail: s.Detail,
+		Warmup: s.Warmup, Status: judge.Status(s.Status), Detail: s.Detail,
 		ElapsedNs: s.ElapsedNs, Check: s.Check, MaxRSSKB: s.MaxRSSKB, MemPeakKB: s.MemPeakKB,
 		WallNs: s.WallNs, ExitCode: s.ExitCode, Signal: s.Signal, StderrTail: s.StderrTail,
 	}

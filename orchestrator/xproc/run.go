@@ -9,10 +9,10 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/shard"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
@@ -96,9 +96,9 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 	started := sp.CloseSamplers()
 	rep.Samplers = session.Samplers(started)
 	fmt.Fprintf(o.Log, "xproc: %d sampler containers started\n", len(started))
-	rep.Status = status.OK
+	rep.Status = judge.OK
 	if ctx.Err() != nil {
-		rep.Status = status.Interrupted
+		rep.Status = judge.Interrupted
 	}
 	path, err := xprocreport.WriteJSON(rep, o.ResultsDir)
 	if err != nil {
@@ -147,7 +147,7 @@ func measureAll(ctx context.Context, sp *session.Sampling, ncpu int, o Options, 
 			}
 			bi, ok := images[row.Lang.Name]
 			if !ok {
-				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: status.Unavailable, Detail: rep.Images[row.Lang.Name].Reason, ElapsedNsSamples: []int64{}, Reference: ref})
+				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: judge.Unavailable, Detail: rep.Images[row.Lang.Name].Reason, ElapsedNsSamples: []int64{}, Reference: ref})
 				continue
 			}
 			p := &Pair{Sampler: sp, Lang: row.Lang.Name, Image: bi.Ref, Trusted: image.TrustedArg(bi.Trusted), NCPU: ncpu, Timeout: o.Timeout, Log: o.Log}

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/merge"
 	"github.com/hale-lang/halebench/orchestrator/shard"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
@@ -118,7 +118,7 @@ func fakeRow(variant string, row Row, factor int64, reference bool) *Result {
 		ns += 31 * int64(c)
 	}
 	ns *= factor
-	return &Result{Row: row.Name, Title: row.Title, Status: status.OK, ElapsedNsMedian: ns, ElapsedNsSamples: []int64{ns}, Reference: reference}
+	return &Result{Row: row.Name, Title: row.Title, Status: judge.OK, ElapsedNsMedian: ns, ElapsedNsSamples: []int64{ns}, Reference: reference}
 }
 
 // Three shards, each measuring what xproc's selection gives it (its part
@@ -140,7 +140,7 @@ func TestShardsMergeToUnsharded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &Report{Schema: xprocreport.Schema, Status: status.OK, Iters: 1, Subject: subject, Shard: sh, Variants: map[string][]*Result{}}
+			r := &Report{Schema: xprocreport.Schema, Status: judge.OK, Iters: 1, Subject: subject, Shard: sh, Variants: map[string][]*Result{}}
 			for _, v := range o.Variants {
 				for _, row := range Rows(v, langs) {
 					if measure, ref := sel.measures(v, row); measure {

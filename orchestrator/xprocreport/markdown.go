@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/mdtext"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/status"
 )
 
 // Markdown writes the report's two tables as Markdown, for release notes:
@@ -30,7 +30,7 @@ func Markdown(w io.Writer, r *Report) {
 		fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
 		for _, res := range rows {
 			med, ratio := mdtext.Cell(string(res.Status)), "—"
-			if res.Status == status.OK {
+			if res.Status == judge.OK {
 				med = report.FormatNs(res.ElapsedNsMedian)
 				if res.RatioVsHale != nil {
 					ratio = report.FormatRatio(*res.RatioVsHale) + "×"

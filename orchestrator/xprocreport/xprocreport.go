@@ -8,9 +8,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
-	"github.com/hale-lang/halebench/orchestrator/status"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -24,7 +24,7 @@ type Report struct {
 	Schema      string                       `json:"schema"`
 	GeneratedAt string                       `json:"generated_at"`
 	RunID       string                       `json:"run_id"`
-	Status      status.Status                `json:"status"`
+	Status      judge.Status                 `json:"status"`
 	Iters       int                          `json:"iters"`
 	Subject     string                       `json:"subject"`
 	Host        report.Host                  `json:"host"`
@@ -117,7 +117,7 @@ func variantTable(w io.Writer, rows []*Result, merged bool) {
 	fmt.Fprintln(tw, head)
 	for _, res := range rows {
 		med, ratio := termtext.Clean(string(res.Status)), "—"
-		if res.Status == status.OK {
+		if res.Status == judge.OK {
 			med = report.FormatNs(res.ElapsedNsMedian)
 			if res.RatioVsHale != nil {
 				ratio = report.FormatRatio(*res.RatioVsHale) + "×"
@@ -151,30 +151,30 @@ var Variants = map[string]string{
 
 // Side is what one container of a pair did.
 type Side struct {
-	ContainerID   string        `json:"container_id"`
-	CPUs          string        `json:"cpus"`
-	CPUsEffective string        `json:"cpus_effective"`
-	Status        status.Status `json:"status"`
-	Detail        string        `json:"detail,omitempty"`
-	MemPeakKB     *int64        `json:"mem_peak_kb,omitempty"`
-	MaxRSSKB      int64         `json:"maxrss_kb,omitempty"`
+	ContainerID   string       `json:"container_id"`
+	CPUs          string       `json:"cpus"`
+	CPUsEffective string       `json:"cpus_effective"`
+	Status        judge.Status `json:"status"`
+	Detail        string       `json:"detail,omitempty"`
+	MemPeakKB     *int64       `json:"mem_peak_kb,omitempty"`
+	MaxRSSKB      int64        `json:"maxrss_kb,omitempty"`
 }
 
 // Run is one iteration of a pair.
 type Run struct {
-	Status    status.Status `json:"status"`
-	Detail    string        `json:"detail,omitempty"`
-	ElapsedNs int64         `json:"elapsed_ns,omitempty"`
-	Check     string        `json:"check,omitempty"`
-	Reader    Side          `json:"reader"`
-	Producer  *Side         `json:"producer,omitempty"`
+	Status    judge.Status `json:"status"`
+	Detail    string       `json:"detail,omitempty"`
+	ElapsedNs int64        `json:"elapsed_ns,omitempty"`
+	Check     string       `json:"check,omitempty"`
+	Reader    Side         `json:"reader"`
+	Producer  *Side        `json:"producer,omitempty"`
 }
 
 // Result is one row's figures.
 type Result struct {
 	Row              string        `json:"row"`
 	Title            string        `json:"title"`
-	Status           status.Status `json:"status"`
+	Status           judge.Status  `json:"status"`
 	Detail           string        `json:"detail,omitempty"`
 	Comparable       bool          `json:"comparable"`
 	ElapsedNsMedian  int64         `json:"elapsed_ns_median,omitempty"`
@@ -204,14 +204,14 @@ func Ratios(results []*Result, subject string) {
 		by[r.Row] = r
 	}
 	ref := func(name string) *Result {
-		if r := by[name]; r != nil && r.Status == status.OK && r.ElapsedNsMedian > 0 {
+		if r := by[name]; r != nil && r.Status == judge.OK && r.ElapsedNsMedian > 0 {
 			return r
 		}
 		return nil
 	}
 	h, s := ref(suite.Seed().Name), ref(subject)
 	for _, r := range results {
-		if r.Status != status.OK {
+		if r.Status != judge.OK {
 			continue
 		}
 		if h != nil {

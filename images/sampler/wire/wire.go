@@ -11,7 +11,7 @@ import (
 const ResultPrefix = "halebench-result "
 
 // Sample statuses the sampler gives. They are the report's statuses too
-// (orchestrator/status names each of them).
+// (orchestrator/judge names each of them).
 const (
 	StatusOK          = "ok"
 	StatusNoElapsed   = "no_elapsed"

@@ -1,4 +1,4 @@
-package status
+package judge
 
 import "sort"
 
@@ -16,7 +16,7 @@ func (v Severity) FailsGate(strict bool) bool {
 // with its siblings (parity_mismatch: its number shown, and marked).
 func (s Status) Measured() bool {
 	switch s {
-	case OK, Regression, MemRegression, ParityMismatch:
+	case OK, Regression, MemRegression, StatusParityMismatch:
 		return true
 	}
 	return false
@@ -24,7 +24,7 @@ func (s Status) Measured() bool {
 
 // Count is how many times one status occurs, with the worst severity it
 // had in context (see OfBench).
-type Count struct {
+type StatusCount struct {
 	Status   Status
 	Severity Severity
 	N        int
@@ -36,7 +36,7 @@ type Count struct {
 // a run whose benches all ended otherwise.
 type Tally struct {
 	at     map[Status]int
-	counts []Count
+	counts []StatusCount
 }
 
 // Add counts s once, at severity v (s.Severity(), or OfBench's in context).
@@ -48,7 +48,7 @@ func (t *Tally) Add(s Status, v Severity) {
 	if !ok {
 		i = len(t.counts)
 		t.at[s] = i
-		t.counts = append(t.counts, Count{Status: s, Severity: v})
+		t.counts = append(t.counts, StatusCount{Status: s, Severity: v})
 	}
 	c := &t.counts[i]
 	c.N++
@@ -56,8 +56,8 @@ func (t *Tally) Add(s Status, v Severity) {
 }
 
 // Counts are the statuses counted, in reading order.
-func (t *Tally) Counts() []Count {
-	out := append([]Count(nil), t.counts...)
+func (t *Tally) Counts() []StatusCount {
+	out := append([]StatusCount(nil), t.counts...)
 	sort.SliceStable(out, func(i, j int) bool {
 		if ri, rj := out[i].Severity.Rank(), out[j].Severity.Rank(); ri != rj {
 			return ri < rj

@@ -1,4 +1,4 @@
-package status
+package judge
 
 import "testing"
 
@@ -11,7 +11,7 @@ func TestSeverity(t *testing.T) {
 		Inconclusive:        Attention, Interrupted: Attention, "something_new": Attention,
 		Regression: Regresses, MemRegression: Regresses,
 		BuildFailed: Fails, RunFailed: Fails, Timeout: Fails, OOM: Fails, NoElapsed: Fails, BadOutput: Fails,
-		ParityMismatch: Fails, ProducerFailed: Fails, ReaderFailed: Fails, BadChecksum: Fails, NoBench: Fails, Failed: Fails,
+		StatusParityMismatch: Fails, ProducerFailed: Fails, ReaderFailed: Fails, BadChecksum: Fails, NoBench: Fails, Failed: Fails,
 	}
 	for s, v := range want {
 		if got := s.Severity(); got != v {

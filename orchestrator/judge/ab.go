@@ -1,4 +1,4 @@
-package status
+package judge
 
 // What `halebench ab` says of a bench: B against A, from paired rounds.
 const (

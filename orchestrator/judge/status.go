@@ -1,21 +1,21 @@
-package status
+package judge
 
 // Status is one outcome: of a sample, a (bench, language) job, a bench or a run.
 type Status string
 
 // What a language's job on a bench can end as.
 const (
-	OK             Status = "ok"
-	BuildFailed    Status = "build_failed"
-	RunFailed      Status = "run_failed"
-	Timeout        Status = "timeout"
-	OOM            Status = "oom"
-	NoElapsed      Status = "no_elapsed"
-	BadOutput      Status = "bad_output"
-	ParityMismatch Status = "parity_mismatch"
-	Unavailable    Status = "unavailable"
-	Skipped        Status = "skipped"
-	Interrupted    Status = "interrupted"
+	OK                   Status = "ok"
+	BuildFailed          Status = "build_failed"
+	RunFailed            Status = "run_failed"
+	Timeout              Status = "timeout"
+	OOM                  Status = "oom"
+	NoElapsed            Status = "no_elapsed"
+	BadOutput            Status = "bad_output"
+	StatusParityMismatch Status = "parity_mismatch"
+	Unavailable          Status = "unavailable"
+	Skipped              Status = "skipped"
+	Interrupted          Status = "interrupted"
 )
 
 // What an image's toolchain can be: available, or Unavailable or
@@ -49,7 +49,7 @@ const (
 // unreadable output or a check that disagrees with its siblings.
 func (s Status) Failed() bool {
 	switch s {
-	case BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, ParityMismatch, ProducerFailed, ReaderFailed, BadChecksum, NoBench, Unconfined:
+	case BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, StatusParityMismatch, ProducerFailed, ReaderFailed, BadChecksum, NoBench, Unconfined:
 		return true
 	}
 	return false

@@ -1,4 +1,4 @@
-package status
+package judge
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ func TestFailsGate(t *testing.T) {
 }
 
 func TestMeasured(t *testing.T) {
-	for _, s := range []Status{OK, Regression, MemRegression, ParityMismatch} {
+	for _, s := range []Status{OK, Regression, MemRegression, StatusParityMismatch} {
 		if !s.Measured() {
 			t.Errorf("%s.Measured() = false", s)
 		}

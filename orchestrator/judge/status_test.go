@@ -1,9 +1,9 @@
-package status
+package judge
 
 import "testing"
 
 func TestFailed(t *testing.T) {
-	failed := []Status{BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, ParityMismatch, ProducerFailed, ReaderFailed, BadChecksum, NoBench}
+	failed := []Status{BuildFailed, RunFailed, Timeout, OOM, NoElapsed, BadOutput, StatusParityMismatch, ProducerFailed, ReaderFailed, BadChecksum, NoBench}
 	notFailed := []Status{OK, Unavailable, Skipped, Interrupted, Regression, NoBaseline, SubjectUnavailable, NoSubjectSource, Inconclusive, Improved, IncomparableMachine, MemRegression, Failed}
 	for _, s := range failed {
 		if !s.Failed() {
