@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 )
 
 // The checked-in counts of the C stand-in (baselines-c.json) gate a
@@ -18,7 +18,7 @@ import (
 func TestSlowCheckedInCounts(t *testing.T) {
 	enginetest.Slow(t)
 	enginetest.Connect(t)
-	file, err := baseline.Load("../../baselines-c.json")
+	file, err := judge.Load("../../baselines-c.json")
 	if err != nil || file.SubjectOf() != "c" {
 		t.Fatalf("baselines-c.json: %v (subject %q)", err, file.SubjectOf())
 	}
@@ -65,7 +65,7 @@ func TestSlowCheckedInCounts(t *testing.T) {
 	}
 }
 
-func countsHeld(f *baseline.File) int {
+func countsHeld(f *judge.File) int {
 	n := 0
 	for _, e := range f.Benches {
 		if e.HasCounts() {

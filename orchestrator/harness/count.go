@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -208,7 +207,7 @@ func (c *counting) sayCost(log io.Writer) {
 }
 
 // updateCounts records the subject's stable counts of a pass in the
-// baselines (count fields alone: baseline.UpdateCounts); an unstable or
+// baselines (count fields alone: judge.UpdateCounts); an unstable or
 // failed cell is not recorded, so counts never gate it.
 func (r *run) updateCounts(pass []*benchRun) error {
 	p, subj := r.p, r.p.SubjectLang.Name
@@ -217,7 +216,7 @@ func (r *run) updateCounts(pass []*benchRun) error {
 	if digest == "" {
 		digest = bi.ID
 	}
-	m := map[string]baseline.Counted{}
+	m := map[string]judge.Counted{}
 	for _, br := range pass {
 		ln, v := br.lanes[subj], br.verdict.Counts[subj]
 		if ln == nil || v == nil {
@@ -227,7 +226,7 @@ func (r *run) updateCounts(pass []*benchRun) error {
 			fmt.Fprintf(p.Log, "baselines: %s counts not recorded (%s: %s)\n", br.b.Name, v.Status, v.Why)
 			continue
 		}
-		m[br.b.Name] = baseline.Counted{Instructions: v.Median, EstCycles: v.EstCycles, Spread: v.Spread, Scope: v.Scope,
+		m[br.b.Name] = judge.Counted{Instructions: v.Median, EstCycles: v.EstCycles, Spread: v.Spread, Scope: v.Scope,
 			Target: ln.lang.CountTarget, Valgrind: ln.out.Env.Valgrind, Instrument: v.Instrument, Digest: digest}
 	}
 	if len(m) == 0 {
@@ -236,7 +235,7 @@ func (r *run) updateCounts(pass []*benchRun) error {
 		}
 		return nil
 	}
-	names, err := baseline.UpdateCounts(p.Baselines, p.SubjectLang.Name, m, time.Now())
+	names, err := judge.UpdateCounts(p.Baselines, p.SubjectLang.Name, m, time.Now())
 	if err != nil {
 		return err
 	}
@@ -250,7 +249,7 @@ func (r *run) updateCounts(pass []*benchRun) error {
 
 // countLine is a cell's count lane as a progress line: its counts or why
 // none, judged against e (the subject's entry: one run may settle it).
-func countLine(ln *lane, e *baseline.Entry) string {
+func countLine(ln *lane, e *judge.Entry) string {
 	s := judge.SummarizeAgainst(cellOf(ln), e)
 	if s.Status != judge.OK && s.Status != judge.CountUnstable {
 		return string(s.Status) + ": " + s.Why

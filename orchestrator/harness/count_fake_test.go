@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
@@ -123,7 +122,7 @@ func TestFakeCountOnlyGate(t *testing.T) {
 	if rb := res.Report.Rebaseline; rb == nil || len(rb.CountsRecorded) != 1 {
 		t.Fatalf("rebaseline %+v", res.Report.Rebaseline)
 	}
-	f, err := baseline.Load(o.Baselines)
+	f, err := judge.Load(o.Baselines)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +325,7 @@ func TestFakeUpdateRecordsTimeAndCounts(t *testing.T) {
 	if eng.countedRuns() != 2 {
 		t.Fatalf("%d counted runs over 3 passes, want the last pass's 2", eng.countedRuns())
 	}
-	f, err := baseline.Load(o.Baselines)
+	f, err := judge.Load(o.Baselines)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -26,7 +25,7 @@ import (
 type countTask struct {
 	bench string
 	ln    *lane
-	entry *baseline.Entry
+	entry *judge.Entry
 	cost  float64 // what counting it is expected to cost, to start the dearest first
 }
 

@@ -307,7 +307,7 @@ func TestFakeInterrupt(t *testing.T) {
 // both are decided before anything runs.
 func TestBaselinesOfAnotherSubject(t *testing.T) {
 	o := fakeOptions(t, "c", "c", "count")
-	seed, err := os.ReadFile("../baseline/testdata/seed-baselines.json")
+	seed, err := os.ReadFile("../judge/testdata/seed-baselines.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -69,7 +69,7 @@ type Plan struct {
 	Catalogue   *suite.Suite
 	Languages   []suite.Language
 	SubjectLang suite.Language
-	Base        *baseline.File
+	Base        *judge.File
 	Warnings    []string
 	// CountedLangs are the comparatives --count-langs names.
 	CountedLangs []string
@@ -107,7 +107,7 @@ func Prepare(o Options) (*Plan, error) {
 	if p.CountedLangs, err = checkCountLangs(o.CountLangs, p.Languages); err != nil {
 		return nil, err
 	}
-	if p.Base, err = baseline.Load(o.Baselines); err != nil {
+	if p.Base, err = judge.Load(o.Baselines); err != nil {
 		return nil, err
 	}
 	if o.UpdateBaselines && o.Runs == 1 {
@@ -119,7 +119,7 @@ func Prepare(o Options) (*Plan, error) {
 			return nil, fmt.Errorf("--update-baselines: %s holds %s's medians and this run's subject is %s; give --baselines=PATH for a %s file (a missing file starts empty)", o.Baselines, bs, p.SubjectLang.Name, p.SubjectLang.Name)
 		}
 		p.warn(fmt.Sprintf("baselines %s hold %s's medians, not %s's: nothing gates this run", o.Baselines, bs, p.SubjectLang.Name))
-		p.Base = &baseline.File{Benches: map[string]*baseline.Entry{}}
+		p.Base = &judge.File{Benches: map[string]*judge.Entry{}}
 	}
 	return p, p.selectShard()
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/plan"
@@ -84,7 +83,7 @@ func updateBaselines(r *run, passes [][]*benchRun) (*report.Rebaseline, error) {
 	for _, pass := range passes {
 		subj = append(subj, subjectMeasurements(p.SubjectLang.Name, pass))
 	}
-	m := map[string]baseline.Measured{}
+	m := map[string]judge.Measured{}
 	for _, br := range passes[len(passes)-1] {
 		name := br.b.Name
 		if _, ok := subj[len(subj)-1][name]; !ok {
@@ -108,7 +107,7 @@ func updateBaselines(r *run, passes [][]*benchRun) (*report.Rebaseline, error) {
 	}
 	host := fmt.Sprintf("%s, %d CPUs, kernel %s", r.host.CPUModel, r.host.LogicalCPUs, r.host.Kernel)
 	mach := r.machineOf()
-	f, names, err := baseline.Update(p.Baselines, m, baseline.Provenance{Subject: p.SubjectLang.Name, Toolchain: r.subject.Version, Host: host, Machine: &mach}, time.Now())
+	f, names, err := judge.Update(p.Baselines, m, judge.Provenance{Subject: p.SubjectLang.Name, Toolchain: r.subject.Version, Host: host, Machine: &mach}, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -123,14 +122,14 @@ func updateBaselines(r *run, passes [][]*benchRun) (*report.Rebaseline, error) {
 }
 
 // rebaselined is what an entry just written records, as the report says it.
-func rebaselined(e *baseline.Entry) report.RebaselineBench {
+func rebaselined(e *judge.Entry) report.RebaselineBench {
 	deref := func(p *float64) float64 {
 		if p == nil {
 			return 0
 		}
 		return *p
 	}
-	memBand := baseline.MemBandFloor
+	memBand := judge.MemBandFloor
 	if e.MemKB > 0 && e.MemTolerance != nil {
 		memBand = *e.MemTolerance
 	}
@@ -141,12 +140,12 @@ func rebaselined(e *baseline.Entry) report.RebaselineBench {
 // measuredOf is one bench's subject measurements over independent runs
 // as the baseline records them: each declared metric's Record over the
 // runs' cells.
-func measuredOf(kind string, runs []measurement) baseline.Measured {
+func measuredOf(kind string, runs []measurement) judge.Measured {
 	cells := make([]judge.MetricCell, len(runs))
 	for i, r := range runs {
 		cells[i] = r.metricCell()
 	}
-	return baseline.Measured{Kind: kind, Record: func(e *baseline.Entry) { judge.Record(e, cells) }}
+	return judge.Measured{Kind: kind, Record: func(e *judge.Entry) { judge.Record(e, cells) }}
 }
 
 // missingBenches are, on a whole-suite run, the benches the baseline names

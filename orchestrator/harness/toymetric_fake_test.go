@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/cireport"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/judge"
@@ -24,14 +23,14 @@ import (
 var toyNs = &judge.Metric{
 	Name: "toy_ns", Unit: "ns",
 	Of: func(c judge.MetricCell) judge.Values { return c.Elapsed },
-	Fields: &baseline.Fields{Metric: "toy_ns", Keys: []string{"toy_ns"},
-		Check: func(where string, e *baseline.Entry) string {
+	Fields: &judge.Fields{Metric: "toy_ns", Keys: []string{"toy_ns"},
+		Check: func(where string, e *judge.Entry) string {
 			if _, ok := toyBase(e); !ok && e.Has("toy_ns") {
 				return where + "field toy_ns must be a positive integer"
 			}
 			return ""
 		}},
-	Record: func(e *baseline.Entry, runs []judge.MetricCell) {
+	Record: func(e *judge.Entry, runs []judge.MetricCell) {
 		var all []int64
 		for _, r := range runs {
 			all = append(all, r.Elapsed.Samples...)
@@ -40,7 +39,7 @@ var toyNs = &judge.Metric{
 			panic(err)
 		}
 	},
-	Baseline: func(e *baseline.Entry) (judge.Base, bool) {
+	Baseline: func(e *judge.Entry) (judge.Base, bool) {
 		ns, ok := toyBase(e)
 		return judge.Base{Median: ns, Band: e.Tol(), BandFrom: "toy: half the runs' median"}, ok
 	},
@@ -113,7 +112,7 @@ func TestFakeToyMetricDeclaredOnce(t *testing.T) {
 
 	// A toy_ns no Record wrote is refused on read, by its name.
 	forged := strings.Replace(readFile(t, o.Baselines), `"toy_ns": `, `"toy_ns": -`, 1)
-	if _, err := baseline.Parse("forged.json", []byte(forged)); err == nil || !strings.Contains(err.Error(), "bench count: field toy_ns must be a positive integer") {
+	if _, err := judge.Parse("forged.json", []byte(forged)); err == nil || !strings.Contains(err.Error(), "bench count: field toy_ns must be a positive integer") {
 		t.Fatalf("forged toy_ns: %v", err)
 	}
 
@@ -125,7 +124,7 @@ func TestFakeToyMetricDeclaredOnce(t *testing.T) {
 
 // toyBase is an entry's toy_ns; false where it holds none, or not a
 // positive integer.
-func toyBase(e *baseline.Entry) (int64, bool) {
+func toyBase(e *judge.Entry) (int64, bool) {
 	var ns int64
 	if e == nil {
 		return 0, false

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 )
 
@@ -24,9 +23,9 @@ func (r *run) gateOf(bench string) judge.Gate {
 
 // machineOf is this run's machine as a baselines file records it, with
 // the subject's cpuset on each bench measured so far.
-func (r *run) machineOf() baseline.Machine {
+func (r *run) machineOf() judge.BaselineMachine {
 	h, tc := r.host, r.subject
-	m := baseline.Machine{
+	m := judge.BaselineMachine{
 		CPUModel: h.CPUModel, LogicalCPUs: h.LogicalCPUs, Kernel: h.Kernel,
 		CgroupVersion: h.CgroupVersion, Privilege: h.Privilege.String(), EngineVersion: h.EngineVersion,
 		SubjectToolchain: tc.Version, SubjectImageDigest: tc.Digest, Cpusets: map[string]string{},

@@ -8,20 +8,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 )
 
 // rebaseline records count's baseline for c from the fake's figures, over
 // five independent runs, on the fake machine.
-func rebaseline(t *testing.T, o harness.Options, eng *fakeEngine) *baseline.File {
+func rebaseline(t *testing.T, o harness.Options, eng *fakeEngine) *judge.File {
 	t.Helper()
 	o.UpdateBaselines = true
 	if _, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o); err != nil {
 		t.Fatalf("rebaseline: %v", err)
 	}
-	f, err := baseline.Load(o.Baselines)
+	f, err := judge.Load(o.Baselines)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +43,7 @@ func TestFakeRebaselineRecordsRunsAndMachine(t *testing.T) {
 	if e == nil || e.Runs != 5 || len(e.RunMedians) != 5 || len(e.Samples) != 15 || e.Band == nil || e.Noise == nil || e.DriftSigma == nil {
 		t.Fatalf("entry %+v", e)
 	}
-	if *e.Band < baseline.BandFloor || *e.Band > baseline.BandCeil || e.MemSource != "mem_peak_kb" || e.MemKB != 2048 || e.MemTolerance == nil {
+	if *e.Band < judge.BandFloor || *e.Band > judge.BandCeil || e.MemSource != "mem_peak_kb" || e.MemKB != 2048 || e.MemTolerance == nil {
 		t.Fatalf("band %v, memory %s %d", *e.Band, e.MemSource, e.MemKB)
 	}
 	if f.Machine == nil || f.Machine.CPUModel != "Fake CPU" || f.Machine.LogicalCPUs != 2 || f.Machine.Cpusets["count"] != "1" || f.Machine.SubjectToolchain != "c 1.0" {

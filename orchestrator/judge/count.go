@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 )
 
 // The determinism rule: a cell is judged by counts only when at least
@@ -115,7 +114,7 @@ type CountCheck struct {
 // for a comparative, which counts never gate). Counts gate across
 // machines: the baseline's Valgrind version, CPU target and scope must be
 // this run's (else incomparable), the CPU model need not be.
-func Count(c CountCell, e *baseline.Entry) CountCheck {
+func Count(c CountCell, e *Entry) CountCheck {
 	v := CountCheck{Counts: SummarizeAgainst(c, e)}
 	v.Verdict = v.Status
 	if v.Status != OK {
@@ -138,7 +137,7 @@ func Count(c CountCell, e *baseline.Entry) CountCheck {
 
 // countDifferences names what differs between how the entry's counts and
 // the cell's were taken ("" : nothing that matters).
-func countDifferences(e *baseline.Entry, c CountCell, scope, instrument string) string {
+func countDifferences(e *Entry, c CountCell, scope, instrument string) string {
 	var d []string
 	add := func(what, base, here string) {
 		if base != here {
@@ -157,7 +156,7 @@ func countDifferences(e *baseline.Entry, c CountCell, scope, instrument string) 
 // judgeCounts adds the count lane to a bench's verdict: every counted
 // cell's counts, the subject's held to its entry, and a count regression
 // of the subject makes the bench a regression (unless it failed worse).
-func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *baseline.Entry) {
+func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *Entry) {
 	for _, m := range All() {
 		if c := v.Checks[m.Name]; c != nil && c.Status == m.Regressed {
 			v.Flagged = append(v.Flagged, m.Name)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 )
 
 func runs(irs ...uint64) []wire.Count {
@@ -20,8 +19,8 @@ func counted(irs ...uint64) CountCell {
 	return CountCell{Asked: true, Runs: runs(irs...), Target: "x86-64-v3", Valgrind: "valgrind-3.19.0"}
 }
 
-func countEntry(ir uint64) *baseline.Entry {
-	return &baseline.Entry{ElapsedNs: 1000, Instructions: ir, CountScope: wire.ScopeRegion, CountTarget: "x86-64-v3", ValgrindVersion: "valgrind-3.19.0"}
+func countEntry(ir uint64) *Entry {
+	return &Entry{ElapsedNs: 1000, Instructions: ir, CountScope: wire.ScopeRegion, CountTarget: "x86-64-v3", ValgrindVersion: "valgrind-3.19.0"}
 }
 
 // The determinism rule: two or more runs, within 0.01 % of each other.
@@ -70,7 +69,7 @@ func TestCountVerdicts(t *testing.T) {
 	cases := []struct {
 		name  string
 		cell  CountCell
-		entry *baseline.Entry
+		entry *Entry
 		want  Status
 	}{
 		{"ok, identical", counted(1000000, 1000000), countEntry(1000000), OK},
@@ -82,7 +81,7 @@ func TestCountVerdicts(t *testing.T) {
 		{"improved", counted(900000, 900000), countEntry(1000000), Improved},
 		{"unstable is not gated", counted(2000000, 2100000), countEntry(1000000), CountUnstable},
 		{"failed", counted(1), countEntry(1000000), CountFailed},
-		{"no count baseline", counted(5, 5), &baseline.Entry{ElapsedNs: 1000}, NoBaseline},
+		{"no count baseline", counted(5, 5), &Entry{ElapsedNs: 1000}, NoBaseline},
 		{"no entry", counted(5, 5), nil, NoBaseline},
 		{"another valgrind", counted(2000000, 2000000), otherVg, Incomparable},
 		{"another target", counted(2000000, 2000000), otherTarget, Incomparable},
@@ -158,7 +157,7 @@ func TestCountsBesideTime(t *testing.T) {
 		t.Fatalf("uncounted cells got counts %v", v.Counts)
 	}
 	// A bench whose entry holds counts alone has no time baseline.
-	if v := Bench("c", map[string]Cell{"c": ok("n:1", 1000)}, Gate{Entry: &baseline.Entry{Instructions: 5}, Alpha: 0.01}); v.Status != NoBaseline {
+	if v := Bench("c", map[string]Cell{"c": ok("n:1", 1000)}, Gate{Entry: &Entry{Instructions: 5}, Alpha: 0.01}); v.Status != NoBaseline {
 		t.Fatalf("counts-only entry: %s", v.Status)
 	}
 }
@@ -191,7 +190,7 @@ func TestCountInstruments(t *testing.T) {
 		}
 		return c
 	}
-	entry := func(instrument string) *baseline.Entry {
+	entry := func(instrument string) *Entry {
 		e := countEntry(1000000)
 		e.CountInstrument = instrument
 		return e

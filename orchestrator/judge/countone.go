@@ -2,7 +2,6 @@ package judge
 
 import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 )
 
 // One counted run at gate time. The determinism rule needs two runs that
@@ -18,7 +17,7 @@ import (
 // against entry e: the entry recorded a spread of 0, and the run — not
 // threaded, taken with the baseline's Valgrind, target and scope — counted
 // exactly the entry's instructions.
-func SettledByOne(c CountCell, e *baseline.Entry) bool {
+func SettledByOne(c CountCell, e *Entry) bool {
 	if !e.HasCounts() || e.CountSpread == nil || *e.CountSpread != 0 || len(c.Runs) != 1 || c.NotCounted != "" {
 		return false
 	}
@@ -28,7 +27,7 @@ func SettledByOne(c CountCell, e *baseline.Entry) bool {
 
 // SummarizeAgainst is Summarize, but a cell whose one counted run is
 // SettledByOne against e is ok with that run's count (spread 0).
-func SummarizeAgainst(c CountCell, e *baseline.Entry) Counts {
+func SummarizeAgainst(c CountCell, e *Entry) Counts {
 	if !SettledByOne(c, e) {
 		return Summarize(c)
 	}

@@ -4,10 +4,9 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 )
 
-func spreadEntry(ir uint64, spread float64) *baseline.Entry {
+func spreadEntry(ir uint64, spread float64) *Entry {
 	e := countEntry(ir)
 	e.CountSpread = &spread
 	return e
@@ -26,7 +25,7 @@ func TestSettledByOne(t *testing.T) {
 	cases := []struct {
 		name  string
 		cell  CountCell
-		entry *baseline.Entry
+		entry *Entry
 		want  bool
 	}{
 		{"equal, spread 0", counted(1000), spreadEntry(1000, 0), true},

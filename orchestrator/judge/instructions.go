@@ -2,8 +2,6 @@ package judge
 
 import (
 	"fmt"
-
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 )
 
 // Instructions is the count lane's exact instruction count, held to the
@@ -13,7 +11,7 @@ import (
 var Instructions = &Metric{
 	Name: "instructions", Unit: "instructions",
 	Baseline:  instrBase,
-	Fields:    baseline.CountFields,
+	Fields:    CountFields,
 	Judge:     instrRule,
 	Regressed: Regression,
 	Verdict:   "count_verdict",
@@ -22,7 +20,7 @@ var Instructions = &Metric{
 	Compared:  true,
 }
 
-func instrBase(e *baseline.Entry) (Base, bool) {
+func instrBase(e *Entry) (Base, bool) {
 	if !e.HasCounts() {
 		return Base{}, false
 	}

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
@@ -96,7 +95,7 @@ func (c Cell) Metrics() MetricCell {
 // significance level, and why the baseline's machine cannot gate this one
 // ("" : it can).
 type Gate struct {
-	Entry        *baseline.Entry
+	Entry        *Entry
 	Alpha        float64
 	Incomparable string
 }
@@ -106,7 +105,7 @@ type Check = MetricCheck
 
 // Time judges the subject's elapsed samples against the entry, by the
 // time metric's rule (the statistical gate; see MetricTime).
-func Time(c Cell, e *baseline.Entry, alpha float64) Check {
+func Time(c Cell, e *Entry, alpha float64) Check {
 	b, _ := MetricTime.Baseline(e)
 	return MetricTime.Judge(c.Metrics().Elapsed, b, alpha)
 }
@@ -117,13 +116,13 @@ const MemMinDeltaKB = MetricMemMinDeltaKB
 // Memory judges the subject's memory against the entry's memory baseline,
 // by the memory metric's rule; nil where the entry has none halebench
 // recorded.
-func Memory(c Cell, e *baseline.Entry, alpha float64) *Check {
+func Memory(c Cell, e *Entry, alpha float64) *Check {
 	return gateOne(MetricMemory, c.Metrics(), e, alpha)
 }
 
 // gateOne is one sampled metric's verdict on a cell; nil where the cell
 // has no value of it or the entry no baseline.
-func gateOne(m *Metric, c MetricCell, e *baseline.Entry, alpha float64) *Check {
+func gateOne(m *Metric, c MetricCell, e *Entry, alpha float64) *Check {
 	here := m.Of(c)
 	b, ok := m.Baseline(e)
 	if !ok || here.Median <= 0 {
@@ -134,7 +133,7 @@ func gateOne(m *Metric, c MetricCell, e *baseline.Entry, alpha float64) *Check {
 }
 
 // gate is every sampled metric's verdict on the subject's cell, by name.
-func gate(c Cell, e *baseline.Entry, alpha float64) map[string]*Check {
+func gate(c Cell, e *Entry, alpha float64) map[string]*Check {
 	out := map[string]*Check{}
 	for _, m := range All() {
 		if m.Sampled() {
@@ -321,7 +320,7 @@ type MachineGate struct {
 // Machine compares the machine a baselines file (named path) was measured
 // on with this one. A file from another machine gates nothing unless
 // anyMachine.
-func Machine(f *baseline.File, path string, here baseline.Machine, anyMachine bool) MachineGate {
+func Machine(f *File, path string, here BaselineMachine, anyMachine bool) MachineGate {
 	switch {
 	case f.Machine == nil && len(f.Benches) > 0 && anyMachine:
 		return MachineGate{Machine: "unknown", Warning: "baselines " + path + " record no machine: gating their times anyway (--gate-any-machine); re-record them here with --update-baselines"}

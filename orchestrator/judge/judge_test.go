@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
-
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 )
 
 func TestParity(t *testing.T) {
@@ -41,11 +39,11 @@ func ok(check string, median int64) Cell {
 // Every status a bench can take, from the cells the runner gives.
 func TestBench(t *testing.T) {
 	tol := 0.30
-	base := &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol}
+	base := &Entry{ElapsedNs: 1000, Tolerance: &tol}
 	cases := []struct {
 		name     string
 		cells    map[string]Cell
-		entry    *baseline.Entry
+		entry    *Entry
 		status   Status
 		subject  Status // the subject's cell after judging ("" : no cell)
 		parity   string
@@ -127,9 +125,9 @@ func cellOf(samples []int64) Cell {
 	return Cell{Status: OK, Check: "n:1", Median: med, Samples: samples}
 }
 
-func measuredEntry(median int64, samples []int64, noise, drift float64) *baseline.Entry {
+func measuredEntry(median int64, samples []int64, noise, drift float64) *Entry {
 	band := 0.0
-	e := &baseline.Entry{ElapsedNs: median, Noise: &noise, DriftSigma: &drift, Samples: samples}
+	e := &Entry{ElapsedNs: median, Noise: &noise, DriftSigma: &drift, Samples: samples}
 	band = e.Tol()
 	e.Band = &band
 	return e
@@ -165,20 +163,20 @@ func TestTimeVerdicts(t *testing.T) {
 
 func TestMemoryVerdicts(t *testing.T) {
 	band := 0.01
-	e := &baseline.Entry{ElapsedNs: 1000, MemKB: 10_000, MemTolerance: &band, MemSamples: []int64{10_000, 10_004, 9_996, 10_000, 10_002}}
+	e := &Entry{ElapsedNs: 1000, MemKB: 10_000, MemTolerance: &band, MemSamples: []int64{10_000, 10_004, 9_996, 10_000, 10_002}}
 	same := Cell{Status: OK, Median: 1000, MemKB: 10_100, MemSamples: []int64{10_100, 10_104, 10_096}}
-	if m := Memory(same, e, 0.01); m == nil || m.Status != OK || m.Band != baseline.MemBandFloor {
+	if m := Memory(same, e, 0.01); m == nil || m.Status != OK || m.Band != MemBandFloor {
 		t.Fatalf("same memory: %+v", m)
 	}
 	twice := Cell{Status: OK, Median: 1000, MemKB: 20_000, MemSamples: []int64{20_000, 20_008, 19_996, 20_004, 20_000}}
 	if m := Memory(twice, e, 0.01); m == nil || m.Status != MemRegression || m.P == nil || *m.P >= 0.01 {
 		t.Fatalf("twice the memory: %+v", m)
 	}
-	if Memory(twice, &baseline.Entry{ElapsedNs: 1000, MaxRSSKB: 5}, 0.01) != nil {
+	if Memory(twice, &Entry{ElapsedNs: 1000, MaxRSSKB: 5}, 0.01) != nil {
 		t.Fatal("an entry without a recorded memory band gates memory")
 	}
 	tol := 0.3
-	v := Bench("c", map[string]Cell{"c": twice}, Gate{Entry: &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol, MemKB: 10_000, MemTolerance: &band, MemSamples: e.MemSamples}, Alpha: 0.01})
+	v := Bench("c", map[string]Cell{"c": twice}, Gate{Entry: &Entry{ElapsedNs: 1000, Tolerance: &tol, MemKB: 10_000, MemTolerance: &band, MemSamples: e.MemSamples}, Alpha: 0.01})
 	if v.Status != MemRegression || v.Cells["c"] != MemRegression || v.Checks["memory"] == nil || v.Checks["time"] == nil || v.Checks["time"].Status != OK {
 		t.Fatalf("bench %+v", v)
 	}
@@ -186,7 +184,7 @@ func TestMemoryVerdicts(t *testing.T) {
 
 func TestIncomparableMachineAndSuspect(t *testing.T) {
 	tol := 0.3
-	e := &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol}
+	e := &Entry{ElapsedNs: 1000, Tolerance: &tol}
 	slow := ok("n:1", 5000)
 	v := Bench("c", map[string]Cell{"c": slow}, Gate{Entry: e, Alpha: 0.01, Incomparable: "CPU Xeon here, Ryzen in the baseline"})
 	if v.Status != IncomparableMachine || v.Cells["c"] != OK || v.Checks["time"] != nil {
@@ -225,7 +223,7 @@ func TestRun(t *testing.T) {
 // with a wide interval cannot be told.
 func TestTimeWithoutBaselineSamples(t *testing.T) {
 	tol := 0.3
-	e := &baseline.Entry{ElapsedNs: 1000, Tolerance: &tol}
+	e := &Entry{ElapsedNs: 1000, Tolerance: &tol}
 	noisy := []int64{600_000, 1_000_000, 1_400_000, 800_000, 1_200_000}
 	if v := Time(cellOf(noisy), e, 0.01); v.Status != Regression {
 		t.Fatalf("a thousand times the baseline: %s (%s)", v.Status, v.Why)
@@ -260,7 +258,7 @@ func TestTimeAccountsForBetweenRunDrift(t *testing.T) {
 // growth under MemMinDeltaKB does not regress, however significant.
 func TestSmallMemoryGrowthIsNoise(t *testing.T) {
 	band := 0.05
-	e := &baseline.Entry{ElapsedNs: 1000, MemKB: 256, MemTolerance: &band, MemSamples: []int64{256, 256, 256, 256, 256, 256}}
+	e := &Entry{ElapsedNs: 1000, MemKB: 256, MemTolerance: &band, MemSamples: []int64{256, 256, 256, 256, 256, 256}}
 	c := Cell{Status: OK, Median: 1000, MemKB: 300, MemSamples: []int64{300, 310, 300, 290, 300, 305}}
 	if m := Memory(c, e, 0.01); m == nil || m.Status != OK {
 		t.Fatalf("256 → 300 KiB: %+v", m)
@@ -276,7 +274,7 @@ func TestQuietBenchOnADriftingHost(t *testing.T) {
 	  "b": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "drift_sigma": 0.12},
 	  "c": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "drift_sigma": 0.15},
 	  "d": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "drift_sigma": 0.20}}}`, jsonInts(base))
-	f, err := baseline.Parse("b.json", []byte(doc))
+	f, err := Parse("b.json", []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +282,7 @@ func TestQuietBenchOnADriftingHost(t *testing.T) {
 	if v := Time(slower, f.Benches["quiet"], 0.01); v.Status != OK || v.Band < 0.35-1e-9 {
 		t.Fatalf("+18%% on a host whose runs drift 13.5%%: %s, band %v (%s)", v.Status, v.Band, v.Why)
 	}
-	own, _ := baseline.Parse("q.json", []byte(fmt.Sprintf(`{"updated_at": "x", "benches": {"quiet": {"kind": "micro", "elapsed_ns": 1000000, "maxrss_kb": 1, "noise": 0.004, "drift_sigma": 0.01, "band": 0.05, "samples": %s}}}`, jsonInts(base))))
+	own, _ := Parse("q.json", []byte(fmt.Sprintf(`{"updated_at": "x", "benches": {"quiet": {"kind": "micro", "elapsed_ns": 1000000, "maxrss_kb": 1, "noise": 0.004, "drift_sigma": 0.01, "band": 0.05, "samples": %s}}}`, jsonInts(base))))
 	if v := Time(slower, own.Benches["quiet"], 0.01); v.Status != Regression {
 		t.Fatalf("the same shift against the bench's own drift alone: %s (%s)", v.Status, v.Why)
 	}
@@ -299,24 +297,24 @@ func jsonInts(xs []int64) string {
 // that records none gates as the seed's did (with a warning), another
 // machine gates nothing unless told to (with a warning either way).
 func TestMachine(t *testing.T) {
-	here := baseline.Machine{CPUModel: "A", LogicalCPUs: 2, Privilege: "all-caps", CgroupVersion: "1"}
+	here := BaselineMachine{CPUModel: "A", LogicalCPUs: 2, Privilege: "all-caps", CgroupVersion: "1"}
 	other := here
 	other.CPUModel = "B"
-	entries := map[string]*baseline.Entry{"x": {ElapsedNs: 1}}
+	entries := map[string]*Entry{"x": {ElapsedNs: 1}}
 	cases := []struct {
 		name    string
-		f       *baseline.File
+		f       *File
 		any     bool
 		machine string
 		gates   bool
 		warns   bool
 	}{
-		{"same", &baseline.File{Machine: &here, Benches: entries}, false, "same", true, false},
-		{"empty file", &baseline.File{Benches: map[string]*baseline.Entry{}}, false, "same", true, false},
-		{"no machine", &baseline.File{Benches: entries}, false, "unknown", false, true},
-		{"no machine, any machine", &baseline.File{Benches: entries}, true, "unknown", true, true},
-		{"other", &baseline.File{Machine: &other, Benches: entries}, false, "differs: CPU A here, B in the baseline", false, true},
-		{"other, any machine", &baseline.File{Machine: &other, Benches: entries}, true, "differs: CPU A here, B in the baseline", true, true},
+		{"same", &File{Machine: &here, Benches: entries}, false, "same", true, false},
+		{"empty file", &File{Benches: map[string]*Entry{}}, false, "same", true, false},
+		{"no machine", &File{Benches: entries}, false, "unknown", false, true},
+		{"no machine, any machine", &File{Benches: entries}, true, "unknown", true, true},
+		{"other", &File{Machine: &other, Benches: entries}, false, "differs: CPU A here, B in the baseline", false, true},
+		{"other, any machine", &File{Machine: &other, Benches: entries}, true, "differs: CPU A here, B in the baseline", true, true},
 	}
 	for _, c := range cases {
 		g := Machine(c.f, "b.json", here, c.any)

@@ -3,7 +3,6 @@ package judge
 import (
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
@@ -19,7 +18,7 @@ var MetricMemory = &Metric{
 	Name: "memory", Unit: "KiB",
 	Of:        func(c MetricCell) Values { return c.Mem },
 	Baseline:  memBase,
-	Fields:    baseline.MemoryFields,
+	Fields:    MemoryFields,
 	Record:    memRecord,
 	Judge:     memRule,
 	Regressed: MemRegression,
@@ -30,8 +29,8 @@ var MetricMemory = &Metric{
 // memRecord writes the median of every run's maxrss (the seed's field),
 // and of its memory samples (the cgroup peak's where the host gave one),
 // with the samples and the band their noise and drift give, floored by
-// baseline.MemBandFloor.
-func memRecord(e *baseline.Entry, runs []MetricCell) {
+// MemBandFloor.
+func memRecord(e *Entry, runs []MetricCell) {
 	var rss, mem, medians []int64
 	var noises []float64
 	source := ""
@@ -46,14 +45,14 @@ func memRecord(e *baseline.Entry, runs []MetricCell) {
 	}
 	if m := stats.Median(mem); m > 0 {
 		sigma, _ := stats.Drift(medians)
-		band := stats.Band(stats.MedianFloat(noises), sigma, baseline.MemBandFloor, baseline.BandCeil) // floored by MemBandFloor
+		band := stats.Band(stats.MedianFloat(noises), sigma, MemBandFloor, BandCeil) // floored by MemBandFloor
 		e.MemSource, e.MemKB, e.MemTolerance, e.MemSamples = source, m, &band, mem
 	}
 }
 
 // memBase is the entry's memory baseline; none where halebench recorded
 // no memory band.
-func memBase(e *baseline.Entry) (Base, bool) {
+func memBase(e *Entry) (Base, bool) {
 	if e == nil {
 		return Base{}, false
 	}

@@ -3,8 +3,6 @@ package judge
 import (
 	"fmt"
 	"strings"
-
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 )
 
 // Values is one metric's figures in one cell: the median the verdict is
@@ -65,14 +63,14 @@ type Metric struct {
 	Of func(MetricCell) Values
 	// Baseline reads its figures from an entry; false: the entry does not
 	// gate it.
-	Baseline func(*baseline.Entry) (Base, bool)
+	Baseline func(*Entry) (Base, bool)
 	// Fields are its keys in a baselines entry and their ranges, checked
 	// on every read and write of a file; Record writes them from a
 	// bench's cells in independent runs (--update-baselines). A metric the
 	// samples do not carry has no Record: its Fields say how the count
-	// lane's counts set its keys (Fields.Counts, baseline.UpdateCounts).
-	Fields *baseline.Fields
-	Record func(e *baseline.Entry, runs []MetricCell)
+	// lane's counts set its keys (Fields.Counts, UpdateCounts).
+	Fields *Fields
+	Record func(e *Entry, runs []MetricCell)
 	Judge  Rule
 	// Regressed is the status a regression of it gives the subject.
 	Regressed Status
@@ -102,7 +100,7 @@ var registry = []*Metric{MetricTime, MetricMemory, Instructions}
 func init() {
 	for _, m := range registry {
 		if m.Fields != nil {
-			baseline.Declare(m.Fields)
+			Declare(m.Fields)
 		}
 	}
 }
@@ -138,7 +136,7 @@ func Register(m *Metric) (unregister func()) {
 	}
 	undeclare := func() {}
 	if m.Fields != nil {
-		undeclare = baseline.Declare(m.Fields)
+		undeclare = Declare(m.Fields)
 	}
 	registry = append(registry, m)
 	return func() {
@@ -154,7 +152,7 @@ func Register(m *Metric) (unregister func()) {
 
 // Record writes every declared metric's baseline keys into e from a
 // bench's cells in independent runs: what --update-baselines records.
-func Record(e *baseline.Entry, runs []MetricCell) {
+func Record(e *Entry, runs []MetricCell) {
 	for _, m := range registry {
 		if m.Record != nil {
 			m.Record(e, runs)

@@ -3,8 +3,6 @@ package judge
 import (
 	"strings"
 	"testing"
-
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 )
 
 // bisect's --metric: the default rule, a compared metric by name, and a
@@ -60,7 +58,7 @@ func TestRegister(t *testing.T) {
 // does not gate it.
 func TestBaselineFields(t *testing.T) {
 	band, memBand := 0.1, 0.2
-	e := &baseline.Entry{ElapsedNs: 1000, Tolerance: &band, MemKB: 4096, MemTolerance: &memBand, Instructions: 5000}
+	e := &Entry{ElapsedNs: 1000, Tolerance: &band, MemKB: 4096, MemTolerance: &memBand, Instructions: 5000}
 	for _, c := range []struct {
 		m      *Metric
 		median int64
@@ -69,7 +67,7 @@ func TestBaselineFields(t *testing.T) {
 		if !ok || b.Median != c.median {
 			t.Errorf("%s: %+v %v", c.m.Name, b, ok)
 		}
-		if _, ok := c.m.Baseline(&baseline.Entry{}); ok {
+		if _, ok := c.m.Baseline(&Entry{}); ok {
 			t.Errorf("%s gated by an empty entry", c.m.Name)
 		}
 	}
@@ -97,12 +95,12 @@ func TestRecordAndDeclaredFields(t *testing.T) {
 		return MetricCell{Elapsed: Values{Median: el[1], Samples: el}, Mem: Values{Median: mem[1], Samples: mem},
 			MemSource: "mem_peak_kb", MaxRSS: Values{Median: 900, Samples: []int64{900, 900, 900}}}
 	}
-	e := &baseline.Entry{}
+	e := &Entry{}
 	Record(e, []MetricCell{cell([]int64{90, 100, 110}, []int64{1000, 1000, 1000}), cell([]int64{100, 110, 120}, []int64{1000, 1100, 1200})})
 	if e.ElapsedNs != 105 || e.Runs != 2 || len(e.RunMedians) != 2 || len(e.Samples) != 6 || e.Noise == nil || e.DriftSigma == nil {
 		t.Errorf("time's keys: %+v", e)
 	}
-	if e.MemKB != 1000 || e.MemPeakKB != 1000 || e.MaxRSSKB != 900 || e.MemSource != "mem_peak_kb" || e.MemTolerance == nil || *e.MemTolerance < baseline.MemBandFloor {
+	if e.MemKB != 1000 || e.MemPeakKB != 1000 || e.MaxRSSKB != 900 || e.MemSource != "mem_peak_kb" || e.MemTolerance == nil || *e.MemTolerance < MemBandFloor {
 		t.Errorf("memory's keys: %+v", e)
 	}
 	if e.Instructions != 0 {
@@ -113,7 +111,7 @@ func TestRecordAndDeclaredFields(t *testing.T) {
 		"band":          `"band": 2`,
 		"count_band":    `"instructions": 5, "count_scope": "region", "valgrind_version": "v", "count_band": 0`,
 	} {
-		_, err := baseline.Parse("b.json", []byte(`{"benches": {"a": {"elapsed_ns": 100, `+doc+`}}}`))
+		_, err := Parse("b.json", []byte(`{"benches": {"a": {"elapsed_ns": 100, `+doc+`}}}`))
 		if err == nil || !strings.Contains(err.Error(), "field "+field) {
 			t.Errorf("%s out of range read: %v", field, err)
 		}

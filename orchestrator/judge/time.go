@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
@@ -13,7 +12,7 @@ var MetricTime = &Metric{
 	Name: "time", Unit: "ns",
 	Of:        func(c MetricCell) Values { return c.Elapsed },
 	Baseline:  timeBase,
-	Fields:    baseline.TimeFields,
+	Fields:    TimeFields,
 	Record:    timeRecord,
 	Judge:     timeRule,
 	Regressed: Regression,
@@ -26,10 +25,10 @@ var MetricTime = &Metric{
 // timeRecord writes the median of every run's samples, the samples, each
 // run's median, the within-run noise (the runs' median relative standard
 // error) and the between-run drift of the run medians; its band is
-// settled once the file's host drift is known (baseline.TimeFields). A
+// settled once the file's host drift is known (TimeFields). A
 // wildly unstable bench can measure a σ over 100 %: it is kept at the
 // ceiling a file may hold, which gates the same.
-func timeRecord(e *baseline.Entry, runs []MetricCell) {
+func timeRecord(e *Entry, runs []MetricCell) {
 	var all, medians []int64
 	var noises []float64
 	for _, r := range runs {
@@ -38,13 +37,13 @@ func timeRecord(e *baseline.Entry, runs []MetricCell) {
 		noises = append(noises, stats.RelSEMedian(r.Elapsed.Samples))
 	}
 	sigma, rng := stats.Drift(medians)
-	noise := math.Min(stats.MedianFloat(noises), baseline.MaxRelSigma)
-	sigma, rng = math.Min(sigma, baseline.MaxRelSigma), math.Min(rng, baseline.MaxRelRange)
+	noise := math.Min(stats.MedianFloat(noises), MaxRelSigma)
+	sigma, rng = math.Min(sigma, MaxRelSigma), math.Min(rng, MaxRelRange)
 	e.ElapsedNs, e.Samples, e.Runs, e.RunMedians = stats.Median(all), all, len(runs), medians
 	e.Noise, e.DriftSigma, e.DriftRange = &noise, &sigma, &rng
 }
 
-func timeBase(e *baseline.Entry) (Base, bool) {
+func timeBase(e *Entry) (Base, bool) {
 	if e == nil || e.ElapsedNs <= 0 {
 		return Base{}, false
 	}

@@ -3,7 +3,7 @@ package shard
 import (
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -45,7 +45,7 @@ func ByCells(w Work) Costs {
 // median for the timed ones, through the model above. A bench the file
 // has no figure for costs the mean of those it has; a file with none
 // leaves the run to ByCells.
-func FromBaselines(path string, f *baseline.File, w Work) Costs {
+func FromBaselines(path string, f *judge.File, w Work) Costs {
 	c := Costs{Of: map[string]int64{}}
 	var missing []string
 	for name, cells := range w.Cells {
@@ -65,7 +65,7 @@ func FromBaselines(path string, f *baseline.File, w Work) Costs {
 
 // modelled is a bench's modelled cost, if its entry has the figures the
 // run's work needs.
-func modelled(e *baseline.Entry, name string, w Work) (int64, bool) {
+func modelled(e *judge.Entry, name string, w Work) (int64, bool) {
 	if e == nil {
 		return 0, false
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -20,7 +20,7 @@ func work(samples int, cells ...string) Work {
 // recorded medians; a bench the file lacks costs the mean, a bench that
 // runs in no language nothing.
 func TestFromBaselines(t *testing.T) {
-	f := &baseline.File{Benches: map[string]*baseline.Entry{
+	f := &judge.File{Benches: map[string]*judge.Entry{
 		"big": {Instructions: 1_000_000_000, ElapsedNs: 50_000_000}, "small": {Instructions: 1000, ElapsedNs: 1000},
 		"mid": {Instructions: 100_000_000, ElapsedNs: 5_000_000},
 	}}
@@ -38,7 +38,7 @@ func TestFromBaselines(t *testing.T) {
 	if want := int64(2 * 6 * (50_000_000 + SampleOverNs)); timed.Of["big"] != want {
 		t.Fatalf("timed cost %d; want %d", timed.Of["big"], want)
 	}
-	none := FromBaselines("b.json", &baseline.File{Benches: map[string]*baseline.Entry{}}, w)
+	none := FromBaselines("b.json", &judge.File{Benches: map[string]*judge.Entry{}}, w)
 	if !strings.HasPrefix(none.By, "cells") || none.Of["big"] != 2 || none.Of["nolang"] != 0 {
 		t.Fatalf("no figures: %v by %q; want cells", none.Of, none.By)
 	}

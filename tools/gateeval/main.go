@@ -23,7 +23,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/baseline"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
@@ -250,7 +249,7 @@ func change(b *report.Bench) string {
 // bands summarises the time bands a rebaseline recorded: how many of the
 // subject's benches could flag a slowdown of the given size at all.
 func bands(path string, slowdown float64) (string, error) {
-	f, err := baseline.Load(path)
+	f, err := judge.Load(path)
 	if err != nil {
 		return "", err
 	}

@@ -1,4 +1,4 @@
-package baseline
+package judge
 
 import (
 	"encoding/json"
@@ -23,12 +23,12 @@ const (
 // File is baselines.json. Every key halebench does not know (upstream's
 // recorded_with, or anything newer) is kept as it was through a rewrite.
 type File struct {
-	UpdatedAt   string   `json:"updated_at"`
-	Subject     string   `json:"subject,omitempty"`
-	Toolchain   string   `json:"toolchain,omitempty"`
-	HaleVersion string   `json:"hale_version,omitempty"`
-	Host        string   `json:"host,omitempty"`
-	Machine     *Machine `json:"machine,omitempty"`
+	UpdatedAt   string           `json:"updated_at"`
+	Subject     string           `json:"subject,omitempty"`
+	Toolchain   string           `json:"toolchain,omitempty"`
+	HaleVersion string           `json:"hale_version,omitempty"`
+	Host        string           `json:"host,omitempty"`
+	Machine     *BaselineMachine `json:"machine,omitempty"`
 	// HostDriftSigma is the median of the benches' drift_sigma: the
 	// movement between runs that the host gives every bench. It floors each
 	// bench's own drift (see Entry.Drift).
@@ -72,7 +72,7 @@ func (f *File) floorDrift() {
 
 // Machine is where a file's medians were measured: what must match for
 // them to gate another run.
-type Machine struct {
+type BaselineMachine struct {
 	CPUModel           string            `json:"cpu_model"`
 	LogicalCPUs        int               `json:"logical_cpus"`
 	Kernel             string            `json:"kernel,omitempty"`
@@ -88,7 +88,7 @@ type Machine struct {
 // Differences names what differs between the machine m recorded and
 // another, among what decides whether medians compare: CPU model, logical
 // CPUs, privilege and cgroup version.
-func (m *Machine) Differences(o Machine) []string {
+func (m *BaselineMachine) Differences(o BaselineMachine) []string {
 	var d []string
 	add := func(what string, a, b any) {
 		if a != b {
@@ -158,7 +158,7 @@ type Entry struct {
 // Drift is the between-run σ the entry is judged with: its own, floored by
 // its file's host drift; 0 where neither was measured.
 func (e *Entry) Drift() float64 {
-	return math.Max(deref(e.DriftSigma), e.driftFloor)
+	return math.Max(baselineDeref(e.DriftSigma), e.driftFloor)
 }
 
 // SubjectOf names the language a file's medians belong to: its subject
@@ -185,7 +185,7 @@ func (e *Entry) Tol() float64 {
 	case e.Band != nil:
 		return math.Max(*e.Band, e.floorBand())
 	case e.Noise != nil || e.DriftSigma != nil:
-		return stats.Band(deref(e.Noise), e.Drift(), BandFloor, BandCeil)
+		return stats.Band(baselineDeref(e.Noise), e.Drift(), BandFloor, BandCeil)
 	case e.Tolerance != nil:
 		return *e.Tolerance
 	}
@@ -223,7 +223,7 @@ func (e *Entry) floorBand() float64 {
 	return stats.Band(0, e.driftFloor, BandFloor, BandCeil)
 }
 
-func deref(p *float64) float64 {
+func baselineDeref(p *float64) float64 {
 	if p == nil {
 		return 0
 	}
@@ -243,5 +243,5 @@ type Provenance struct {
 	Subject   string
 	Toolchain string
 	Host      string
-	Machine   *Machine
+	Machine   *BaselineMachine
 }

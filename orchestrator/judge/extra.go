@@ -1,4 +1,4 @@
-package baseline
+package judge
 
 import (
 	"encoding/json"

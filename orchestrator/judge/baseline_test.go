@@ -1,4 +1,4 @@
-package baseline
+package judge
 
 import (
 	"encoding/json"
@@ -246,7 +246,7 @@ func TestUpdateKeepsEveryUnknownField(t *testing.T) {
 	before := parsed(t, []byte(doc))
 	m := recorded(map[string]figures{"fn_modular": {Kind: "micro", ElapsedNs: 1100, MaxRSSKB: 7, Noise: 0.01, DriftSigma: 0.02, DriftRange: 0.04, Runs: 5,
 		RunMedians: []int64{1090, 1100, 1110, 1100, 1095}, Samples: []int64{1090, 1100, 1110}, MemSource: "mem_peak_kb", MemKB: 900, MemBand: 0.01}})
-	mach := &Machine{CPUModel: "Test CPU", LogicalCPUs: 2, CgroupVersion: "v1", Privilege: "all-caps"}
+	mach := &BaselineMachine{CPUModel: "Test CPU", LogicalCPUs: 2, CgroupVersion: "v1", Privilege: "all-caps"}
 	if _, _, err := Update(path, m, Provenance{Subject: "c", Toolchain: "clang 19", Machine: mach}, time.Unix(0, 0)); err != nil {
 		t.Fatal(err)
 	}
@@ -316,11 +316,11 @@ func TestTolSources(t *testing.T) {
 }
 
 func TestMachineDifferences(t *testing.T) {
-	m := &Machine{CPUModel: "Ryzen", LogicalCPUs: 16, CgroupVersion: "v2", Privilege: "privileged"}
+	m := &BaselineMachine{CPUModel: "Ryzen", LogicalCPUs: 16, CgroupVersion: "v2", Privilege: "privileged"}
 	if d := m.Differences(*m); len(d) != 0 {
 		t.Fatalf("same machine differs: %v", d)
 	}
-	d := m.Differences(Machine{CPUModel: "Xeon", LogicalCPUs: 2, CgroupVersion: "v2", Privilege: "privileged"})
+	d := m.Differences(BaselineMachine{CPUModel: "Xeon", LogicalCPUs: 2, CgroupVersion: "v2", Privilege: "privileged"})
 	if len(d) != 2 || !strings.Contains(d[0], "Xeon here, Ryzen in the baseline") {
 		t.Fatalf("differences %v", d)
 	}

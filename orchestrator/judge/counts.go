@@ -1,4 +1,4 @@
-package baseline
+package judge
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ func CountBandOf(spread float64) float64 {
 // CountTol is the band an entry's counts are held to: its recorded band,
 // never under what its recorded spread allows nor under the floor.
 func (e *Entry) CountTol() float64 {
-	b := CountBandOf(deref(e.CountSpread))
+	b := CountBandOf(baselineDeref(e.CountSpread))
 	if e.CountBand != nil && *e.CountBand > b {
 		return *e.CountBand
 	}
