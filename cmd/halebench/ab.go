@@ -11,7 +11,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/abreport"
-	"github.com/hale-lang/halebench/orchestrator/atomicfile"
+	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 type abOptions struct {
@@ -173,7 +173,7 @@ func (o *abOptions) print(res *ab.Result) error {
 	if o.html == "" {
 		return nil
 	}
-	if err := atomicfile.Write(o.html, 0o644, func(w io.Writer) error { return abreport.HTML(w, res) }); err != nil {
+	if err := report.AtomicWrite(o.html, 0o644, func(w io.Writer) error { return abreport.HTML(w, res) }); err != nil {
 		return fmt.Errorf("--html=%s: %w", o.html, err)
 	}
 	return nil

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/abreport"
-	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/cireport"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/htmlreport"
@@ -153,7 +152,7 @@ func (o mergeOptions) write(m *result.Doc) error {
 		}
 		err = htmlreport.WriteFile(o.html, []*htmlreport.Run{htmlreport.RunOf(name, m.Run)})
 	case result.AB:
-		err = atomicfile.Write(o.html, 0o644, func(w io.Writer) error { return abreport.HTML(w, m.AB) })
+		err = report.AtomicWrite(o.html, 0o644, func(w io.Writer) error { return abreport.HTML(w, m.AB) })
 	}
 	if err != nil {
 		return fmt.Errorf("merge: --html=%s: %w", o.html, err)

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -76,7 +75,7 @@ func WriteJUnit(path string, r *report.Report) error {
 	if err := JUnit(&buf, r); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+	if err := report.AtomicWrite(path, 0o644, func(w io.Writer) error {
 		_, err := w.Write(buf.Bytes())
 		return err
 	}); err != nil {

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
@@ -53,7 +52,7 @@ func Images(rep *report.Report) map[string]string {
 // (atomicfile), buffered for the images' archives.
 func BundleFile(ctx context.Context, eng image.Engine, rep *report.Report, reportPath, suite, out string) (*Manifest, error) {
 	var m *Manifest
-	err := atomicfile.Write(out, 0o644, func(f io.Writer) error {
+	err := report.AtomicWrite(out, 0o644, func(f io.Writer) error {
 		w := bufio.NewWriterSize(f, 1<<20)
 		var err error
 		if m, err = Bundle(ctx, eng, rep, reportPath, suite, w); err != nil {

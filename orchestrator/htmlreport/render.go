@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -187,7 +186,7 @@ func newBenchView(runs []*Run, b *report.Bench) benchView {
 // WriteFile renders runs to path through atomicfile: never through a
 // link, whole or not at all.
 func WriteFile(path string, runs []*Run) error {
-	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return Render(w, runs) })
+	return report.AtomicWrite(path, 0o644, func(w io.Writer) error { return Render(w, runs) })
 }
 
 // NextTo writes the HTML page of report r, which a run just wrote to

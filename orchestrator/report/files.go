@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"syscall"
-
-	"github.com/hale-lang/halebench/orchestrator/atomicfile"
 )
 
 // MaxFileBytes bounds a stored report read back: a whole-suite run with
@@ -54,7 +52,7 @@ func WriteFile(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+	if err := AtomicWrite(path, 0o644, func(w io.Writer) error {
 		_, err := w.Write(append(data, '\n'))
 		return err
 	}); err != nil {

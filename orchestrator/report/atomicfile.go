@@ -1,4 +1,4 @@
-package atomicfile
+package report
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // synced, renamed over path, and the folder synced, so a reader sees the
 // old file or the new one whole. A symlink or anything but a regular file
 // at path is refused; a write that fails leaves path as it was.
-func Write(path string, mode fs.FileMode, write func(w io.Writer) error) error {
+func AtomicWrite(path string, mode fs.FileMode, write func(w io.Writer) error) error {
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
 		what := "not a regular file"
 		if st.Mode()&fs.ModeSymlink != 0 {

@@ -1,4 +1,4 @@
-package atomicfile
+package report
 
 import (
 	"errors"
@@ -17,10 +17,10 @@ func put(s string) func(io.Writer) error {
 func TestWrite(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "out.html")
-	if err := Write(p, 0o644, put("one")); err != nil {
+	if err := AtomicWrite(p, 0o644, put("one")); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(p, 0o644, put("two")); err != nil {
+	if err := AtomicWrite(p, 0o644, put("two")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "two" {
@@ -30,7 +30,7 @@ func TestWrite(t *testing.T) {
 		t.Errorf("mode %v", st.Mode())
 	}
 	// A failed write leaves the old file and no temporary one.
-	if err := Write(p, 0o644, func(io.Writer) error { return errors.New("render failed") }); err == nil || !strings.Contains(err.Error(), "render failed") {
+	if err := AtomicWrite(p, 0o644, func(io.Writer) error { return errors.New("render failed") }); err == nil || !strings.Contains(err.Error(), "render failed") {
 		t.Fatalf("failed write: %v", err)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "two" {
@@ -54,7 +54,7 @@ func TestWriteNeverFollowsALink(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := Write(p, 0o644, put("page")); err != nil {
+	if err := AtomicWrite(p, 0o644, put("page")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep" {
@@ -62,7 +62,7 @@ func TestWriteNeverFollowsALink(t *testing.T) {
 	}
 	link := filepath.Join(dir, "linked.html")
 	os.Symlink(victim, link)
-	if err := Write(link, 0o644, put("evil")); err == nil || !strings.Contains(err.Error(), "symlink") {
+	if err := AtomicWrite(link, 0o644, put("evil")); err == nil || !strings.Contains(err.Error(), "symlink") {
 		t.Errorf("a linked target: %v", err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep" {
@@ -70,7 +70,7 @@ func TestWriteNeverFollowsALink(t *testing.T) {
 	}
 	fifo := filepath.Join(dir, "fifo")
 	syscall.Mkfifo(fifo, 0o644)
-	if err := Write(fifo, 0o644, put("x")); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if err := AtomicWrite(fifo, 0o644, put("x")); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a FIFO target: %v", err)
 	}
 }
