@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -140,7 +139,7 @@ func runAB(ctx context.Context, args []string) error {
 	if res == nil {
 		return err
 	}
-	if path, werr := abreport.Write(res, o.results); werr != nil {
+	if path, werr := report.ABWrite(res, o.results); werr != nil {
 		fmt.Fprintf(log, "ab: the result was not stored: %v\n", werr)
 		if err == nil {
 			err = werr
@@ -162,18 +161,18 @@ func runAB(ctx context.Context, args []string) error {
 func (o *abOptions) print(res *ab.Result) error {
 	switch {
 	case o.jsonOut:
-		if err := abreport.JSON(os.Stdout, res); err != nil {
+		if err := report.JSON(os.Stdout, res); err != nil {
 			return err
 		}
 	case o.markdown:
-		abreport.Markdown(os.Stdout, res)
+		report.ABMarkdown(os.Stdout, res)
 	default:
-		abreport.Grid(os.Stdout, res)
+		report.ABGrid(os.Stdout, res)
 	}
 	if o.html == "" {
 		return nil
 	}
-	if err := report.AtomicWrite(o.html, 0o644, func(w io.Writer) error { return abreport.HTML(w, res) }); err != nil {
+	if err := report.AtomicWrite(o.html, 0o644, func(w io.Writer) error { return report.HTML(w, res) }); err != nil {
 		return fmt.Errorf("--html=%s: %w", o.html, err)
 	}
 	return nil

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 // ab counts by run's rule: bus_dispatch_cross_pool starts a second
@@ -116,8 +116,8 @@ func TestABClientRequestIsNotFasterByInstructions(t *testing.T) {
 		t.Fatalf("ab --json: %v\n%s", err, out)
 	}
 	var grid strings.Builder
-	abreport.Grid(&grid, &res)
-	benches := map[string]abreport.Bench{}
+	report.ABGrid(&grid, &res)
+	benches := map[string]report.ABBench{}
 	for _, b := range res.Benches {
 		benches[b.Name] = b
 	}

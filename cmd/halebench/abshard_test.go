@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
@@ -59,10 +58,10 @@ func TestMergeABVerb(t *testing.T) {
 	part := shard.Split(2, shard.Costs{Of: map[string]int64{"fn_call": 1, "fn_modular": 1, "loop_overhead": 1}, By: "cells"})
 	var files []string
 	for k := 1; k <= 2; k++ {
-		r := &abreport.Result{Schema: abreport.Schema, Subject: "c", A: "suite a", B: "suite b", Threshold: 0.02, Looks: []int{6}, StoppedBy: "resolved",
+		r := &report.Result{Schema: report.ABSchema, Subject: "c", A: "suite a", B: "suite b", Threshold: 0.02, Looks: []int{6}, StoppedBy: "resolved",
 			Shard: &report.Shard{Index: k, Total: 2, SuiteBenches: part.Benches, Benches: part.Part(k), Digest: part.Digest, SuiteSourcesDigest: "sha256:s"}}
 		for _, name := range part.Part(k) {
-			r.Benches = append(r.Benches, abreport.Bench{Name: name, Lang: "c", Verdict: judge.Same, Ratio: 1.0123, RatioLow: 1.001, RatioHigh: 1.02})
+			r.Benches = append(r.Benches, report.ABBench{Name: name, Lang: "c", Verdict: judge.Same, Ratio: 1.0123, RatioLow: 1.001, RatioHigh: 1.02})
 		}
 		path := filepath.Join(dir, fmt.Sprintf("ab-%d.json", k))
 		if err := report.WriteFile(path, r); err != nil {

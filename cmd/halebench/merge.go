@@ -10,7 +10,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/cireport"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/htmlreport"
@@ -152,7 +151,7 @@ func (o mergeOptions) write(m *result.Doc) error {
 		}
 		err = htmlreport.WriteFile(o.html, []*htmlreport.Run{htmlreport.RunOf(name, m.Run)})
 	case result.AB:
-		err = report.AtomicWrite(o.html, 0o644, func(w io.Writer) error { return abreport.HTML(w, m.AB) })
+		err = report.AtomicWrite(o.html, 0o644, func(w io.Writer) error { return report.HTML(w, m.AB) })
 	}
 	if err != nil {
 		return fmt.Errorf("merge: --html=%s: %w", o.html, err)
@@ -165,7 +164,7 @@ func (o mergeOptions) write(m *result.Doc) error {
 
 // abSummary appends an ab's Markdown table to --summary and to
 // $GITHUB_STEP_SUMMARY, when set.
-func (o mergeOptions) abSummary(r *abreport.Result) error {
+func (o mergeOptions) abSummary(r *report.Result) error {
 	for _, path := range []string{o.summary, os.Getenv("GITHUB_STEP_SUMMARY")} {
 		if path == "" {
 			continue
@@ -174,7 +173,7 @@ func (o mergeOptions) abSummary(r *abreport.Result) error {
 		if err != nil {
 			return fmt.Errorf("merge: summary %s: %w", path, err)
 		}
-		abreport.Markdown(f, r)
+		report.ABMarkdown(f, r)
 		if err := f.Close(); err != nil {
 			return fmt.Errorf("merge: summary %s: %w", path, err)
 		}

@@ -10,9 +10,9 @@ import (
 	"sort"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/plan"
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -196,7 +196,7 @@ func take(st *state, round, side int, o runner.Outcome) bool {
 // look gives a pair its verdict at this look; a resolved pair stops.
 func look(st *state, level, t float64) {
 	lo, hi, est := interval(st, level)
-	if v := abreport.Verdict(est, lo, hi, t); v != judge.Unresolved {
+	if v := report.Verdict(est, lo, hi, t); v != judge.Unresolved {
 		st.done, st.verdict = true, v
 	}
 }
@@ -212,7 +212,7 @@ func finish(st *state, level, t float64) Bench {
 		b.MedianA, b.MedianB = float64(stats.Median(st.a)), float64(stats.Median(st.b))
 		b.RatioLow, b.RatioHigh, b.Ratio = interval(st, level)
 		if b.Verdict == "" {
-			b.Verdict = abreport.Verdict(b.Ratio, b.RatioLow, b.RatioHigh, t)
+			b.Verdict = report.Verdict(b.Ratio, b.RatioLow, b.RatioHigh, t)
 		}
 		if math.IsInf(b.RatioHigh, 0) || b.RatioLow <= 0 { // JSON has no infinity
 			b.RatioLow, b.RatioHigh = 0, 0

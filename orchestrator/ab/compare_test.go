@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
 
@@ -144,7 +144,7 @@ func TestVerdictRule(t *testing.T) {
 		{1.0, 0.9, 1.1, judge.Unresolved},
 	}
 	for _, c := range cases {
-		if got := abreport.Verdict(c.r, c.lo, c.hi, 0.02); got != c.want {
+		if got := report.Verdict(c.r, c.lo, c.hi, 0.02); got != c.want {
 			t.Errorf("Verdict(%v [%v, %v]) = %s, want %s", c.r, c.lo, c.hi, got, c.want)
 		}
 	}

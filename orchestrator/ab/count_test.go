@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -38,7 +38,7 @@ func TestCompareCountsByRunsRule(t *testing.T) {
 		t.Errorf("jumpy: count %s, ratio %v", b.CountStatus, b.InstrRatio)
 	}
 	var grid strings.Builder
-	abreport.Grid(&grid, res)
+	report.ABGrid(&grid, res)
 	if !strings.Contains(grid.String(), "unstable") || !strings.Contains(grid.String(), "2.0000") {
 		t.Errorf("the grid does not say unstable and 2.0000:\n%s", grid.String())
 	}

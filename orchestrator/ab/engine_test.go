@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 )
 
@@ -112,7 +112,7 @@ func TestABOnEngine(t *testing.T) {
 func checkEvidence(t *testing.T, res *ab.Result) {
 	t.Helper()
 	var js bytes.Buffer
-	if err := abreport.JSON(&js, res); err != nil {
+	if err := report.JSON(&js, res); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
@@ -140,7 +140,7 @@ func checkEvidence(t *testing.T, res *ab.Result) {
 	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Schema != abreport.Schema || got.RunID == "" || got.Host.LogicalCPUs < 1 || got.Host.Privilege.Mode == "" || got.Host.MemPeakSource == "" {
+	if got.Schema != report.ABSchema || got.RunID == "" || got.Host.LogicalCPUs < 1 || got.Host.Privilege.Mode == "" || got.Host.MemPeakSource == "" {
 		t.Errorf("schema %q, run id %q, host %+v", got.Schema, got.RunID, got.Host)
 	}
 	if len(got.Sides) != 2 || got.Sides[0].Name != "A" || got.Sides[1].Name != "B" {

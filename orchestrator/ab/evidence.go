@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -14,8 +13,8 @@ import (
 
 // sideEvidence is what a side ran, as a run report records its images:
 // each image's digest and provenance, and the subject's build.
-func sideEvidence(name, what, subject string, imgs *session.Images) abreport.Side {
-	sd := abreport.Side{Name: name, What: what, Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{}}
+func sideEvidence(name, what, subject string, imgs *session.Images) report.Side {
+	sd := report.Side{Name: name, What: what, Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{}}
 	if imgs == nil {
 		return sd
 	}
@@ -36,13 +35,13 @@ func sideEvidence(name, what, subject string, imgs *session.Images) abreport.Sid
 // samplers were granted and what the engine refused) and each side's
 // images.
 func evidence(res *Result, s *session.Session, sp *session.Sampling, host *report.Host, p *Plan, a, b built) {
-	res.Kind, res.Schema, res.GeneratedAt, res.RunID, res.Subject = abreport.Kind, abreport.Schema, time.Now().UTC().Format(time.RFC3339Nano), s.RunID, p.Subject
+	res.Kind, res.Schema, res.GeneratedAt, res.RunID, res.Subject = report.ABKind, report.ABSchema, time.Now().UTC().Format(time.RFC3339Nano), s.RunID, p.Subject
 	priv, refused := sp.Privilege()
 	host.HostInfo = session.HostInfo(s.Host)
 	host.Privilege, host.PrivilegeRefusals = session.Privilege(priv), session.Attempts(refused)
 	res.Host = *host
 	res.Shard = p.Partition
-	res.Sides = []abreport.Side{
+	res.Sides = []report.Side{
 		sideEvidence("A", p.A.What, p.Subject, a.all),
 		sideEvidence("B", p.B.What, p.Subject, b.all),
 	}

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
@@ -15,14 +14,14 @@ import (
 // from.
 type ABShard struct {
 	File   string
-	Result *abreport.Result
+	Result *report.Result
 }
 
 // check refuses a result that is no complete shard of an ab.
 func (s ABShard) check() error {
 	r, sh := s.Result, s.Result.Shard
-	if r.Schema != abreport.Schema {
-		return refuse(s.File, "schema %q; want an ab result (%s)", r.Schema, abreport.Schema)
+	if r.Schema != report.ABSchema {
+		return refuse(s.File, "schema %q; want an ab result (%s)", r.Schema, report.ABSchema)
 	}
 	if err := checkField(s.File, "result", "an ab", sh, r.StoppedBy == "interrupted"); err != nil {
 		return err
@@ -46,7 +45,7 @@ func (s ABShard) check() error {
 // or refuses them (a *Refusal). Each bench's rows are its shard's as they
 // are: its paired samples, its ratio B/A with its interval and its
 // verdict, measured round by round on that shard's machine.
-func AB(shards []ABShard, at string) (*abreport.Result, error) {
+func AB(shards []ABShard, at string) (*report.Result, error) {
 	if len(shards) == 0 {
 		return nil, errors.New("no shard results given")
 	}
@@ -110,7 +109,7 @@ func sameAB(shards []ABShard) error {
 
 // abBuilds are the images each side measured: shards of one ab measure
 // the same two subject builds in the same images.
-func abBuilds(r *abreport.Result) []fact {
+func abBuilds(r *report.Result) []fact {
 	var fs []fact
 	for _, sd := range r.Sides {
 		fs = append(fs, imageFacts("side "+sd.Name+"'s ", sd.Base, sd.Images, sd.BenchImages)...)
@@ -120,7 +119,7 @@ func abBuilds(r *abreport.Result) []fact {
 
 // abSettings are what an ab compared and how: the sides, the subject,
 // the band and the looks.
-func abSettings(r *abreport.Result) []fact {
+func abSettings(r *report.Result) []fact {
 	return []fact{{"side A", r.A}, {"side B", r.B}, {"the subject", r.Subject},
 		{"--threshold", fmt.Sprint(r.Threshold)}, {"the confidence", fmt.Sprint(r.Confidence)}, {"the looks", fmt.Sprint(r.Looks)}}
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
@@ -27,19 +26,19 @@ func abShards(t *testing.T, n int) []ABShard {
 	dir := t.TempDir()
 	var out []ABShard
 	for k := 1; k <= n; k++ {
-		r := &abreport.Result{Schema: abreport.Schema, RunID: fmt.Sprintf("ab-%d", k), Subject: "c", A: "suite a", B: "suite b",
+		r := &report.Result{Schema: report.ABSchema, RunID: fmt.Sprintf("ab-%d", k), Subject: "c", A: "suite a", B: "suite b",
 			Threshold: 0.02, Confidence: 0.95, Looks: []int{6, 60}, Seed: 7, Rounds: 6 + k, StoppedBy: "resolved", ElapsedNs: int64(k) * 1e9,
 			Host: report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
 			Shard: &report.Shard{Index: k, Total: n, From: "--shard", SuiteBenches: part.Benches, Benches: part.Part(k),
 				BalancedBy: part.BalancedBy, Loads: part.Loads, Digest: part.Digest, SuiteSourcesDigest: "sha256:src"}}
 		for _, name := range []string{"A", "B"} {
-			r.Sides = append(r.Sides, abreport.Side{Name: name, What: "suite " + name,
+			r.Sides = append(r.Sides, report.Side{Name: name, What: "suite " + name,
 				Images:      map[string]report.Toolchain{"c": {Status: "available", Digest: "sha256:tc"}},
 				BenchImages: map[string]report.BenchImage{"c": {Digest: "sha256:bench" + name}}})
 		}
 		for i, name := range part.Part(k) {
 			ratio := 1 + float64(len(name)+i)/100
-			r.Benches = append(r.Benches, abreport.Bench{Name: name, Lang: "c", Verdict: judge.Slower, Ratio: ratio, RatioLow: ratio - 0.01, RatioHigh: ratio + 0.01,
+			r.Benches = append(r.Benches, report.ABBench{Name: name, Lang: "c", Verdict: judge.Slower, Ratio: ratio, RatioLow: ratio - 0.01, RatioHigh: ratio + 0.01,
 				SamplesA: []int64{100, 101}, SamplesB: []int64{int64(100 * ratio), int64(101 * ratio)}, Rounds: 2})
 		}
 		out = append(out, writeAB(t, dir, fmt.Sprintf("ab-%d.json", k), r))
@@ -47,7 +46,7 @@ func abShards(t *testing.T, n int) []ABShard {
 	return out
 }
 
-func writeAB(t *testing.T, dir, name string, r *abreport.Result) ABShard {
+func writeAB(t *testing.T, dir, name string, r *report.Result) ABShard {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	if err := report.WriteFile(path, r); err != nil {
@@ -65,7 +64,7 @@ func writeAB(t *testing.T, dir, name string, r *abreport.Result) ABShard {
 // shard.parts, in the order of an unsharded ab (by bench).
 func TestMergeABKeepsPairedRatios(t *testing.T) {
 	shards := abShards(t, 3)
-	want := map[string]abreport.Bench{}
+	want := map[string]report.ABBench{}
 	for _, s := range shards {
 		for _, b := range s.Result.Benches {
 			want[b.Name] = b
@@ -75,7 +74,7 @@ func TestMergeABKeepsPairedRatios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Benches) != 6 || m.Shard.Index != 0 || len(m.Shard.Parts) != 3 || m.Rounds != 9 || m.ElapsedNs != 3e9 || m.Schema != abreport.Schema {
+	if len(m.Benches) != 6 || m.Shard.Index != 0 || len(m.Shard.Parts) != 3 || m.Rounds != 9 || m.ElapsedNs != 3e9 || m.Schema != report.ABSchema {
 		t.Fatalf("merged: %d benches, shard %+v, rounds %d, elapsed %d", len(m.Benches), m.Shard, m.Rounds, m.ElapsedNs)
 	}
 	for i, b := range m.Benches {
@@ -101,7 +100,7 @@ func TestMergeABRefuses(t *testing.T) {
 	otherB := *shards[1].Result
 	otherB.B = "suite c"
 	otherImage := *shards[1].Result
-	otherImage.Sides = append([]abreport.Side(nil), otherImage.Sides...)
+	otherImage.Sides = append([]report.Side(nil), otherImage.Sides...)
 	otherImage.Sides[1].BenchImages = map[string]report.BenchImage{"c": {Digest: "sha256:other"}}
 	two := abShards(t, 2)
 	for _, c := range []struct {

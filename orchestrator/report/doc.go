@@ -14,4 +14,11 @@
 // temporary file beside the target (created exclusively, so no planted
 // name is opened), then is renamed over it. A target that is a symlink or
 // not a regular file is refused. It reads nothing and knows no format.
+//
+// The former package abreport is the result of `halebench ab` (schema halebench-ab/1):
+// each bench's paired comparison of sides A and B, the evidence a run
+// report carries — the host and the privilege granted or refused, each
+// side's images with their digests and provenance and its subject build —
+// in the report package's types, and its renderers (Grid, Markdown, JSON,
+// HTML). It links no engine; running the rounds is package ab's.
 package report

@@ -3,7 +3,6 @@ package result
 import (
 	"io"
 
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
@@ -15,7 +14,7 @@ func Text(w io.Writer, d *Doc) {
 	case Run:
 		report.Grid(w, d.Run)
 	case AB:
-		abreport.Grid(w, d.AB)
+		report.ABGrid(w, d.AB)
 	default:
 		xprocreport.Tables(w, d.Xproc)
 	}
@@ -28,7 +27,7 @@ func Markdown(w io.Writer, d *Doc) {
 	case Run:
 		report.Markdown(w, d.Run)
 	case AB:
-		abreport.Markdown(w, d.AB)
+		report.ABMarkdown(w, d.AB)
 	default:
 		xprocreport.Markdown(w, d.Xproc)
 	}

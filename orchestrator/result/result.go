@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/abreport"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
@@ -17,7 +16,7 @@ type Kind string
 // The kinds, as each document's kind field names them.
 const (
 	Run   Kind = report.Kind
-	AB    Kind = abreport.Kind
+	AB    Kind = report.ABKind
 	Xproc Kind = xprocreport.Kind
 )
 
@@ -32,7 +31,7 @@ type format struct {
 
 var formats = []format{
 	{Run, report.Schema, "a run report", "results/run-*.json"},
-	{AB, abreport.Schema, "an ab result", "results/ab-*.json"},
+	{AB, report.ABSchema, "an ab result", "results/ab-*.json"},
 	{Xproc, xprocreport.Schema, "an xproc report", "results/xproc-*.json"},
 }
 
@@ -57,7 +56,7 @@ type Doc struct {
 	Kind  Kind
 	File  string
 	Run   *report.Report
-	AB    *abreport.Result
+	AB    *report.Result
 	Xproc *xprocreport.Report
 }
 
@@ -146,7 +145,7 @@ func Decode(name string, data []byte) (*Doc, error) {
 		d.Run = &report.Report{}
 		v = d.Run
 	case AB:
-		d.AB = &abreport.Result{}
+		d.AB = &report.Result{}
 		v = d.AB
 	default:
 		d.Xproc = &xprocreport.Report{}

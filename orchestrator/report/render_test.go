@@ -1,4 +1,4 @@
-package abreport
+package report
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 
 func sample() *Result {
 	return &Result{A: "suite benches", B: "suite b", Threshold: 0.02, Confidence: 0.95, LookLevel: 0.995, Looks: []int{6, 60}, Seed: 9, Rounds: 12, StoppedBy: "resolved",
-		Benches: []Bench{
+		Benches: []ABBench{
 			{Name: "fn_modular", Lang: "c", Verdict: judge.Slower, MedianA: 1e6, MedianB: 1.1e6, Ratio: 1.1, RatioLow: 1.08, RatioHigh: 1.12, HalfWidth: 0.02, Rounds: 12, InstrA: 100, InstrB: 110, InstrRatio: 1.1},
 			{Name: "fn_call", Lang: "c", Verdict: judge.Same, MedianA: 2e6, MedianB: 2e6, Ratio: 1.0, RatioLow: 0.99, RatioHigh: 1.01, HalfWidth: 0.01, Rounds: 6, Detail: "not counted: c has no counted build"},
 			{Name: "gone", Lang: "c", Verdict: judge.Missing, Detail: "B: no such bench"},
@@ -24,8 +24,8 @@ func sample() *Result {
 func TestOutputs(t *testing.T) {
 	r := sample()
 	var grid, md, js, page bytes.Buffer
-	Grid(&grid, r)
-	Markdown(&md, r)
+	ABGrid(&grid, r)
+	ABMarkdown(&md, r)
 	if err := JSON(&js, r); err != nil {
 		t.Fatal(err)
 	}
@@ -87,8 +87,8 @@ func TestHostileTextIsDefanged(t *testing.T) {
 	r.Benches[0].Name = "x | <b>y</b>\n  ::error file=a::n"
 	r.Benches[2].Detail = "B: build failed:\n    ::error::from a build log ##vso[task.setvariable variable=x]1 [l](http://evil.example)"
 	var grid, md bytes.Buffer
-	Grid(&grid, r)
-	Markdown(&md, r)
+	ABGrid(&grid, r)
+	ABMarkdown(&md, r)
 	if cmd := termtext.CommandLine(grid.String()); cmd != "" {
 		t.Errorf("grid carries the CI command %q:\n%s", cmd, grid.String())
 	}

@@ -1,15 +1,14 @@
-package abreport
+package report
 
 import (
 	"errors"
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 // Bench is one bench's A/B comparison in one language.
-type Bench struct {
+type ABBench struct {
 	Name    string       `json:"name"`
 	Lang    string       `json:"lang"`
 	Verdict judge.Status `json:"verdict"`
@@ -43,10 +42,10 @@ type Bench struct {
 }
 
 // Schema names the ab result format.
-const Schema = "halebench-ab/1"
+const ABSchema = "halebench-ab/1"
 
 // Kind is an ab result's kind in the result envelope.
-const Kind = "ab"
+const ABKind = "ab"
 
 // Result is one ab run: the comparison and the same evidence a run report
 // carries (the host, what the samplers were granted, every image of each
@@ -71,32 +70,32 @@ type Result struct {
 	ElapsedNs   int64   `json:"elapsed_ns"`
 	// Host is the engine's host and the privilege the samplers got (and
 	// were refused), as a run report records it.
-	Host report.Host `json:"host"`
+	Host Host `json:"host"`
 	// Sides are A then B: what each ran.
 	Sides []Side `json:"sides"`
 	// Shard is the partition and this result's part (ab --shard=K/N).
-	Shard    *report.Shard `json:"shard,omitempty"`
-	Benches  []Bench       `json:"benches"`
-	Warnings []string      `json:"warnings,omitempty"`
+	Shard    *Shard    `json:"shard,omitempty"`
+	Benches  []ABBench `json:"benches"`
+	Warnings []string  `json:"warnings,omitempty"`
 }
 
 // Side is one side's evidence: what it is, the images it ran (each with
 // its digest and provenance) and how its subject was built.
 type Side struct {
-	Name        string                       `json:"name"` // A or B
-	What        string                       `json:"what"`
-	Base        report.Base                  `json:"base_image"`
-	Images      map[string]report.Toolchain  `json:"images"`
-	BenchImages map[string]report.BenchImage `json:"bench_images"`
+	Name        string                `json:"name"` // A or B
+	What        string                `json:"what"`
+	Base        Base                  `json:"base_image"`
+	Images      map[string]Toolchain  `json:"images"`
+	BenchImages map[string]BenchImage `json:"bench_images"`
 	// SubjectBuild is how the subject's toolchain was built on this side
 	// (hale's commit, source tree or image), when halebench built it.
-	SubjectBuild *report.HaleBuild `json:"subject_build,omitempty"`
+	SubjectBuild *HaleBuild `json:"subject_build,omitempty"`
 }
 
 // Write stores the result under dir as ab-<UTC stamp>-<run id's tail>.json,
 // atomically, as run stores its report, and says its path.
-func Write(r *Result, dir string) (string, error) {
-	return report.WriteUnder(dir, report.StampedName("ab", r.GeneratedAt, r.RunID), r)
+func ABWrite(r *Result, dir string) (string, error) {
+	return WriteUnder(dir, StampedName("ab", r.GeneratedAt, r.RunID), r)
 }
 
 // HostLine is the host and privilege in one line, "" when the result

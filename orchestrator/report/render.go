@@ -1,4 +1,4 @@
-package abreport
+package report
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ import (
 // Grid writes one line per bench: bench | A | B | ratio [low, high] |
 // instructions | verdict, then the run's settings. Text a side, a bench or
 // a build wrote (names, details, warnings) goes through termtext.
-func Grid(w io.Writer, r *Result) {
+func ABGrid(w io.Writer, r *Result) {
 	c, l := termtext.Clean, termtext.Line
 	fmt.Fprintf(w, "A: %s\nB: %s\n", l(r.A), l(r.B))
 	if r.SameSides {
@@ -45,7 +45,7 @@ func Grid(w io.Writer, r *Result) {
 // Markdown writes the comparison as a release-notes table. Every text in it
 // goes through mdtext.Cell: a side's name, a bench's or a build's words
 // bring no image, link or HTML into the notes, and break no cell.
-func Markdown(w io.Writer, r *Result) {
+func ABMarkdown(w io.Writer, r *Result) {
 	fmt.Fprintf(w, "### Performance: %s → %s\n\n", mdtext.Cell(r.A), mdtext.Cell(r.B))
 	fmt.Fprintln(w, "| bench | lang | A | B | B/A [interval] | instructions B/A | verdict |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---|")
@@ -66,14 +66,14 @@ func JSON(w io.Writer, r *Result) error {
 	return enc.Encode(r)
 }
 
-func verdictMD(b Bench) string {
+func verdictMD(b ABBench) string {
 	if b.Detail != "" && b.Verdict == "missing" {
 		return mdtext.Cell(fmt.Sprintf("%s (%s)", b.Verdict, b.Detail))
 	}
 	return mdtext.Cell(string(b.Verdict))
 }
 
-func ratioText(b Bench) string {
+func ratioText(b ABBench) string {
 	switch {
 	case b.Ratio == 0:
 		return "—"
@@ -83,14 +83,14 @@ func ratioText(b Bench) string {
 	return fmt.Sprintf("%.3f [%.3f, %.3f]", b.Ratio, b.RatioLow, b.RatioHigh)
 }
 
-func halfText(b Bench) string {
+func halfText(b ABBench) string {
 	if b.HalfWidth == 0 {
 		return "—"
 	}
 	return fmt.Sprintf("%.1f%%", 100*b.HalfWidth)
 }
 
-func instrText(b Bench) string {
+func instrText(b ABBench) string {
 	if b.CountStatus == judge.CountUnstable {
 		return "unstable"
 	}

@@ -1,12 +1,10 @@
-package abreport
+package report
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 // The JSON names its schema and carries a run report's evidence in the
@@ -15,15 +13,15 @@ import (
 // page say the host and the privilege.
 func TestJSONCarriesSchemaAndEvidence(t *testing.T) {
 	r := sample()
-	r.Schema, r.RunID = Schema, "ab-1"
-	r.Host = report.Host{HostInfo: report.HostInfo{CPUModel: "Xeon", LogicalCPUs: 2, CgroupVersion: "2"},
-		Privilege: report.Privilege{Mode: "all-caps"}, PrivilegeRefusals: []report.Attempt{{Privilege: report.Privilege{Mode: "privileged"}, Error: "refused"}}}
-	prov := &report.Provenance{Origin: "built", Checked: "build", Trusted: true}
+	r.Schema, r.RunID = ABSchema, "ab-1"
+	r.Host = Host{HostInfo: HostInfo{CPUModel: "Xeon", LogicalCPUs: 2, CgroupVersion: "2"},
+		Privilege: Privilege{Mode: "all-caps"}, PrivilegeRefusals: []Attempt{{Privilege: Privilege{Mode: "privileged"}, Error: "refused"}}}
+	prov := &Provenance{Origin: "built", Checked: "build", Trusted: true}
 	for _, name := range []string{"A", "B"} {
 		r.Sides = append(r.Sides, Side{Name: name, What: "hale " + name,
-			Images:       map[string]report.Toolchain{"hale": {Status: "available", Digest: "sha256:t" + name, Provenance: prov, Hale: &report.HaleBuild{Commit: "c0ffee" + name}}},
-			BenchImages:  map[string]report.BenchImage{"hale": {Ref: "bench", ID: "sha256:b" + name, Provenance: prov}},
-			SubjectBuild: &report.HaleBuild{Commit: "c0ffee" + name}})
+			Images:       map[string]Toolchain{"hale": {Status: "available", Digest: "sha256:t" + name, Provenance: prov, Hale: &HaleBuild{Commit: "c0ffee" + name}}},
+			BenchImages:  map[string]BenchImage{"hale": {Ref: "bench", ID: "sha256:b" + name, Provenance: prov}},
+			SubjectBuild: &HaleBuild{Commit: "c0ffee" + name}})
 	}
 	var js, md, page bytes.Buffer
 	if err := JSON(&js, r); err != nil {
@@ -48,7 +46,7 @@ func TestJSONCarriesSchemaAndEvidence(t *testing.T) {
 	if tc["digest"] != "sha256:tB" || tc["provenance"] == nil || bi["provenance"] == nil || sb["commit"] != "c0ffeeB" {
 		t.Errorf("side B: %v", b)
 	}
-	Markdown(&md, r)
+	ABMarkdown(&md, r)
 	if err := HTML(&page, r); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package abreport
+package report
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ func (f forest) x(r float64) float64 {
 }
 
 type row struct {
-	Bench
+	ABBench
 	Y, X, X1, X2 float64
 	Bounded      bool
 	Class        string
@@ -53,7 +53,7 @@ func HTML(w io.Writer, r *Result) error {
 	p := page{Result: r, F: f, BandX1: f.x(1 / band), BandX2: f.x(band), OneX: f.x(1)}
 	p.BandW = p.BandX2 - p.BandX1
 	for i, b := range r.Benches {
-		rw := row{Bench: b, Y: 30 + 22*float64(i), Class: string(b.Verdict)}
+		rw := row{ABBench: b, Y: 30 + 22*float64(i), Class: string(b.Verdict)}
 		if b.Ratio > 0 {
 			rw.X = f.x(b.Ratio)
 		}
