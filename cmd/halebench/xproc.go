@@ -9,9 +9,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
-	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 const xprocHelp = `Usage: halebench xproc [flags]
@@ -95,7 +95,7 @@ func printXproc(rep *xproc.Report, path string, jsonOut bool, log io.Writer) {
 			enc.SetIndent("", "  ")
 			enc.Encode(rep)
 		} else {
-			xprocreport.Tables(os.Stdout, rep)
+			report.Tables(os.Stdout, rep)
 		}
 	}
 	if path != "" {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/xprocreport"
+	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 // xproc's two shards of C and Go (subject C), run one after another on
@@ -19,7 +19,7 @@ import (
 func TestMergeXprocShardsOnEngine(t *testing.T) {
 	enginetest.Connect(t)
 	var files []string
-	shards := map[int]*xprocreport.Report{}
+	shards := map[int]*report.XprocReport{}
 	for k, spec := range []string{"1/2", "2/2"} {
 		dir := t.TempDir()
 		code, out, errOut := run(t, nil, "xproc", "--suite=../..", "--lang=c,go", "--subject=c", "--variant=small", "--iters=2",
@@ -27,7 +27,7 @@ func TestMergeXprocShardsOnEngine(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("xproc --shard=%s: exit %d\n%s", spec, code, errOut)
 		}
-		var r xprocreport.Report
+		var r report.XprocReport
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("xproc --shard=%s: %v\n%s", spec, err, out)
 		}
@@ -52,12 +52,12 @@ func TestMergeXprocShardsOnEngine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("merge: exit %d\n%s", code, errOut)
 	}
-	var m xprocreport.Report
+	var m report.XprocReport
 	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
 		t.Fatal(err)
 	}
 	rows := m.Variants["small"]
-	if m.Schema != xprocreport.Schema || !m.Merged() || len(m.Shard.Parts) != 2 || len(rows) != 2 || rows[0].Row != "go" || rows[1].Row != "c" {
+	if m.Schema != report.XprocSchema || !m.Merged() || len(m.Shard.Parts) != 2 || len(rows) != 2 || rows[0].Row != "go" || rows[1].Row != "c" {
 		t.Fatalf("merged: %+v, rows %s", m.Shard, shardRows(&m))
 	}
 	if rows[0].Shard != 2 || *rows[0].RatioVsSubject != *goRow.RatioVsSubject || rows[0].ElapsedNsMedian != goRow.ElapsedNsMedian ||
@@ -88,7 +88,7 @@ func TestMergeXprocShardsOnEngine(t *testing.T) {
 }
 
 // shardRows lists a report's small rows, a reference marked.
-func shardRows(r *xprocreport.Report) string {
+func shardRows(r *report.XprocReport) string {
 	var out []string
 	for _, res := range r.Variants["small"] {
 		name := res.Row

@@ -8,14 +8,13 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 // XprocShard is one shard's xproc report (xproc --shard=K/N) and the file
 // it came from.
 type XprocShard struct {
 	File   string
-	Report *xprocreport.Report
+	Report *report.XprocReport
 }
 
 // check refuses a report that is no complete shard of an xproc: its rows
@@ -23,15 +22,15 @@ type XprocShard struct {
 // of pairs another shard owns) marked as such.
 func (s XprocShard) check() error {
 	r, sh := s.Report, s.Report.Shard
-	if r.Schema != xprocreport.Schema {
-		return refuse(s.File, "schema %q; want an xproc report (%s)", r.Schema, xprocreport.Schema)
+	if r.Schema != report.XprocSchema {
+		return refuse(s.File, "schema %q; want an xproc report (%s)", r.Schema, report.XprocSchema)
 	}
 	if err := checkField(s.File, "report", "an xproc", sh, r.Status == judge.Interrupted); err != nil {
 		return err
 	}
 	owned := map[string]bool{}
 	for v, rows := range r.Variants {
-		if _, ok := xprocreport.Variants[v]; !ok {
+		if _, ok := report.Variants[v]; !ok {
 			return refuse(s.File, "variant %q; xproc has small and large", v)
 		}
 		seen := map[string]bool{}
@@ -60,10 +59,10 @@ func (s XprocShard) check() error {
 
 // rowUnit is the unit of a row of variant v, refused when the row is no
 // pair of the shard's part nor one of its references.
-func (s XprocShard) rowUnit(v string, res *xprocreport.Result) (string, error) {
+func (s XprocShard) rowUnit(v string, res *report.XprocResult) (string, error) {
 	r, sh := s.Report, s.Report.Shard
-	lang := xprocreport.LangOf(v, res.Row)
-	unit := xprocreport.Unit(v, lang)
+	lang := report.LangOf(v, res.Row)
+	unit := report.Unit(v, lang)
 	switch {
 	case lang == "" || !has(sh.SuiteBenches, unit):
 		return "", refuse(s.File, "row %s/%s is no pair of the xproc (suite_benches %v)", v, res.Row, sh.SuiteBenches)
@@ -71,8 +70,8 @@ func (s XprocShard) rowUnit(v string, res *xprocreport.Result) (string, error) {
 		return "", refuse(s.File, "holds row %s/%s, which is not shard %d's part (%v) nor marked a reference", v, res.Row, sh.Index, sh.Benches)
 	case res.Reference && has(sh.Benches, unit):
 		return "", refuse(s.File, "marks row %s/%s a reference, but shard %d's part owns it", v, res.Row, sh.Index)
-	case res.Reference && !has(xprocreport.RatioRows(r.Subject), res.Row):
-		return "", refuse(s.File, "marks row %s/%s a reference; only the ratio rows (%v) are", v, res.Row, xprocreport.RatioRows(r.Subject))
+	case res.Reference && !has(report.RatioRows(r.Subject), res.Row):
+		return "", refuse(s.File, "marks row %s/%s a reference; only the ratio rows (%v) are", v, res.Row, report.RatioRows(r.Subject))
 	}
 	return unit, nil
 }
@@ -83,7 +82,7 @@ func (s XprocShard) rowUnit(v string, res *xprocreport.Result) (string, error) {
 // and ratios against the references it measured on its own machine — and
 // named by that shard; reference rows are dropped (the owner's row
 // stands); each shard's run and host are kept under shard.parts.
-func Xproc(shards []XprocShard, at string) (*xprocreport.Report, error) {
+func Xproc(shards []XprocShard, at string) (*report.XprocReport, error) {
 	if len(shards) == 0 {
 		return nil, errors.New("no shard reports given")
 	}
@@ -101,7 +100,7 @@ func Xproc(shards []XprocShard, at string) (*xprocreport.Report, error) {
 	m := &first // the xproc's facts, which the shards agree on, from shard 1
 	sh := *first.Shard
 	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12], judge.OK
-	m.Shard, m.Variants = &sh, map[string][]*xprocreport.Result{}
+	m.Shard, m.Variants = &sh, map[string][]*report.XprocResult{}
 	m.Images, m.BenchImages = map[string]report.Toolchain{}, map[string]report.BenchImage{}
 	sh.Index, sh.From, sh.Benches, sh.Parts, m.Samplers = 0, "", sh.SuiteBenches, nil, nil
 	for _, s := range sorted {
@@ -130,7 +129,7 @@ func Xproc(shards []XprocShard, at string) (*xprocreport.Report, error) {
 	}
 	for v, rows := range m.Variants {
 		sort.SliceStable(rows, func(i, j int) bool {
-			return xprocreport.RowOrder(v, rows[i].Row) < xprocreport.RowOrder(v, rows[j].Row)
+			return report.RowOrder(v, rows[i].Row) < report.RowOrder(v, rows[j].Row)
 		})
 	}
 	return m, nil
@@ -162,7 +161,7 @@ func sameXproc(shards []XprocShard) error {
 
 // xprocSettings are what an xproc measured and how: the subject (whose
 // rows are the references), the runs of each pair, the variants.
-func xprocSettings(r *xprocreport.Report) []fact {
+func xprocSettings(r *report.XprocReport) []fact {
 	var variants []string
 	for _, u := range r.Shard.SuiteBenches {
 		if v, _, ok := strings.Cut(u, "/"); ok && !has(variants, v) {
@@ -175,7 +174,7 @@ func xprocSettings(r *xprocreport.Report) []fact {
 
 // xprocBuilds are the images a shard measured. A shard builds only the
 // languages it measures, so two shards are held to the images both built.
-func xprocBuilds(r *xprocreport.Report) []fact {
+func xprocBuilds(r *report.XprocReport) []fact {
 	return imageFacts("the ", r.Base, r.Images, r.BenchImages)
 }
 

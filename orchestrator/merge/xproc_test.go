@@ -11,7 +11,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
-	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 // xprocLangs are the languages of the xproc the tests shard: Hale's unit
@@ -22,13 +21,13 @@ var xprocLangs = []string{"hale", "go", "c", "rust"}
 // xprocRow is a row's figures on a machine of the given speed factor: the
 // same on every machine up to the factor, so that a ratio measured within
 // one machine is the same on all.
-func xprocRow(variant, row string, factor int64, reference bool) *xprocreport.Result {
+func xprocRow(variant, row string, factor int64, reference bool) *report.XprocResult {
 	ns := int64(1000 + len(variant)*11)
 	for _, c := range row {
 		ns += int64(c) * 7
 	}
 	ns *= factor
-	return &xprocreport.Result{Row: row, Title: row, Status: judge.OK, Comparable: true, ElapsedNsMedian: ns,
+	return &report.XprocResult{Row: row, Title: row, Status: judge.OK, Comparable: true, ElapsedNsMedian: ns,
 		ElapsedNsSamples: []int64{ns, ns + 1, ns - 1}, Check: "n:" + variant, Reference: reference}
 }
 
@@ -44,27 +43,27 @@ func xprocShards(t *testing.T, n int, variants ...string) []XprocShard {
 	costs := shard.Costs{Of: map[string]int64{}, By: "rows (no recorded cost)"}
 	for _, v := range variants {
 		for _, l := range xprocLangs {
-			costs.Of[xprocreport.Unit(v, l)] = int64(len(langRows(v, l)))
+			costs.Of[report.Unit(v, l)] = int64(len(langRows(v, l)))
 		}
 	}
 	part := shard.Split(n, costs)
 	dir := t.TempDir()
 	var out []XprocShard
 	for k := 1; k <= n; k++ {
-		r := &xprocreport.Report{Schema: xprocreport.Schema, RunID: fmt.Sprintf("xproc-%d", k), GeneratedAt: "2026-01-02T03:04:05Z",
+		r := &report.XprocReport{Schema: report.XprocSchema, RunID: fmt.Sprintf("xproc-%d", k), GeneratedAt: "2026-01-02T03:04:05Z",
 			Status: judge.OK, Iters: 3, Subject: "hale", Host: report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
 			Base: report.Base{ID: "sha256:base"}, Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
-			Variants: map[string][]*xprocreport.Result{},
+			Variants: map[string][]*report.XprocResult{},
 			Shard: &report.Shard{Index: k, Total: n, From: "--shard", SuiteBenches: part.Benches, Benches: part.Part(k),
 				BalancedBy: part.BalancedBy, Loads: part.Loads, Digest: part.Digest, SuiteSourcesDigest: "sha256:src"}}
 		for _, v := range variants {
-			holdsOther, holdsHale := false, part.Has(k, xprocreport.Unit(v, "hale"))
+			holdsOther, holdsHale := false, part.Has(k, report.Unit(v, "hale"))
 			for _, l := range xprocLangs {
-				holdsOther = holdsOther || (l != "hale" && part.Has(k, xprocreport.Unit(v, l)))
+				holdsOther = holdsOther || (l != "hale" && part.Has(k, report.Unit(v, l)))
 			}
 			for _, l := range xprocLangs {
 				for _, row := range langRows(v, l) {
-					owned := part.Has(k, xprocreport.Unit(v, l))
+					owned := part.Has(k, report.Unit(v, l))
 					ref := !owned && row == "hale" && holdsOther && !holdsHale
 					if owned || ref {
 						r.Variants[v] = append(r.Variants[v], xprocRow(v, row, int64(k), ref))
@@ -73,7 +72,7 @@ func xprocShards(t *testing.T, n int, variants ...string) []XprocShard {
 					}
 				}
 			}
-			xprocreport.Ratios(r.Variants[v], r.Subject)
+			report.Ratios(r.Variants[v], r.Subject)
 		}
 		out = append(out, writeXproc(t, dir, fmt.Sprintf("xproc-%d.json", k), r))
 	}
@@ -89,7 +88,7 @@ func langRows(variant, lang string) []string {
 	return rows
 }
 
-func writeXproc(t *testing.T, dir, name string, r *xprocreport.Report) XprocShard {
+func writeXproc(t *testing.T, dir, name string, r *report.XprocReport) XprocShard {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	if err := report.WriteFile(path, r); err != nil {
@@ -117,17 +116,17 @@ func TestMergeXprocEqualsUnsharded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Schema != xprocreport.Schema || !m.Merged() || len(m.Shard.Parts) != 3 || len(m.Shard.Benches) != 8 || m.Status != judge.OK {
+	if m.Schema != report.XprocSchema || !m.Merged() || len(m.Shard.Parts) != 3 || len(m.Shard.Benches) != 8 || m.Status != judge.OK {
 		t.Fatalf("merged: %+v", m.Shard)
 	}
 	for _, v := range []string{"small", "large"} {
-		var unsharded []*xprocreport.Result
+		var unsharded []*report.XprocResult
 		for _, l := range xprocLangs {
 			for _, row := range langRows(v, l) {
 				unsharded = append(unsharded, xprocRow(v, row, 1, false))
 			}
 		}
-		xprocreport.Ratios(unsharded, "hale")
+		report.Ratios(unsharded, "hale")
 		got := m.Variants[v]
 		if len(got) != len(unsharded) {
 			t.Fatalf("%s: %d rows, want %d", v, len(got), len(unsharded))
@@ -135,7 +134,7 @@ func TestMergeXprocEqualsUnsharded(t *testing.T) {
 		for i, res := range got {
 			want := unsharded[i]
 			k := int64(res.Shard)
-			owner := ownerOf(t, shards, xprocreport.Unit(v, xprocreport.LangOf(v, res.Row)))
+			owner := ownerOf(t, shards, report.Unit(v, report.LangOf(v, res.Row)))
 			if res.Row != want.Row || res.Reference || res.Shard != owner || *res.RatioVsHale != *want.RatioVsHale ||
 				res.ElapsedNsMedian != k*want.ElapsedNsMedian || !reflect.DeepEqual(res.ElapsedNsSamples, xprocRow(v, res.Row, k, false).ElapsedNsSamples) {
 				t.Errorf("%s row %d: %s of shard %d (owner %d), ratio %v, median %d; want %s, ratio %v", v, i, res.Row, res.Shard, owner, *res.RatioVsHale, res.ElapsedNsMedian, want.Row, *want.RatioVsHale)
@@ -154,7 +153,7 @@ func TestMergeXprocEqualsUnsharded(t *testing.T) {
 		t.Errorf("images %v, bench images %v", m.Images, m.BenchImages)
 	}
 	var tables strings.Builder
-	xprocreport.Tables(&tables, m)
+	report.Tables(&tables, m)
 	if !strings.Contains(tables.String(), "merged from 3 shards") || !strings.Contains(tables.String(), "shard 2/3: host runner-2") || strings.Contains(tables.String(), "(reference)") {
 		t.Errorf("tables:\n%s", tables.String())
 	}
@@ -200,7 +199,7 @@ func ownerOf(t *testing.T, shards []XprocShard, unit string) int {
 func TestMergeXprocRefuses(t *testing.T) {
 	shards := xprocShards(t, 3)
 	dir := t.TempDir()
-	edit := func(name string, k int, change func(r *xprocreport.Report)) XprocShard {
+	edit := func(name string, k int, change func(r *report.XprocReport)) XprocShard {
 		r := *shards[k].Report
 		sh := *r.Shard
 		r.Shard = &sh
@@ -236,12 +235,12 @@ func TestMergeXprocRefuses(t *testing.T) {
 	}{
 		{"twice", []XprocShard{shards[0], shards[0], shards[1], shards[2]}, "given twice"},
 		{"missing", []XprocShard{shards[0], shards[1]}, "shard(s) 3 of them are missing"},
-		{"subject", others(1, edit("subject.json", 1, func(r *xprocreport.Report) { r.Subject = "c" })), "the subject is c here, hale there"},
-		{"iters", others(1, edit("iters.json", 1, func(r *xprocreport.Report) { r.Iters = 5 })), "--iters is 5 here, 3 there"},
+		{"subject", others(1, edit("subject.json", 1, func(r *report.XprocReport) { r.Subject = "c" })), "the subject is c here, hale there"},
+		{"iters", others(1, edit("iters.json", 1, func(r *report.XprocReport) { r.Iters = 5 })), "--iters is 5 here, 3 there"},
 		{"variants", []XprocShard{shards[0], xprocShards(t, 3, "small")[1], shards[2]}, "the variants is small here, large,small there"},
-		{"sources", others(1, edit("sources.json", 1, func(r *xprocreport.Report) { r.Shard.SuiteSourcesDigest = "sha256:other" })), "different bench sources"},
-		{"partition", others(1, edit("partition.json", 1, func(r *xprocreport.Report) { r.Shard.Digest = "sha256:other" })), "a different partition"},
-		{"image", others(withHale, edit("image.json", withHale, func(r *xprocreport.Report) {
+		{"sources", others(1, edit("sources.json", 1, func(r *report.XprocReport) { r.Shard.SuiteSourcesDigest = "sha256:other" })), "different bench sources"},
+		{"partition", others(1, edit("partition.json", 1, func(r *report.XprocReport) { r.Shard.Digest = "sha256:other" })), "a different partition"},
+		{"image", others(withHale, edit("image.json", withHale, func(r *report.XprocReport) {
 			r.BenchImages["hale"] = report.BenchImage{Digest: "sha256:other"}
 		})), "the hale bench image is sha256:other here"},
 		{"N", []XprocShard{shards[0], xprocShards(t, 2)[1]}, "N disagrees"},
@@ -251,15 +250,15 @@ func TestMergeXprocRefuses(t *testing.T) {
 			t.Errorf("%s: %v; want a refusal saying %q", c.name, err, c.want)
 		}
 	}
-	notShard := edit("unsharded.json", 0, func(r *xprocreport.Report) { r.Shard = nil })
-	interrupted := edit("interrupted.json", 0, func(r *xprocreport.Report) { r.Status = judge.Interrupted })
-	foreign := edit("foreign.json", 0, func(r *xprocreport.Report) {
-		r.Variants = map[string][]*xprocreport.Result{"small": append([]*xprocreport.Result{xprocRow("small", "python", 1, false)}, r.Variants["small"]...)}
+	notShard := edit("unsharded.json", 0, func(r *report.XprocReport) { r.Shard = nil })
+	interrupted := edit("interrupted.json", 0, func(r *report.XprocReport) { r.Status = judge.Interrupted })
+	foreign := edit("foreign.json", 0, func(r *report.XprocReport) {
+		r.Variants = map[string][]*report.XprocResult{"small": append([]*report.XprocResult{xprocRow("small", "python", 1, false)}, r.Variants["small"]...)}
 	})
-	badRef := edit("badref.json", 0, func(r *xprocreport.Report) {
-		r.Variants = map[string][]*xprocreport.Result{"small": append([]*xprocreport.Result{xprocRow("small", "hale_drain", 1, true)}, r.Variants["small"]...)}
+	badRef := edit("badref.json", 0, func(r *report.XprocReport) {
+		r.Variants = map[string][]*report.XprocResult{"small": append([]*report.XprocResult{xprocRow("small", "hale_drain", 1, true)}, r.Variants["small"]...)}
 	})
-	lost := edit("lost.json", 0, func(r *xprocreport.Report) { r.Variants = map[string][]*xprocreport.Result{} })
+	lost := edit("lost.json", 0, func(r *report.XprocReport) { r.Variants = map[string][]*report.XprocResult{} })
 	for path, want := range map[string]string{
 		notShard.File: "not a shard", interrupted.File: "was interrupted", foreign.File: "no pair of the xproc",
 		badRef.File: "only the ratio rows", lost.File: "but the report has no row of it",

@@ -21,4 +21,11 @@
 // side's images with their digests and provenance and its subject build —
 // in the report package's types, and its renderers (Grid, Markdown, JSON,
 // HTML). It links no engine; running the rounds is package ab's.
+//
+// The former package xprocreport is the result of `halebench xproc` (schema
+// halebench-xproc/1): each pair's runs and figures, the evidence a run
+// report carries (host, privilege, images with digests and provenance, the
+// subject's build) in the report package's types, and its tables. It links
+// no engine: `halebench show` reads and prints a stored xproc report with
+// it. Measuring the pairs is package xproc's.
 package report

@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 // Text writes a document as its verb prints it on a terminal: a run's
@@ -16,7 +15,7 @@ func Text(w io.Writer, d *Doc) {
 	case AB:
 		report.ABGrid(w, d.AB)
 	default:
-		xprocreport.Tables(w, d.Xproc)
+		report.Tables(w, d.Xproc)
 	}
 }
 
@@ -29,6 +28,6 @@ func Markdown(w io.Writer, d *Doc) {
 	case AB:
 		report.ABMarkdown(w, d.AB)
 	default:
-		xprocreport.Markdown(w, d.Xproc)
+		report.XprocMarkdown(w, d.Xproc)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 // Kind is which verb measured a document.
@@ -17,7 +16,7 @@ type Kind string
 const (
 	Run   Kind = report.Kind
 	AB    Kind = report.ABKind
-	Xproc Kind = xprocreport.Kind
+	Xproc Kind = report.XprocKind
 )
 
 // format is one kind's schema: its id, the version this halebench reads,
@@ -32,7 +31,7 @@ type format struct {
 var formats = []format{
 	{Run, report.Schema, "a run report", "results/run-*.json"},
 	{AB, report.ABSchema, "an ab result", "results/ab-*.json"},
-	{Xproc, xprocreport.Schema, "an xproc report", "results/xproc-*.json"},
+	{Xproc, report.XprocSchema, "an xproc report", "results/xproc-*.json"},
 }
 
 func formatOf(k Kind) format {
@@ -57,7 +56,7 @@ type Doc struct {
 	File  string
 	Run   *report.Report
 	AB    *report.Result
-	Xproc *xprocreport.Report
+	Xproc *report.XprocReport
 }
 
 // Value is the document itself, to write back as JSON.
@@ -148,7 +147,7 @@ func Decode(name string, data []byte) (*Doc, error) {
 		d.AB = &report.Result{}
 		v = d.AB
 	default:
-		d.Xproc = &xprocreport.Report{}
+		d.Xproc = &report.XprocReport{}
 		v = d.Xproc
 	}
 	if err := json.Unmarshal(data, v); err != nil {

@@ -1,18 +1,18 @@
 package xproc
 
-import "github.com/hale-lang/halebench/orchestrator/xprocreport"
+import "github.com/hale-lang/halebench/orchestrator/report"
 
 // The report's types live in xprocreport, which a verb that only reads or
 // prints an xproc report imports without the engine.
 type (
-	Report = xprocreport.Report
-	Result = xprocreport.Result
-	Run    = xprocreport.Run
-	Side   = xprocreport.Side
+	Report = report.XprocReport
+	Result = report.XprocResult
+	Run    = report.Run
+	Side   = report.XprocSide
 )
 
-// Variants are the variants and their records (xprocreport.Variants).
-var Variants = xprocreport.Variants
+// Variants are the variants and their records (report.Variants).
+var Variants = report.Variants
 
-// Ratios fills ratio_vs_hale and ratio_vs_subject (xprocreport.Ratios).
-func Ratios(results []*Result, subject string) { xprocreport.Ratios(results, subject) }
+// Ratios fills ratio_vs_hale and ratio_vs_subject (report.Ratios).
+func Ratios(results []*Result, subject string) { report.Ratios(results, subject) }

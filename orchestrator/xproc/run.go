@@ -14,7 +14,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/suite"
-	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 // Options are an xproc run's settings (the CLI's flags).
@@ -74,10 +73,10 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 	}
 	defer s.Close()
 	rep := &Report{
-		Kind: xprocreport.Kind, Schema: xprocreport.Schema, GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
+		Kind: report.XprocKind, Schema: report.XprocSchema, GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
 		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: session.HostInfo(s.Host)},
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
-		Sharing: xprocreport.Sharing, Notes: xprocreport.Notes, Variants: map[string][]*Result{}, Shard: part,
+		Sharing: report.Sharing, Notes: report.Notes, Variants: map[string][]*Result{}, Shard: part,
 	}
 	images, err := buildImages(ctx, s.Builder, o, rep)
 	if err != nil {
@@ -100,7 +99,7 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 	if ctx.Err() != nil {
 		rep.Status = judge.Interrupted
 	}
-	path, err := xprocreport.WriteJSON(rep, o.ResultsDir)
+	path, err := report.WriteJSON(rep, o.ResultsDir)
 	if err != nil {
 		return rep, "", err
 	}
@@ -162,7 +161,7 @@ func measureAll(ctx context.Context, sp *session.Sampling, ncpu int, o Options, 
 		if results == nil {
 			continue // a shard without this variant
 		}
-		xprocreport.Ratios(results, o.Subject)
+		report.Ratios(results, o.Subject)
 		rep.Variants[v] = results
 		if ctx.Err() != nil {
 			return

@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
-	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 // One shard of an xproc of C and Go on the engine, subject C: shard 2/2
@@ -33,7 +33,7 @@ func TestShardOnEngine(t *testing.T) {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	sh := rep.Shard
-	if path == "" || rep.Schema != xprocreport.Schema || sh == nil || sh.Index != 2 || sh.Total != 2 || len(sh.Benches) != 1 || sh.Benches[0] != "small/go" || len(sh.SuiteBenches) != 2 {
+	if path == "" || rep.Schema != report.XprocSchema || sh == nil || sh.Index != 2 || sh.Total != 2 || len(sh.Benches) != 1 || sh.Benches[0] != "small/go" || len(sh.SuiteBenches) != 2 {
 		t.Fatalf("report %s: schema %q, shard %+v", path, rep.Schema, sh)
 	}
 	rows := rep.Variants["small"]

@@ -7,16 +7,15 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/suite"
-	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 // Unit names what a shard of xproc holds: one language's pair (all its
 // rows: Hale's two readers stay in one unit) in one variant, "small/go".
-func Unit(variant, lang string) string { return xprocreport.Unit(variant, lang) }
+func Unit(variant, lang string) string { return report.Unit(variant, lang) }
 
 // selection is what a shard of xproc measures: the units of its part,
 // and, as references, the rows its ratios are taken against
-// (xprocreport.RatioRows) in every variant where it holds another pair but
+// (report.RatioRows) in every variant where it holds another pair but
 // another shard's part owns those rows. A ratio then compares two pairs
 // measured on one machine. A nil selection measures everything.
 type selection struct {
@@ -74,7 +73,7 @@ func (s *selection) addRefs(o Options) {
 		asked[l.Name] = true
 	}
 	for _, v := range o.Variants {
-		for _, r := range xprocreport.RatioRows(o.Subject) {
+		for _, r := range report.RatioRows(o.Subject) {
 			if !asked[r] || s.keep[Unit(v, r)] {
 				continue
 			}

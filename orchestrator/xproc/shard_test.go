@@ -9,9 +9,9 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/merge"
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/suite"
-	"github.com/hale-lang/halebench/orchestrator/xprocreport"
 )
 
 // Three shards of one xproc hold every (variant, language) pair once, a
@@ -140,7 +140,7 @@ func TestShardsMergeToUnsharded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &Report{Schema: xprocreport.Schema, Status: judge.OK, Iters: 1, Subject: subject, Shard: sh, Variants: map[string][]*Result{}}
+			r := &Report{Schema: report.XprocSchema, Status: judge.OK, Iters: 1, Subject: subject, Shard: sh, Variants: map[string][]*Result{}}
 			for _, v := range o.Variants {
 				for _, row := range Rows(v, langs) {
 					if measure, ref := sel.measures(v, row); measure {

@@ -1,4 +1,4 @@
-package xprocreport
+package report
 
 import (
 	"fmt"
@@ -6,13 +6,12 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/mdtext"
-	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 // Markdown writes the report's two tables as Markdown, for release notes:
 // the same rows and figures as Tables. Every text that came from the
 // report (titles, statuses, the host's words) goes through mdtext.Cell.
-func Markdown(w io.Writer, r *Report) {
+func XprocMarkdown(w io.Writer, r *XprocReport) {
 	fmt.Fprintf(w, "### Cross-process: %s, median of %d runs\n\n", mdtext.Cell(r.GeneratedAt), r.Iters)
 	fmt.Fprintf(w, "Host: %s, %d CPUs, kernel %s; privilege %s.", mdtext.Cell(r.Host.CPUModel), r.Host.LogicalCPUs,
 		mdtext.Cell(r.Host.Kernel), mdtext.Cell(r.Host.Privilege.String()))
@@ -31,9 +30,9 @@ func Markdown(w io.Writer, r *Report) {
 		for _, res := range rows {
 			med, ratio := mdtext.Cell(string(res.Status)), "—"
 			if res.Status == judge.OK {
-				med = report.FormatNs(res.ElapsedNsMedian)
+				med = FormatNs(res.ElapsedNsMedian)
 				if res.RatioVsHale != nil {
-					ratio = report.FormatRatio(*res.RatioVsHale) + "×"
+					ratio = FormatRatio(*res.RatioVsHale) + "×"
 				}
 			}
 			title := mdtext.Cell(res.Title)

@@ -1,4 +1,4 @@
-package xprocreport
+package report
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -18,37 +17,37 @@ import (
 // Report is one `halebench xproc` run, with the evidence a run report
 // carries: the host and privilege, every image with its digest and
 // provenance, the subject's build.
-type Report struct {
+type XprocReport struct {
 	// Kind is the envelope's kind, "xproc" (package result).
-	Kind        string                       `json:"kind,omitempty"`
-	Schema      string                       `json:"schema"`
-	GeneratedAt string                       `json:"generated_at"`
-	RunID       string                       `json:"run_id"`
-	Status      judge.Status                 `json:"status"`
-	Iters       int                          `json:"iters"`
-	Subject     string                       `json:"subject"`
-	Host        report.Host                  `json:"host"`
-	Base        report.Base                  `json:"base_image"`
-	Images      map[string]report.Toolchain  `json:"images"`
-	BenchImages map[string]report.BenchImage `json:"bench_images"`
+	Kind        string                `json:"kind,omitempty"`
+	Schema      string                `json:"schema"`
+	GeneratedAt string                `json:"generated_at"`
+	RunID       string                `json:"run_id"`
+	Status      judge.Status          `json:"status"`
+	Iters       int                   `json:"iters"`
+	Subject     string                `json:"subject"`
+	Host        Host                  `json:"host"`
+	Base        Base                  `json:"base_image"`
+	Images      map[string]Toolchain  `json:"images"`
+	BenchImages map[string]BenchImage `json:"bench_images"`
 	// SubjectBuild is how the subject's toolchain was built (hale's
 	// commit, source tree or image), when halebench built it.
-	SubjectBuild *report.HaleBuild `json:"subject_build,omitempty"`
+	SubjectBuild *HaleBuild `json:"subject_build,omitempty"`
 	// Shard is the partition and this report's part (xproc --shard=K/N).
-	Shard    *report.Shard        `json:"shard,omitempty"`
-	Sharing  string               `json:"shm_sharing"`
-	Notes    []string             `json:"notes"`
-	Variants map[string][]*Result `json:"variants"`
+	Shard    *Shard                    `json:"shard,omitempty"`
+	Sharing  string                    `json:"shm_sharing"`
+	Notes    []string                  `json:"notes"`
+	Variants map[string][]*XprocResult `json:"variants"`
 	// Samplers are the sampler containers the pairs ran in, as a run
 	// report lists its own: per language a reader and a producer.
-	Samplers []report.Sampler `json:"sampler_containers,omitempty"`
+	Samplers []Sampler `json:"sampler_containers,omitempty"`
 }
 
 // Schema names the xproc report format.
-const Schema = "halebench-xproc/1"
+const XprocSchema = "halebench-xproc/1"
 
 // Kind is an xproc report's kind in the result envelope.
-const Kind = "xproc"
+const XprocKind = "xproc"
 
 // Sharing says how the two containers share /dev/shm.
 const Sharing = "IPC namespace: the reader's sampler container shares its /dev/shm and IPC namespace (ShmSize 256 MiB), the producer's container joins it; both are kept for every run of the pair, the reader's sampler empties /dev/shm, /dev/mqueue and System V IPC before and after each run, and no host path is mounted"
@@ -62,19 +61,19 @@ var Notes = []string{
 }
 
 // WriteJSON writes the report under dir.
-func WriteJSON(r *Report, dir string) (string, error) {
+func WriteJSON(r *XprocReport, dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	t, _ := time.Parse(time.RFC3339Nano, r.GeneratedAt)
 	path := filepath.Join(dir, fmt.Sprintf("xproc-%s.json", t.UTC().Format("20060102T150405Z")))
-	return path, report.WriteFile(path, r)
+	return path, WriteFile(path, r)
 }
 
 // Tables writes the seed's two xproc tables. A shard's tables mark its
 // reference rows; a merged report's name each row's shard and each
 // shard's host.
-func Tables(w io.Writer, r *Report) {
+func Tables(w io.Writer, r *XprocReport) {
 	fmt.Fprintf(w, "halebench xproc %s — host: %s, %d CPUs, kernel %s; median of %d runs; privilege %s\n",
 		termtext.Clean(r.GeneratedAt), termtext.Clean(r.Host.CPUModel), r.Host.LogicalCPUs, termtext.Clean(r.Host.Kernel), r.Iters, termtext.Clean(r.Host.Privilege.String()))
 	shardLines(w, r)
@@ -93,7 +92,7 @@ func Tables(w io.Writer, r *Report) {
 }
 
 // shardLines say which shard a report is, or, merged, each shard's host.
-func shardLines(w io.Writer, r *Report) {
+func shardLines(w io.Writer, r *XprocReport) {
 	switch {
 	case r.Merged():
 		fmt.Fprintf(w, "merged from %d shards; each row's ratios are against the references its own shard measured\n", r.Shard.Total)
@@ -108,7 +107,7 @@ func shardLines(w io.Writer, r *Report) {
 }
 
 // variantTable is one variant's table (merged: with each row's shard).
-func variantTable(w io.Writer, rows []*Result, merged bool) {
+func variantTable(w io.Writer, rows []*XprocResult, merged bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "language\tmedian\tratio_vs_hale\treader peak\tproducer peak"
 	if merged {
@@ -118,9 +117,9 @@ func variantTable(w io.Writer, rows []*Result, merged bool) {
 	for _, res := range rows {
 		med, ratio := termtext.Clean(string(res.Status)), "—"
 		if res.Status == judge.OK {
-			med = report.FormatNs(res.ElapsedNsMedian)
+			med = FormatNs(res.ElapsedNsMedian)
 			if res.RatioVsHale != nil {
-				ratio = report.FormatRatio(*res.RatioVsHale) + "×"
+				ratio = FormatRatio(*res.RatioVsHale) + "×"
 			}
 		}
 		title := termtext.Clean(res.Title)
@@ -150,7 +149,7 @@ var Variants = map[string]string{
 }
 
 // Side is what one container of a pair did.
-type Side struct {
+type XprocSide struct {
 	ContainerID   string       `json:"container_id"`
 	CPUs          string       `json:"cpus"`
 	CPUsEffective string       `json:"cpus_effective"`
@@ -166,12 +165,12 @@ type Run struct {
 	Detail    string       `json:"detail,omitempty"`
 	ElapsedNs int64        `json:"elapsed_ns,omitempty"`
 	Check     string       `json:"check,omitempty"`
-	Reader    Side         `json:"reader"`
-	Producer  *Side        `json:"producer,omitempty"`
+	Reader    XprocSide    `json:"reader"`
+	Producer  *XprocSide   `json:"producer,omitempty"`
 }
 
 // Result is one row's figures.
-type Result struct {
+type XprocResult struct {
 	Row              string        `json:"row"`
 	Title            string        `json:"title"`
 	Status           judge.Status  `json:"status"`
@@ -198,12 +197,12 @@ type Result struct {
 
 // Ratios fills ratio_vs_hale (against the seed subject's first row, Hale's
 // per-record reader) and ratio_vs_subject.
-func Ratios(results []*Result, subject string) {
-	by := map[string]*Result{}
+func Ratios(results []*XprocResult, subject string) {
+	by := map[string]*XprocResult{}
 	for _, r := range results {
 		by[r.Row] = r
 	}
-	ref := func(name string) *Result {
+	ref := func(name string) *XprocResult {
 		if r := by[name]; r != nil && r.Status == judge.OK && r.ElapsedNsMedian > 0 {
 			return r
 		}

@@ -1,4 +1,4 @@
-package xprocreport
+package report
 
 import (
 	"sort"
@@ -55,4 +55,4 @@ func RatioRows(subject string) []string {
 // Merged says whether the report is a merge of an xproc's shards
 // (halebench merge): its rows are each named by the shard that measured
 // them.
-func (r *Report) Merged() bool { return r.Shard != nil && r.Shard.Index == 0 }
+func (r *XprocReport) Merged() bool { return r.Shard != nil && r.Shard.Index == 0 }

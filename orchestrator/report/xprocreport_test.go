@@ -1,4 +1,4 @@
-package xprocreport
+package report
 
 import (
 	"bytes"
@@ -6,22 +6,20 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 // The written report names its schema and carries a run report's evidence
 // in the report's own field names; the tables say the host's privilege.
 func TestReportCarriesSchemaAndEvidence(t *testing.T) {
-	prov := &report.Provenance{Origin: "built", Checked: "build", Trusted: true}
-	r := &Report{Schema: Schema, GeneratedAt: "2026-01-02T03:04:05Z", RunID: "xproc-1", Iters: 1, Subject: "hale",
-		Host: report.Host{HostInfo: report.HostInfo{CPUModel: "Xeon", LogicalCPUs: 2}, Privilege: report.Privilege{Mode: "all-caps"},
-			PrivilegeRefusals: []report.Attempt{{Privilege: report.Privilege{Mode: "privileged"}, Error: "refused"}}},
-		Base:         report.Base{Ref: "base", ID: "sha256:base", Provenance: prov},
-		Images:       map[string]report.Toolchain{"hale": {Status: "available", Digest: "sha256:t", Provenance: prov, Hale: &report.HaleBuild{Commit: "c0ffee"}}},
-		BenchImages:  map[string]report.BenchImage{"hale": {Ref: "b", ID: "sha256:b", Provenance: prov}},
-		SubjectBuild: &report.HaleBuild{Commit: "c0ffee"},
-		Variants:     map[string][]*Result{"small": {{Row: "hale", Title: "Hale", Status: "ok", ElapsedNsMedian: 5, ElapsedNsSamples: []int64{5}}}},
+	prov := &Provenance{Origin: "built", Checked: "build", Trusted: true}
+	r := &XprocReport{Schema: XprocSchema, GeneratedAt: "2026-01-02T03:04:05Z", RunID: "xproc-1", Iters: 1, Subject: "hale",
+		Host: Host{HostInfo: HostInfo{CPUModel: "Xeon", LogicalCPUs: 2}, Privilege: Privilege{Mode: "all-caps"},
+			PrivilegeRefusals: []Attempt{{Privilege: Privilege{Mode: "privileged"}, Error: "refused"}}},
+		Base:         Base{Ref: "base", ID: "sha256:base", Provenance: prov},
+		Images:       map[string]Toolchain{"hale": {Status: "available", Digest: "sha256:t", Provenance: prov, Hale: &HaleBuild{Commit: "c0ffee"}}},
+		BenchImages:  map[string]BenchImage{"hale": {Ref: "b", ID: "sha256:b", Provenance: prov}},
+		SubjectBuild: &HaleBuild{Commit: "c0ffee"},
+		Variants:     map[string][]*XprocResult{"small": {{Row: "hale", Title: "Hale", Status: "ok", ElapsedNsMedian: 5, ElapsedNsSamples: []int64{5}}}},
 	}
 	path, err := WriteJSON(r, t.TempDir())
 	if err != nil {
@@ -53,9 +51,9 @@ func TestReportCarriesSchemaAndEvidence(t *testing.T) {
 // A shard's tables say which shard it is and mark its reference rows; a
 // row of its own part is not marked.
 func TestShardTablesMarkReferences(t *testing.T) {
-	r := &Report{Schema: Schema, Iters: 1, Subject: "hale",
-		Shard: &report.Shard{Index: 2, Total: 3, SuiteBenches: []string{"small/go", "small/hale"}, Benches: []string{"small/go"}},
-		Variants: map[string][]*Result{"small": {
+	r := &XprocReport{Schema: XprocSchema, Iters: 1, Subject: "hale",
+		Shard: &Shard{Index: 2, Total: 3, SuiteBenches: []string{"small/go", "small/hale"}, Benches: []string{"small/go"}},
+		Variants: map[string][]*XprocResult{"small": {
 			{Row: "go", Title: "Go", Status: "ok", ElapsedNsMedian: 5},
 			{Row: "hale", Title: "Hale", Status: "ok", ElapsedNsMedian: 4, Reference: true},
 		}}}
