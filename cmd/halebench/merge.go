@@ -10,7 +10,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/cireport"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/htmlreport"
 	"github.com/hale-lang/halebench/orchestrator/merge"
@@ -83,7 +82,7 @@ func runMerge(_ context.Context, args []string) error {
 	if err != nil {
 		return badInput("merge", fmt.Errorf("merge: %w", err))
 	}
-	ci := cireport.Targets(o.junit, o.summary, os.Getenv("GITHUB_STEP_SUMMARY"))
+	ci := htmlreport.Targets(o.junit, o.summary, os.Getenv("GITHUB_STEP_SUMMARY"))
 	if err := o.check(m.Kind, ci); err != nil {
 		return badInput("merge", err)
 	}
@@ -110,7 +109,7 @@ func runMerge(_ context.Context, args []string) error {
 }
 
 // check refuses the outputs a kind has no form for, before any is written.
-func (o mergeOptions) check(k result.Kind, ci cireport.Outputs) error {
+func (o mergeOptions) check(k result.Kind, ci htmlreport.Outputs) error {
 	switch {
 	case k == result.Run:
 		return ci.Check()

@@ -1,4 +1,4 @@
-package cireport
+package htmlreport
 
 import (
 	"fmt"
@@ -105,7 +105,7 @@ func namesOf(benches []*report.Bench) string {
 			break
 		}
 		n := termtext.Line(b.Name)
-		if f := figure(b); f != "" {
+		if f := ciFigure(b); f != "" {
 			n += " " + f
 		}
 		names = append(names, n)
@@ -117,7 +117,7 @@ func namesOf(benches []*report.Bench) string {
 // "+31.0% time", "+12.5% memory", "+2.00% instructions" (a count
 // regression), each that applies; "" when the
 // bench has no such figure.
-func figure(b *report.Bench) string {
+func ciFigure(b *report.Bench) string {
 	var out []string
 	for _, m := range judge.All() {
 		if c := b.CheckOf(m); c != nil && c.Baseline > 0 && (m.Headline || c.Status == m.Regressed) {

@@ -1,4 +1,4 @@
-package cireport
+package htmlreport
 
 import (
 	"encoding/xml"
@@ -119,7 +119,7 @@ func testCase(r *report.Report, b *report.Bench, subject string) (junitCase, flo
 	sev := benchSeverity(b)
 	switch {
 	case sev.FailsGate(r.Gate.Strict):
-		c.Failure = &junitResult{Message: failureMessage(b), Type: word(b.Status), Text: clip(termtext.Clean(details(r, b)))}
+		c.Failure = &junitResult{Message: failureMessage(b), Type: word(b.Status), Text: ciClip(termtext.Clean(details(r, b)))}
 	case sev != judge.Fine:
 		c.Skipped = &junitResult{Message: word(b.Status) + reasonSuffix(r, b)}
 	}
@@ -239,4 +239,4 @@ func reasonSuffix(r *report.Report, b *report.Bench) string {
 	return ": " + termtext.Line(why)
 }
 
-func clip(s string) string { return termtext.Clip(s, bodyCap) }
+func ciClip(s string) string { return termtext.Clip(s, bodyCap) }

@@ -1,4 +1,4 @@
-package cireport
+package htmlreport
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package cireport
+package htmlreport
 
 import (
 	"fmt"
@@ -52,7 +52,7 @@ func attention(r *report.Report) []item {
 		name := mdText(b.Name)
 		if sev := benchSeverity(b); !sev.Quiet() {
 			text := fmt.Sprintf("**%s** — %s (gate)", name, mdText(word(b.Status)))
-			if f := figure(b); f != "" {
+			if f := ciFigure(b); f != "" {
 				text += ", " + mdText(f)
 			}
 			if why := termtext.Headline(reason(b), 300); why != "" {
