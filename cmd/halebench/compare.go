@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/htmlreport"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
@@ -53,7 +53,7 @@ func runCompare(_ context.Context, args []string) error {
 	if err != nil {
 		return badInput("compare", err)
 	}
-	t := htmlreport.Reports(old, cur, *lang, m, *alpha)
+	t := render.Reports(old, cur, *lang, m, *alpha)
 	if *jsonOut {
 		return t.JSON(os.Stdout)
 	}

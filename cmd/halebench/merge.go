@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/htmlreport"
 	"github.com/hale-lang/halebench/orchestrator/merge"
+	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
@@ -82,7 +82,7 @@ func runMerge(_ context.Context, args []string) error {
 	if err != nil {
 		return badInput("merge", fmt.Errorf("merge: %w", err))
 	}
-	ci := htmlreport.Targets(o.junit, o.summary, os.Getenv("GITHUB_STEP_SUMMARY"))
+	ci := render.Targets(o.junit, o.summary, os.Getenv("GITHUB_STEP_SUMMARY"))
 	if err := o.check(m.Kind, ci); err != nil {
 		return badInput("merge", err)
 	}
@@ -109,7 +109,7 @@ func runMerge(_ context.Context, args []string) error {
 }
 
 // check refuses the outputs a kind has no form for, before any is written.
-func (o mergeOptions) check(k result.Kind, ci htmlreport.Outputs) error {
+func (o mergeOptions) check(k result.Kind, ci render.Outputs) error {
 	switch {
 	case k == result.Run:
 		return ci.Check()
@@ -148,7 +148,7 @@ func (o mergeOptions) write(m *result.Doc) error {
 		if name == "" {
 			name = "merged report"
 		}
-		err = htmlreport.WriteFile(o.html, []*htmlreport.Run{htmlreport.RunOf(name, m.Run)})
+		err = render.WriteFile(o.html, []*render.Run{render.RunOf(name, m.Run)})
 	case result.AB:
 		err = report.AtomicWrite(o.html, 0o644, func(w io.Writer) error { return report.HTML(w, m.AB) })
 	}

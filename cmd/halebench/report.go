@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/htmlreport"
+	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -42,14 +42,14 @@ func runReport(_ context.Context, args []string) error {
 	if len(files) == 0 && *history == "" {
 		return badInput("report", errors.New("report: give at least one report (results/run-*.json) or --history=results/"))
 	}
-	runs, err := htmlreport.LoadAll(files, *history, log)
+	runs, err := render.LoadAll(files, *history, log)
 	if err != nil {
 		return badInput("report", fmt.Errorf("report: %w", err))
 	}
 	if *out == "" {
-		return htmlreport.Render(os.Stdout, runs)
+		return render.Render(os.Stdout, runs)
 	}
-	if err := htmlreport.WriteFile(*out, runs); err != nil {
+	if err := render.WriteFile(*out, runs); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "report: %s (%d report(s))\n", *out, len(runs))
@@ -59,7 +59,7 @@ func runReport(_ context.Context, args []string) error {
 // writeHTMLNextTo is run --html: the page beside the JSON report. A page
 // that cannot be written is said on log; the run's outcome stands.
 func writeHTMLNextTo(jsonPath string, r *report.Report, log io.Writer) {
-	if p, err := htmlreport.NextTo(jsonPath, r); err != nil {
+	if p, err := render.NextTo(jsonPath, r); err != nil {
 		fmt.Fprintf(log, "html report: %v\n", err)
 	} else {
 		fmt.Fprintf(log, "html: %s\n", p)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/htmlreport"
+	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -119,7 +119,7 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	ci := htmlreport.Targets(o.junit, o.summary, os.Getenv("GITHUB_STEP_SUMMARY"))
+	ci := render.Targets(o.junit, o.summary, os.Getenv("GITHUB_STEP_SUMMARY"))
 	if err := ci.Check(); err != nil {
 		return badInput("run", err)
 	}
@@ -155,8 +155,8 @@ func runRun(ctx context.Context, args []string) error {
 // ciResults writes the run's CI outputs and sets its verdict as the last
 // line on stderr. A file it could not write is an error of its own when
 // the run was fine, and said beside the run's error when not.
-func ciResults(ci htmlreport.Outputs, r *report.Report, runErr error) error {
-	stderr.SayLast("halebench: " + htmlreport.Of(r).Line())
+func ciResults(ci render.Outputs, r *report.Report, runErr error) error {
+	stderr.SayLast("halebench: " + render.Of(r).Line())
 	werr := ci.Write(r)
 	if werr == nil {
 		return runErr

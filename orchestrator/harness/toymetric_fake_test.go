@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/htmlreport"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
@@ -117,7 +117,7 @@ func TestFakeToyMetricDeclaredOnce(t *testing.T) {
 	}
 
 	var junit strings.Builder
-	if err := htmlreport.JUnit(&junit, res.Report); err != nil || !strings.Contains(junit.String(), "toy_ns median "+report.FormatNs(*b.ElapsedNsMedian)) {
+	if err := render.JUnit(&junit, res.Report); err != nil || !strings.Contains(junit.String(), "toy_ns median "+report.FormatNs(*b.ElapsedNsMedian)) {
 		t.Fatalf("JUnit lacks the toy's figures: %v\n%s", err, junit.String())
 	}
 }

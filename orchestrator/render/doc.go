@@ -1,4 +1,4 @@
-// Package htmlreport turns stored run reports into one self-contained HTML
+// Package render turns stored run reports into one self-contained HTML
 // page that people look at instead of the JSON: a header with the host, the
 // subject's version, the images and the verdict; what needs attention first;
 // per category a ratio chart and per bench a strip plot of every sample, all
@@ -21,4 +21,4 @@
 // bench or a toolchain wrote passes through orchestrator/termtext first, so
 // none of it becomes a CI runner's command. It reads a report and writes
 // files; it neither runs nor judges anything.
-package htmlreport
+package render

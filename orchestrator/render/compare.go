@@ -1,4 +1,4 @@
-package htmlreport
+package render
 
 import (
 	"encoding/json"
