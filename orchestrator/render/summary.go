@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/mdtext"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -81,5 +80,5 @@ func attention(r *report.Report) []item {
 }
 
 // mdText is text a bench or a toolchain may have written, made safe for
-// one line of Markdown (mdtext.Cell).
-func mdText(s string) string { return mdtext.Cell(s) }
+// one line of Markdown (termtext.Cell).
+func mdText(s string) string { return termtext.Cell(s) }

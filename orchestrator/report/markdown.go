@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/mdtext"
 	"github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Markdown writes the snapshot the seed README keeps under "Cross-language
@@ -20,7 +20,7 @@ import (
 // readable unit, three significant figures, `—` where a sibling is missing.
 // What the seed never needed (a failed cell, a parity mismatch) is written
 // as the status or a mark, with the mark's meaning under the tables. Every
-// text a report holds goes through mdtext.Cell: a report is a file anyone
+// text a report holds goes through termtext.Cell: a report is a file anyone
 // may hand to `show --markdown`, and its snapshot goes into release notes,
 // so no name, status or reason may bring an image, a link or HTML along.
 func Markdown(w io.Writer, r *Report) {
@@ -28,23 +28,23 @@ func Markdown(w io.Writer, r *Report) {
 	mdIntro(w, r)
 	marks := map[string]bool{}
 	for _, t := range tables(r) {
-		fmt.Fprintf(w, "\n### %s\n\n", mdtext.Cell(t.title))
+		fmt.Fprintf(w, "\n### %s\n\n", termtext.Cell(t.title))
 		head := []string{"Bench"}
 		rule := []string{"---"}
 		for _, l := range langs {
-			head = append(head, mdtext.Cell(l.Title))
+			head = append(head, termtext.Cell(l.Title))
 			rule = append(rule, "---")
 			for _, m := range r.Columns(l.Name) {
-				head, rule = append(head, mdtext.Cell(l.Title+" "+m.Column)), append(rule, "---")
+				head, rule = append(head, termtext.Cell(l.Title+" "+m.Column)), append(rule, "---")
 			}
 		}
 		fmt.Fprintf(w, "| %s |\n|%s|\n", strings.Join(head, " | "), strings.Join(rule, "|"))
 		for _, b := range t.rows {
-			cells := []string{mdtext.Cell(b.Name)}
+			cells := []string{termtext.Cell(b.Name)}
 			for _, l := range langs {
 				cells = append(cells, mdCell(r, b, l.Name, marks))
 				for _, m := range r.Columns(l.Name) {
-					cells = append(cells, mdtext.Cell(strings.ReplaceAll(MetricCell(r, b, l.Name, m), "|", "/")))
+					cells = append(cells, termtext.Cell(strings.ReplaceAll(MetricCell(r, b, l.Name, m), "|", "/")))
 				}
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
@@ -71,13 +71,13 @@ func Markdown(w io.Writer, r *Report) {
 // mdIntro is the snapshot's "Latest snapshot" line, what became of the
 // subject when it was not available, and how to read a cell.
 func mdIntro(w io.Writer, r *Report) {
-	subj := mdtext.Cell(subjectTitle(r))
-	fmt.Fprintf(w, "Latest snapshot: %s (%s), %s / %s / %s.\n\n", mdtext.Cell(SubjectVersion(r)),
-		mdtext.Cell(reportDate(r.GeneratedAt)), mdtext.Cell(orUnknown(r.Host.CPUModel)), mdtext.Cell(orDash(r.Host.Arch)), mdtext.Cell(kernelLine(r.Host.Kernel)))
+	subj := termtext.Cell(subjectTitle(r))
+	fmt.Fprintf(w, "Latest snapshot: %s (%s), %s / %s / %s.\n\n", termtext.Cell(SubjectVersion(r)),
+		termtext.Cell(reportDate(r.GeneratedAt)), termtext.Cell(orUnknown(r.Host.CPUModel)), termtext.Cell(orDash(r.Host.Arch)), termtext.Cell(kernelLine(r.Host.Kernel)))
 	if r.SubjectStatus != "" && r.SubjectStatus != "available" {
-		fmt.Fprintf(w, "%s was %s in this run", subj, mdtext.Cell(r.SubjectStatus))
+		fmt.Fprintf(w, "%s was %s in this run", subj, termtext.Cell(r.SubjectStatus))
 		if r.SubjectReason != "" {
-			fmt.Fprintf(w, " (%s)", mdtext.Cell(strings.TrimSuffix(r.SubjectReason, ".")))
+			fmt.Fprintf(w, " (%s)", termtext.Cell(strings.TrimSuffix(r.SubjectReason, ".")))
 		}
 		fmt.Fprintf(w, ": no ratios.\n\n")
 	}
@@ -98,7 +98,7 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		return "—"
 	}
 	if res.ElapsedNsMedian <= 0 {
-		return mdtext.Cell(string(res.Status))
+		return termtext.Cell(string(res.Status))
 	}
 	s := FormatNs(res.ElapsedNsMedian)
 	if lang != r.Subject && res.RatioVsSubject != nil {
@@ -110,13 +110,13 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		s += " !"
 		marks["!"] = true
 	default:
-		s += " " + mdtext.Cell(string(res.Status))
+		s += " " + termtext.Cell(string(res.Status))
 	}
 	// The bench's status is repeated where it says something about the
 	// number shown (attention or worse), not where it only says how it was
 	// gated.
 	if lang == r.Subject && b.Status.Severity() > judge.Unjudged && b.Status != res.Status {
-		s += " " + mdtext.Cell(string(b.Status))
+		s += " " + termtext.Cell(string(b.Status))
 	}
 	if !res.Comparable {
 		s += " *"

@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/mdtext"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -43,18 +42,18 @@ func ABGrid(w io.Writer, r *Result) {
 }
 
 // Markdown writes the comparison as a release-notes table. Every text in it
-// goes through mdtext.Cell: a side's name, a bench's or a build's words
+// goes through termtext.Cell: a side's name, a bench's or a build's words
 // bring no image, link or HTML into the notes, and break no cell.
 func ABMarkdown(w io.Writer, r *Result) {
-	fmt.Fprintf(w, "### Performance: %s → %s\n\n", mdtext.Cell(r.A), mdtext.Cell(r.B))
+	fmt.Fprintf(w, "### Performance: %s → %s\n\n", termtext.Cell(r.A), termtext.Cell(r.B))
 	fmt.Fprintln(w, "| bench | lang | A | B | B/A [interval] | instructions B/A | verdict |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---|")
 	for _, b := range r.Benches {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", mdtext.Cell(b.Name), mdtext.Cell(b.Lang), dur(b.MedianA), dur(b.MedianB), ratioText(b), instrText(b), verdictMD(b))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", termtext.Cell(b.Name), termtext.Cell(b.Lang), dur(b.MedianA), dur(b.MedianB), ratioText(b), instrText(b), verdictMD(b))
 	}
 	fmt.Fprintf(w, "\nRatios are B/A from %d paired interleaved rounds at most (Hodges–Lehmann, Wilcoxon signed-rank interval at %.2f %%); `slower`/`faster` need the whole interval past 1 and the estimate past ±%.1f %%.", r.Rounds, 100*r.LookLevel, 100*r.Threshold)
 	if h := r.HostLine(); h != "" {
-		fmt.Fprintf(w, " Host: %s.", mdtext.Cell(h))
+		fmt.Fprintf(w, " Host: %s.", termtext.Cell(h))
 	}
 	fmt.Fprintln(w)
 }
@@ -68,9 +67,9 @@ func JSON(w io.Writer, r *Result) error {
 
 func verdictMD(b ABBench) string {
 	if b.Detail != "" && b.Verdict == "missing" {
-		return mdtext.Cell(fmt.Sprintf("%s (%s)", b.Verdict, b.Detail))
+		return termtext.Cell(fmt.Sprintf("%s (%s)", b.Verdict, b.Detail))
 	}
-	return mdtext.Cell(string(b.Verdict))
+	return termtext.Cell(string(b.Verdict))
 }
 
 func ratioText(b ABBench) string {

@@ -5,16 +5,16 @@ import (
 	"io"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/mdtext"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Markdown writes the report's two tables as Markdown, for release notes:
 // the same rows and figures as Tables. Every text that came from the
-// report (titles, statuses, the host's words) goes through mdtext.Cell.
+// report (titles, statuses, the host's words) goes through termtext.Cell.
 func XprocMarkdown(w io.Writer, r *XprocReport) {
-	fmt.Fprintf(w, "### Cross-process: %s, median of %d runs\n\n", mdtext.Cell(r.GeneratedAt), r.Iters)
-	fmt.Fprintf(w, "Host: %s, %d CPUs, kernel %s; privilege %s.", mdtext.Cell(r.Host.CPUModel), r.Host.LogicalCPUs,
-		mdtext.Cell(r.Host.Kernel), mdtext.Cell(r.Host.Privilege.String()))
+	fmt.Fprintf(w, "### Cross-process: %s, median of %d runs\n\n", termtext.Cell(r.GeneratedAt), r.Iters)
+	fmt.Fprintf(w, "Host: %s, %d CPUs, kernel %s; privilege %s.", termtext.Cell(r.Host.CPUModel), r.Host.LogicalCPUs,
+		termtext.Cell(r.Host.Kernel), termtext.Cell(r.Host.Privilege.String()))
 	if r.Merged() {
 		fmt.Fprintf(w, " Merged from %d shards; each row's ratios are against the references its own shard measured.", r.Shard.Total)
 	}
@@ -28,14 +28,14 @@ func XprocMarkdown(w io.Writer, r *XprocReport) {
 		fmt.Fprintln(w, "| language | median | ratio vs hale | reader peak | producer peak |")
 		fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
 		for _, res := range rows {
-			med, ratio := mdtext.Cell(string(res.Status)), "—"
+			med, ratio := termtext.Cell(string(res.Status)), "—"
 			if res.Status == judge.OK {
 				med = FormatNs(res.ElapsedNsMedian)
 				if res.RatioVsHale != nil {
 					ratio = FormatRatio(*res.RatioVsHale) + "×"
 				}
 			}
-			title := mdtext.Cell(res.Title)
+			title := termtext.Cell(res.Title)
 			if res.Reference {
 				title += " (reference)"
 			}
@@ -44,6 +44,6 @@ func XprocMarkdown(w io.Writer, r *XprocReport) {
 	}
 	fmt.Fprintln(w)
 	for _, n := range r.Notes {
-		fmt.Fprintln(w, "- "+mdtext.Cell(n))
+		fmt.Fprintln(w, "- "+termtext.Cell(n))
 	}
 }

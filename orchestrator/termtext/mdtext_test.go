@@ -1,4 +1,4 @@
-package mdtext
+package termtext
 
 import (
 	"strings"

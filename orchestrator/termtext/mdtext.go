@@ -1,10 +1,8 @@
-package mdtext
+package termtext
 
 import (
 	"strings"
 	"unicode"
-
-	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Cell is s as one line of Markdown text, fit for a table cell or a list
@@ -18,7 +16,7 @@ import (
 // ":", "." or "@", so it stays text. An underscore inside a word
 // (fn_modular) marks nothing and is left as it is.
 func Cell(s string) string {
-	rs := []rune(termtext.Line(s))
+	rs := []rune(Line(s))
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for i, c := range rs {
