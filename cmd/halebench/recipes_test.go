@@ -15,7 +15,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"gopkg.in/yaml.v3"
 )
 
@@ -216,7 +216,7 @@ func (c containerCmd) hostOf(t *testing.T, p string) string {
 // parseRun puts a shard's arguments through run's own flags and --shard
 // resolution with its container's environment: its part and where its
 // report goes on the host.
-func parseRun(t *testing.T, c containerCmd) (shard.Spec, string) {
+func parseRun(t *testing.T, c containerCmd) (result.Spec, string) {
 	t.Helper()
 	if len(c.args) == 0 || c.args[0] != "run" {
 		t.Fatalf("%q: not halebench run", c.args)
@@ -227,7 +227,7 @@ func parseRun(t *testing.T, c containerCmd) (shard.Spec, string) {
 	if _, err := parseN(fs, c.args[1:], "", 0, ""); err != nil {
 		t.Fatalf("%q: %v", c.args, err)
 	}
-	sp, ok, err := shard.Resolve(o.shard.spec, o.shard.shards, func(k string) string { return c.env[k] })
+	sp, ok, err := result.Resolve(o.shard.spec, o.shard.shards, func(k string) string { return c.env[k] })
 	if err != nil || !ok {
 		t.Fatalf("%q with %v: sharded %v: %v", c.args, c.env, ok, err)
 	}
@@ -291,7 +291,7 @@ func mkdirs(t *testing.T, line, dir string) []string {
 }
 
 // wantShard checks a shard's resolved part.
-func wantShard(t *testing.T, sp shard.Spec, k, n int) {
+func wantShard(t *testing.T, sp result.Spec, k, n int) {
 	t.Helper()
 	if sp.K != k || sp.N != n {
 		t.Errorf("shard %d of %d resolves to %s (from %s)", k, n, sp, sp.From)
@@ -318,7 +318,7 @@ func scriptLine(t *testing.T, script any, what string) string {
 func writeFakeShards(t *testing.T, files []string) {
 	t.Helper()
 	benches := []string{"fn_call", "json_parse", "loop_overhead"}
-	p := shard.Split(len(files), shard.Costs{Of: map[string]int64{"fn_call": 1, "json_parse": 5, "loop_overhead": 1}, By: "test"})
+	p := result.Split(len(files), result.Costs{Of: map[string]int64{"fn_call": 1, "json_parse": 5, "loop_overhead": 1}, By: "test"})
 	for i, f := range files {
 		k := i + 1
 		r := &report.Report{Schema: report.Schema, RunID: fmt.Sprint("run-", k), Status: judge.OK, Subject: "c", SubjectStatus: "available",

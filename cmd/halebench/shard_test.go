@@ -13,7 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // shardBenches are five of the C stand-in's cheapest counted benches.
@@ -170,7 +170,7 @@ func irs(c *report.CountLane) []uint64 {
 func writeShards(t *testing.T) []string {
 	t.Helper()
 	benches := []string{"fn_call", "json_parse", "loop_overhead"}
-	p := shard.Split(2, shard.Costs{Of: map[string]int64{"fn_call": 1, "json_parse": 5, "loop_overhead": 1}, By: "test"})
+	p := result.Split(2, result.Costs{Of: map[string]int64{"fn_call": 1, "json_parse": 5, "loop_overhead": 1}, By: "test"})
 	dir := t.TempDir()
 	var files []string
 	for k := 1; k <= 2; k++ {

@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // shardFlags are run's --shard flags (see shardHelp).
@@ -46,13 +46,13 @@ func (s *shardFlags) apply(o *harness.Options, log io.Writer) error {
 
 // resolve is the shard the flags ask for (N 0: none), the same for every
 // verb that shards; K/N read from the CI's variables is said on log.
-func (s *shardFlags) resolve(log io.Writer) (shard.Spec, error) {
-	sp, ok, err := shard.Resolve(s.spec, s.shards, os.Getenv)
+func (s *shardFlags) resolve(log io.Writer) (result.Spec, error) {
+	sp, ok, err := result.Resolve(s.spec, s.shards, os.Getenv)
 	if err != nil {
-		return shard.Spec{}, err
+		return result.Spec{}, err
 	}
 	if s.costs != "" && !ok {
-		return shard.Spec{}, fmt.Errorf("--shard-costs=%s balances shards: give --shard=K/N too", s.costs)
+		return result.Spec{}, fmt.Errorf("--shard-costs=%s balances shards: give --shard=K/N too", s.costs)
 	}
 	if ok && sp.From != "--shard" {
 		fmt.Fprintf(log, "shard %s from %s\n", sp, sp.From)

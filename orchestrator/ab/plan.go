@@ -10,7 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -38,7 +38,7 @@ type Options struct {
 	Log          io.Writer
 	// Shard is this ab's part of a sharded ab (N 0: unsharded);
 	// ShardCosts an earlier run report whose recorded times balance it.
-	Shard      shard.Spec
+	Shard      result.Spec
 	ShardCosts string
 }
 

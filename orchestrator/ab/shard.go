@@ -4,13 +4,13 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/plan"
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // selectShard keeps, on a sharded ab, only this shard's benches of those
 // selected and records the partition for the result. The partition is
-// run's (shard.Split): a bench is never split — its languages and both of
+// run's (result.Split): a bench is never split — its languages and both of
 // its sides stay in one shard, so its paired ratio is whole — and the
 // benches are balanced by what an earlier run report recorded
 // (ShardCosts) or else by their cells. Every shard reads the same suites
@@ -24,7 +24,7 @@ func (p *Plan) selectShard() error {
 	if err != nil {
 		return err
 	}
-	w := shard.Work{Cells: map[string]int{}, Counted: map[string]int{}, Samples: 2 * (p.Settings.Defaults().MinRounds + p.Settings.Warmup)}
+	w := result.Work{Cells: map[string]int{}, Counted: map[string]int{}, Samples: 2 * (p.Settings.Defaults().MinRounds + p.Settings.Warmup)}
 	for _, name := range p.Names {
 		w.Cells[name] = 0
 		for _, l := range p.Langs {
@@ -35,13 +35,13 @@ func (p *Plan) selectShard() error {
 			}
 		}
 	}
-	costs := shard.ByCells(w)
+	costs := result.ByCells(w)
 	if p.ShardCosts != "" {
-		if costs, err = shard.FromReportFile(p.ShardCosts, w); err != nil {
+		if costs, err = result.FromReportFile(p.ShardCosts, w); err != nil {
 			return err
 		}
 	}
-	part := shard.Split(sp.N, costs)
+	part := result.Split(sp.N, costs)
 	p.Names = part.Part(sp.K)
 	p.Partition = part.Field(sp, digest)
 	fmt.Fprintf(p.Log, "ab: shard %s (%s): %d of the %d benches, balanced by %s\n", sp, sp.From, len(p.Names), len(part.Benches), part.BalancedBy)

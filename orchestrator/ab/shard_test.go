@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // Three shards of one ab (the repository's suite on both sides) hold every
@@ -21,7 +21,7 @@ func TestShardsPartitionTheBenches(t *testing.T) {
 	var all []string
 	digests, sources := map[string]bool{}, map[string]bool{}
 	for k := 1; k <= 3; k++ {
-		o.Shard = shard.Spec{K: k, N: 3, From: "--shard"}
+		o.Shard = result.Spec{K: k, N: 3, From: "--shard"}
 		p, err := Prepare(o)
 		if err != nil {
 			t.Fatal(err)
@@ -43,7 +43,7 @@ func TestShardsPartitionTheBenches(t *testing.T) {
 	if len(digests) != 1 || len(sources) != 1 {
 		t.Errorf("the shards name %d partitions and %d sources", len(digests), len(sources))
 	}
-	o.Shard, o.ShardCosts = shard.Spec{}, "x.json"
+	o.Shard, o.ShardCosts = result.Spec{}, "x.json"
 	if _, err := Prepare(o); err == nil || !strings.Contains(err.Error(), "give --shard=K/N too") {
 		t.Errorf("--shard-costs alone: %v", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -56,7 +56,7 @@ type Options struct {
 
 	// Shard is this run's part of a sharded run (N 0: unsharded);
 	// ShardCosts an earlier report whose recorded times balance it.
-	Shard      shard.Spec
+	Shard      result.Spec
 	ShardCosts string
 }
 

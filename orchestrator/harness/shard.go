@@ -6,7 +6,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/plan"
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -30,7 +30,7 @@ func (p *Plan) selectShard() error {
 	if err != nil {
 		return err
 	}
-	part := shard.Split(sp.N, costs)
+	part := result.Split(sp.N, costs)
 	var keep []*catalogue.Bench
 	for _, b := range p.Catalogue.Benches {
 		if part.Has(sp.K, b.Name) {
@@ -46,8 +46,8 @@ func (p *Plan) selectShard() error {
 // shardCosts is what each selected bench is expected to cost: as an
 // earlier report (--shard-costs) recorded it, else as the baselines'
 // figures predict, else its cells.
-func (p *Plan) shardCosts() (shard.Costs, error) {
-	w := shard.Work{Cells: map[string]int{}, Counted: map[string]int{}, CountRuns: p.CountRuns}
+func (p *Plan) shardCosts() (result.Costs, error) {
+	w := result.Work{Cells: map[string]int{}, Counted: map[string]int{}, CountRuns: p.CountRuns}
 	if p.Count != CountOnly {
 		w.Samples = p.Warmup + p.Iters
 	}
@@ -70,9 +70,9 @@ func (p *Plan) shardCosts() (shard.Costs, error) {
 		}
 	}
 	if p.ShardCosts != "" {
-		return shard.FromReportFile(p.ShardCosts, w)
+		return result.FromReportFile(p.ShardCosts, w)
 	}
-	return shard.FromBaselines(p.Baselines, p.Base, w), nil
+	return result.FromBaselines(p.Baselines, p.Base, w), nil
 }
 
 // GateError is what a run's status means for the CLI, as a run's own

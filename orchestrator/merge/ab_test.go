@@ -11,18 +11,18 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // abShards are the n shards of one ab over six benches, each bench with
 // its own paired samples and ratio, written under a temporary folder.
 func abShards(t *testing.T, n int) []ABShard {
 	t.Helper()
-	costs := shard.Costs{Of: map[string]int64{}, By: "cells (no recorded cost)"}
+	costs := result.Costs{Of: map[string]int64{}, By: "cells (no recorded cost)"}
 	for i := 0; i < 6; i++ {
 		costs.Of[fmt.Sprintf("b%d", i)] = int64(1 + i%3)
 	}
-	part := shard.Split(n, costs)
+	part := result.Split(n, costs)
 	dir := t.TempDir()
 	var out []ABShard
 	for k := 1; k <= n; k++ {

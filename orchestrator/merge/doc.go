@@ -15,5 +15,5 @@
 // through result's bounded reader, refuses shards of two kinds, and joins
 // them by their kind's rule. It reads JSON documents, which are hostile
 // input, and links no Docker, BuildKit or engine code. How a partition is
-// made is orchestrator/shard's.
+// made is orchestrator/result's.
 package merge

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 var suite = []string{"alpha", "beta", "delta", "epsilon", "gamma", "zeta"}
@@ -19,11 +19,11 @@ var suite = []string{"alpha", "beta", "delta", "epsilon", "gamma", "zeta"}
 // hold counts, shard 2 regressed on its first bench, and each ran on a
 // host of its own.
 func shards(n int) []Shard {
-	costs := shard.Costs{Of: map[string]int64{}, By: "test"}
+	costs := result.Costs{Of: map[string]int64{}, By: "test"}
 	for i, b := range suite {
 		costs.Of[b] = int64(10 * (i + 1))
 	}
-	p := shard.Split(n, costs)
+	p := result.Split(n, costs)
 	var out []Shard
 	for k := 1; k <= n; k++ {
 		r := &report.Report{

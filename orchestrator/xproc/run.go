@@ -11,8 +11,8 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/session"
-	"github.com/hale-lang/halebench/orchestrator/shard"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -28,7 +28,7 @@ type Options struct {
 	Images     image.Options
 	Log        io.Writer
 	// Shard is this xproc's part of a sharded xproc (N 0: unsharded).
-	Shard shard.Spec
+	Shard result.Spec
 }
 
 // CheckOptions refuses bad settings before any engine is needed.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -35,7 +35,7 @@ func (s *selection) measures(variant string, row Row) (measure, reference bool) 
 
 // selectShard is, on a sharded xproc, what this shard measures and the
 // partition for the report (nil, nil: unsharded). It is run's partition
-// (shard.Split) over the units, balanced by their rows (no report records
+// (result.Split) over the units, balanced by their rows (no report records
 // what a pair costs before it ran); the ratio rows' units are members like
 // any other, so one shard's part owns each, and the others measure them
 // as references.
@@ -44,7 +44,7 @@ func selectShard(o Options) (*selection, *report.Shard, error) {
 	if sp.N == 0 {
 		return nil, nil, nil
 	}
-	w := shard.Work{Cells: map[string]int{}}
+	w := result.Work{Cells: map[string]int{}}
 	for _, v := range o.Variants {
 		for _, l := range o.Langs {
 			w.Cells[Unit(v, l.Name)] = len(Rows(v, []suite.Language{l}))
@@ -54,7 +54,7 @@ func selectShard(o Options) (*selection, *report.Shard, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	part := shard.Split(sp.N, shard.ByCells(w))
+	part := result.Split(sp.N, result.ByCells(w))
 	sel := &selection{keep: map[string]bool{}, refs: map[string]bool{}}
 	for _, u := range part.Part(sp.K) {
 		sel.keep[u] = true

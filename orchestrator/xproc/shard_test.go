@@ -10,7 +10,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/merge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/shard"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -26,7 +26,7 @@ func TestShardsPartitionThePairs(t *testing.T) {
 	var all []string
 	digests := map[string]bool{}
 	for k := 1; k <= 3; k++ {
-		o.Shard = shard.Spec{K: k, N: 3, From: "--shard"}
+		o.Shard = result.Spec{K: k, N: 3, From: "--shard"}
 		sel, sh, err := selectShard(o)
 		if err != nil {
 			t.Fatal(err)
@@ -68,7 +68,7 @@ func TestShardsMeasureTheRatioRowsAsReferences(t *testing.T) {
 	for _, subject := range []string{"hale", "c"} {
 		o := Options{Suite: "../..", Langs: langs, Subject: subject, Variants: []string{"small", "large"}, Log: io.Discard}
 		for k := 1; k <= 3; k++ {
-			o.Shard = shard.Spec{K: k, N: 3, From: "--shard"}
+			o.Shard = result.Spec{K: k, N: 3, From: "--shard"}
 			sel, _, err := selectShard(o)
 			if err != nil {
 				t.Fatal(err)
@@ -135,7 +135,7 @@ func TestShardsMergeToUnsharded(t *testing.T) {
 		o := Options{Suite: "../..", Langs: langs, Subject: subject, Variants: []string{"small", "large"}, Iters: 1, Log: io.Discard}
 		var shards []merge.XprocShard
 		for k := 1; k <= 3; k++ {
-			o.Shard = shard.Spec{K: k, N: 3, From: "--shard"}
+			o.Shard = result.Spec{K: k, N: 3, From: "--shard"}
 			sel, sh, err := selectShard(o)
 			if err != nil {
 				t.Fatal(err)

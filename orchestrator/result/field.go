@@ -1,10 +1,9 @@
-package shard
+package result
 
 import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // Field is the report's shard field for part s.K of this partition: run,
@@ -20,7 +19,7 @@ func (p Partition) Field(s Spec, sourcesDigest string) *report.Shard {
 // FromReportFile is FromReport of the report stored at path
 // (--shard-costs), read as show and compare read one.
 func FromReportFile(path string, w Work) (Costs, error) {
-	r, err := result.ReadRun(path, "--shard-costs")
+	r, err := ReadRun(path, "--shard-costs")
 	if err != nil {
 		return Costs{}, fmt.Errorf("--shard-costs: %w", err)
 	}
