@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/merge"
 	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
@@ -78,7 +77,7 @@ func runMerge(_ context.Context, args []string) error {
 	if len(files) == 0 {
 		return badInput("merge", errors.New("merge: give the shards' files (each shard's results/run-*.json, ab --json result or results/xproc-*.json)"))
 	}
-	m, err := merge.Files(files, time.Now().UTC().Format(time.RFC3339Nano))
+	m, err := result.Files(files, time.Now().UTC().Format(time.RFC3339Nano))
 	if err != nil {
 		return badInput("merge", fmt.Errorf("merge: %w", err))
 	}
@@ -86,7 +85,7 @@ func runMerge(_ context.Context, args []string) error {
 	if err := o.check(m.Kind, ci); err != nil {
 		return badInput("merge", err)
 	}
-	merge.Parts(stderr, m)
+	result.Parts(stderr, m)
 	if err := o.write(m); err != nil {
 		return err
 	}

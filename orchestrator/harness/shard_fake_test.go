@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/merge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
@@ -32,7 +31,7 @@ func TestFakeShardsMergeToTheWholeRun(t *testing.T) {
 		return res.Report
 	}
 	whole := fresh(result.Spec{})
-	var parts []merge.Shard
+	var parts []result.Shard
 	var ran []string
 	for k := 1; k <= 2; k++ {
 		r := fresh(result.Spec{K: k, N: 2, From: "--shard"})
@@ -45,12 +44,12 @@ func TestFakeShardsMergeToTheWholeRun(t *testing.T) {
 			}
 			ran = append(ran, b.Name)
 		}
-		parts = append(parts, merge.Shard{File: "shard" + string(rune('0'+k)), Report: r})
+		parts = append(parts, result.Shard{File: "shard" + string(rune('0'+k)), Report: r})
 	}
 	if len(ran) != len(whole.Benches) {
 		t.Fatalf("the shards ran %v; the whole run %d benches", ran, len(whole.Benches))
 	}
-	m, err := merge.Reports(parts, "2026-01-01T00:00:00Z")
+	m, err := result.Reports(parts, "2026-01-01T00:00:00Z")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,5 +19,24 @@
 // languages with each other, so they run on one machine.
 //
 // It is pure: it reads no file and talks to no engine. Merging the shards'
-// reports back into one is orchestrator/merge's.
+// reports back into one is orchestrator/result's.
+//
+// The former package merge makes one report of the shards of one sharded run
+// (halebench merge): it refuses shards that are not of the same run — other
+// suites or sources, other subject builds or images, other settings, a
+// different partition, a bench twice, a shard missing or given twice, a
+// file that is no shard — naming the file and why, and otherwise joins
+// them as they are: each bench's row, counts and verdicts exactly as its
+// shard's machine decided them, each shard's host kept, the run's status
+// the worst of its shards'. The shards of one ab (ab --shard=K/N) merge
+// the same way (AB): each bench's paired ratio as its shard measured it;
+// so do the shards of one xproc (Xproc): each pair's row, and its ratios
+// against the reference rows its own shard measured, as that shard
+// measured them.
+//
+// Files is the one path every kind merges through: it reads each file
+// through result's bounded reader, refuses shards of two kinds, and joins
+// them by their kind's rule. It reads JSON documents, which are hostile
+// input, and links no Docker, BuildKit or engine code. How a partition is
+// made is orchestrator/result's.
 package result

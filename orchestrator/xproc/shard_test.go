@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/merge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -133,7 +132,7 @@ func TestShardsMergeToUnsharded(t *testing.T) {
 	}
 	for _, subject := range []string{"hale", "c"} {
 		o := Options{Suite: "../..", Langs: langs, Subject: subject, Variants: []string{"small", "large"}, Iters: 1, Log: io.Discard}
-		var shards []merge.XprocShard
+		var shards []result.XprocShard
 		for k := 1; k <= 3; k++ {
 			o.Shard = result.Spec{K: k, N: 3, From: "--shard"}
 			sel, sh, err := selectShard(o)
@@ -149,9 +148,9 @@ func TestShardsMergeToUnsharded(t *testing.T) {
 				}
 				Ratios(r.Variants[v], subject)
 			}
-			shards = append(shards, merge.XprocShard{File: fmt.Sprintf("shard%d.json", k), Report: r})
+			shards = append(shards, result.XprocShard{File: fmt.Sprintf("shard%d.json", k), Report: r})
 		}
-		m, err := merge.Xproc(shards, "now")
+		m, err := result.MergeXproc(shards, "now")
 		if err != nil {
 			t.Fatalf("subject %s: %v", subject, err)
 		}

@@ -1,4 +1,4 @@
-package merge
+package result
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -40,13 +39,13 @@ func xprocShards(t *testing.T, n int, variants ...string) []XprocShard {
 	if len(variants) == 0 {
 		variants = []string{"small", "large"}
 	}
-	costs := result.Costs{Of: map[string]int64{}, By: "rows (no recorded cost)"}
+	costs := Costs{Of: map[string]int64{}, By: "rows (no recorded cost)"}
 	for _, v := range variants {
 		for _, l := range xprocLangs {
 			costs.Of[report.Unit(v, l)] = int64(len(langRows(v, l)))
 		}
 	}
-	part := result.Split(n, costs)
+	part := Split(n, costs)
 	dir := t.TempDir()
 	var out []XprocShard
 	for k := 1; k <= n; k++ {
@@ -112,7 +111,7 @@ func TestMergeXprocEqualsUnsharded(t *testing.T) {
 	for k, s := range shards {
 		s.Report.Samplers = []report.Sampler{{Lang: "c", CPUs: "1", ContainerID: fmt.Sprintf("reader-%d", k+1)}}
 	}
-	m, err := Xproc([]XprocShard{shards[2], shards[0], shards[1]}, "2026-01-02T04:00:00Z")
+	m, err := MergeXproc([]XprocShard{shards[2], shards[0], shards[1]}, "2026-01-02T04:00:00Z")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +244,7 @@ func TestMergeXprocRefuses(t *testing.T) {
 		})), "the hale bench image is sha256:other here"},
 		{"N", []XprocShard{shards[0], xprocShards(t, 2)[1]}, "N disagrees"},
 	} {
-		_, err := Xproc(c.shards, "now")
+		_, err := MergeXproc(c.shards, "now")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v; want a refusal saying %q", c.name, err, c.want)
 		}

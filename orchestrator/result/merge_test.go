@@ -1,4 +1,4 @@
-package merge
+package result
 
 import (
 	"fmt"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 var suite = []string{"alpha", "beta", "delta", "epsilon", "gamma", "zeta"}
@@ -19,11 +18,11 @@ var suite = []string{"alpha", "beta", "delta", "epsilon", "gamma", "zeta"}
 // hold counts, shard 2 regressed on its first bench, and each ran on a
 // host of its own.
 func shards(n int) []Shard {
-	costs := result.Costs{Of: map[string]int64{}, By: "test"}
+	costs := Costs{Of: map[string]int64{}, By: "test"}
 	for i, b := range suite {
 		costs.Of[b] = int64(10 * (i + 1))
 	}
-	p := result.Split(n, costs)
+	p := Split(n, costs)
 	var out []Shard
 	for k := 1; k <= n; k++ {
 		r := &report.Report{

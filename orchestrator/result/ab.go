@@ -1,4 +1,4 @@
-package merge
+package result
 
 import (
 	"errors"
@@ -45,7 +45,7 @@ func (s ABShard) check() error {
 // or refuses them (a *Refusal). Each bench's rows are its shard's as they
 // are: its paired samples, its ratio B/A with its interval and its
 // verdict, measured round by round on that shard's machine.
-func AB(shards []ABShard, at string) (*report.Result, error) {
+func MergeAB(shards []ABShard, at string) (*report.Result, error) {
 	if len(shards) == 0 {
 		return nil, errors.New("no shard results given")
 	}

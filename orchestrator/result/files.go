@@ -1,11 +1,9 @@
-package merge
+package result
 
 import (
 	"errors"
 	"fmt"
 	"io"
-
-	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // Files joins the shards stored in files, of any one kind (run, ab or
@@ -13,11 +11,11 @@ import (
 // *Refusal naming the file). It is the one merge path: each file is read
 // through result's bounded reader, then the shards are joined by their
 // kind's rule (Reports, AB, Xproc).
-func Files(files []string, at string) (*result.Doc, error) {
+func Files(files []string, at string) (*Doc, error) {
 	if len(files) == 0 {
 		return nil, errors.New("no shard files given")
 	}
-	var docs []*result.Doc
+	var docs []*Doc
 	for _, f := range files {
 		d, err := readShard(f)
 		if err != nil {
@@ -33,48 +31,48 @@ func Files(files []string, at string) (*result.Doc, error) {
 
 // readShard reads one shard's file and checks it is a complete shard of
 // its kind.
-func readShard(path string) (*result.Doc, error) {
-	d, err := result.Read(path)
+func readShard(path string) (*Doc, error) {
+	d, err := Read(path)
 	if err != nil {
 		return nil, &Refusal{File: path, Why: "not a report: " + err.Error()}
 	}
 	switch d.Kind {
-	case result.Run:
+	case Run:
 		err = Shard{File: path, Report: d.Run}.check()
-	case result.AB:
+	case AB:
 		err = ABShard{File: path, Result: d.AB}.check()
-	case result.Xproc:
+	case Xproc:
 		err = XprocShard{File: path, Report: d.Xproc}.check()
 	}
 	return d, err
 }
 
 // Docs joins shards already read, all of one kind, by that kind's rule.
-func Docs(docs []*result.Doc, at string) (*result.Doc, error) {
+func Docs(docs []*Doc, at string) (*Doc, error) {
 	if len(docs) == 0 {
 		return nil, errors.New("no shard files given")
 	}
-	m := &result.Doc{Kind: docs[0].Kind}
+	m := &Doc{Kind: docs[0].Kind}
 	var err error
 	switch m.Kind {
-	case result.Run:
+	case Run:
 		var shards []Shard
 		for _, d := range docs {
 			shards = append(shards, Shard{File: d.File, Report: d.Run})
 		}
 		m.Run, err = Reports(shards, at)
-	case result.AB:
+	case AB:
 		var shards []ABShard
 		for _, d := range docs {
 			shards = append(shards, ABShard{File: d.File, Result: d.AB})
 		}
-		m.AB, err = AB(shards, at)
-	case result.Xproc:
+		m.AB, err = MergeAB(shards, at)
+	case Xproc:
 		var shards []XprocShard
 		for _, d := range docs {
 			shards = append(shards, XprocShard{File: d.File, Report: d.Xproc})
 		}
-		m.Xproc, err = Xproc(shards, at)
+		m.Xproc, err = MergeXproc(shards, at)
 	default:
 		return nil, fmt.Errorf("merge has no rule for %s", m.Kind.What())
 	}
@@ -86,13 +84,13 @@ func Docs(docs []*result.Doc, at string) (*result.Doc, error) {
 
 // Parts writes one line per shard of a merged document: its index, what
 // it measured, on which host, from which file.
-func Parts(w io.Writer, m *result.Doc) {
+func Parts(w io.Writer, m *Doc) {
 	sh := m.Shard()
 	for _, p := range sh.Parts {
 		switch m.Kind {
-		case result.Run:
+		case Run:
 			fmt.Fprintf(w, "shard %d/%d: %s, %d benches on %s, count cost %.1f s (%s)\n", p.Index, sh.Total, p.Status, len(p.Benches), p.Host.Hostname, p.CountCostSeconds, p.File)
-		case result.AB:
+		case AB:
 			fmt.Fprintf(w, "shard %d/%d: %d benches on %s (%s)\n", p.Index, sh.Total, len(p.Benches), p.Host.Hostname, p.File)
 		default:
 			fmt.Fprintf(w, "shard %d/%d: %d pairs on %s (%s)\n", p.Index, sh.Total, len(p.Benches), p.Host.Hostname, p.File)

@@ -1,4 +1,4 @@
-package merge
+package result
 
 import (
 	"errors"
@@ -82,7 +82,7 @@ func (s XprocShard) rowUnit(v string, res *report.XprocResult) (string, error) {
 // and ratios against the references it measured on its own machine — and
 // named by that shard; reference rows are dropped (the owner's row
 // stands); each shard's run and host are kept under shard.parts.
-func Xproc(shards []XprocShard, at string) (*report.XprocReport, error) {
+func MergeXproc(shards []XprocShard, at string) (*report.XprocReport, error) {
 	if len(shards) == 0 {
 		return nil, errors.New("no shard reports given")
 	}

@@ -1,4 +1,4 @@
-package merge
+package result
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // Shards of each kind, stored as files, merge through the one path (Files)
@@ -32,13 +31,13 @@ func TestFilesMergesEveryKind(t *testing.T) {
 		xprocFiles = append(xprocFiles, s.File)
 	}
 	for _, c := range []struct {
-		kind  result.Kind
+		kind  Kind
 		files []string
 		part  string
 	}{
-		{result.Run, runFiles, "benches on"},
-		{result.AB, abFiles, "benches on"},
-		{result.Xproc, xprocFiles, "pairs on"},
+		{Run, runFiles, "benches on"},
+		{AB, abFiles, "benches on"},
+		{Xproc, xprocFiles, "pairs on"},
 	} {
 		m, err := Files(c.files, "2026-12-06T00:00:00Z")
 		if err != nil {
@@ -60,7 +59,7 @@ func TestFilesMergesEveryKind(t *testing.T) {
 		d, _ := readShard(f)
 		abs = append(abs, ABShard{File: f, Result: d.AB})
 	}
-	want, _ := AB(abs, "at")
+	want, _ := MergeAB(abs, "at")
 	if string(mustJSON(t, m.AB)) != string(mustJSON(t, want)) {
 		t.Error("Files of ab shards differs from AB of them")
 	}

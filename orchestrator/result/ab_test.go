@@ -1,4 +1,4 @@
-package merge
+package result
 
 import (
 	"encoding/json"
@@ -11,18 +11,17 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // abShards are the n shards of one ab over six benches, each bench with
 // its own paired samples and ratio, written under a temporary folder.
 func abShards(t *testing.T, n int) []ABShard {
 	t.Helper()
-	costs := result.Costs{Of: map[string]int64{}, By: "cells (no recorded cost)"}
+	costs := Costs{Of: map[string]int64{}, By: "cells (no recorded cost)"}
 	for i := 0; i < 6; i++ {
 		costs.Of[fmt.Sprintf("b%d", i)] = int64(1 + i%3)
 	}
-	part := result.Split(n, costs)
+	part := Split(n, costs)
 	dir := t.TempDir()
 	var out []ABShard
 	for k := 1; k <= n; k++ {
@@ -70,7 +69,7 @@ func TestMergeABKeepsPairedRatios(t *testing.T) {
 			want[b.Name] = b
 		}
 	}
-	m, err := AB([]ABShard{shards[2], shards[0], shards[1]}, "2026-01-02T03:04:05Z")
+	m, err := MergeAB([]ABShard{shards[2], shards[0], shards[1]}, "2026-01-02T03:04:05Z")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +114,7 @@ func TestMergeABRefuses(t *testing.T) {
 		{"another image", []ABShard{shards[0], writeAB(t, dir, "i.json", &otherImage), shards[2]}, filepath.Join(dir, "i.json"), "side B's c bench image"},
 		{"another N", []ABShard{shards[0], two[1]}, two[1].File, "N disagrees"},
 	} {
-		_, err := AB(c.shards, "now")
+		_, err := MergeAB(c.shards, "now")
 		if err == nil || !strings.Contains(err.Error(), c.file) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v; want a refusal naming %s and %q", c.name, err, c.file, c.want)
 		}
