@@ -15,10 +15,10 @@ func linksDocker(path string) bool {
 	return strings.HasPrefix(path, "github.com/docker/") || strings.HasPrefix(path, "github.com/moby/")
 }
 
-// mayLinkDocker: the Docker driver, and enginetest, the helper that hands
-// engine tests the Docker driver.
+// mayLinkDocker: the Docker driver alone. (enginetest dials whichever
+// driver is registered; the engine tests that want Docker link it.)
 func mayLinkDocker(pkg string) bool {
-	return pkg == module+"orchestrator/engine/docker" || pkg == module+"orchestrator/enginetest"
+	return pkg == module+"orchestrator/engine/docker"
 }
 
 // goList runs `go list` (the go that runs this test, PATH or not) over

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	_ "github.com/hale-lang/halebench/orchestrator/engine/docker" // registers "docker"
 	imagebuild "github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -17,6 +16,9 @@ import (
 // Connect returns the Docker driver, connected, or ends the test.
 func Connect(t testing.TB) engine.Driver {
 	t.Helper()
+	if err := engine.Known("docker"); err != nil {
+		t.Fatalf("%v: a test package that dials the real engine links its driver (a _test.go importing _ \".../orchestrator/engine/docker\")", err)
+	}
 	e, err := engine.Open(context.Background(), "docker")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
