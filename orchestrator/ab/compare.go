@@ -45,6 +45,9 @@ type Settings struct {
 	Warmup     int           // each side's discarded runs before its first sample
 	Seed       int64
 	Log        io.Writer
+	// Metric is the sampled quantity each round's ratio is of, read through
+	// the metric registry (nil: time).
+	Metric *judge.Metric
 }
 
 // Defaults fills the settings left zero.
@@ -64,12 +67,16 @@ func (s Settings) Defaults() Settings {
 	if s.Log == nil {
 		s.Log = io.Discard
 	}
+	if s.Metric == nil {
+		s.Metric = judge.MetricTime
+	}
 	return s
 }
 
 // state is one pair as its rounds accumulate.
 type state struct {
 	p          Pair
+	m          *judge.Metric // what a sample's figure is (Settings.Metric)
 	a, b       []int64
 	ca, cb     []runner.Count // each side's counted runs, from round 1
 	got        [2]int64       // this round's sample of each side, until both have one
@@ -95,7 +102,7 @@ func Compare(ctx context.Context, s plan.Sampler, pairs []Pair, set Settings) *R
 	res := &Result{Threshold: set.Threshold, Confidence: set.Confidence, LookLevel: level, Looks: looks, Seed: set.Seed}
 	var all []*state
 	for _, p := range pairs {
-		st := &state{p: p}
+		st := &state{p: p, m: set.Metric}
 		if why := missingOf(p); why != "" {
 			st.done, st.verdict, st.detail = true, judge.Missing, why
 		}
@@ -171,7 +178,11 @@ func activeOf(all []*state) []*state {
 // kept. It says whether the pair is done.
 func take(st *state, round, side int, o runner.Outcome) bool {
 	name := "AB"[side]
-	if o.Status != judge.OK || len(o.Samples) == 0 || o.Samples[0].ElapsedNs <= 0 {
+	v := int64(0)
+	if len(o.Samples) > 0 {
+		v = figure(st.m, o.Samples[0])
+	}
+	if o.Status != judge.OK || v <= 0 {
 		st.done, st.verdict = true, judge.Missing
 		if o.Status == judge.Interrupted {
 			st.verdict = judge.Unresolved
@@ -179,7 +190,7 @@ func take(st *state, round, side int, o runner.Outcome) bool {
 		st.detail = fmt.Sprintf("%c: %s %s", name, o.Status, termtext.FirstLine(cmp.Or(o.Detail, o.BuildError)))
 		return true
 	}
-	st.got[side] = o.Samples[0].ElapsedNs
+	st.got[side] = v
 	if side == 0 && round == 1 && st.p.A.Job.Count != nil {
 		st.ca = o.Counts
 	}
@@ -241,4 +252,10 @@ func join(a, b string) string {
 		return b
 	}
 	return a + "; " + b
+}
+
+// figure is metric m's value in one sample, as the registry reads it from
+// a cell of that one sample.
+func figure(m *judge.Metric, s runner.Sample) int64 {
+	return m.Of(judge.SampleCell(s.ElapsedNs, s.MemPeakKB, s.MaxRSSKB)).Median
 }

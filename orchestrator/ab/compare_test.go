@@ -21,6 +21,7 @@ type fakeSampler struct {
 	fail  map[string]judge.Status
 	irs   map[string]uint64
 	multi map[string]bool // images whose program starts a second thread
+	mems  map[string]int64 // image -> its cgroup memory peak, KiB (none: no peak)
 	calls []runner.Where
 	jobs  []runner.Job
 	t     int
@@ -37,7 +38,11 @@ func (f *fakeSampler) Sample(ctx context.Context, w runner.Where, j runner.Job) 
 		drift *= 3 // an outlier from a neighbour
 	}
 	ns := f.times[w.Image] * drift * (1 + 0.01*f.rng.NormFloat64())
-	o := runner.Outcome{Status: judge.OK, Samples: []runner.Sample{{ElapsedNs: int64(ns)}}}
+	o := runner.Outcome{Status: judge.OK, Samples: []runner.Sample{{ElapsedNs: int64(ns), MaxRSSKB: 1}}}
+	if kb, ok := f.mems[w.Image]; ok {
+		kb += int64(f.rng.Intn(8))
+		o.Samples[0].MemPeakKB = &kb
+	}
 	if j.Count != nil && f.irs[w.Image] > 0 {
 		for i := range j.Count.Runs {
 			o.Counts = append(o.Counts, runner.Count{Status: "ok", Scope: wire.ScopeRegion, Ir: f.irs[w.Image] + uint64(i), Threads: f.multi[w.Image]})
@@ -161,5 +166,29 @@ func TestBudgetAndInterruptStop(t *testing.T) {
 	res = Compare(context.Background(), f, []Pair{pair("x", "a", "b")}, Settings{Budget: 1})
 	if res.StoppedBy != "budget" || res.Benches[0].Verdict != judge.Unresolved {
 		t.Fatalf("budget: stopped by %s, %s", res.StoppedBy, res.Benches[0].Verdict)
+	}
+}
+
+// The quantity a round's ratio is of comes through the metric registry:
+// two sides alike in time but not in memory are the same by time and
+// larger by memory.
+func TestCompareByMetric(t *testing.T) {
+	for _, tc := range []struct {
+		m    *judge.Metric
+		want judge.Status
+	}{{nil, judge.Same}, {judge.MetricTime, judge.Same}, {judge.MetricMemory, judge.Slower}} {
+		f := &fakeSampler{rng: rand.New(rand.NewSource(5)), times: map[string]float64{"a": 1e6, "b": 1e6},
+			mems: map[string]int64{"a": 10_000, "b": 12_000}}
+		res := Compare(context.Background(), f, []Pair{pair("m", "a", "b")}, Settings{Seed: 5, Metric: tc.m})
+		b, name := res.Benches[0], "(default)"
+		if tc.m != nil {
+			name = tc.m.Name
+		}
+		if b.Verdict != tc.want {
+			t.Errorf("metric %s: %s (ratio %.3f [%.3f, %.3f]), want %s", name, b.Verdict, b.Ratio, b.RatioLow, b.RatioHigh, tc.want)
+		}
+		if tc.m == judge.MetricMemory && (b.Ratio < 1.15 || b.Ratio > 1.25) {
+			t.Errorf("memory ratio %.3f, want about 1.2", b.Ratio)
+		}
 	}
 }

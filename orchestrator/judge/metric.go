@@ -24,6 +24,18 @@ type MetricCell struct {
 	MaxRSS    Values // KiB
 }
 
+// SampleCell is one sample as a metric reads it: its elapsed time, and its
+// memory from the cgroup's peak where the host gave one (memPeakKB non-nil),
+// else from maxrss.
+func SampleCell(elapsedNs int64, memPeakKB *int64, maxRSSKB int64) MetricCell {
+	one := func(v int64) Values { return Values{Median: v, Samples: []int64{v}} }
+	c := MetricCell{Elapsed: one(elapsedNs), Mem: one(maxRSSKB), MemSource: "maxrss_kb", MaxRSS: one(maxRSSKB)}
+	if memPeakKB != nil {
+		c.Mem, c.MemSource = one(*memPeakKB), "mem_peak_kb"
+	}
+	return c
+}
+
 // Base is a metric's figures in a baselines entry: the median and samples
 // it is held to, the relative band and where the band comes from, and the
 // between-run drift and within-run noise the entry measured (0: none).
