@@ -76,8 +76,8 @@ func TestMergeXprocShardsOnEngine(t *testing.T) {
 	}{
 		{[]string{files[0], files[0]}, files[0] + ": shard 1/2 is given twice"},
 		{[]string{files[1]}, "shard(s) 1 of them are missing"},
-		{[]string{files[0], runShard}, runShard + `: schema "halebench-report/1"`},
-		{[]string{runShard, files[0]}, files[0] + ": not a report"},
+		{[]string{files[0], runShard}, runShard + ": a run report, but " + files[0] + " is an xproc report"},
+		{[]string{runShard, files[0]}, files[0] + ": an xproc report, but " + runShard + " is a run report"},
 		{[]string{"--junit", "x.xml", files[0], files[1]}, "--junit writes a run's or an ab's outputs"},
 	} {
 		code, _, errOut := run(t, nil, append([]string{"merge"}, c.args...)...)
