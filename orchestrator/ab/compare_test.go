@@ -20,7 +20,7 @@ type fakeSampler struct {
 	times map[string]float64 // image -> true ns
 	fail  map[string]judge.Status
 	irs   map[string]uint64
-	multi map[string]bool // images whose program starts a second thread
+	multi map[string]bool  // images whose program starts a second thread
 	mems  map[string]int64 // image -> its cgroup memory peak, KiB (none: no peak)
 	calls []runner.Where
 	jobs  []runner.Job
