@@ -191,26 +191,21 @@ func failingSamples(out runner.Outcome) []runner.Sample {
 	return append(append([]runner.Sample{}, out.Warmups...), out.Samples...)
 }
 
-// memory is what the measurement is gated on: its cgroup peak, or maxrss
-// where the host gave no peak, and which one it is.
-func (m measurement) memory() (median int64, samples []int64, source string) {
-	if len(m.peak) > 0 {
-		return stats.Median(m.peak), m.peak, "mem_peak_kb"
-	}
-	return stats.Median(m.rss), m.rss, "maxrss_kb"
-}
-
-// metricCell is the measurement as the metrics record it in a baseline.
+// metricCell is the measurement as the metrics read it: gated on its
+// cgroup peak, or maxrss where the host gave no peak.
 func (m measurement) metricCell() judge.MetricCell {
-	mem, memSamples, src := m.memory()
-	return judge.MetricCell{Elapsed: judge.Values{Median: m.elapsed.Median, Samples: m.el}, Mem: judge.Values{Median: mem, Samples: memSamples},
-		MemSource: src, MaxRSS: judge.Values{Median: stats.Median(m.rss), Samples: m.rss}}
+	var peak *judge.Values
+	if len(m.peak) > 0 {
+		peak = &judge.Values{Median: stats.Median(m.peak), Samples: m.peak}
+	}
+	return judge.NewMetricCell(judge.Values{Median: m.elapsed.Median, Samples: m.el},
+		judge.Values{Median: stats.Median(m.rss), Samples: m.rss}, peak)
 }
 
 // cell is the measurement as the judge needs it.
 func (m measurement) cell() judge.Cell {
-	mem, memSamples, _ := m.memory()
-	return judge.Cell{Status: m.status, Check: m.check, Median: m.elapsed.Median, Samples: m.el, MemKB: mem, MemSamples: memSamples}
+	mem := m.metricCell().Mem
+	return judge.Cell{Status: m.status, Check: m.check, Median: m.elapsed.Median, Samples: m.el, MemKB: mem.Median, MemSamples: mem.Samples}
 }
 
 func firstLines(s string, n int) string {

@@ -24,16 +24,27 @@ type MetricCell struct {
 	MaxRSS    Values // KiB
 }
 
-// SampleCell is one sample as a metric reads it: its elapsed time, and its
-// memory from the cgroup's peak where the host gave one (memPeakKB non-nil),
-// else from maxrss.
-func SampleCell(elapsedNs int64, memPeakKB *int64, maxRSSKB int64) MetricCell {
-	one := func(v int64) Values { return Values{Median: v, Samples: []int64{v}} }
-	c := MetricCell{Elapsed: one(elapsedNs), Mem: one(maxRSSKB), MemSource: "maxrss_kb", MaxRSS: one(maxRSSKB)}
-	if memPeakKB != nil {
-		c.Mem, c.MemSource = one(*memPeakKB), "mem_peak_kb"
+// NewMetricCell is a cell's figures as the metrics read them: its elapsed
+// times, its maxrss, and its memory — the cgroup peak where the host gave
+// one (peak non-nil), maxrss otherwise — with the source named.
+func NewMetricCell(elapsed, maxRSS Values, peak *Values) MetricCell {
+	c := MetricCell{Elapsed: elapsed, Mem: maxRSS, MemSource: "maxrss_kb", MaxRSS: maxRSS}
+	if peak != nil {
+		c.Mem, c.MemSource = *peak, "mem_peak_kb"
 	}
 	return c
+}
+
+// SampleCell is one sample as a metric reads it (NewMetricCell of that
+// one sample).
+func SampleCell(elapsedNs int64, memPeakKB *int64, maxRSSKB int64) MetricCell {
+	one := func(v int64) Values { return Values{Median: v, Samples: []int64{v}} }
+	var peak *Values
+	if memPeakKB != nil {
+		v := one(*memPeakKB)
+		peak = &v
+	}
+	return NewMetricCell(one(elapsedNs), one(maxRSSKB), peak)
 }
 
 // Base is a metric's figures in a baselines entry: the median and samples

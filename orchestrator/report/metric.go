@@ -104,11 +104,10 @@ func MetricCell(r *Report, b *Bench, lang string, m *judge.Metric) string {
 // elapsed samples, and its memory — the cgroup peak where the report has
 // it, maxrss otherwise, as the run judged it.
 func (l *Lang) Cell() judge.MetricCell {
-	c := judge.MetricCell{Elapsed: judge.Values{Median: l.ElapsedNsMedian, Samples: l.ElapsedNsSamples},
-		MaxRSS: judge.Values{Median: l.MaxRSSKBMedian, Samples: l.MaxRSSKBSamples}, MemSource: "maxrss_kb"}
-	c.Mem = c.MaxRSS
+	var peak *judge.Values
 	if l.MemPeakKBMedian != nil {
-		c.Mem, c.MemSource = judge.Values{Median: *l.MemPeakKBMedian, Samples: l.MemPeakKBSamples}, "mem_peak_kb"
+		peak = &judge.Values{Median: *l.MemPeakKBMedian, Samples: l.MemPeakKBSamples}
 	}
-	return c
+	return judge.NewMetricCell(judge.Values{Median: l.ElapsedNsMedian, Samples: l.ElapsedNsSamples},
+		judge.Values{Median: l.MaxRSSKBMedian, Samples: l.MaxRSSKBSamples}, peak)
 }
