@@ -157,6 +157,14 @@ func checkEvidence(t *testing.T, res *ab.Result) {
 // The suite's own check: an A/A flags nothing, and fn_modular 10 % slower
 // in its timed loop is slower with its interval holding 1.10, the other
 // benches not flagged.
+//
+// A flag on an unchanged bench is an event the verdict's level allows (at
+// most 5 % of compares, split over its benches and looks), and a busy host
+// makes it likelier; one CI run saw form_vec_push at 1.029 [1.003, 1.061]
+// with its instructions exactly equal. So a flagged unchanged bench is
+// compared again, alone, A against A with a new seed, and the test fails
+// only when that independent compare flags it too (at most 0.25 % when
+// the level holds).
 func TestSlowABKnownEffects(t *testing.T) {
 	enginetest.Slow(t)
 	files := map[string]string{}
@@ -168,7 +176,7 @@ func TestSlowABKnownEffects(t *testing.T) {
 	for _, bn := range aa.Benches {
 		logBench(t, "A/A", bn)
 		if bn.Verdict == judge.Slower || bn.Verdict == judge.Faster {
-			t.Errorf("A/A: %s is %s (%.3f [%.3f, %.3f])", bn.Name, bn.Verdict, bn.Ratio, bn.RatioLow, bn.RatioHigh)
+			againAA(t, "A/A", bn, files[bn.Name+".c"])
 		}
 	}
 	// fn_modular 5 % and 10 % longer in its timed region: slower, the
@@ -190,8 +198,23 @@ func TestSlowABKnownEffects(t *testing.T) {
 			case bn.Name == "fn_modular" && (bn.Verdict != judge.Slower || bn.RatioLow > truth || bn.RatioHigh < truth):
 				t.Errorf("fn_modular %s: %s %.3f [%.3f, %.3f], true ratio %.4f", v.what, bn.Verdict, bn.Ratio, bn.RatioLow, bn.RatioHigh, truth)
 			case bn.Name != "fn_modular" && (bn.Verdict == judge.Slower || bn.Verdict == judge.Faster):
-				t.Errorf("%s: %s flagged %s (%.3f [%.3f, %.3f])", v.what, bn.Name, bn.Verdict, bn.Ratio, bn.RatioLow, bn.RatioHigh)
+				againAA(t, v.what, bn, files[bn.Name+".c"])
 			}
+		}
+	}
+}
+
+// againAA compares an unchanged bench that was flagged once, alone, A
+// against A with another seed; a second flag fails the test.
+func againAA(t *testing.T, what string, first ab.Bench, src string) {
+	t.Helper()
+	t.Logf("%s: %s flagged %s (%.3f [%.3f, %.3f]) though unchanged; comparing it again, A against A", what, first.Name, first.Verdict, first.Ratio, first.RatioLow, first.RatioHigh)
+	one := map[string]string{first.Name + ".c": src}
+	res := compare(t, suite(t, one), suite(t, one), ab.Settings{Seed: 977})
+	for _, bn := range res.Benches {
+		logBench(t, what+" again", bn)
+		if bn.Verdict == judge.Slower || bn.Verdict == judge.Faster {
+			t.Errorf("%s: %s flagged %s twice: %.3f [%.3f, %.3f], then %.3f [%.3f, %.3f]", what, bn.Name, bn.Verdict, first.Ratio, first.RatioLow, first.RatioHigh, bn.Ratio, bn.RatioLow, bn.RatioHigh)
 		}
 	}
 }
