@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/engine"
@@ -58,18 +59,45 @@ type Options struct {
 	CacheKey []byte
 }
 
-// Builder makes images.
+// Builder makes images. Its methods may be called from several goroutines
+// at once (toolchains are made side by side): the base is made once, a
+// toolchain asked for twice at once is made once, the cache folder takes
+// one transfer at a time and the log gets whole writes.
 type Builder struct {
-	eng   Engine
-	sv    *solver
-	log   io.Writer
-	opts  Options
-	made  *Base
-	tcs   map[string]Toolchain // toolchains already made or found by this builder
-	cache *imagestore.Cache    // nil without Options.CacheDir
+	eng    Engine
+	sv     *solver
+	log    io.Writer
+	opts   Options
+	baseMu sync.Mutex // held while the base is made or found
+	made   *Base
+	mu     sync.Mutex                // guards tcs and untrusted
+	tcs    map[string]*toolchainCall // toolchains made, found or being made by this builder
+	cache  *imagestore.Cache         // nil without Options.CacheDir
+	// cacheMu is held during each transfer to or from the cache folder.
+	cacheMu sync.Mutex
 	// untrusted are the images handed out that may not run privileged,
 	// with why (see Provenance).
 	untrusted map[string]string
+}
+
+// toolchainCall is one making of a language's toolchain: done is closed
+// when tc and err are set.
+type toolchainCall struct {
+	done chan struct{}
+	tc   Toolchain
+	err  error
+}
+
+// lockedWriter makes each Write whole when builds log side by side.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // New returns a builder. bk may be nil when opts.NoBuild is set.
@@ -83,6 +111,7 @@ func New(eng Engine, bk Solver, log io.Writer, opts Options) *Builder {
 	if opts.Prefix == "" {
 		opts.Prefix = "halebench"
 	}
+	log = &lockedWriter{w: log}
 	b := &Builder{eng: eng, sv: &solver{s: bk, log: log}, log: log, opts: opts}
 	if opts.CacheDir != "" && !opts.NoCache {
 		b.cache = imagestore.New(opts.CacheDir, eng, log, opts.CacheKey)
@@ -124,6 +153,8 @@ const (
 
 // Base makes or finds the base image.
 func (b *Builder) Base(ctx context.Context) (Base, error) {
+	b.baseMu.Lock()
+	defer b.baseMu.Unlock()
 	if b.made != nil {
 		return *b.made, nil
 	}
@@ -138,19 +169,32 @@ func (b *Builder) Base(ctx context.Context) (Base, error) {
 // Toolchain makes or finds one language's toolchain image, once per
 // builder. A language that cannot be had (hale with no source and no image)
 // comes back Unavailable with the reason and how to provide it; that is not
-// an error.
+// an error. A call while another makes the same toolchain waits for it and
+// shares its outcome; one that failed is tried again by the next call.
 func (b *Builder) Toolchain(ctx context.Context, lang suite.Language) (Toolchain, error) {
-	if tc, ok := b.tcs[lang.Name]; ok {
-		return tc, nil
-	}
-	tc, err := b.makeToolchain(ctx, lang)
-	if err == nil {
-		if b.tcs == nil {
-			b.tcs = map[string]Toolchain{}
+	b.mu.Lock()
+	c, ok := b.tcs[lang.Name]
+	if ok {
+		select {
+		case <-c.done:
+			ok = c.err == nil
+		default:
 		}
-		b.tcs[lang.Name] = tc
 	}
-	return tc, err
+	if ok {
+		b.mu.Unlock()
+		<-c.done
+		return c.tc, c.err
+	}
+	c = &toolchainCall{done: make(chan struct{})}
+	if b.tcs == nil {
+		b.tcs = map[string]*toolchainCall{}
+	}
+	b.tcs[lang.Name] = c
+	b.mu.Unlock()
+	c.tc, c.err = b.makeToolchain(ctx, lang)
+	close(c.done)
+	return c.tc, c.err
 }
 
 // SamplerToolchain is the toolchain image (go's) in which the sampler every

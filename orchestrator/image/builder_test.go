@@ -45,10 +45,20 @@ func TestToolchainAndBenchImages(t *testing.T) {
 	// Nothing changed: a second round finds the images made for these inputs
 	// and executes no step.
 	log.Reset()
+	// Two asking for it at once (toolchains are made side by side) get one
+	// outcome.
 	b2 := image.New(eng, bk, &log, image.Options{RunID: "test-images"})
+	var ctcAlso image.Toolchain
+	var errAlso error
+	both := make(chan struct{})
+	go func() { ctcAlso, errAlso = b2.Toolchain(ctx, c); close(both) }()
 	ctc2, err := b2.Toolchain(ctx, c)
-	if err != nil {
-		t.Fatal(err)
+	<-both
+	if err != nil || errAlso != nil {
+		t.Fatal(err, errAlso)
+	}
+	if ctcAlso.ID != ctc2.ID || ctcAlso.Ref != ctc2.Ref {
+		t.Errorf("two calls at once: %s and %s", ctcAlso.ID, ctc2.ID)
 	}
 	bi2, err := b2.BenchImage(ctx, c, srcs)
 	if err != nil {

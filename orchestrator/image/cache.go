@@ -18,6 +18,8 @@ func (b *Builder) fromCache(ctx context.Context, tc *Toolchain, s image) (bool, 
 		return false, nil
 	}
 	start := time.Now()
+	b.cacheMu.Lock()
+	defer b.cacheMu.Unlock()
 	r, err := b.cache.Restore(ctx, s.key, s.ref(), b.unsignedRef(s.ref()), s.parent)
 	if r.Ref == "" || err != nil {
 		return false, err
@@ -65,9 +67,11 @@ func (b *Builder) keep(ctx context.Context, key, ref, id string, err error) {
 	if b.cache == nil || err != nil || ref == "" || id == "" {
 		return
 	}
-	if _, bad := b.untrusted[ref]; bad {
+	if _, bad := b.Distrusts(ref); bad {
 		return // an entry vouches for what it holds: keep only what is trusted
 	}
+	b.cacheMu.Lock()
+	defer b.cacheMu.Unlock()
 	if serr := b.cache.Store(ctx, key, ref, id); serr != nil && ctx.Err() == nil {
 		fmt.Fprintf(b.log, "cache: could not keep %s in the cache folder (%v); the next run builds it\n", ref, serr)
 	}
@@ -86,6 +90,8 @@ func (b *Builder) baseFromCache(ctx context.Context, ref string, in *Inputs) (Ba
 		return Base{}, false, nil
 	}
 	key := baseKey(in)
+	b.cacheMu.Lock()
+	defer b.cacheMu.Unlock()
 	r, err := b.cache.Restore(ctx, key, ref, b.unsignedRef(ref), nil)
 	if r.Ref == "" || err != nil {
 		return Base{}, false, err

@@ -97,6 +97,8 @@ func (b *Builder) note(ref string, p *Provenance) {
 	if p.Trusted {
 		return
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.untrusted == nil {
 		b.untrusted = map[string]string{}
 	}
@@ -109,6 +111,8 @@ func (b *Builder) note(ref string, p *Provenance) {
 // Untrusted lists the images this builder made, found or restored that may
 // not run privileged, as "reference: why", sorted.
 func (b *Builder) Untrusted() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	var out []string
 	for ref, why := range b.untrusted {
 		out = append(out, ref+": "+why)
@@ -120,6 +124,8 @@ func (b *Builder) Untrusted() []string {
 // Distrusts says why ref, an image this builder handed out, may not run
 // privileged, and whether it may not.
 func (b *Builder) Distrusts(ref string) (string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	why, bad := b.untrusted[ref]
 	return why, bad
 }

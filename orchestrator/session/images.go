@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
@@ -57,15 +58,20 @@ func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Ima
 	if base, err := b.Base(ctx); err == nil {
 		out.Base = &base
 	}
+	var langs []suite.Language
+	srcs := map[string][]image.Source{}
 	for _, l := range need.Langs {
-		var srcs []image.Source
 		if need.Sources != nil {
-			srcs = need.Sources(l)
+			srcs[l.Name] = need.Sources(l)
 		}
-		if len(srcs) == 0 && need.Toolchain != nil && !need.Toolchain(l) {
+		if len(srcs[l.Name]) == 0 && need.Toolchain != nil && !need.Toolchain(l) {
 			continue
 		}
-		if err := out.build(ctx, b, l, srcs, log); err != nil {
+		langs = append(langs, l)
+	}
+	made := toolchains(ctx, b, langs)
+	for _, l := range langs {
+		if err := out.build(ctx, b, l, made[l.Name], srcs[l.Name], log); err != nil {
 			return out, err
 		}
 	}
@@ -73,8 +79,35 @@ func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Ima
 	return out, nil
 }
 
-func (out *Images) build(ctx context.Context, b Builder, l suite.Language, srcs []image.Source, log io.Writer) error {
-	tc, err := b.Toolchain(ctx, l)
+// made is one toolchain as Builder.Toolchain returned it.
+type made struct {
+	tc  image.Toolchain
+	err error
+}
+
+// toolchains makes (or finds) the toolchains of langs side by side: a cold
+// start waits for the slowest, not for their sum. Each is had whole before
+// any bench image is built on it; all have returned when it does.
+func toolchains(ctx context.Context, b Builder, langs []suite.Language) map[string]made {
+	out := make(map[string]made, len(langs))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, l := range langs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tc, err := b.Toolchain(ctx, l)
+			mu.Lock()
+			out[l.Name] = made{tc, err}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func (out *Images) build(ctx context.Context, b Builder, l suite.Language, m made, srcs []image.Source, log io.Writer) error {
+	tc, err := m.tc, m.err
 	if err != nil {
 		return err
 	}
