@@ -79,7 +79,7 @@ func (c *counting) plan(ln *lane, b *suite.Bench) {
 		return
 	}
 	ln.count.asked = true
-	if b.Kind == "guard" && !c.p.CountGuards {
+	if isGuard(c.p, b) && !c.p.CountGuards {
 		ln.count.why = NotCountedGuard
 		return
 	}
@@ -90,6 +90,21 @@ func (c *counting) plan(ln *lane, b *suite.Bench) {
 	}
 	job.NoCacheSim = c.p.CountNoCacheSim
 	ln.count.job = &job
+}
+
+// isGuard says whether b is a guard: a bench of the guards folder or,
+// in the seed's layout, which keeps its guards in micro/ beside the
+// others, a bench with a program in the subject's language alone and no
+// baseline (the seed's Hale-only guards: no siblings, no baseline).
+func isGuard(p *Plan, b *suite.Bench) bool {
+	if b.Kind == "guard" {
+		return true
+	}
+	if p.Catalogue.Layout != suite.LayoutSeed || p.Base.Benches[b.Name] != nil || len(b.Sources) != 1 {
+		return false
+	}
+	_, subjectOnly := b.Sources[p.SubjectLang.Name]
+	return subjectOnly
 }
 
 // cellOf is the judge's view of a lane's count lane, read from its

@@ -290,6 +290,32 @@ func TestFakeGuardsNotCountedByDefault(t *testing.T) {
 	}
 }
 
+// In the seed's layout the guards sit in micro/ with the others: a bench
+// with a subject program alone and no baseline is known as a guard there
+// (not counted by default); one with siblings, or with a baseline, is
+// counted.
+func TestFakeSeedLayoutGuardsNotCounted(t *testing.T) {
+	o := fakeOptions(t, "c", "c", "")
+	o.Suite, o.Count = "testdata/seedguards", harness.CountOnly
+	os.WriteFile(o.Baselines, []byte(`{"updated_at": "2026-01-01T00:00:00Z", "subject": "c", "benches": {"gated": {"kind": "micro", "elapsed_ns": 5000, "maxrss_kb": 7, "tolerance": 0.30}}}`), 0o644)
+	eng := &fakeEngine{counts: map[string][]uint64{"c": {9}}}
+	res, err := runCounted(t, o, eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := bench(res.Report, "flat"); g.CountVerdict != judge.NotCounted || g.SubjectResult.Count.Reason != harness.NotCountedGuard {
+		t.Errorf("flat (subject alone, no baseline): %s %+v", g.CountVerdict, g.SubjectResult.Count)
+	}
+	for _, name := range []string{"count", "gated"} {
+		if b := bench(res.Report, name); b.CountVerdict == judge.NotCounted {
+			t.Errorf("%s: not counted (%+v)", name, b.SubjectResult.Count)
+		}
+	}
+	if n := eng.countedRuns(); n != 4 {
+		t.Errorf("%d counted runs, want 4 (count and gated, twice each)", n)
+	}
+}
+
 // The count flags are checked before anything runs.
 func TestPrepareRejectsBadCountFlags(t *testing.T) {
 	for _, c := range []struct {
