@@ -146,7 +146,7 @@ func measureAll(ctx context.Context, sp *session.Sampling, ncpu int, o Options, 
 			}
 			bi, ok := images[row.Lang.Name]
 			if !ok {
-				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: judge.Unavailable, Detail: rep.Images[row.Lang.Name].Reason, ElapsedNsSamples: []int64{}, Reference: ref})
+				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: judge.Unavailable, Detail: noImageWhy(rep, row.Lang), ElapsedNsSamples: []int64{}, Reference: ref})
 				continue
 			}
 			p := &Pair{Sampler: sp, Lang: row.Lang.Name, Image: bi.Ref, Trusted: image.TrustedArg(bi.Trusted), NCPU: ncpu, Timeout: o.Timeout, Log: o.Log}
@@ -167,4 +167,16 @@ func measureAll(ctx context.Context, sp *session.Sampling, ncpu int, o Options, 
 			return
 		}
 	}
+}
+
+// noImageWhy says why a language has no image of xproc programs: its
+// toolchain's reason, or that the suite holds no xproc program in it.
+func noImageWhy(rep *Report, l suite.Language) string {
+	if why := rep.Images[l.Name].Reason; why != "" {
+		return why
+	}
+	if l.XProcPerRole {
+		return "no xproc program in this language: the suite has no xproc/" + l.Name + "/*." + l.Ext
+	}
+	return "no xproc program in this language: the suite has no xproc/xproc." + l.Ext
 }
