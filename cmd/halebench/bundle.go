@@ -8,7 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const bundleHelp = `Usage: halebench bundle [flags] REPORT.json -o evidence.tar
@@ -35,7 +35,7 @@ func runBundle(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("bundle", err)
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "bundle", Images: image.Options{NoBuild: true}, Log: stderr})
+	s, err := openSession(ctx, session.Options{Kind: "bundle", Images: image.Options{NoBuild: true}, Log: stderr})
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func runReplay(ctx context.Context, args []string) error {
 	if fi, err := os.Stat(pos[0]); err != nil || !fi.Mode().IsRegular() {
 		return badInput("replay", fmt.Errorf("replay: %s is not a bundle file (make one with halebench bundle)", pos[0]))
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "replay", Images: image.Options{NoBuild: true}, Log: log})
+	s, err := openSession(ctx, session.Options{Kind: "replay", Images: image.Options{NoBuild: true}, Log: log})
 	if err != nil {
 		return err
 	}

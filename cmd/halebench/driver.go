@@ -12,7 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	_ "github.com/hale-lang/halebench/orchestrator/engine/docker" // registers "docker"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 // driver is the engine driver this process dials (--driver): the verb's,
@@ -57,29 +57,29 @@ func dial(ctx context.Context) (engine.Driver, error) {
 	return engine.Open(ctx, driverName())
 }
 
-// session is a lifecycle session on an engine it dialled: Close ends the
-// session, then hangs the engine up.
-type session struct {
-	*lifecycle.Session
+// dialled is a session on an engine it dialled: Close ends the session,
+// then hangs the engine up.
+type dialled struct {
+	*session.Session
 	eng engine.Driver
 }
 
 // openSession dials the engine and opens a session of o on it.
-func openSession(ctx context.Context, o lifecycle.Options) (*session, error) {
+func openSession(ctx context.Context, o session.Options) (*dialled, error) {
 	eng, err := dial(ctx)
 	if err != nil {
 		return nil, err
 	}
 	o.Engine = eng
-	s, err := lifecycle.Open(ctx, o)
+	s, err := session.Open(ctx, o)
 	if err != nil {
 		eng.Close()
 		return nil, err
 	}
-	return &session{Session: s, eng: eng}, nil
+	return &dialled{Session: s, eng: eng}, nil
 }
 
-func (s *session) Close() {
+func (s *dialled) Close() {
 	s.Session.Close()
 	s.eng.Close()
 }

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -43,13 +43,13 @@ func runImages(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "images", Images: opts, Log: log})
+	s, err := openSession(ctx, session.Options{Kind: "images", Images: opts, Log: log})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	need := lifecycle.Need{Langs: langs, Sources: image.BenchSources(suite.Benches)}
-	built, err := lifecycle.BuildImages(ctx, s.Builder, need, log)
+	need := session.Need{Langs: langs, Sources: image.BenchSources(suite.Benches)}
+	built, err := session.BuildImages(ctx, s.Builder, need, log)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const ownImageHelp = `Usage: halebench own-image [flags]
@@ -40,7 +40,7 @@ func runOwnImage(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "own-image", Log: log,
+	s, err := openSession(ctx, session.Options{Kind: "own-image", Log: log,
 		Images: image.Options{Mirror: *mirror, NoCache: *noCache, SourceDateEpoch: epoch}})
 	if err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/imagestore"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const pruneHelp = `Usage: halebench prune [flags]
@@ -37,7 +37,7 @@ Flags:
 `
 
 func runPrune(ctx context.Context, args []string) error {
-	var o lifecycle.PruneOptions
+	var o session.PruneOptions
 	cacheKeep := byteSize(20 << 30)
 	noCache := false
 	fs := flag.NewFlagSet("prune", flag.ContinueOnError)
@@ -63,16 +63,16 @@ func runPrune(ctx context.Context, args []string) error {
 	if noCache {
 		o.CacheKeep = -1
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "prune", Images: image.Options{NoBuild: true}, Log: stderr})
+	s, err := openSession(ctx, session.Options{Kind: "prune", Images: image.Options{NoBuild: true}, Log: stderr})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	p, err := lifecycle.Run(ctx, s.Eng, o)
+	p, err := session.Run(ctx, s.Eng, o)
 	if err != nil {
 		return err
 	}
-	lifecycle.Print(os.Stdout, p, o.DryRun)
+	session.Print(os.Stdout, p, o.DryRun)
 	return nil
 }
 

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/subject"
-	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 const verifyHelp = `Usage: halebench verify [flags] REPORT.json
@@ -28,7 +28,7 @@ Flags:
 func runVerify(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	addDriverFlag(fs)
-	suite := fs.String("suite", ".", "the suite folder whose bench sources the bench images were built from")
+	suiteDir := fs.String("suite", ".", "the suite folder whose bench sources the bench images were built from")
 	haleSrc := fs.String("hale-src", "", "hale source tree, when the report's hale toolchain was built from one")
 	langs := fs.String("lang", "", "comma-separated languages whose images to rebuild (default all the report has); the base and go's toolchain (it builds the sampler) always are")
 	var out outputFlags
@@ -48,14 +48,14 @@ func runVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "verify", Log: log})
+	s, err := openSession(ctx, session.Options{Kind: "verify", Log: log})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	start := time.Now()
 	rows, err := evidence.Verify(ctx, s.Eng, s.BuildKit(), rep, evidence.VerifyOptions{
-		Suite: *suite, Subject: subject.Build{Src: *haleSrc}, Log: log, Langs: catalogue.SplitList(*langs), RunID: s.RunID,
+		Suite: *suiteDir, Subject: subject.Build{Src: *haleSrc}, Log: log, Langs: suite.SplitList(*langs), RunID: s.RunID,
 	})
 	if err != nil {
 		return err

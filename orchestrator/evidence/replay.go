@@ -15,7 +15,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/subject"
-	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -71,8 +71,8 @@ func Replay(ctx context.Context, eng engine.Driver, bundle string, o ReplayOptio
 // replayPlan is the run the recorded report describes, on the images
 // loaded under ns, unprivileged, building nothing.
 func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions) (*harness.Plan, error) {
-	suite := filepath.Join(dir, "suite")
-	bench, err := replayedBenches(rec, suite)
+	suiteDir := filepath.Join(dir, "suite")
+	bench, err := replayedBenches(rec, suiteDir)
 	if err != nil {
 		return nil, err
 	}
@@ -81,9 +81,9 @@ func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions
 		return nil, fmt.Errorf("the report's timeout_per_sample %q: %w", termtext.Line(rec.Settings.TimeoutPerSample), err)
 	}
 	plan, err := harness.Prepare(harness.Options{
-		Suite: suite, Bench: bench, Langs: strings.Join(rec.Settings.Languages, ","), Subject: rec.Subject,
+		Suite: suiteDir, Bench: bench, Langs: strings.Join(rec.Settings.Languages, ","), Subject: rec.Subject,
 		Timeout: timeout, Iters: rec.Iters, Warmup: rec.Warmup, OutCap: rec.Settings.OutputCapBytes, MemLimit: rec.Settings.MemLimitBytes,
-		Baselines: filepath.Join(suite, "baselines.json"), ResultsDir: o.ResultsDir, Log: o.Log, Unprivileged: true,
+		Baselines: filepath.Join(suiteDir, "baselines.json"), ResultsDir: o.ResultsDir, Log: o.Log, Unprivileged: true,
 		Images: image.Options{NoBuild: true, Prefix: ns, SourceDateEpoch: m.SourceDateEpoch, Subject: subject.Build{Src: filepath.Join(dir, "no-hale")}},
 	})
 	if err != nil {
@@ -94,8 +94,8 @@ func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions
 
 // replayedBenches is the --bench list that reruns the benches the report
 // measured: "" (the whole suite) when it measured all the suite has.
-func replayedBenches(rec *report.Report, suite string) (string, error) {
-	s, err := catalogue.Load(suite)
+func replayedBenches(rec *report.Report, dir string) (string, error) {
+	s, err := suite.Load(dir)
 	if err != nil {
 		return "", fmt.Errorf("the bundle's suite: %w", err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
-	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -68,7 +68,7 @@ func (o VerifyOptions) wantsExactly(lang string) bool {
 }
 
 func (o VerifyOptions) wants(lang string) bool {
-	if len(o.Langs) == 0 || lang == catalogue.SamplerLang().Name {
+	if len(o.Langs) == 0 || lang == suite.SamplerLang().Name {
 		return true
 	}
 	for _, l := range o.Langs {
@@ -87,7 +87,7 @@ func Verify(ctx context.Context, eng image.Engine, bk image.Solver, rep *report.
 	if err := checkInputs("given to verify", rep); err != nil {
 		return nil, err
 	}
-	suite, err := catalogue.Load(o.Suite)
+	cat, err := suite.Load(o.Suite)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ func Verify(ctx context.Context, eng image.Engine, bk image.Solver, rep *report.
 	if err := v.toolchains(ctx); err != nil {
 		return v.cleaned(), err
 	}
-	err = v.benchImages(ctx, suite)
+	err = v.benchImages(ctx, cat)
 	return v.cleaned(), err
 }
 
@@ -151,7 +151,7 @@ func (v *verifier) cleaned() []Row {
 func (v *verifier) toolchains(ctx context.Context) error {
 	for _, name := range sortedKeys(v.rep.Images) {
 		rec := v.rep.Images[name]
-		lang, ok := catalogue.ByName(name)
+		lang, ok := suite.ByName(name)
 		if !ok || rec.Status != image.Available || rec.Inputs == nil || !v.o.wants(name) {
 			continue
 		}
@@ -171,14 +171,14 @@ func (v *verifier) toolchains(ctx context.Context) error {
 
 // benchImages rebuilds every bench image the report records from the
 // suite's sources.
-func (v *verifier) benchImages(ctx context.Context, suite *catalogue.Suite) error {
+func (v *verifier) benchImages(ctx context.Context, cat *suite.Suite) error {
 	for _, name := range sortedKeys(v.rep.BenchImages) {
 		rec := v.rep.BenchImages[name]
-		lang, ok := catalogue.ByName(name)
+		lang, ok := suite.ByName(name)
 		if !ok || rec.Inputs == nil || !v.o.wants(name) || (len(v.o.Langs) > 0 && lang.Sampler && !v.o.wantsExactly(name)) {
 			continue
 		}
-		srcs, why, err := benchSources(suite, lang, rec.Inputs.Files)
+		srcs, why, err := benchSources(cat, lang, rec.Inputs.Files)
 		if err != nil {
 			return err
 		}
@@ -206,9 +206,9 @@ func (v *verifier) benchImages(ctx context.Context, suite *catalogue.Suite) erro
 // benchSources finds, in the suite, the sources a bench image was built
 // from (recorded as src/<unit>.<ext>); a recorded source the suite no longer
 // has is said so, not silently dropped.
-func benchSources(suite *catalogue.Suite, lang catalogue.Language, files map[string]string) ([]image.Source, []string, error) {
+func benchSources(cat *suite.Suite, lang suite.Language, files map[string]string) ([]image.Source, []string, error) {
 	byUnit := map[string]string{}
-	for _, bench := range suite.All {
+	for _, bench := range cat.All {
 		if p := bench.Sources[lang.Name]; p != "" {
 			byUnit[bench.Name] = p
 		}
@@ -222,7 +222,7 @@ func benchSources(suite *catalogue.Suite, lang catalogue.Language, files map[str
 		unit := strings.TrimSuffix(strings.TrimPrefix(name, "src/"), "."+lang.Ext)
 		p, ok := byUnit[unit]
 		if !ok {
-			why = append(why, fmt.Sprintf("bench source %s (%s) is no longer in the suite at %s", unit, lang.Name, suite.Dir))
+			why = append(why, fmt.Sprintf("bench source %s (%s) is no longer in the suite at %s", unit, lang.Name, cat.Dir))
 			continue
 		}
 		srcs = append(srcs, image.Source{Unit: unit, Path: p})

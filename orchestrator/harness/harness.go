@@ -39,7 +39,7 @@ type Env struct {
 	Engine Engine
 }
 
-// Errors the CLI maps to exit codes. ErrInterrupted is lifecycle's: one
+// Errors the CLI maps to exit codes. ErrInterrupted is session's: one
 // value for every verb.
 var (
 	ErrRegression  = errors.New("regression")

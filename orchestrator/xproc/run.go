@@ -49,7 +49,7 @@ func CheckOptions(o Options) error {
 
 // RunOnEngine measures every row of every variant, each run of a pair a job
 // on each of its two sampler containers (kept for the session), inside one
-// lifecycle session on eng (dialled by the caller); it writes the report
+// session on eng (dialled by the caller); it writes the report
 // and returns it
 // with its path. A cancelled ctx still writes what was measured, and the
 // error is session.ErrInterrupted.
