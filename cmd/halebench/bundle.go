@@ -81,7 +81,7 @@ func runReplay(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
-	reportsGoTo(*results)
+	reports.GoTo(*results)
 	rec, now, err := evidence.Replay(ctx, s.Eng, pos[0], evidence.ReplayOptions{ResultsDir: *results, Log: log})
 	if now != nil {
 		if werr := evidence.WriteComparison(os.Stdout, rec, now); werr != nil && err == nil {

@@ -138,7 +138,7 @@ func runRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("run", err)
 	}
-	reportsGoTo(o.results)
+	reports.GoTo(o.results)
 	eng, err := dial(ctx)
 	if err != nil {
 		return err

@@ -75,7 +75,7 @@ func runXproc(ctx context.Context, args []string) error {
 	if err := xproc.CheckOptions(o); err != nil {
 		return badInput("xproc", err)
 	}
-	reportsGoTo(o.ResultsDir)
+	reports.GoTo(o.ResultsDir)
 	eng, err := dial(ctx)
 	if err != nil {
 		return err
