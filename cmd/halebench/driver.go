@@ -12,7 +12,6 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	_ "github.com/hale-lang/halebench/orchestrator/engine/docker" // registers "docker"
-	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 // driver is the engine driver this process dials (--driver): the verb's,
@@ -55,31 +54,4 @@ func addDriverFlag(fs *flag.FlagSet) {
 // dial connects the engine of the driver --driver names; Close hangs it up.
 func dial(ctx context.Context) (engine.Driver, error) {
 	return engine.Open(ctx, driverName())
-}
-
-// dialled is a session on an engine it dialled: Close ends the session,
-// then hangs the engine up.
-type dialled struct {
-	*session.Session
-	eng engine.Driver
-}
-
-// openSession dials the engine and opens a session of o on it.
-func openSession(ctx context.Context, o session.Options) (*dialled, error) {
-	eng, err := dial(ctx)
-	if err != nil {
-		return nil, err
-	}
-	o.Engine = eng
-	s, err := session.Open(ctx, o)
-	if err != nil {
-		eng.Close()
-		return nil, err
-	}
-	return &dialled{Session: s, eng: eng}, nil
-}
-
-func (s *dialled) Close() {
-	s.Session.Close()
-	s.eng.Close()
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"flag"
 	"os"
-	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
-	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -48,17 +46,12 @@ func runVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := openSession(ctx, session.Options{Kind: "verify", Log: log})
+	eng, err := dial(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	start := time.Now()
-	rows, err := evidence.Verify(ctx, s.Eng, s.BuildKit(), rep, evidence.VerifyOptions{
-		Suite: *suiteDir, Subject: subject.Build{Src: *haleSrc}, Log: log, Langs: suite.SplitList(*langs), RunID: s.RunID,
-	})
-	if err != nil {
-		return err
-	}
-	return evidence.WriteVerify(os.Stdout, stderr, rows, time.Since(start))
+	defer eng.Close()
+	return evidence.VerifyOn(ctx, eng, rep, evidence.VerifyOptions{
+		Suite: *suiteDir, Subject: subject.Build{Src: *haleSrc}, Log: log, Langs: suite.SplitList(*langs),
+	}, os.Stdout, stderr)
 }

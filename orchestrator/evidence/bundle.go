@@ -14,8 +14,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"golang.org/x/sys/unix"
 )
@@ -46,6 +48,18 @@ func Images(rep *report.Report) map[string]string {
 		}
 	}
 	return m
+}
+
+// BundleOn is the bundle verb on eng: in a session that builds nothing
+// (saying its steps on log), rep (read from reportPath) and the suite in
+// suiteDir bundled into the file out, as BundleFile does.
+func BundleOn(ctx context.Context, eng engine.Driver, rep *report.Report, reportPath, suiteDir, out string, log io.Writer) (*Manifest, error) {
+	s, err := session.Open(ctx, session.Options{Kind: "bundle", Engine: eng, Images: image.Options{NoBuild: true}, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return BundleFile(ctx, s.Eng, rep, reportPath, suiteDir, out)
 }
 
 // BundleFile is Bundle written to the file out, whole or not at all

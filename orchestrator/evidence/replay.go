@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -26,6 +27,31 @@ type ReplayOptions struct {
 	// RunID names the replay's namespace, ReplayPrefix/<RunID> (lowercase
 	// letters, digits, . _ -); "" picks one from the time and the process.
 	RunID string
+	// Partial, when set, is told by ReplayOn where the report goes (the
+	// CLI's hard exit then says whether it was written).
+	Partial *report.Partial
+}
+
+// ReplayOn is the replay verb on eng: in a session that builds nothing,
+// the bundle replayed as Replay does and, when it ran, its medians written
+// to w next to the recorded ones. Once the session is open, o.Partial is
+// told where the replay's report goes.
+func ReplayOn(ctx context.Context, eng engine.Driver, bundle string, o ReplayOptions, w io.Writer) error {
+	s, err := session.Open(ctx, session.Options{Kind: "replay", Engine: eng, Images: image.Options{NoBuild: true}, Log: o.Log})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if o.Partial != nil {
+		o.Partial.GoTo(o.ResultsDir)
+	}
+	rec, now, err := Replay(ctx, s.Eng, bundle, o)
+	if now != nil {
+		if werr := WriteComparison(w, rec, now); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	return err
 }
 
 // Replay unpacks a bundle (checking every file against its manifest),

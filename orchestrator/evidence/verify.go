@@ -7,10 +7,13 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -77,6 +80,24 @@ func (o VerifyOptions) wants(lang string) bool {
 		}
 	}
 	return false
+}
+
+// VerifyOn is the verify verb on eng: in a session of its own (saying its
+// steps on o.Log), rep's images rebuilt as Verify does, the table written
+// to out and the tally to tally (ErrDiffer when an image differs).
+func VerifyOn(ctx context.Context, eng engine.Driver, rep *report.Report, o VerifyOptions, out, tally io.Writer) error {
+	s, err := session.Open(ctx, session.Options{Kind: "verify", Engine: eng, Log: o.Log})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	start := time.Now()
+	o.RunID = s.RunID
+	rows, err := Verify(ctx, s.Eng, s.BuildKit(), rep, o)
+	if err != nil {
+		return err
+	}
+	return WriteVerify(out, tally, rows, time.Since(start))
 }
 
 // Verify rebuilds the base, every available toolchain and every bench image
