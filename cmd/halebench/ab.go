@@ -119,7 +119,7 @@ func runAB(ctx context.Context, args []string) error {
 	}
 	var specs [2]ab.SideSpec
 	for i := range specs {
-		if specs[i], err = o.sides[i].Spec("AB"[i:i+1], o.suite, o.hale.git, imgOpts, o.haleBuild()); err != nil {
+		if specs[i], err = o.sides[i].Spec("AB"[i:i+1], o.suite, o.hale.Git, imgOpts, o.hale.Defaulted(o.suite)); err != nil {
 			return badInput("ab", err)
 		}
 	}

@@ -57,7 +57,7 @@ type bisectFlags struct {
 	good, bad, benches, metric string
 	threshold                  float64
 	suite                      string
-	hale                       haleFlags
+	hale                       subject.Build
 	json, list, unprivileged   bool
 	plan                       bool
 	fromReports                string
@@ -71,8 +71,8 @@ func (f *bisectFlags) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.metric, "metric", "", "what moves: instructions (the count lane's exact ratio), time (the A/B ratio), or unset: instructions where hale is counted, with time beside (a time-only step is named too), time where it is not")
 	fs.Float64Var(&f.threshold, "threshold", bisect.DefaultThreshold, "how far a bench must move to count (0.02 = 2 %)")
 	fs.StringVar(&f.suite, "suite", ".", "the suite folder holding benches/ (or the seed's micro/ and app/)")
-	fs.StringVar(&f.hale.git, "hale-git", "", "hale's git repository: a local clone (bare or not) or a URL (cloned bare first)")
-	fs.StringVar(&f.hale.vendor, "hale-vendor", "", "crates for an offline hale-cli build (as images --hale-vendor)")
+	fs.StringVar(&f.hale.Git, "hale-git", "", "hale's git repository: a local clone (bare or not) or a URL (cloned bare first)")
+	fs.StringVar(&f.hale.Vendor, "hale-vendor", "", "crates for an offline hale-cli build (as images --hale-vendor)")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON on stdout")
 	fs.BoolVar(&f.unprivileged, "unprivileged", false, "run the comparisons' containers without privilege (as ab --unprivileged): no per-sample memory peak")
 	fs.BoolVar(&f.list, "list", false, "print the first-parent commits the bisect would walk (good first, bad last) and stop: no build, no engine")
@@ -88,7 +88,7 @@ func (f *bisectFlags) check() ([]string, error) {
 		return nil, errors.New("bisect needs --good=REF and --bad=REF")
 	case f.benches == "":
 		return nil, errors.New("bisect needs --bench=LIST (the benches that moved)")
-	case f.hale.git == "":
+	case f.hale.Git == "":
 		return nil, errors.New("bisect needs --hale-git=DIR|URL (hale's repository)")
 	case f.metric != "" && walkErr(f.metric) != nil:
 		return nil, walkErr(f.metric)
@@ -107,7 +107,7 @@ func (f *bisectFlags) check() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return list, f.hale.check("bisect", "")
+	return list, f.hale.Check()
 }
 
 // walkErr says why bisect cannot walk by the metric called name (nil: it
@@ -138,7 +138,7 @@ func runBisect(ctx context.Context, args []string, newJudge judgeMaker) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	repo, err := bisect.MirrorRemote(ctx, f.hale.git, tmp+"/hale.git")
+	repo, err := bisect.MirrorRemote(ctx, f.hale.Git, tmp+"/hale.git")
 	if err != nil {
 		return badInput("bisect", err)
 	}
@@ -171,7 +171,7 @@ func (f *bisectFlags) answer(ctx context.Context, repo string, commits []bisect.
 		return badInput("bisect", err)
 	}
 	cfg := bisect.Config{Suite: f.suite, Benches: benches, Metric: f.metric, Threshold: f.threshold, Log: log, Unprivileged: f.unprivileged,
-		Hale: subject.Build{Git: repo, Vendor: f.hale.vendor}, Images: image.Options{SourceDateEpoch: epoch}}
+		Hale: subject.Build{Git: repo, Vendor: f.hale.Vendor}, Images: image.Options{SourceDateEpoch: epoch}}
 	cfg.Images.Subject = cfg.Hale
 	judge, closeJudge, err := newJudge(ctx, cfg)
 	if err != nil {

@@ -39,8 +39,8 @@ func runVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("verify", err)
 	}
-	if err := (&haleFlags{}).check("verify", *haleSrc); err != nil {
-		return err
+	if err := (subject.Build{Src: *haleSrc}).Check(); err != nil {
+		return badInput("verify", err)
 	}
 	log, _, err := out.log("verify")
 	if err != nil {
