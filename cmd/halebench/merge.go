@@ -100,7 +100,7 @@ func runMerge(_ context.Context, args []string) error {
 	}
 	switch m.Kind {
 	case result.Run:
-		return ciResults(ci, m.Run, harness.GateError(m.Run.Status, m.Run.Gate.Strict))
+		return ci.Finish(m.Run, harness.GateError(m.Run.Status, m.Run.Gate.Strict), stderr)
 	case result.AB:
 		return o.abSummary(m.AB)
 	}

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/render"
-	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 const reportHelp = `Usage: halebench report [flags] REPORT.json [MORE.json …]
@@ -54,14 +52,4 @@ func runReport(_ context.Context, args []string) error {
 	}
 	fmt.Fprintf(log, "report: %s (%d report(s))\n", *out, len(runs))
 	return nil
-}
-
-// writeHTMLNextTo is run --html: the page beside the JSON report. A page
-// that cannot be written is said on log; the run's outcome stands.
-func writeHTMLNextTo(jsonPath string, r *report.Report, log io.Writer) {
-	if p, err := render.NextTo(jsonPath, r); err != nil {
-		fmt.Fprintf(log, "html report: %v\n", err)
-	} else {
-		fmt.Fprintf(log, "html: %s\n", p)
-	}
 }
