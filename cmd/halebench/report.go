@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -36,9 +35,6 @@ func runReport(_ context.Context, args []string) error {
 	log, _, err := outf.log("report")
 	if err != nil {
 		return err
-	}
-	if len(files) == 0 && *history == "" {
-		return badInput("report", errors.New("report: give at least one report (results/run-*.json) or --history=results/"))
 	}
 	runs, err := render.LoadAll(files, *history, log)
 	if err != nil {
