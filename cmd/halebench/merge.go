@@ -7,7 +7,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
@@ -71,15 +70,5 @@ func runMerge(_ context.Context, args []string) error {
 	if err := o.Check(m.Kind); err != nil {
 		return badInput("merge", err)
 	}
-	result.Parts(stderr, m)
-	if err := o.Write(os.Stdout, stderr, m); err != nil {
-		return err
-	}
-	switch m.Kind {
-	case result.Run:
-		return o.CI().Finish(m.Run, harness.GateError(m.Run.Status, m.Run.Gate.Strict), stderr)
-	case result.AB:
-		return o.ABSummary(m.AB)
-	}
-	return nil
+	return o.Give(os.Stdout, stderr, m)
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -74,7 +73,3 @@ func (p *Plan) shardCosts() (result.Costs, error) {
 	}
 	return result.FromBaselines(p.Baselines, p.Base, w), nil
 }
-
-// GateError is what a run's status means for the CLI, as a run's own
-// gate says it: for halebench merge, whose status is its shards'.
-func GateError(st judge.Status, strict bool) error { return gateError(st, strict) }

@@ -10,8 +10,10 @@ import (
 	"io"
 	"os"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Merged are merge's outputs: JSON (--json) the merged document on stdout
@@ -25,14 +27,14 @@ type Merged struct {
 	StepSummary               string
 }
 
-// CI are a merged run's CI outputs.
-func (o Merged) CI() Outputs { return Targets(o.JUnit, o.Summary, o.StepSummary) }
+// ci are a merged run's CI outputs.
+func (o Merged) ci() Outputs { return Targets(o.JUnit, o.Summary, o.StepSummary) }
 
 // Check refuses the outputs kind k has no form for, before any is written.
 func (o Merged) Check(k result.Kind) error {
 	switch {
 	case k == result.Run:
-		return o.CI().Check()
+		return o.ci().Check()
 	case k == result.AB && o.JUnit != "":
 		return errors.New("merge: --junit writes a run's benches; ab shards have no JUnit form (use --summary for the Markdown table)")
 	case k == result.Xproc:
@@ -45,10 +47,28 @@ func (o Merged) Check(k result.Kind) error {
 	return nil
 }
 
-// Write writes the merged document's files that were asked for — its JSON
+// Give is merge's work once the shards are one document m (Check passed):
+// each shard said on p, the files asked for written, m shown on out, then
+// by its kind: a run's CI outputs and its verdict last, with the error its
+// gate gives (judge.GateError); an ab's table appended to the summaries.
+func (o Merged) Give(out io.Writer, p *termtext.Printer, m *result.Doc) error {
+	result.Parts(p, m)
+	if err := o.write(out, p, m); err != nil {
+		return err
+	}
+	switch m.Kind {
+	case result.Run:
+		return o.ci().Finish(m.Run, judge.GateError(m.Run.Status, m.Run.Gate.Strict), p)
+	case result.AB:
+		return o.abSummary(m.AB)
+	}
+	return nil
+}
+
+// write writes the merged document's files that were asked for — its JSON
 // (-o), its HTML page — saying them on log, then shows it on out: its
 // JSON, or its text.
-func (o Merged) Write(out, log io.Writer, m *result.Doc) error {
+func (o Merged) write(out, log io.Writer, m *result.Doc) error {
 	if err := o.files(log, m); err != nil {
 		return err
 	}
@@ -96,9 +116,9 @@ func (o Merged) files(log io.Writer, m *result.Doc) error {
 	return nil
 }
 
-// ABSummary appends an ab's Markdown table to --summary and to
+// abSummary appends an ab's Markdown table to --summary and to
 // $GITHUB_STEP_SUMMARY, each that is set.
-func (o Merged) ABSummary(r *report.Result) error {
+func (o Merged) abSummary(r *report.Result) error {
 	for _, path := range []string{o.Summary, o.StepSummary} {
 		if path == "" {
 			continue
