@@ -40,12 +40,5 @@ func runReport(_ context.Context, args []string) error {
 	if err != nil {
 		return badInput("report", fmt.Errorf("report: %w", err))
 	}
-	if *out == "" {
-		return render.Render(os.Stdout, runs)
-	}
-	if err := render.WriteFile(*out, runs); err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "report: %s (%d report(s))\n", *out, len(runs))
-	return nil
+	return render.Page(os.Stdout, log, *out, runs)
 }

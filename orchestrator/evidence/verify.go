@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -48,6 +49,17 @@ func ReadReport(path string) (*report.Report, error) {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// ReadForVerify is verify's input checked before any engine is asked: the
+// report at path (ReadReport) and the hale source tree haleSrc, when given
+// (subject.Build.Check).
+func ReadForVerify(path, haleSrc string) (*report.Report, error) {
+	rep, err := ReadReport(path)
+	if err != nil {
+		return nil, err
+	}
+	return rep, subject.Build{Src: haleSrc}.Check()
 }
 
 // VerifyOptions are where the sources of the images are.
