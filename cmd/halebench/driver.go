@@ -8,7 +8,6 @@ import (
 	"context"
 	"flag"
 	"strings"
-	"sync"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	_ "github.com/hale-lang/halebench/orchestrator/engine/docker" // registers "docker"
@@ -16,42 +15,16 @@ import (
 
 // driver is the engine driver this process dials (--driver): the verb's,
 // then the hard exit's, which removes what the verb made on it.
-var driver struct {
-	sync.Mutex
-	name string
-}
+var driver engine.Choice
 
-func driverName() string {
-	driver.Lock()
-	defer driver.Unlock()
-	if driver.name == "" {
-		return engine.Default
-	}
-	return driver.name
-}
-
-// driverFlag is --driver: a name no driver registered is refused as the
-// flags are parsed, naming the drivers there are.
-type driverFlag struct{}
-
-func (driverFlag) String() string { return "" }
-
-func (driverFlag) Set(name string) error {
-	if err := engine.Known(name); err != nil {
-		return err
-	}
-	driver.Lock()
-	driver.name = name
-	driver.Unlock()
-	return nil
-}
-
-// addDriverFlag gives a verb that uses the engine --driver.
+// addDriverFlag gives a verb that uses the engine --driver: a name no
+// driver registered is refused as the flags are parsed, naming the drivers
+// there are.
 func addDriverFlag(fs *flag.FlagSet) {
-	fs.Var(driverFlag{}, "driver", "the engine driver: "+strings.Join(engine.Drivers(), ", ")+" (default "+engine.Default+"; Docker's engine is the one DOCKER_HOST names)")
+	fs.Var(&driver, "driver", "the engine driver: "+strings.Join(engine.Drivers(), ", ")+" (default "+engine.Default+"; Docker's engine is the one DOCKER_HOST names)")
 }
 
 // dial connects the engine of the driver --driver names; Close hangs it up.
 func dial(ctx context.Context) (engine.Driver, error) {
-	return engine.Open(ctx, driverName())
+	return driver.Open(ctx)
 }
