@@ -111,7 +111,8 @@ func runAB(ctx context.Context, args []string) error {
 	if o.ao.A, o.ao.B, err = ab.Sides(o.sides, o.suite, o.hale.Git, o.ao.Images, o.hale.Defaulted(o.suite)); err != nil {
 		return badInput("ab", err)
 	}
-	o.ao.Langs, o.ao.Subject, o.ao.OutCap, o.ao.Log, o.ao.ShardCosts = o.langs, o.subject, 1<<20, log, o.shard.Costs
+	o.ao.Langs, o.ao.Subject, o.ao.ShardCosts = o.langs, o.subject, o.shard.Costs
+	o.ao.Log, o.ao.OutCap = log, 1<<20
 	plan, err := ab.Prepare(o.ao)
 	if err != nil {
 		return badInput("ab", err)

@@ -100,7 +100,8 @@ func runRun(ctx context.Context, args []string) error {
 	if err := ci.Check(); err != nil {
 		return badInput("run", err)
 	}
-	o.ho.Suite, o.ho.Langs, o.ho.Subject, o.ho.Log, o.ho.Live, o.ho.OutCap = o.suite, o.langs, o.subject, log, live, 1<<20
+	o.ho.Suite, o.ho.Langs, o.ho.Subject = o.suite, o.langs, o.subject
+	o.ho.Log, o.ho.Live, o.ho.OutCap = log, live, 1<<20
 	o.ho.CountNoCacheSim, o.ho.ShardCosts = !o.countCacheSim, o.shard.Costs
 	if o.ho.Shard, err = o.shard.Resolve(os.Getenv, log); err != nil {
 		return badInput("run", err)
