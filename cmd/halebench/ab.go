@@ -3,30 +3,22 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
-	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
+// abOptions are ab's flags: the sides as chosen, ab.Options and
+// ab.Outputs bound directly.
 type abOptions struct {
 	common
-	sides                  [2]ab.Choice
-	bench                  string
-	threshold              float64
-	minRounds, maxRounds   int
-	budget, timeout        time.Duration
-	seed                   int64
-	warmup                 int
-	jsonOut, markdown      bool
-	html, results          string
-	failOnSlower, unprivil bool
-	memory                 byteSize
-	shard                  shardFlags
+	sides   [2]ab.Choice
+	ao      ab.Options
+	outputs ab.Outputs
+	shard   result.Asked
 }
 
 const abHelp = `Usage: halebench ab [flags]
@@ -71,7 +63,7 @@ Flags:
 `
 
 func (o *abOptions) addFlags(fs *flag.FlagSet) {
-	o.memory = 4 << 30
+	o.ao.MemLimit = 4 << 30
 	o.common.addFlags(fs)
 	for i, x := range []string{"a", "b"} {
 		s, X := &o.sides[i], strings.ToUpper(x)
@@ -80,22 +72,23 @@ func (o *abOptions) addFlags(fs *flag.FlagSet) {
 		fs.StringVar(&s.Src, x+"-src", "", "side "+X+"'s hale: this hale source tree")
 		fs.StringVar(&s.Image, x+"-image", "", "side "+X+"'s hale: this local image with `hale` on PATH")
 	}
-	fs.StringVar(&o.bench, "bench", "", "compare only these benches (a comma-separated list)")
-	fs.Float64Var(&o.threshold, "threshold", 0.02, "the band: a change under this fraction is `same` (0.02 is 2 %)")
-	fs.IntVar(&o.minRounds, "min-rounds", 6, "rounds before any bench may be resolved")
-	fs.IntVar(&o.maxRounds, "max-rounds", 60, "rounds at most")
-	fs.DurationVar(&o.budget, "budget", 0, "stop starting rounds after this long (0: no budget)")
-	fs.Int64Var(&o.seed, "seed", 0, "seed of the rounds' order (0: a new one, printed)")
-	fs.IntVar(&o.warmup, "warmup", 1, "discarded runs of each side before its first sample")
-	fs.DurationVar(&o.timeout, "timeout", 120*time.Second, "per-sample timeout")
-	fs.Var(&o.memory, "memory", "per-sample memory limit (e.g. 512m, 4g)")
-	fs.BoolVar(&o.jsonOut, "json", false, "print the result as JSON on stdout")
-	fs.BoolVar(&o.markdown, "markdown", false, "print a Markdown table for release notes on stdout")
-	fs.StringVar(&o.results, "results", "results", "folder for the JSON result")
-	fs.StringVar(&o.html, "html", "", "also write an HTML page with a forest plot to `FILE`")
-	fs.BoolVar(&o.failOnSlower, "fail-on-slower", false, "exit 1 when a bench is slower in B")
-	fs.BoolVar(&o.unprivil, "unprivileged", false, "run containers without privilege")
-	o.shard.addFlags(fs)
+	set := &o.ao.Settings
+	fs.StringVar(&o.ao.Bench, "bench", "", "compare only these benches (a comma-separated list)")
+	fs.Float64Var(&set.Threshold, "threshold", 0.02, "the band: a change under this fraction is `same` (0.02 is 2 %)")
+	fs.IntVar(&set.MinRounds, "min-rounds", 6, "rounds before any bench may be resolved")
+	fs.IntVar(&set.MaxRounds, "max-rounds", 60, "rounds at most")
+	fs.DurationVar(&set.Budget, "budget", 0, "stop starting rounds after this long (0: no budget)")
+	fs.Int64Var(&set.Seed, "seed", 0, "seed of the rounds' order (0: a new one, printed)")
+	fs.IntVar(&set.Warmup, "warmup", 1, "discarded runs of each side before its first sample")
+	fs.DurationVar(&o.ao.Timeout, "timeout", 120*time.Second, "per-sample timeout")
+	fs.Var((*byteSize)(&o.ao.MemLimit), "memory", "per-sample memory limit (e.g. 512m, 4g)")
+	fs.BoolVar(&o.outputs.JSON, "json", false, "print the result as JSON on stdout")
+	fs.BoolVar(&o.outputs.Markdown, "markdown", false, "print a Markdown table for release notes on stdout")
+	fs.StringVar(&o.outputs.Results, "results", "results", "folder for the JSON result")
+	fs.StringVar(&o.outputs.HTML, "html", "", "also write an HTML page with a forest plot to `FILE`")
+	fs.BoolVar(&o.outputs.FailOnSlower, "fail-on-slower", false, "exit 1 when a bench is slower in B")
+	fs.BoolVar(&o.ao.Unprivileged, "unprivileged", false, "run containers without privilege")
+	addShardFlags(fs, &o.shard)
 }
 
 func runAB(ctx context.Context, args []string) error {
@@ -109,24 +102,18 @@ func runAB(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	imgOpts, err := o.imageOptions("ab")
-	if err != nil {
+	if o.ao.Images, err = o.imageOptions("ab"); err != nil {
 		return err
 	}
-	sp, err := o.shard.resolve(log)
-	if err != nil {
+	if o.ao.Shard, err = o.shard.Resolve(os.Getenv, log); err != nil {
 		return badInput("ab", err)
 	}
-	var specs [2]ab.SideSpec
-	for i := range specs {
-		if specs[i], err = o.sides[i].Spec("AB"[i:i+1], o.suite, o.hale.git, imgOpts, o.haleBuild()); err != nil {
-			return badInput("ab", err)
-		}
+	if o.ao.A, o.ao.B, err = ab.Sides(o.sides, o.suite, o.hale.Git, o.ao.Images, o.hale.Defaulted(o.suite)); err != nil {
+		return badInput("ab", err)
 	}
-	plan, err := ab.Prepare(ab.Options{A: specs[0], B: specs[1], Bench: o.bench, Langs: o.langs, Subject: o.subject,
-		Settings: ab.Settings{Threshold: o.threshold, MinRounds: o.minRounds, MaxRounds: o.maxRounds, Budget: o.budget, Warmup: o.warmup, Seed: o.seed},
-		Timeout:  o.timeout, MemLimit: int64(o.memory), OutCap: 1 << 20, Unprivileged: o.unprivil, Images: imgOpts, Log: log,
-		Shard: sp, ShardCosts: o.shard.costs})
+	o.ao.Langs, o.ao.Subject, o.ao.ShardCosts = o.langs, o.subject, o.shard.Costs
+	o.ao.Log, o.ao.OutCap = log, 1<<20
+	plan, err := ab.Prepare(o.ao)
 	if err != nil {
 		return badInput("ab", err)
 	}
@@ -139,41 +126,5 @@ func runAB(ctx context.Context, args []string) error {
 	if res == nil {
 		return err
 	}
-	if path, werr := report.ABWrite(res, o.results); werr != nil {
-		fmt.Fprintf(log, "ab: the result was not stored: %v\n", werr)
-		if err == nil {
-			err = werr
-		}
-	} else {
-		fmt.Fprintf(log, "result: %s\n", path)
-	}
-	if perr := o.print(res); perr != nil && err == nil {
-		err = perr
-	}
-	if err == nil && o.failOnSlower && res.Slower() {
-		err = ab.ErrSlower
-	}
-	return err
-}
-
-// print puts the result on stdout (grid, JSON or Markdown) and writes the
-// HTML page when asked.
-func (o *abOptions) print(res *ab.Result) error {
-	switch {
-	case o.jsonOut:
-		if err := report.JSON(os.Stdout, res); err != nil {
-			return err
-		}
-	case o.markdown:
-		report.ABMarkdown(os.Stdout, res)
-	default:
-		report.ABGrid(os.Stdout, res)
-	}
-	if o.html == "" {
-		return nil
-	}
-	if err := report.AtomicWrite(o.html, 0o644, func(w io.Writer) error { return report.HTML(w, res) }); err != nil {
-		return fmt.Errorf("--html=%s: %w", o.html, err)
-	}
-	return nil
+	return o.outputs.Give(res, err, os.Stdout, log)
 }

@@ -7,8 +7,6 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
-	"github.com/hale-lang/halebench/orchestrator/image"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const bundleHelp = `Usage: halebench bundle [flags] REPORT.json -o evidence.tar
@@ -35,12 +33,12 @@ func runBundle(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("bundle", err)
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "bundle", Images: image.Options{NoBuild: true}, Log: stderr})
+	eng, err := dial(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	m, err := evidence.BundleFile(ctx, s.Eng, rep, path, *suite, *out)
+	defer eng.Close()
+	m, err := evidence.BundleOn(ctx, eng, rep, path, *suite, *out, stderr)
 	if err != nil {
 		return err
 	}
@@ -76,18 +74,11 @@ func runReplay(ctx context.Context, args []string) error {
 	if fi, err := os.Stat(pos[0]); err != nil || !fi.Mode().IsRegular() {
 		return badInput("replay", fmt.Errorf("replay: %s is not a bundle file (make one with halebench bundle)", pos[0]))
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "replay", Images: image.Options{NoBuild: true}, Log: log})
+	eng, err := dial(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	reportsGoTo(*results)
-	rec, now, err := evidence.Replay(ctx, s.Eng, pos[0], evidence.ReplayOptions{ResultsDir: *results, Log: log})
-	if now != nil {
-		if werr := evidence.WriteComparison(os.Stdout, rec, now); werr != nil && err == nil {
-			err = werr
-		}
-	}
+	defer eng.Close()
 	// The bundle's baselines gate the replay as they gated the run.
-	return err
+	return evidence.ReplayOn(ctx, eng, pos[0], evidence.ReplayOptions{ResultsDir: *results, Log: log, Partial: &reports}, os.Stdout)
 }

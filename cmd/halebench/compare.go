@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
 	"os"
-	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/render"
-	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 const compareHelp = `Usage: halebench compare [flags] OLD.json NEW.json
@@ -33,42 +29,18 @@ func runCompare(_ context.Context, args []string) error {
 	lang := fs.String("lang", "", "the language to compare (default: the new report's subject)")
 	alpha := fs.Float64("alpha", 0.05, "significance level a change must reach to be shown")
 	jsonOut := fs.Bool("json", false, "print the table as JSON")
-	metricName := fs.String("metric", "time", "the metric to compare: a sampled one of the registry ("+sampledNames()+")")
+	metricName := fs.String("metric", "time", "the metric to compare: a sampled one of the registry ("+judge.SampledNames()+")")
 	files, err := parseN(fs, args, compareHelp, 2, "two report files, OLD.json NEW.json")
 	if err != nil {
 		return err
 	}
-	if *alpha <= 0 || *alpha >= 1 {
-		return badInput("compare", errors.New("compare: --alpha must be between 0 and 1"))
-	}
-	m, ok := judge.ByName(*metricName)
-	if !ok || !m.Sampled() {
-		return badInput("compare", fmt.Errorf("compare: --metric=%s: give one of %s (instructions are set beside every row where both reports counted)", *metricName, sampledNames()))
-	}
-	old, err := result.ReadRun(files[0], "compare")
+	t, err := render.CompareFiles(files[0], files[1], *lang, *metricName, *alpha)
 	if err != nil {
 		return badInput("compare", err)
 	}
-	cur, err := result.ReadRun(files[1], "compare")
-	if err != nil {
-		return badInput("compare", err)
-	}
-	t := render.Reports(old, cur, *lang, m, *alpha)
 	if *jsonOut {
 		return t.JSON(os.Stdout)
 	}
 	t.Text(os.Stdout)
 	return nil
-}
-
-// sampledNames are the metrics compare can set side by side: those the
-// samples carry.
-func sampledNames() string {
-	var names []string
-	for _, m := range judge.All() {
-		if m.Sampled() {
-			names = append(names, m.Name)
-		}
-	}
-	return strings.Join(names, ", ")
 }

@@ -2,21 +2,9 @@ package main
 
 import (
 	"flag"
-	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
 )
-
-// countFlags are run's count lane flags (see countHelp).
-type countFlags struct {
-	mode   string
-	langs  string
-	runs   int
-	budget time.Duration
-	cache  bool
-	jobs   int
-	guards bool
-}
 
 const countHelp = `
 Counts: besides timing, the subject (and the languages --count-langs names) is
@@ -44,18 +32,14 @@ their memory peak) are not counted unless --count-guards.
 
 `
 
-func (c *countFlags) addFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.mode, "count", harness.CountAuto, "count instructions under Valgrind: auto (the subject, beside timing it), off, or only (counts, no timing)")
-	fs.StringVar(&c.langs, "count-langs", "", "comma-separated comparatives to count too (reported, never gated)")
-	fs.IntVar(&c.runs, "count-runs", 2, "counted runs per cell (at least 2: the determinism rule compares them)")
-	fs.BoolVar(&c.cache, "count-cache-sim", true, "simulate a fixed cache model in counted runs (misses, est_cycles); =false counts without it, incomparable with baselines counted with it")
-	fs.DurationVar(&c.budget, "count-budget", 0, "stop counting once counting has taken this long (e.g. 10m); the benches left are not_counted, said in the report (0: no cap)")
-	fs.IntVar(&c.jobs, "count-jobs", 0, "cells counted at once, one CPU each (0: one per CPU of the host)")
-	fs.BoolVar(&c.guards, "count-guards", false, "count the guards too (benches/guards: measured for their memory peak, not counted by default)")
-}
-
-// apply puts the flags into the run's options.
-func (c *countFlags) apply(o *harness.Options) {
-	o.Count, o.CountLangs, o.CountRuns, o.CountBudget, o.CountNoCacheSim = c.mode, c.langs, c.runs, c.budget, !c.cache
-	o.CountJobs, o.CountGuards = c.jobs, c.guards
+// addCountFlags gives run the count lane's flags, into o; cacheSim is
+// --count-cache-sim (o.CountNoCacheSim is its negation).
+func addCountFlags(fs *flag.FlagSet, o *harness.Options, cacheSim *bool) {
+	fs.StringVar(&o.Count, "count", harness.CountAuto, "count instructions under Valgrind: auto (the subject, beside timing it), off, or only (counts, no timing)")
+	fs.StringVar(&o.CountLangs, "count-langs", "", "comma-separated comparatives to count too (reported, never gated)")
+	fs.IntVar(&o.CountRuns, "count-runs", 2, "counted runs per cell (at least 2: the determinism rule compares them)")
+	fs.BoolVar(cacheSim, "count-cache-sim", true, "simulate a fixed cache model in counted runs (misses, est_cycles); =false counts without it, incomparable with baselines counted with it")
+	fs.DurationVar(&o.CountBudget, "count-budget", 0, "stop counting once counting has taken this long (e.g. 10m); the benches left are not_counted, said in the report (0: no cap)")
+	fs.IntVar(&o.CountJobs, "count-jobs", 0, "cells counted at once, one CPU each (0: one per CPU of the host)")
+	fs.BoolVar(&o.CountGuards, "count-guards", false, "count the guards too (benches/guards: measured for their memory peak, not counted by default)")
 }

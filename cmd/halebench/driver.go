@@ -8,78 +8,23 @@ import (
 	"context"
 	"flag"
 	"strings"
-	"sync"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	_ "github.com/hale-lang/halebench/orchestrator/engine/docker" // registers "docker"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
 )
 
 // driver is the engine driver this process dials (--driver): the verb's,
 // then the hard exit's, which removes what the verb made on it.
-var driver struct {
-	sync.Mutex
-	name string
-}
+var driver engine.Choice
 
-func driverName() string {
-	driver.Lock()
-	defer driver.Unlock()
-	if driver.name == "" {
-		return engine.Default
-	}
-	return driver.name
-}
-
-// driverFlag is --driver: a name no driver registered is refused as the
-// flags are parsed, naming the drivers there are.
-type driverFlag struct{}
-
-func (driverFlag) String() string { return "" }
-
-func (driverFlag) Set(name string) error {
-	if err := engine.Known(name); err != nil {
-		return err
-	}
-	driver.Lock()
-	driver.name = name
-	driver.Unlock()
-	return nil
-}
-
-// addDriverFlag gives a verb that uses the engine --driver.
+// addDriverFlag gives a verb that uses the engine --driver: a name no
+// driver registered is refused as the flags are parsed, naming the drivers
+// there are.
 func addDriverFlag(fs *flag.FlagSet) {
-	fs.Var(driverFlag{}, "driver", "the engine driver: "+strings.Join(engine.Drivers(), ", ")+" (default "+engine.Default+"; Docker's engine is the one DOCKER_HOST names)")
+	fs.Var(&driver, "driver", "the engine driver: "+strings.Join(engine.Drivers(), ", ")+" (default "+engine.Default+"; Docker's engine is the one DOCKER_HOST names)")
 }
 
 // dial connects the engine of the driver --driver names; Close hangs it up.
 func dial(ctx context.Context) (engine.Driver, error) {
-	return engine.Open(ctx, driverName())
-}
-
-// session is a lifecycle session on an engine it dialled: Close ends the
-// session, then hangs the engine up.
-type session struct {
-	*lifecycle.Session
-	eng engine.Driver
-}
-
-// openSession dials the engine and opens a session of o on it.
-func openSession(ctx context.Context, o lifecycle.Options) (*session, error) {
-	eng, err := dial(ctx)
-	if err != nil {
-		return nil, err
-	}
-	o.Engine = eng
-	s, err := lifecycle.Open(ctx, o)
-	if err != nil {
-		eng.Close()
-		return nil, err
-	}
-	return &session{Session: s, eng: eng}, nil
-}
-
-func (s *session) Close() {
-	s.Session.Close()
-	s.eng.Close()
+	return driver.Open(ctx)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -38,63 +37,40 @@ func badInput(verb string, err error) error {
 
 // common are the flags every verb that builds images shares.
 type common struct {
-	suite     string
-	langs     string
-	subject   string
-	noBuild   bool
-	baseImage string
-	mirror    string
-	haleSrc   string
-	haleImage string
-	hale      haleFlags
-	out       outputFlags
-	noCache   bool
-	cache     cacheFlags
+	suite   string
+	langs   string
+	subject string
+	images  image.Given
+	hale    subject.Build
+	out     outputFlags
 }
 
 func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.suite, "suite", ".", "the suite: the folder holding benches/ (or the seed's micro/ and app/), xproc/ and baselines.json")
 	fs.StringVar(&c.langs, "lang", "", "comma-separated languages to run: "+strings.ReplaceAll(suite.Names(), ", ", ",")+" (default all)")
 	fs.StringVar(&c.subject, "subject", "hale", "the language whose regressions gate; the others are comparatives")
-	fs.BoolVar(&c.noBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")
-	fs.StringVar(&c.baseImage, "base-image", "", "Debian trixie image to build the toolchains FROM: local, or pulled where a registry answers, only pinned by digest (REPO@sha256:...); default: bootstrap one inside the engine with mmdebstrap")
-	fs.StringVar(&c.mirror, "mirror", image.DefaultMirror, "Debian mirror the base is bootstrapped from")
-	fs.StringVar(&c.haleSrc, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite; where that is absent, the pinned release "+subject.DefaultRef+" from "+subject.DefaultURL+", or $HALEBENCH_HALE_URL)")
-	fs.StringVar(&c.haleImage, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
-	c.hale.addFlags(fs)
+	fs.BoolVar(&c.images.NoBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")
+	fs.StringVar(&c.images.BaseImage, "base-image", "", "Debian trixie image to build the toolchains FROM: local, or pulled where a registry answers, only pinned by digest (REPO@sha256:...); default: bootstrap one inside the engine with mmdebstrap")
+	fs.StringVar(&c.images.Mirror, "mirror", image.DefaultMirror, "Debian mirror the base is bootstrapped from")
+	fs.StringVar(&c.hale.Src, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite; where that is absent, the pinned release "+subject.DefaultRef+" from "+subject.DefaultURL+", or $HALEBENCH_HALE_URL)")
+	fs.StringVar(&c.hale.Image, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
+	addHaleFlags(fs, &c.hale)
 	c.out.addFlags(fs)
-	c.cache.addFlags(fs)
+	addCacheFlags(fs, &c.images)
 	addDriverFlag(fs)
-	fs.BoolVar(&c.noCache, "no-cache", false, "rebuild every image and step without BuildKit's cache (the shared cache is not pruned)")
+	fs.BoolVar(&c.images.NoCache, "no-cache", false, "rebuild every image and step without BuildKit's cache (the shared cache is not pruned)")
 }
 
-// haleBuild is how the --hale-* flags have hale built: ../hale beside the
-// suite when none is given.
-func (c *common) haleBuild() subject.Build {
-	b := subject.Build{Src: c.haleSrc, Image: c.haleImage}
-	if b.Src == "" && b.Image == "" && c.hale.git == "" {
-		b.Src, b.SrcDefault = filepath.Join(c.suite, "..", "hale"), true
-	}
-	c.hale.apply(&b)
-	return b
-}
-
-// imageOptions are the image flags as imagebuild takes them. The hale
-// inputs given by flag are checked here, before any engine is dialled.
+// imageOptions are the image flags as package image takes them, the hale
+// inputs given by flag checked before any engine is dialled; with
+// --print-cache-key it prints the key and returns errKeyPrinted.
 func (c *common) imageOptions(verb string) (image.Options, error) {
-	if err := c.hale.check(verb, c.haleSrc); err != nil {
-		return image.Options{}, err
+	o, key, err := c.hale.ImageOptions(c.images, c.suite)
+	if key != "" {
+		fmt.Println(key)
+		return o, errKeyPrinted
 	}
-	epoch, _, err := image.SourceDateEpoch()
-	if err != nil {
-		return image.Options{}, badInput(verb, err)
-	}
-	o := image.Options{BaseImage: c.baseImage, Mirror: c.mirror, Subject: c.haleBuild(), NoBuild: c.noBuild,
-		NoCache: c.noCache, SourceDateEpoch: epoch}
-	if o.Mirror == "" {
-		o.Mirror = image.DefaultMirror
-	}
-	return o, c.cache.apply(verb, c.suite, &o)
+	return o, badInput(verb, err)
 }
 
 // parse parses a verb's flags wherever they stand among its arguments

@@ -5,9 +5,7 @@ import (
 	"flag"
 	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/image"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
-	"github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const imagesHelp = `Usage: halebench images [flags]
@@ -27,11 +25,7 @@ func runImages(ctx context.Context, args []string) error {
 	if _, err := parseN(fs, args, imagesHelp, 0, ""); err != nil {
 		return err
 	}
-	langs, err := suite.Parse(o.langs)
-	if err != nil {
-		return badInput("images", err)
-	}
-	suite, err := suite.Load(o.suite)
+	need, err := session.ImagesNeed(o.langs, o.suite)
 	if err != nil {
 		return badInput("images", err)
 	}
@@ -43,15 +37,10 @@ func runImages(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "images", Images: opts, Log: log})
+	eng, err := dial(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	need := lifecycle.Need{Langs: langs, Sources: image.BenchSources(suite.Benches)}
-	built, err := lifecycle.BuildImages(ctx, s.Builder, need, log)
-	if err != nil {
-		return err
-	}
-	return built.WriteTable(os.Stdout)
+	defer eng.Close()
+	return session.BuildAll(ctx, eng, session.Options{Kind: "images", Images: opts, Log: log}, need, os.Stdout)
 }

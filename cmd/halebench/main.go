@@ -14,7 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const usage = `halebench — Hale's benchmark suite, run in containers on a Docker Engine
@@ -118,7 +118,7 @@ func exitCode(err error) int {
 	case errors.Is(err, evidence.ErrDiffer):
 		fmt.Fprintln(stderr, "halebench: a rebuilt image differs from the report (see the lines above)")
 		return 1
-	case errors.Is(err, lifecycle.ErrInterrupted), errors.Is(err, context.Canceled):
+	case errors.Is(err, session.ErrInterrupted), errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "halebench: interrupted; containers removed")
 		return 130
 	case errors.Is(err, errHelp), errors.Is(err, errKeyPrinted):

@@ -2,17 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/render"
-	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
@@ -56,125 +51,24 @@ Exit codes: 0 fine, 1 the merged run regressed or failed (or, under
 Flags:
 `
 
-// mergeOptions are merge's outputs beyond stdout.
-type mergeOptions struct {
-	jsonOut                   bool
-	out, html, junit, summary string
-}
-
 func runMerge(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	var o mergeOptions
-	fs.BoolVar(&o.jsonOut, "json", false, "print only the merged JSON report on stdout")
-	fs.StringVar(&o.out, "o", "", "also write the merged JSON report to `FILE`")
-	fs.StringVar(&o.html, "html", "", "also write the merged report's HTML page to `FILE`")
-	fs.StringVar(&o.junit, "junit", "", "also write the subject's benches as JUnit XML to `FILE`")
-	fs.StringVar(&o.summary, "summary", "", "also append a Markdown step summary to `FILE`; $GITHUB_STEP_SUMMARY, when set, gets it too")
+	o := render.Merged{StepSummary: os.Getenv("GITHUB_STEP_SUMMARY")}
+	fs.BoolVar(&o.JSON, "json", false, "print only the merged JSON report on stdout")
+	fs.StringVar(&o.Out, "o", "", "also write the merged JSON report to `FILE`")
+	fs.StringVar(&o.HTML, "html", "", "also write the merged report's HTML page to `FILE`")
+	fs.StringVar(&o.JUnit, "junit", "", "also write the subject's benches as JUnit XML to `FILE`")
+	fs.StringVar(&o.Summary, "summary", "", "also append a Markdown step summary to `FILE`; $GITHUB_STEP_SUMMARY, when set, gets it too")
 	files, err := parse(fs, args, mergeHelp)
 	if err != nil {
 		return err
-	}
-	if len(files) == 0 {
-		return badInput("merge", errors.New("merge: give the shards' files (each shard's results/run-*.json, ab --json result or results/xproc-*.json)"))
 	}
 	m, err := result.Files(files, time.Now().UTC().Format(time.RFC3339Nano))
 	if err != nil {
 		return badInput("merge", fmt.Errorf("merge: %w", err))
 	}
-	ci := render.Targets(o.junit, o.summary, os.Getenv("GITHUB_STEP_SUMMARY"))
-	if err := o.check(m.Kind, ci); err != nil {
+	if err := o.Check(m.Kind); err != nil {
 		return badInput("merge", err)
 	}
-	result.Parts(stderr, m)
-	if err := o.write(m); err != nil {
-		return err
-	}
-	if o.jsonOut {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(m.Value()); err != nil {
-			return err
-		}
-	} else {
-		result.Text(os.Stdout, m)
-	}
-	switch m.Kind {
-	case result.Run:
-		return ciResults(ci, m.Run, harness.GateError(m.Run.Status, m.Run.Gate.Strict))
-	case result.AB:
-		return o.abSummary(m.AB)
-	}
-	return nil
-}
-
-// check refuses the outputs a kind has no form for, before any is written.
-func (o mergeOptions) check(k result.Kind, ci render.Outputs) error {
-	switch {
-	case k == result.Run:
-		return ci.Check()
-	case k == result.AB && o.junit != "":
-		return errors.New("merge: --junit writes a run's benches; ab shards have no JUnit form (use --summary for the Markdown table)")
-	case k == result.Xproc:
-		for _, f := range []struct{ flag, v string }{{"--junit", o.junit}, {"--html", o.html}, {"--summary", o.summary}} {
-			if f.v != "" {
-				return fmt.Errorf("merge: %s writes a run's or an ab's outputs; an xproc report has its two tables and its JSON (-o)", f.flag)
-			}
-		}
-	}
-	return nil
-}
-
-// write writes the merged document's files that were asked for: its JSON
-// (-o), its HTML page (a run's or an ab's).
-func (o mergeOptions) write(m *result.Doc) error {
-	if o.out != "" {
-		if err := report.WriteFile(o.out, m.Value()); err != nil {
-			return fmt.Errorf("merge: %w", err)
-		}
-		word := "report"
-		if m.Kind == result.AB {
-			word = "result"
-		}
-		fmt.Fprintf(stderr, "%s: %s\n", word, o.out)
-	}
-	if o.html == "" {
-		return nil
-	}
-	var err error
-	switch m.Kind {
-	case result.Run:
-		name := o.out
-		if name == "" {
-			name = "merged report"
-		}
-		err = render.WriteFile(o.html, []*render.Run{render.RunOf(name, m.Run)})
-	case result.AB:
-		err = report.AtomicWrite(o.html, 0o644, func(w io.Writer) error { return report.HTML(w, m.AB) })
-	}
-	if err != nil {
-		return fmt.Errorf("merge: --html=%s: %w", o.html, err)
-	}
-	if m.Kind == result.Run {
-		fmt.Fprintf(stderr, "html: %s\n", o.html)
-	}
-	return nil
-}
-
-// abSummary appends an ab's Markdown table to --summary and to
-// $GITHUB_STEP_SUMMARY, when set.
-func (o mergeOptions) abSummary(r *report.Result) error {
-	for _, path := range []string{o.summary, os.Getenv("GITHUB_STEP_SUMMARY")} {
-		if path == "" {
-			continue
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		if err != nil {
-			return fmt.Errorf("merge: summary %s: %w", path, err)
-		}
-		report.ABMarkdown(f, r)
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("merge: summary %s: %w", path, err)
-		}
-	}
-	return nil
+	return o.Give(os.Stdout, stderr, m)
 }

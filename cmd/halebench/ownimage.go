@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const ownImageHelp = `Usage: halebench own-image [flags]
@@ -40,13 +40,13 @@ func runOwnImage(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "own-image", Log: log,
-		Images: image.Options{Mirror: *mirror, NoCache: *noCache, SourceDateEpoch: epoch}})
+	eng, err := dial(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	img, err := s.Builder.Own(ctx, *dir, *tag)
+	defer eng.Close()
+	img, err := session.OwnImage(ctx, eng, session.Options{Kind: "own-image", Log: log,
+		Images: image.Options{Mirror: *mirror, NoCache: *noCache, SourceDateEpoch: epoch}}, *dir, *tag)
 	if err != nil {
 		return err
 	}

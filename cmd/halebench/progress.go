@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"io"
 	"os"
 
@@ -31,16 +30,6 @@ func (o *outputFlags) log(verb string) (w io.Writer, live bool, err error) {
 	if o.quiet {
 		mode = "quiet"
 	}
-	switch mode {
-	case "quiet":
-		return io.Discard, false, nil
-	case "plain":
-		live = false
-	case "auto":
-		live = termtext.IsTerminal(os.Stderr)
-	default:
-		return nil, false, badInput(verb, fmt.Errorf("--progress=%s: want auto, plain or quiet", o.progress))
-	}
-	stderr.SetLive(live)
-	return stderr, live, nil
+	w, live, err = stderr.Progress(mode)
+	return w, live, badInput(verb, err)
 }

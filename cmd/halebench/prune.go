@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/imagestore"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
 const pruneHelp = `Usage: halebench prune [flags]
@@ -37,16 +35,14 @@ Flags:
 `
 
 func runPrune(ctx context.Context, args []string) error {
-	var o lifecycle.PruneOptions
-	cacheKeep := byteSize(20 << 30)
-	noCache := false
+	o := session.PruneOptions{CacheKeep: 20 << 30}
 	fs := flag.NewFlagSet("prune", flag.ContinueOnError)
 	addDriverFlag(fs)
 	fs.StringVar(&o.ResultsDir, "results", "results", "folder of the reports whose images are kept")
 	fs.IntVar(&o.Keep, "keep", 1, "newest builds kept per image repository, named by a report or not")
 	fs.StringVar(&o.Scope, "scope", "", "only bench images labelled org.halebench.scope=NAME (toolchains and the build cache are left alone)")
-	fs.Var(&cacheKeep, "cache-keep", "prune the build cache down to this size (e.g. 10g)")
-	fs.BoolVar(&noCache, "no-cache", false, "leave the build cache alone")
+	fs.Var((*byteSize)(&o.CacheKeep), "cache-keep", "prune the build cache down to this size (e.g. 10g)")
+	fs.BoolVar(&o.NoCache, "no-cache", false, "leave the build cache alone")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "print what would be removed; remove nothing")
 	cacheDir := fs.String("cache-dir", "", "trim this cache folder instead of the engine's images")
 	cacheAge := fs.Duration("cache-dir-age", 7*24*time.Hour, "with --cache-dir: remove image entries not used for this long (and the layers only they held)")
@@ -54,40 +50,20 @@ func runPrune(ctx context.Context, args []string) error {
 		return err
 	}
 	if *cacheDir != "" {
-		return pruneCacheDir(*cacheDir, *cacheAge, o.DryRun)
+		p, err := imagestore.Trim(*cacheDir, *cacheAge, o.DryRun)
+		if err != nil {
+			return badInput("prune", err)
+		}
+		fmt.Printf("cache folder %s: removed %s\n", *cacheDir, p)
+		return nil
 	}
-	if o.Keep < 1 {
-		return badInput("prune", errors.New("prune: --keep must be at least 1 (the latest build always stays)"))
-	}
-	o.CacheKeep = int64(cacheKeep)
-	if noCache {
-		o.CacheKeep = -1
-	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "prune", Images: image.Options{NoBuild: true}, Log: stderr})
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	p, err := lifecycle.Run(ctx, s.Eng, o)
-	if err != nil {
-		return err
-	}
-	lifecycle.Print(os.Stdout, p, o.DryRun)
-	return nil
-}
-
-// pruneCacheDir trims a cache folder; the engine is not asked.
-func pruneCacheDir(dir string, age time.Duration, dryRun bool) error {
-	if dryRun {
-		return badInput("prune", errors.New("prune: --dry-run is not offered with --cache-dir (an image's age is in its DIR/<key>.json, field used)"))
-	}
-	if age < 0 {
-		return badInput("prune", errors.New("prune: --cache-dir-age must not be negative"))
-	}
-	p, err := imagestore.Prune(dir, age, time.Now())
-	if err != nil {
+	if err := o.Check(); err != nil {
 		return badInput("prune", err)
 	}
-	fmt.Printf("cache folder %s: removed %s\n", dir, p)
-	return nil
+	eng, err := dial(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	return session.Prune(ctx, eng, o, stderr, os.Stdout)
 }

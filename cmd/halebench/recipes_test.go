@@ -227,13 +227,13 @@ func parseRun(t *testing.T, c containerCmd) (result.Spec, string) {
 	if _, err := parseN(fs, c.args[1:], "", 0, ""); err != nil {
 		t.Fatalf("%q: %v", c.args, err)
 	}
-	sp, ok, err := result.Resolve(o.shard.spec, o.shard.shards, func(k string) string { return c.env[k] })
+	sp, ok, err := result.Resolve(o.shard.Spec, o.shard.Shards, func(k string) string { return c.env[k] })
 	if err != nil || !ok {
 		t.Fatalf("%q with %v: sharded %v: %v", c.args, c.env, ok, err)
 	}
-	results := c.hostOf(t, o.results)
+	results := c.hostOf(t, o.ho.ResultsDir)
 	if results == "" {
-		t.Fatalf("%q: the report goes to %s, inside the container (no mount)", c.args, o.results)
+		t.Fatalf("%q: the report goes to %s, inside the container (no mount)", c.args, o.ho.ResultsDir)
 	}
 	return sp, results
 }

@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/render"
-	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 const reportHelp = `Usage: halebench report [flags] REPORT.json [MORE.json …]
@@ -39,29 +36,9 @@ func runReport(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(files) == 0 && *history == "" {
-		return badInput("report", errors.New("report: give at least one report (results/run-*.json) or --history=results/"))
-	}
 	runs, err := render.LoadAll(files, *history, log)
 	if err != nil {
 		return badInput("report", fmt.Errorf("report: %w", err))
 	}
-	if *out == "" {
-		return render.Render(os.Stdout, runs)
-	}
-	if err := render.WriteFile(*out, runs); err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "report: %s (%d report(s))\n", *out, len(runs))
-	return nil
-}
-
-// writeHTMLNextTo is run --html: the page beside the JSON report. A page
-// that cannot be written is said on log; the run's outcome stands.
-func writeHTMLNextTo(jsonPath string, r *report.Report, log io.Writer) {
-	if p, err := render.NextTo(jsonPath, r); err != nil {
-		fmt.Fprintf(log, "html report: %v\n", err)
-	} else {
-		fmt.Fprintf(log, "html: %s\n", p)
-	}
+	return render.Page(os.Stdout, log, *out, runs)
 }

@@ -2,20 +2,9 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"io"
-	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
-
-// shardFlags are run's --shard flags (see shardHelp).
-type shardFlags struct {
-	spec   string
-	shards int
-	costs  string
-}
 
 const shardHelp = `Shards: --shard=K/N runs part K of N of the benches, for N machines (a CI
 matrix, a cluster's indexed jobs); halebench merge joins the N reports into
@@ -30,32 +19,10 @@ The report's shard field names the partition and this shard's part.
 
 `
 
-func (s *shardFlags) addFlags(fs *flag.FlagSet) {
-	fs.StringVar(&s.spec, "shard", "", "run only part `K/N` of the benches (e.g. 2/3), or auto: K/N from the CI's variables")
-	fs.IntVar(&s.shards, "shards", 0, "with --shard=auto: how many shards, where the CI says only K (JOB_COMPLETION_INDEX)")
-	fs.StringVar(&s.costs, "shard-costs", "", "balance the shards by the times this earlier `REPORT` of the suite recorded")
-}
-
-// apply puts the shard into the run's options; K/N read from the CI's
-// variables is said on log.
-func (s *shardFlags) apply(o *harness.Options, log io.Writer) error {
-	sp, err := s.resolve(log)
-	o.Shard, o.ShardCosts = sp, s.costs
-	return err
-}
-
-// resolve is the shard the flags ask for (N 0: none), the same for every
-// verb that shards; K/N read from the CI's variables is said on log.
-func (s *shardFlags) resolve(log io.Writer) (result.Spec, error) {
-	sp, ok, err := result.Resolve(s.spec, s.shards, os.Getenv)
-	if err != nil {
-		return result.Spec{}, err
-	}
-	if s.costs != "" && !ok {
-		return result.Spec{}, fmt.Errorf("--shard-costs=%s balances shards: give --shard=K/N too", s.costs)
-	}
-	if ok && sp.From != "--shard" {
-		fmt.Fprintf(log, "shard %s from %s\n", sp, sp.From)
-	}
-	return sp, nil
+// addShardFlags gives a verb that shards --shard, --shards and
+// --shard-costs.
+func addShardFlags(fs *flag.FlagSet, a *result.Asked) {
+	fs.StringVar(&a.Spec, "shard", "", "run only part `K/N` of the benches (e.g. 2/3), or auto: K/N from the CI's variables")
+	fs.IntVar(&a.Shards, "shards", 0, "with --shard=auto: how many shards, where the CI says only K (JOB_COMPLETION_INDEX)")
+	fs.StringVar(&a.Costs, "shard-costs", "", "balance the shards by the times this earlier `REPORT` of the suite recorded")
 }

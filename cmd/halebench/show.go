@@ -32,10 +32,6 @@ func runShow(_ context.Context, args []string) error {
 	if err != nil {
 		return badInput("show", fmt.Errorf("show: %v", err))
 	}
-	if *markdown {
-		result.Markdown(os.Stdout, d)
-	} else {
-		result.Text(os.Stdout, d)
-	}
+	result.Show(os.Stdout, d, *markdown)
 	return nil
 }

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 // graceBudget is how long the first signal lets a run wind down (remove its
@@ -19,18 +19,7 @@ const graceBudget = 15 * time.Second
 
 // reports is where the verb writes its reports, for the hard exit to say
 // whether the partial report was written.
-var reports struct {
-	sync.Mutex
-	dir      string
-	signaled time.Time
-}
-
-// reportsGoTo tells the hard exit where this verb's reports go.
-func reportsGoTo(dir string) {
-	reports.Lock()
-	reports.dir = dir
-	reports.Unlock()
-}
+var reports report.Partial
 
 // signalContext is cancelled by SIGINT, SIGTERM or SIGHUP. A second signal,
 // or a run that has not wound down within graceBudget, exits 130 at once
@@ -41,9 +30,7 @@ func signalContext() (context.Context, func()) {
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		sig := <-sigs
-		reports.Lock()
-		reports.signaled = time.Now()
-		reports.Unlock()
+		reports.Signaled(time.Now())
 		fmt.Fprintf(stderr, "halebench: %v: stopping (a second signal exits at once)\n", sig)
 		cancel()
 		select {
@@ -69,25 +56,7 @@ func hardExit(budget time.Duration) {
 			fmt.Fprintf(stderr, "halebench: removed %d containers, then: %v (the next run removes the rest)\n", n, err)
 		}
 	}
-	fmt.Fprintf(stderr, "halebench: %s\n", partialReport())
+	fmt.Fprintf(stderr, "halebench: %s\n", reports.Written())
 	stderr.Close()
 	os.Exit(130)
-}
-
-// partialReport says which report the run wrote after the first signal, or
-// plainly that it wrote none.
-func partialReport() string {
-	reports.Lock()
-	dir, since := reports.dir, reports.signaled
-	reports.Unlock()
-	if dir == "" {
-		return "no report: this verb writes none"
-	}
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && !fi.ModTime().Before(since) {
-			return "partial report written: " + p
-		}
-	}
-	return "NO partial report was written: the run was stopped before it could write one (what it measured is lost; run again)"
 }

@@ -4,12 +4,10 @@ import (
 	"context"
 	"flag"
 	"os"
-	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/subject"
-	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 const verifyHelp = `Usage: halebench verify [flags] REPORT.json
@@ -28,7 +26,7 @@ Flags:
 func runVerify(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	addDriverFlag(fs)
-	suite := fs.String("suite", ".", "the suite folder whose bench sources the bench images were built from")
+	suiteDir := fs.String("suite", ".", "the suite folder whose bench sources the bench images were built from")
 	haleSrc := fs.String("hale-src", "", "hale source tree, when the report's hale toolchain was built from one")
 	langs := fs.String("lang", "", "comma-separated languages whose images to rebuild (default all the report has); the base and go's toolchain (it builds the sampler) always are")
 	var out outputFlags
@@ -37,28 +35,20 @@ func runVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := evidence.ReadReport(pos[0])
+	rep, err := evidence.ReadForVerify(pos[0], *haleSrc)
 	if err != nil {
 		return badInput("verify", err)
-	}
-	if err := (&haleFlags{}).check("verify", *haleSrc); err != nil {
-		return err
 	}
 	log, _, err := out.log("verify")
 	if err != nil {
 		return err
 	}
-	s, err := openSession(ctx, lifecycle.Options{Kind: "verify", Log: log})
+	eng, err := dial(ctx)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	start := time.Now()
-	rows, err := evidence.Verify(ctx, s.Eng, s.BuildKit(), rep, evidence.VerifyOptions{
-		Suite: *suite, Subject: subject.Build{Src: *haleSrc}, Log: log, Langs: catalogue.SplitList(*langs), RunID: s.RunID,
-	})
-	if err != nil {
-		return err
-	}
-	return evidence.WriteVerify(os.Stdout, stderr, rows, time.Since(start))
+	defer eng.Close()
+	return evidence.VerifyOn(ctx, eng, rep, evidence.VerifyOptions{
+		Suite: *suiteDir, Subject: subject.Build{Src: *haleSrc}, Log: log, Langs: suite.SplitList(*langs),
+	}, os.Stdout, stderr)
 }

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
-	"fmt"
-	"io"
 	"os"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
@@ -38,7 +36,7 @@ func runXproc(ctx context.Context, args []string) error {
 	var c common
 	var variant string
 	var jsonOut bool
-	var sh shardFlags
+	var shard result.Asked
 	o := xproc.Options{}
 	fs := flag.NewFlagSet("xproc", flag.ContinueOnError)
 	c.addFlags(fs)
@@ -47,13 +45,9 @@ func runXproc(ctx context.Context, args []string) error {
 	fs.StringVar(&o.ResultsDir, "results", "results", "folder for the JSON report")
 	fs.BoolVar(&jsonOut, "json", false, "print only the JSON report on stdout")
 	fs.DurationVar(&o.Timeout, "timeout", 2*time.Minute, "per-run timeout of each side")
-	sh.addFlags(fs)
+	addShardFlags(fs, &shard)
 	if _, err := parseN(fs, args, xprocHelp, 0, ""); err != nil {
 		return err
-	}
-	o.Variants = []string{"small", "large"}
-	if variant != "" {
-		o.Variants = []string{variant}
 	}
 	langs, err := suite.Parse(c.langs)
 	if err != nil {
@@ -66,39 +60,16 @@ func runXproc(ctx context.Context, args []string) error {
 		return err
 	}
 	o.Suite, o.Langs, o.Subject = c.suite, langs, c.subject
-	if sh.costs != "" {
-		return badInput("xproc", fmt.Errorf("--shard-costs=%s: xproc balances its pairs by their rows; no report records what a pair costs", sh.costs))
-	}
-	if o.Shard, err = sh.resolve(o.Log); err != nil {
+	if err := o.Settle(variant, shard, os.Getenv); err != nil {
 		return badInput("xproc", err)
 	}
-	if err := xproc.CheckOptions(o); err != nil {
-		return badInput("xproc", err)
-	}
-	reportsGoTo(o.ResultsDir)
+	reports.GoTo(o.ResultsDir)
 	eng, err := dial(ctx)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
 	rep, path, err := xproc.RunOnEngine(ctx, eng, o)
-	printXproc(rep, path, jsonOut, o.Log)
+	report.ShowXproc(os.Stdout, o.Log, rep, path, jsonOut)
 	return err
-}
-
-// printXproc writes what xproc measured (the tables, or the JSON report)
-// on stdout and the report's path on log.
-func printXproc(rep *xproc.Report, path string, jsonOut bool, log io.Writer) {
-	if rep != nil {
-		if jsonOut {
-			enc := json.NewEncoder(os.Stdout)
-			enc.SetIndent("", "  ")
-			enc.Encode(rep)
-		} else {
-			report.Tables(os.Stdout, rep)
-		}
-	}
-	if path != "" {
-		fmt.Fprintf(log, "report: %s\n", path)
-	}
 }

@@ -59,6 +59,16 @@ func (c Choice) Spec(X, suite, git string, images image.Options, hale subject.Bu
 	return spec, nil
 }
 
+// Sides are both sides as the flags choose them: A's Spec, then B's (the
+// first refusal is returned).
+func Sides(c [2]Choice, suite, git string, images image.Options, hale subject.Build) (a, b SideSpec, err error) {
+	if a, err = c[0].Spec("A", suite, git, images, hale); err != nil {
+		return a, b, err
+	}
+	b, err = c[1].Spec("B", suite, git, images, hale)
+	return a, b, err
+}
+
 // checkRef says whether ref names a commit of the local repository git
 // (a URL is left to the clone, which says so).
 func checkRef(git, ref string) error {

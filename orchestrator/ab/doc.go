@@ -11,7 +11,7 @@
 // stopping early does not raise false alarms.
 //
 // Entry points: Compare runs the rounds (plan.Exec, plan.Interleaved) on any plan.Sampler (a prepared
-// session.Sampling, or a fake) over Pairs; OnEngine opens a lifecycle
+// session.Sampling, or a fake) over Pairs; OnEngine opens a
 // session, builds both sides' images (Prepare reads and checks the sides
 // first) and runs Compare in it. The Result, its evidence and its
 // renderers are package abreport's, which links no engine.

@@ -11,7 +11,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/session"
-	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // ErrSide says a side could not be built at all (exit 2).
@@ -23,7 +23,7 @@ type ErrSide struct {
 func (e *ErrSide) Error() string { return "side " + e.Side + ": " + e.Err.Error() }
 func (e *ErrSide) Unwrap() error { return e.Err }
 
-// OnEngine runs a prepared A/B in one lifecycle session on eng (dialled
+// OnEngine runs a prepared A/B in one session on eng (dialled
 // by the caller): both sides' images built (each side with its own image
 // options, so two hale builds coexist under their content-keyed tags),
 // the privilege probed, then Compare's rounds in the session's samplers.
@@ -76,15 +76,15 @@ type built struct {
 // buildSide makes one side's toolchains and bench images. A side whose
 // subject has no toolchain, or whose images cannot be made, does not build
 // at all: that is an ErrSide.
-func buildSide(ctx context.Context, s *session.Session, side string, spec SideSpec, suite *catalogue.Suite, p *Plan) (built, error) {
+func buildSide(ctx context.Context, s *session.Session, side string, spec SideSpec, cat *suite.Suite, p *Plan) (built, error) {
 	fmt.Fprintf(p.Log, "ab: side %s: %s\n", side, spec.What)
 	o := p.Images
 	o.Subject = spec.Images.Subject // the side's own subject build (its hale)
 	imgs, err := session.BuildImages(ctx, s.BuilderWith(o), session.Need{
 		Langs: p.Langs,
-		Sources: func(l catalogue.Language) []image.Source {
+		Sources: func(l suite.Language) []image.Source {
 			var srcs []image.Source
-			for _, b := range suite.All {
+			for _, b := range cat.All {
 				if path := b.Sources[l.Name]; path != "" {
 					srcs = append(srcs, image.Source{Unit: b.Name, Path: path})
 				}
@@ -141,7 +141,7 @@ func pairs(p *Plan, ncpu int, a, b built, seed int64) []Pair {
 	return out
 }
 
-func side(p *Plan, b *catalogue.Bench, l catalogue.Language, bt built, cpus string, seed int64) Side {
+func side(p *Plan, b *suite.Bench, l suite.Language, bt built, cpus string, seed int64) Side {
 	switch {
 	case b == nil:
 		return Side{Missing: "no such bench"}

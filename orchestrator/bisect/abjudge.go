@@ -59,7 +59,7 @@ func NewABJudge(cfg Config, steps Steps) *ABJudge {
 }
 
 // OnEngine is the judge of cfg on an engine: each step in its own
-// lifecycle session.
+// session.
 func OnEngine(eng engine.Driver, cfg Config) *ABJudge {
 	return NewABJudge(cfg, stepsOnEngine{eng: eng, images: cfg.Images, log: cfg.Log})
 }
@@ -73,7 +73,7 @@ type Steps interface {
 	AB(ctx context.Context, p *ab.Plan) (*ab.Result, error)
 }
 
-// stepsOnEngine are the steps on an engine, each in its own lifecycle
+// stepsOnEngine are the steps on an engine, each in its own
 // session: the engine lock is a session's, so none is held across them.
 type stepsOnEngine struct {
 	eng    engine.Driver

@@ -73,6 +73,46 @@ func Open(ctx context.Context, name string) (Driver, error) {
 	return open(ctx)
 }
 
+// Choice is the driver a process dials: chosen once by name (it is the
+// flag.Value of a verb's --driver) and read by whoever dials, the verb and
+// then its hard exit, so it is safe for concurrent use. Its zero value
+// dials Default.
+type Choice struct {
+	mu   sync.Mutex
+	name string
+}
+
+// String is the name chosen ("" before one is).
+func (c *Choice) String() string {
+	if c == nil {
+		return ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.name
+}
+
+// Set chooses the driver called name; a name no driver registered is
+// refused (Known), naming the drivers there are.
+func (c *Choice) Set(name string) error {
+	if err := Known(name); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.name = name
+	c.mu.Unlock()
+	return nil
+}
+
+// Open dials the engine of the driver chosen, Default when none was.
+func (c *Choice) Open(ctx context.Context) (Driver, error) {
+	name := c.String()
+	if name == "" {
+		name = Default
+	}
+	return Open(ctx, name)
+}
+
 // UnknownDriverError says no driver is registered under Name.
 type UnknownDriverError struct {
 	Name    string

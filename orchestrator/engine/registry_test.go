@@ -36,3 +36,22 @@ func TestRegistry(t *testing.T) {
 	}()
 	engine.Register("registry-test", func(context.Context) (engine.Driver, error) { return nil, nil })
 }
+
+// A process's choice of driver: Default until one is chosen, an unknown
+// name refused (the choice kept), a known one dialled from then on.
+func TestChoice(t *testing.T) {
+	engine.Register("choice-test", func(context.Context) (engine.Driver, error) { return nil, errors.New("choice-test dialled") })
+	var c engine.Choice
+	if _, err := c.Open(context.Background()); c.String() != "" || err == nil || !strings.Contains(err.Error(), `"`+engine.Default+`"`) {
+		t.Fatalf("zero choice: %q, Open: %v; want Default (not linked in this test) asked for", c.String(), err)
+	}
+	if err := c.Set("no-such"); err == nil || !strings.Contains(err.Error(), `no engine driver "no-such"`) || c.String() != "" {
+		t.Fatalf("unknown: %v, chosen %q", err, c.String())
+	}
+	if err := c.Set("choice-test"); err != nil || c.String() != "choice-test" {
+		t.Fatalf("known: %v, chosen %q", err, c.String())
+	}
+	if _, err := c.Open(context.Background()); err == nil || err.Error() != "choice-test dialled" {
+		t.Fatalf("Open: %v", err)
+	}
+}

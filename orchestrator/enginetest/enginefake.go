@@ -17,10 +17,10 @@ import (
 // is empty and ready. Safe for concurrent use.
 type Engine struct {
 	mu     sync.Mutex
-	images map[string]*image // by ID
-	tags   map[string]string // reference → ID
-	ticks  int               // makes MadeAt: one second per image made or tagged
-	cache  []int64           // the build cache's records, oldest first
+	images map[string]*fakeImage // by ID
+	tags   map[string]string     // reference → ID
+	ticks  int                   // makes MadeAt: one second per image made or tagged
+	cache  []int64               // the build cache's records, oldest first
 	// Builds are the builds asked for, in order.
 	Builds []engine.Build
 	// Removed are the references RemoveImage was given, in order.
@@ -36,7 +36,7 @@ type Engine struct {
 	Jobs    []Job
 }
 
-type image struct {
+type fakeImage struct {
 	id         string
 	labels     map[string]string
 	size       int64
@@ -64,12 +64,12 @@ func (f *Engine) Add(ref string, labels map[string]string, size int64) string {
 
 func (f *Engine) add(ref string, labels map[string]string, size int64, seed string) string {
 	if f.images == nil {
-		f.images, f.tags = map[string]*image{}, map[string]string{}
+		f.images, f.tags = map[string]*fakeImage{}, map[string]string{}
 	}
 	f.ticks++
 	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", seed, f.ticks)))
 	id := "sha256:" + hex.EncodeToString(sum[:])
-	f.images[id] = &image{id: id, labels: labels, size: size, madeAt: f.now()}
+	f.images[id] = &fakeImage{id: id, labels: labels, size: size, madeAt: f.now()}
 	f.tags[ref] = id
 	return id
 }
@@ -92,7 +92,7 @@ func (f *Engine) SetCache(records ...int64) {
 	f.cache = append([]int64(nil), records...)
 }
 
-func (f *Engine) lookup(ref string) *image {
+func (f *Engine) lookup(ref string) *fakeImage {
 	if id, ok := f.tags[ref]; ok {
 		return f.images[id]
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	imagebuild "github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -78,7 +78,7 @@ var shared struct {
 	imgs map[string]sharedImage
 }
 
-func buildShared(e engine.Driver, l suite.Language, srcs []imagebuild.Source) (sharedImage, error) {
+func buildShared(e engine.Driver, l suite.Language, srcs []image.Source) (sharedImage, error) {
 	ctx := context.Background()
 	bk, err := e.Builder(ctx)
 	if err != nil {
@@ -86,7 +86,7 @@ func buildShared(e engine.Driver, l suite.Language, srcs []imagebuild.Source) (s
 	}
 	defer bk.Close()
 	var log strings.Builder
-	b := imagebuild.New(e, bk, &log, imagebuild.Options{RunID: "enginetest"})
+	b := image.New(e, bk, &log, image.Options{RunID: "enginetest"})
 	bi, err := b.BenchImage(ctx, l, srcs)
 	if err != nil {
 		return sharedImage{}, fmt.Errorf("%w\n%s", err, log.String())

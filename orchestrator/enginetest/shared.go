@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	imagebuild "github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -24,7 +24,7 @@ var SharedSources = []string{
 
 // sharedSet is SharedSources of language l plus paths, as sources sorted by
 // path, with absolute paths; two files with one stem are refused.
-func sharedSet(l suite.Language, paths []string) ([]imagebuild.Source, error) {
+func sharedSet(l suite.Language, paths []string) ([]image.Source, error) {
 	root, err := moduleRoot()
 	if err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func sharedSet(l suite.Language, paths []string) ([]imagebuild.Source, error) {
 		}
 		set[abs] = true
 	}
-	var srcs []imagebuild.Source
+	var srcs []image.Source
 	units := map[string]string{}
 	for p := range set {
 		unit := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
@@ -56,7 +56,7 @@ func sharedSet(l suite.Language, paths []string) ([]imagebuild.Source, error) {
 			return nil, fmt.Errorf("test programs %s and %s are both unit %s: rename one", other, p, unit)
 		}
 		units[unit] = p
-		srcs = append(srcs, imagebuild.Source{Unit: unit, Path: p})
+		srcs = append(srcs, image.Source{Unit: unit, Path: p})
 	}
 	sort.Slice(srcs, func(i, j int) bool { return srcs[i].Path < srcs[j].Path })
 	return srcs, nil

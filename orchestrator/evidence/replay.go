@@ -14,8 +14,9 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/subject"
-	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -26,6 +27,31 @@ type ReplayOptions struct {
 	// RunID names the replay's namespace, ReplayPrefix/<RunID> (lowercase
 	// letters, digits, . _ -); "" picks one from the time and the process.
 	RunID string
+	// Partial, when set, is told by ReplayOn where the report goes (the
+	// CLI's hard exit then says whether it was written).
+	Partial *report.Partial
+}
+
+// ReplayOn is the replay verb on eng: in a session that builds nothing,
+// the bundle replayed as Replay does and, when it ran, its medians written
+// to w next to the recorded ones. Once the session is open, o.Partial is
+// told where the replay's report goes.
+func ReplayOn(ctx context.Context, eng engine.Driver, bundle string, o ReplayOptions, w io.Writer) error {
+	s, err := session.Open(ctx, session.Options{Kind: "replay", Engine: eng, Images: image.Options{NoBuild: true}, Log: o.Log})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if o.Partial != nil {
+		o.Partial.GoTo(o.ResultsDir)
+	}
+	rec, now, err := Replay(ctx, s.Eng, bundle, o)
+	if now != nil {
+		if werr := WriteComparison(w, rec, now); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	return err
 }
 
 // Replay unpacks a bundle (checking every file against its manifest),
@@ -71,8 +97,8 @@ func Replay(ctx context.Context, eng engine.Driver, bundle string, o ReplayOptio
 // replayPlan is the run the recorded report describes, on the images
 // loaded under ns, unprivileged, building nothing.
 func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions) (*harness.Plan, error) {
-	suite := filepath.Join(dir, "suite")
-	bench, err := replayedBenches(rec, suite)
+	suiteDir := filepath.Join(dir, "suite")
+	bench, err := replayedBenches(rec, suiteDir)
 	if err != nil {
 		return nil, err
 	}
@@ -81,9 +107,9 @@ func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions
 		return nil, fmt.Errorf("the report's timeout_per_sample %q: %w", termtext.Line(rec.Settings.TimeoutPerSample), err)
 	}
 	plan, err := harness.Prepare(harness.Options{
-		Suite: suite, Bench: bench, Langs: strings.Join(rec.Settings.Languages, ","), Subject: rec.Subject,
+		Suite: suiteDir, Bench: bench, Langs: strings.Join(rec.Settings.Languages, ","), Subject: rec.Subject,
 		Timeout: timeout, Iters: rec.Iters, Warmup: rec.Warmup, OutCap: rec.Settings.OutputCapBytes, MemLimit: rec.Settings.MemLimitBytes,
-		Baselines: filepath.Join(suite, "baselines.json"), ResultsDir: o.ResultsDir, Log: o.Log, Unprivileged: true,
+		Baselines: filepath.Join(suiteDir, "baselines.json"), ResultsDir: o.ResultsDir, Log: o.Log, Unprivileged: true,
 		Images: image.Options{NoBuild: true, Prefix: ns, SourceDateEpoch: m.SourceDateEpoch, Subject: subject.Build{Src: filepath.Join(dir, "no-hale")}},
 	})
 	if err != nil {
@@ -94,8 +120,8 @@ func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions
 
 // replayedBenches is the --bench list that reruns the benches the report
 // measured: "" (the whole suite) when it measured all the suite has.
-func replayedBenches(rec *report.Report, suite string) (string, error) {
-	s, err := catalogue.Load(suite)
+func replayedBenches(rec *report.Report, dir string) (string, error) {
+	s, err := suite.Load(dir)
 	if err != nil {
 		return "", fmt.Errorf("the bundle's suite: %w", err)
 	}

@@ -7,11 +7,15 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
-	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/subject"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -47,6 +51,17 @@ func ReadReport(path string) (*report.Report, error) {
 	return rep, nil
 }
 
+// ReadForVerify is verify's input checked before any engine is asked: the
+// report at path (ReadReport) and the hale source tree haleSrc, when given
+// (subject.Build.Check).
+func ReadForVerify(path, haleSrc string) (*report.Report, error) {
+	rep, err := ReadReport(path)
+	if err != nil {
+		return nil, err
+	}
+	return rep, subject.Build{Src: haleSrc}.Check()
+}
+
 // VerifyOptions are where the sources of the images are.
 type VerifyOptions struct {
 	Suite string // the suite folder whose benches built the bench images
@@ -68,7 +83,7 @@ func (o VerifyOptions) wantsExactly(lang string) bool {
 }
 
 func (o VerifyOptions) wants(lang string) bool {
-	if len(o.Langs) == 0 || lang == catalogue.SamplerLang().Name {
+	if len(o.Langs) == 0 || lang == suite.SamplerLang().Name {
 		return true
 	}
 	for _, l := range o.Langs {
@@ -79,6 +94,24 @@ func (o VerifyOptions) wants(lang string) bool {
 	return false
 }
 
+// VerifyOn is the verify verb on eng: in a session of its own (saying its
+// steps on o.Log), rep's images rebuilt as Verify does, the table written
+// to out and the tally to tally (ErrDiffer when an image differs).
+func VerifyOn(ctx context.Context, eng engine.Driver, rep *report.Report, o VerifyOptions, out, tally io.Writer) error {
+	s, err := session.Open(ctx, session.Options{Kind: "verify", Engine: eng, Log: o.Log})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	start := time.Now()
+	o.RunID = s.RunID
+	rows, err := Verify(ctx, s.Eng, s.BuildKit(), rep, o)
+	if err != nil {
+		return err
+	}
+	return WriteVerify(out, tally, rows, time.Since(start))
+}
+
 // Verify rebuilds the base, every available toolchain and every bench image
 // of rep from its recorded inputs (epoch, pinned packages, bench sources)
 // with no cache, and compares the digests. The images it built are removed
@@ -87,7 +120,7 @@ func Verify(ctx context.Context, eng image.Engine, bk image.Solver, rep *report.
 	if err := checkInputs("given to verify", rep); err != nil {
 		return nil, err
 	}
-	suite, err := catalogue.Load(o.Suite)
+	cat, err := suite.Load(o.Suite)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +153,7 @@ func Verify(ctx context.Context, eng image.Engine, bk image.Solver, rep *report.
 	if err := v.toolchains(ctx); err != nil {
 		return v.cleaned(), err
 	}
-	err = v.benchImages(ctx, suite)
+	err = v.benchImages(ctx, cat)
 	return v.cleaned(), err
 }
 
@@ -151,7 +184,7 @@ func (v *verifier) cleaned() []Row {
 func (v *verifier) toolchains(ctx context.Context) error {
 	for _, name := range sortedKeys(v.rep.Images) {
 		rec := v.rep.Images[name]
-		lang, ok := catalogue.ByName(name)
+		lang, ok := suite.ByName(name)
 		if !ok || rec.Status != image.Available || rec.Inputs == nil || !v.o.wants(name) {
 			continue
 		}
@@ -171,14 +204,14 @@ func (v *verifier) toolchains(ctx context.Context) error {
 
 // benchImages rebuilds every bench image the report records from the
 // suite's sources.
-func (v *verifier) benchImages(ctx context.Context, suite *catalogue.Suite) error {
+func (v *verifier) benchImages(ctx context.Context, cat *suite.Suite) error {
 	for _, name := range sortedKeys(v.rep.BenchImages) {
 		rec := v.rep.BenchImages[name]
-		lang, ok := catalogue.ByName(name)
+		lang, ok := suite.ByName(name)
 		if !ok || rec.Inputs == nil || !v.o.wants(name) || (len(v.o.Langs) > 0 && lang.Sampler && !v.o.wantsExactly(name)) {
 			continue
 		}
-		srcs, why, err := benchSources(suite, lang, rec.Inputs.Files)
+		srcs, why, err := benchSources(cat, lang, rec.Inputs.Files)
 		if err != nil {
 			return err
 		}
@@ -206,9 +239,9 @@ func (v *verifier) benchImages(ctx context.Context, suite *catalogue.Suite) erro
 // benchSources finds, in the suite, the sources a bench image was built
 // from (recorded as src/<unit>.<ext>); a recorded source the suite no longer
 // has is said so, not silently dropped.
-func benchSources(suite *catalogue.Suite, lang catalogue.Language, files map[string]string) ([]image.Source, []string, error) {
+func benchSources(cat *suite.Suite, lang suite.Language, files map[string]string) ([]image.Source, []string, error) {
 	byUnit := map[string]string{}
-	for _, bench := range suite.All {
+	for _, bench := range cat.All {
 		if p := bench.Sources[lang.Name]; p != "" {
 			byUnit[bench.Name] = p
 		}
@@ -222,7 +255,7 @@ func benchSources(suite *catalogue.Suite, lang catalogue.Language, files map[str
 		unit := strings.TrimSuffix(strings.TrimPrefix(name, "src/"), "."+lang.Ext)
 		p, ok := byUnit[unit]
 		if !ok {
-			why = append(why, fmt.Sprintf("bench source %s (%s) is no longer in the suite at %s", unit, lang.Name, suite.Dir))
+			why = append(why, fmt.Sprintf("bench source %s (%s) is no longer in the suite at %s", unit, lang.Name, cat.Dir))
 			continue
 		}
 		srcs = append(srcs, image.Source{Unit: unit, Path: p})

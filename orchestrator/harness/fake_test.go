@@ -359,3 +359,16 @@ func TestPrepareRejectsBadInput(t *testing.T) {
 		})
 	}
 }
+
+// --baselines left empty is the suite's baselines.json.
+func TestPrepareDefaultsBaselines(t *testing.T) {
+	o := fakeOptions(t, "c", "c", "")
+	o.Baselines = ""
+	p, err := harness.Prepare(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Baselines != filepath.Join(o.Suite, "baselines.json") {
+		t.Fatalf("baselines %q", p.Baselines)
+	}
+}

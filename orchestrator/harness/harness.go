@@ -39,10 +39,10 @@ type Env struct {
 	Engine Engine
 }
 
-// Errors the CLI maps to exit codes. ErrInterrupted is lifecycle's: one
-// value for every verb.
+// Errors the CLI maps to exit codes: the gate's are judge's, ErrInterrupted
+// is session's: one value each for every verb.
 var (
-	ErrRegression  = errors.New("regression")
+	ErrRegression  = judge.ErrRegression
 	ErrInterrupted = session.ErrInterrupted
 )
 
@@ -52,10 +52,10 @@ type Result struct {
 	ReportPath string
 }
 
-// Errors the CLI maps to exit code 1: the gate said no.
+// Errors the CLI maps to exit code 1: the gate said no (judge.GateError).
 var (
-	ErrFailed       = errors.New("the subject failed on a bench")
-	ErrInconclusive = errors.New("a bench was inconclusive and --strict was given")
+	ErrFailed       = judge.ErrFailed
+	ErrInconclusive = judge.ErrInconclusive
 )
 
 // Run runs a prepared suite. The error is ErrRegression when the subject
@@ -128,23 +128,7 @@ func (r *run) judgeAndWrite(passes [][]*benchRun) (*Result, error) {
 	if err != nil {
 		return res, err
 	}
-	return res, gateError(st, r.p.Strict)
-}
-
-// gateError is what the run's status means for the CLI (status decides
-// whether it fails the gate): exit 1 for a failure or a regression, and for
-// an inconclusive run under --strict.
-func gateError(st judge.Status, strict bool) error {
-	sev := st.Severity()
-	switch {
-	case !sev.FailsGate(strict):
-		return nil
-	case sev == judge.Fails:
-		return ErrFailed
-	case sev == judge.Regresses:
-		return ErrRegression
-	}
-	return ErrInconclusive
+	return res, judge.GateError(st, r.p.Strict)
 }
 
 // interruptedOr is the partial report when ctx was cancelled, err otherwise.

@@ -8,7 +8,7 @@ import (
 )
 
 // OnEngine makes a prepared run on eng (dialled by the caller) inside one
-// lifecycle session: orphans swept, host read, BuildKit dialled, and on
+// session: orphans swept, host read, BuildKit dialled, and on
 // the way out the sampler containers removed and the lock released. Plan is checked before: nothing here reads the user's input.
 func OnEngine(ctx context.Context, eng engine.Driver, p *Plan) (*Result, error) {
 	s, err := session.Open(ctx, session.Options{

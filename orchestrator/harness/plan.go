@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -26,7 +27,7 @@ type Options struct {
 	Timeout         time.Duration
 	MemLimit        int64
 	OutCap          int
-	Baselines       string
+	Baselines       string // default <Suite>/baselines.json
 	ResultsDir      string
 	UpdateBaselines bool
 	Runs            int     // independent runs an --update-baselines records (default 5)
@@ -129,6 +130,9 @@ func Prepare(o Options) (*Plan, error) {
 func withDefaults(o Options) (Options, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
+	}
+	if o.Baselines == "" {
+		o.Baselines = filepath.Join(o.Suite, "baselines.json")
 	}
 	o, err := countDefaults(o)
 	if err != nil {

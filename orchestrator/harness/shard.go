@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/result"
-	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // selectShard keeps, on a sharded run, only this shard's benches of those
@@ -22,7 +21,7 @@ func (p *Plan) selectShard() error {
 	if p.UpdateBaselines {
 		return errors.New("--shard with --update-baselines: each shard would record a part of the file on its own machine; record baselines unsharded")
 	}
-	suite, err := plan.Digest(benchSources(p.Catalogue)) // before the split: the whole run's
+	digest, err := plan.Digest(benchSources(p.Catalogue)) // before the split: the whole run's
 	if err != nil {
 		return err
 	}
@@ -31,14 +30,14 @@ func (p *Plan) selectShard() error {
 		return err
 	}
 	part := result.Split(sp.N, costs)
-	var keep []*catalogue.Bench
+	var keep []*suite.Bench
 	for _, b := range p.Catalogue.Benches {
 		if part.Has(sp.K, b.Name) {
 			keep = append(keep, b)
 		}
 	}
 	p.Catalogue.Benches = keep
-	p.Partition = part.Field(sp, suite)
+	p.Partition = part.Field(sp, digest)
 	fmt.Fprintf(p.Log, "shard %s (%s): %d of the run's %d benches, balanced by %s\n", sp, sp.From, len(keep), len(part.Benches), part.BalancedBy)
 	return nil
 }
@@ -74,7 +73,3 @@ func (p *Plan) shardCosts() (result.Costs, error) {
 	}
 	return result.FromBaselines(p.Baselines, p.Base, w), nil
 }
-
-// GateError is what a run's status means for the CLI, as a run's own
-// gate says it: for halebench merge, whose status is its shards'.
-func GateError(st judge.Status, strict bool) error { return gateError(st, strict) }

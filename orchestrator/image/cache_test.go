@@ -33,7 +33,7 @@ func TestCacheRestore(t *testing.T) {
 	builder := func() *image.Builder {
 		log.Reset()
 		// Signed entries: restored under their own tags (an unsigned
-		// restore, its own references, is lifecycle's TestRestoredImageEarnsTrust).
+		// restore, its own references, is session's TestRestoredImageEarnsTrust).
 		return image.New(eng, bk, &log, image.Options{RunID: "test-cache", CacheDir: dir, CacheKey: []byte(strings.Repeat("k", 32))})
 	}
 	py, _ := suite.ByName("python")

@@ -11,23 +11,23 @@ import (
 	"sort"
 
 	"github.com/hale-lang/halebench/images"
-	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // maxKeyedFile caps a bench source read into the cache key.
 const maxKeyedFile = 4 << 20
 
 // CacheKey is the key a CI cache step stores a cache folder under: a digest,
-// computed without the engine, of what every image of a run with o on suite
-// is made from — halebench's image definitions (images/), the benches'
-// sources, the epoch, the mirror and the hale inputs. When it is unchanged,
+// computed without the engine, of what every image of a run with o on the
+// suite in dir is made from — halebench's image definitions (images/), the
+// benches' sources, the epoch, the mirror and the hale inputs. When it is unchanged,
 // a folder restored under it holds every image the run needs; when it
 // changes, a folder restored from an older key still serves the images whose
 // own inputs did not change (each image's entry is named and checked by its
 // own inputs digest, never by this key). v2 is the layered folder: a CI
 // cache saved under a v1 key (one archive per image) is not hit exactly, so
 // the folder the run rewrites is saved anew.
-func CacheKey(o Options, suite string) (string, error) {
+func CacheKey(o Options, dir string) (string, error) {
 	parts := []string{"halebench-cache-v2", builderName(), fmt.Sprint(o.SourceDateEpoch), o.Mirror, o.BaseImage}
 	if o.Subject != nil {
 		parts = append(parts, o.Subject.CacheKey()...)
@@ -45,16 +45,16 @@ func CacheKey(o Options, suite string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	layout, err := catalogue.FindLayout(suite)
+	layout, err := suite.FindLayout(dir)
 	if err != nil {
 		return "", fmt.Errorf("cache key: %w", err)
 	}
-	for _, in := range layout.Inputs(suite) {
+	for _, in := range layout.Inputs(dir) {
 		d, err := treeDigest(in)
 		if err != nil {
 			return "", fmt.Errorf("cache key: reading %s: %w", in, err)
 		}
-		if layout == catalogue.LayoutSeed { // several inputs: each named (benches/'s key stays as it was)
+		if layout == suite.LayoutSeed { // several inputs: each named (benches/'s key stays as it was)
 			parts = append(parts, filepath.Base(in))
 		}
 		parts = append(parts, d)

@@ -17,6 +17,19 @@ type Pruned struct {
 	Strays  int   // other files: leftovers of interrupted writes, old-format archives
 }
 
+// Trim is prune --cache-dir: dir pruned as Prune does of the entries not
+// used within age of now, after refusing what it cannot do. Its errors are
+// all the user's to fix.
+func Trim(dir string, age time.Duration, dryRun bool) (Pruned, error) {
+	if dryRun {
+		return Pruned{}, errors.New("prune: --dry-run is not offered with --cache-dir (an image's age is in its DIR/<key>.json, field used)")
+	}
+	if age < 0 {
+		return Pruned{}, errors.New("prune: --cache-dir-age must not be negative")
+	}
+	return Prune(dir, age, time.Now())
+}
+
 // Prune removes from dir every entry last used (stored or restored) before
 // now-age, every entry that is refused (malformed, or of an older format,
 // with its archive), then every blob no entry left names, and the leftovers

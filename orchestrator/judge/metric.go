@@ -150,6 +150,18 @@ func Names() []string {
 	return out
 }
 
+// SampledNames are the names of the metrics the samples carry (those
+// compare can set side by side), in order, comma-separated.
+func SampledNames() string {
+	var names []string
+	for _, m := range registry {
+		if m.Sampled() {
+			names = append(names, m.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // Register declares one more metric (say est_cycles, or a GC count), and
 // its baseline fields, and returns what takes them back out: a test's t.Cleanup. Registering is for
 // a program's start (an init) or a test; a run reads the registry as it is.

@@ -117,3 +117,16 @@ func TestRecordAndDeclaredFields(t *testing.T) {
 		}
 	}
 }
+
+// The metrics compare can set side by side are those the samples carry:
+// not instructions, and a registered sampled metric too.
+func TestSampledNames(t *testing.T) {
+	if got := SampledNames(); got != "time, memory" {
+		t.Fatalf("sampled: %s", got)
+	}
+	undo := Register(&Metric{Name: "gc_count", Unit: "collections", Of: func(c MetricCell) Values { return Values{} }})
+	defer undo()
+	if got := SampledNames(); got != "time, memory, gc_count" {
+		t.Fatalf("with gc_count: %s", got)
+	}
+}

@@ -1,6 +1,34 @@
 package judge
 
-import "sort"
+import (
+	"errors"
+	"sort"
+)
+
+// Errors a run's gate gives, which the CLI maps to exit code 1 (package
+// harness names them too): the gate said no.
+var (
+	ErrRegression   = errors.New("regression")
+	ErrFailed       = errors.New("the subject failed on a bench")
+	ErrInconclusive = errors.New("a bench was inconclusive and --strict was given")
+)
+
+// GateError is what a run's status means for the CLI (its severity decides
+// whether it fails the gate): ErrFailed for a failure, ErrRegression for a
+// regression, ErrInconclusive for an inconclusive run under strict; nil
+// when it passes. A run's own verdict and a merge of its shards ask this.
+func GateError(st Status, strict bool) error {
+	sev := st.Severity()
+	switch {
+	case !sev.FailsGate(strict):
+		return nil
+	case sev == Fails:
+		return ErrFailed
+	case sev == Regresses:
+		return ErrRegression
+	}
+	return ErrInconclusive
+}
 
 // FailsGate says whether a run or bench of this severity fails the gate:
 // a failure and a regression always do; what needs attention (inconclusive,

@@ -60,3 +60,24 @@ func TestTally(t *testing.T) {
 		t.Error("an empty tally counts something")
 	}
 }
+
+// What a run's status means for the CLI: a failure and a regression fail
+// the gate always, an inconclusive run only under --strict, ok never.
+func TestGateError(t *testing.T) {
+	for _, c := range []struct {
+		st     Status
+		strict bool
+		want   error
+	}{
+		{OK, true, nil},
+		{Regression, false, ErrRegression},
+		{MemRegression, false, ErrRegression},
+		{Failed, false, ErrFailed},
+		{Inconclusive, false, nil},
+		{Inconclusive, true, ErrInconclusive},
+	} {
+		if got := GateError(c.st, c.strict); got != c.want {
+			t.Errorf("%s, strict %v: %v, want %v", c.st, c.strict, got, c.want)
+		}
+	}
+}

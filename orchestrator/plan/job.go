@@ -8,7 +8,7 @@ import (
 )
 
 // Sampler runs jobs on a run's sampler containers: runner.Pool, or the
-// lifecycle session's Sampling, which adds its rule on images not
+// session's Sampling, which adds its rule on images not
 // trusted (a fake in tests of pure logic). It is the one sampler
 // interface of run, ab and xproc.
 type Sampler interface {
@@ -16,7 +16,7 @@ type Sampler interface {
 	SamplePair(ctx context.Context, w runner.PairWhere, reader, producer runner.Job) (runner.Outcome, *runner.Outcome)
 }
 
-// lifecycle.Sampling meets it too; the verbs, which hand it over, check
+// session.Sampling meets it too; the verbs, which hand it over, check
 // that, and plan stays below the session.
 var _ Sampler = (*runner.Pool)(nil)
 

@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -46,6 +48,29 @@ type Table struct {
 	NewHost  string   `json:"new_host"`
 	Warnings []string `json:"warnings,omitempty"`
 	Rows     []Row    `json:"rows"`
+}
+
+// CompareFiles is the compare verb's table: the run reports stored at oldPath and
+// newPath set side by side (Reports) for lang by the sampled metric called
+// metric, at significance level alpha, both checked first. Its errors are
+// all the user's to fix.
+func CompareFiles(oldPath, newPath, lang, metric string, alpha float64) (Table, error) {
+	if alpha <= 0 || alpha >= 1 {
+		return Table{}, errors.New("compare: --alpha must be between 0 and 1")
+	}
+	m, ok := judge.ByName(metric)
+	if !ok || !m.Sampled() {
+		return Table{}, fmt.Errorf("compare: --metric=%s: give one of %s (instructions are set beside every row where both reports counted)", metric, judge.SampledNames())
+	}
+	old, err := result.ReadRun(oldPath, "compare")
+	if err != nil {
+		return Table{}, err
+	}
+	cur, err := result.ReadRun(newPath, "compare")
+	if err != nil {
+		return Table{}, err
+	}
+	return Reports(old, cur, lang, m, alpha), nil
 }
 
 // Reports compares lang's figures ("" : the new report's subject) of

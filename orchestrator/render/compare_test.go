@@ -70,3 +70,32 @@ func TestTextIsCleaned(t *testing.T) {
 		t.Fatalf("text %q", b.String())
 	}
 }
+
+// compare's table from two stored files: alpha and the metric are checked
+// first, then each file; the same report twice has no change.
+func TestCompareFiles(t *testing.T) {
+	for _, c := range []struct {
+		alpha          float64
+		metric, newest string
+		want           string
+	}{
+		{1, "time", fixture, "compare: --alpha must be between 0 and 1"},
+		{0.05, "instructions", fixture, "compare: --metric=instructions: give one of time, memory"},
+		{0.05, "time", "testdata/absent.json", "absent.json"},
+	} {
+		if _, err := CompareFiles(fixture, c.newest, "", c.metric, c.alpha); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+	tab, err := CompareFiles(fixture, fixture, "", "memory", 0.05)
+	if err != nil || tab.Metric != "memory" || len(tab.Rows) == 0 || tab.Rows[0].Verdict != "~" {
+		t.Errorf("%+v %v", tab, err)
+	}
+}
+
+// report with nothing to read says what to give.
+func TestLoadAllWantsReports(t *testing.T) {
+	if _, err := LoadAll(nil, "", nil); err == nil || err.Error() != "give at least one report (results/run-*.json) or --history=results/" {
+		t.Errorf("%v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -97,6 +98,9 @@ func bandText(f float64) string {
 // each once, oldest first. With more than a few files it says on progress
 // how far it is.
 func LoadAll(paths []string, historyDir string, progress io.Writer) ([]*Run, error) {
+	if len(paths) == 0 && historyDir == "" {
+		return nil, errors.New("give at least one report (results/run-*.json) or --history=results/")
+	}
 	all := append([]string(nil), paths...)
 	if historyDir != "" {
 		found, err := filepath.Glob(filepath.Join(historyDir, "run-*.json"))

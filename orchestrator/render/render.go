@@ -189,6 +189,19 @@ func WriteFile(path string, runs []*Run) error {
 	return report.AtomicWrite(path, 0o644, func(w io.Writer) error { return Render(w, runs) })
 }
 
+// Page is the report verb's page of runs: written to path (said on log,
+// with how many reports it draws), or to out when path is "".
+func Page(out, log io.Writer, path string, runs []*Run) error {
+	if path == "" {
+		return Render(out, runs)
+	}
+	if err := WriteFile(path, runs); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "report: %s (%d report(s))\n", path, len(runs))
+	return nil
+}
+
 // NextTo writes the HTML page of report r, which a run just wrote to
 // jsonPath, beside it (run-….json → run-….html) and returns its path. The
 // page is drawn from r as it is, not from the file read back.

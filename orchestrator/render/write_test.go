@@ -33,3 +33,23 @@ func TestWriteFileFollowsNoLink(t *testing.T) {
 		t.Fatalf("a link was followed: the victim holds %.80q", b)
 	}
 }
+
+// report's page goes to stdout, or to -o's file, said with how many
+// reports it draws.
+func TestPage(t *testing.T) {
+	runs, err := LoadAll([]string{fixture}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, log strings.Builder
+	if err := Page(&out, &log, "", runs); err != nil || !strings.HasPrefix(out.String(), "<!DOCTYPE html>") || log.Len() != 0 {
+		t.Errorf("stdout: %v %.20q, said %q", err, out.String(), log.String())
+	}
+	path := filepath.Join(t.TempDir(), "page.html")
+	if err := Page(&out, &log, path, runs); err != nil || log.String() != "report: "+path+" (1 report(s))\n" {
+		t.Errorf("-o: %v, said %q", err, log.String())
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		t.Errorf("%s: %v", path, err)
+	}
+}

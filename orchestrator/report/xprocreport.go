@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -68,6 +69,24 @@ func WriteJSON(r *XprocReport, dir string) (string, error) {
 	t, _ := time.Parse(time.RFC3339Nano, r.GeneratedAt)
 	path := filepath.Join(dir, fmt.Sprintf("xproc-%s.json", t.UTC().Format("20060102T150405Z")))
 	return path, WriteFile(path, r)
+}
+
+// ShowXproc puts what xproc measured on out — the two tables, or (asJSON)
+// the JSON report; nothing when r is nil — and says on log where the
+// report was written (path "": nowhere).
+func ShowXproc(out, log io.Writer, r *XprocReport, path string, asJSON bool) {
+	if r != nil {
+		if asJSON {
+			enc := json.NewEncoder(out)
+			enc.SetIndent("", "  ")
+			enc.Encode(r)
+		} else {
+			Tables(out, r)
+		}
+	}
+	if path != "" {
+		fmt.Fprintf(log, "report: %s\n", path)
+	}
 }
 
 // Tables writes the seed's two xproc tables. A shard's tables mark its

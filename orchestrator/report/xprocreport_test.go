@@ -76,3 +76,24 @@ func TestShardTablesMarkReferences(t *testing.T) {
 		t.Error("RowOrder")
 	}
 }
+
+// What xproc shows: the tables or the JSON report on out, the report's
+// path on log; an xproc that measured nothing shows nothing.
+func TestShowXproc(t *testing.T) {
+	r := &XprocReport{Schema: XprocSchema, GeneratedAt: "2026-01-02T03:04:05Z", Iters: 1, Subject: "hale"}
+	var out, log bytes.Buffer
+	ShowXproc(&out, &log, r, "results/xproc-x.json", false)
+	if !strings.HasPrefix(out.String(), "halebench xproc 2026-01-02T03:04:05Z") || log.String() != "report: results/xproc-x.json\n" {
+		t.Errorf("tables: %q, said %q", out.String(), log.String())
+	}
+	out.Reset()
+	ShowXproc(&out, &log, r, "", true)
+	if !strings.HasPrefix(out.String(), "{\n  \"schema\": \"halebench-xproc/1\"") || log.Len() != len("report: results/xproc-x.json\n") {
+		t.Errorf("JSON: %q, said %q", out.String(), log.String())
+	}
+	out.Reset()
+	ShowXproc(&out, &log, nil, "", true)
+	if out.Len() != 0 {
+		t.Errorf("nothing measured: %q", out.String())
+	}
+}

@@ -13,7 +13,7 @@ import (
 // kind's rule (Reports, AB, Xproc).
 func Files(files []string, at string) (*Doc, error) {
 	if len(files) == 0 {
-		return nil, errors.New("no shard files given")
+		return nil, errors.New("give the shards' files (each shard's results/run-*.json, ab --json result or results/xproc-*.json)")
 	}
 	var docs []*Doc
 	for _, f := range files {

@@ -82,3 +82,10 @@ func TestFilesRefusesMixedKinds(t *testing.T) {
 		t.Error("no files: no refusal")
 	}
 }
+
+// No file at all is refused saying what to give.
+func TestFilesWantsFiles(t *testing.T) {
+	if _, err := Files(nil, "now"); err == nil || !strings.HasPrefix(err.Error(), "give the shards' files (each shard's results/run-*.json") {
+		t.Errorf("no files: %v", err)
+	}
+}

@@ -12,14 +12,14 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
-var suite = []string{"alpha", "beta", "delta", "epsilon", "gamma", "zeta"}
+var suiteNames = []string{"alpha", "beta", "delta", "epsilon", "gamma", "zeta"}
 
 // shards are the n reports of one made-up sharded run: each shard's rows
 // hold counts, shard 2 regressed on its first bench, and each ran on a
 // host of its own.
 func shards(n int) []Shard {
 	costs := Costs{Of: map[string]int64{}, By: "test"}
-	for i, b := range suite {
+	for i, b := range suiteNames {
 		costs.Of[b] = int64(10 * (i + 1))
 	}
 	p := Split(n, costs)
@@ -34,7 +34,7 @@ func shards(n int) []Shard {
 			BenchImages:   map[string]report.BenchImage{"c": {Digest: "sha256:bi"}},
 			Gate:          report.Gate{Alpha: 0.01, Machine: "same"},
 			Count:         &report.Count{Mode: "only", Languages: []string{"c"}, Runs: 2, CostSeconds: float64(k), Cells: len(p.Part(k))},
-			Categories:    []report.Category{{Name: "all", Benches: suite}},
+			Categories:    []report.Category{{Name: "all", Benches: suiteNames}},
 			SourcesDigest: fmt.Sprintf("sha256:part%d", k),
 			Shard: &report.Shard{Index: k, Total: n, SuiteBenches: p.Benches, Benches: p.Part(k), BalancedBy: p.BalancedBy,
 				Loads: p.Loads, Digest: p.Digest, SuiteSourcesDigest: "sha256:suite"},
@@ -66,17 +66,17 @@ func TestMergeJoinsAsTheyAre(t *testing.T) {
 			t.Errorf("%s: count %d; want %d as its shard counted it", b.Name, b.SubjectResult.Count.Ir, want)
 		}
 	}
-	if !reflect.DeepEqual(names, suite) {
-		t.Fatalf("benches %v; want each once in grid order %v", names, suite)
+	if !reflect.DeepEqual(names, suiteNames) {
+		t.Fatalf("benches %v; want each once in grid order %v", names, suiteNames)
 	}
 	if m.Status != judge.Regression || !reflect.DeepEqual(m.FlaggedBy, []string{"instructions"}) {
 		t.Fatalf("status %s flagged %v; want shard 2's regression", m.Status, m.FlaggedBy)
 	}
-	if m.Count.CostSeconds != 6 || m.Count.Cells != len(suite) || m.SourcesDigest != "sha256:suite" {
+	if m.Count.CostSeconds != 6 || m.Count.Cells != len(suiteNames) || m.SourcesDigest != "sha256:suite" {
 		t.Fatalf("count %+v, sources %s; want cost 1+2+3, every cell, the suite's digest", m.Count, m.SourcesDigest)
 	}
 	sh := m.Shard
-	if sh.Index != 0 || len(sh.Parts) != 3 || !reflect.DeepEqual(sh.Benches, suite) {
+	if sh.Index != 0 || len(sh.Parts) != 3 || !reflect.DeepEqual(sh.Benches, suiteNames) {
 		t.Fatalf("shard field %+v", sh)
 	}
 	for k, p := range sh.Parts {
@@ -84,7 +84,7 @@ func TestMergeJoinsAsTheyAre(t *testing.T) {
 			t.Errorf("part %d: %+v; want its shard's host and file", k+1, p)
 		}
 	}
-	if in[1].Report.Shard.Parts != nil || len(in[0].Report.Benches) == len(suite) {
+	if in[1].Report.Shard.Parts != nil || len(in[0].Report.Benches) == len(suiteNames) {
 		t.Fatal("merging changed a shard's own report")
 	}
 }

@@ -31,3 +31,13 @@ func Markdown(w io.Writer, d *Doc) {
 		report.XprocMarkdown(w, d.Xproc)
 	}
 }
+
+// Show writes a document as the show verb prints it: Markdown, or (not
+// markdown) its text.
+func Show(w io.Writer, d *Doc, markdown bool) {
+	if markdown {
+		Markdown(w, d)
+		return
+	}
+	Text(w, d)
+}

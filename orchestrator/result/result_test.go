@@ -123,7 +123,7 @@ func TestWantNamesTheKind(t *testing.T) {
 	}
 }
 
-// show's renderings of stored documents of every kind: a run's grid, an
+// show's renderings (Show) of stored documents of every kind: a run's grid, an
 // ab's grid and Markdown table, an xproc's tables are byte for byte what
 // the code before the envelope printed (golden files it wrote); an xproc's
 // Markdown, new, has its own golden file (-update).
@@ -143,11 +143,7 @@ func TestRenderStored(t *testing.T) {
 			t.Fatal(err)
 		}
 		var b bytes.Buffer
-		if c.md {
-			Markdown(&b, d)
-		} else {
-			Text(&b, d)
-		}
+		Show(&b, d, c.md)
 		if *update && !strings.Contains(c.golden, "/today/") && !strings.Contains(c.golden, "before-h2") {
 			os.WriteFile(c.golden, b.Bytes(), 0o644)
 		}

@@ -3,6 +3,7 @@ package result
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -100,4 +101,30 @@ func Resolve(flag string, shards int, getenv func(string) string) (sp Spec, ok b
 	}
 	sp, err = Parse(flag)
 	return sp, err == nil, err
+}
+
+// Asked is the shard a verb's flags ask for: --shard (K/N, auto or none),
+// --shards (N, where the CI says only K) and --shard-costs (an earlier
+// report whose recorded times balance the shards).
+type Asked struct {
+	Spec   string
+	Shards int
+	Costs  string
+}
+
+// Resolve is the shard asked for (N 0: none), the same for every verb that
+// shards: Costs without a shard is refused, and K/N read from the CI's
+// variables (getenv) is said on log.
+func (a Asked) Resolve(getenv func(string) string, log io.Writer) (Spec, error) {
+	sp, ok, err := Resolve(a.Spec, a.Shards, getenv)
+	if err != nil {
+		return Spec{}, err
+	}
+	if a.Costs != "" && !ok {
+		return Spec{}, fmt.Errorf("--shard-costs=%s balances shards: give --shard=K/N too", a.Costs)
+	}
+	if ok && sp.From != "--shard" {
+		fmt.Fprintf(log, "shard %s from %s\n", sp, sp.From)
+	}
+	return sp, nil
 }

@@ -82,3 +82,34 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+// The shard a verb's flags ask for: none, K/N as given (nothing said),
+// K/N from the CI's variables (said on log), and --shard-costs without a
+// shard refused.
+func TestAskedResolve(t *testing.T) {
+	env := map[string]string{"CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"}
+	getenv := func(k string) string { return env[k] }
+	for _, c := range []struct {
+		a         Asked
+		want, log string
+		err       string
+	}{
+		{Asked{}, "0/0", "", ""},
+		{Asked{Spec: "1/2", Costs: "r.json"}, "1/2", "", ""},
+		{Asked{Spec: "auto"}, "2/3", "shard 2/3 from CI_NODE_INDEX/CI_NODE_TOTAL\n", ""},
+		{Asked{Costs: "r.json"}, "", "", "--shard-costs=r.json balances shards: give --shard=K/N too"},
+		{Asked{Spec: "3/2"}, "", "", "shard 3 of 2 does not exist"},
+	} {
+		var log strings.Builder
+		sp, err := c.a.Resolve(getenv, &log)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%+v: %v, want %q", c.a, err, c.err)
+			}
+			continue
+		}
+		if err != nil || sp.String() != c.want || log.String() != c.log {
+			t.Errorf("%+v: %s %v, said %q; want %s, said %q", c.a, sp, err, log.String(), c.want, c.log)
+		}
+	}
+}

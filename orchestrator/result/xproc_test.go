@@ -9,7 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	catalogue "github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 // xprocLangs are the languages of the xproc the tests shard: Hale's unit
@@ -79,7 +79,7 @@ func xprocShards(t *testing.T, n int, variants ...string) []XprocShard {
 }
 
 func langRows(variant, lang string) []string {
-	l, _ := catalogue.ByName(lang)
+	l, _ := suite.ByName(lang)
 	var rows []string
 	for _, r := range l.XProcRows(variant) {
 		rows = append(rows, r.Key)

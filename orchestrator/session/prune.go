@@ -34,6 +34,7 @@ type PruneOptions struct {
 	// which every scope shares, are then left alone.
 	Scope     string
 	CacheKeep int64 // prune the build cache down to this many bytes; <0 leaves it alone
+	NoCache   bool  // leave the build cache alone (Prune sets CacheKeep to -1)
 	DryRun    bool  // say what would go, remove nothing
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	lifecycle "github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -37,10 +37,10 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 	goLang, _ := suite.ByName("go")
 	srcs := []image.Source{{Unit: "trust", Path: "testdata/trust.go"}}
 	var log bytes.Buffer
-	session := func(sign []byte) (*lifecycle.Session, image.BenchImage) {
+	openSession := func(sign []byte) (*session.Session, image.BenchImage) {
 		t.Helper()
 		log.Reset()
-		s, err := lifecycle.Open(ctx, lifecycle.Options{Kind: "test", Engine: eng, Log: &log,
+		s, err := session.Open(ctx, session.Options{Kind: "test", Engine: eng, Log: &log,
 			Images: image.Options{CacheDir: dir, CacheKey: sign}})
 		if err != nil {
 			t.Fatal(err)
@@ -52,7 +52,7 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 		}
 		return s, bi
 	}
-	privilege := func(s *lifecycle.Session) (engine.Privilege, []engine.Attempt) {
+	privilege := func(s *session.Session) (engine.Privilege, []engine.Attempt) {
 		t.Helper()
 		sp, err := s.Ready(ctx)
 		if err != nil {
@@ -62,7 +62,7 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 		s.Close()
 		return p, refused
 	}
-	s, genuine := session(key)
+	s, genuine := openSession(key)
 	privilege(s)
 	if genuine.Provenance == nil || !genuine.Provenance.Trusted {
 		t.Fatalf("an image built or found here is not trusted: %+v\n%s", genuine.Provenance, log.String())
@@ -73,10 +73,10 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, bi := session(nil)
+	s, bi := openSession(nil)
 	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), bi.Ref) })
 	p, refused := privilege(s)
-	rec := lifecycle.BenchImage(bi).Provenance
+	rec := session.BenchImage(bi).Provenance
 	if bi.ID != forged || !strings.HasPrefix(bi.Ref, "halebench-restored/") || rec == nil || rec.Origin != "restored" || rec.Checked != "none" || rec.Trusted {
 		t.Fatalf("without a key: image %s (%s), provenance %+v; want the forged %s, restored unverified\n%s", bi.Ref, bi.ID, rec, forged, log.String())
 	}
@@ -87,7 +87,7 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 		t.Fatalf("the unverified image was loaded under %s, which a later run would trust", genuine.Ref)
 	}
 
-	s, bi = session(key)
+	s, bi = openSession(key)
 	p, refused = privilege(s)
 	if bi.ID != genuine.ID || bi.Provenance.Origin != "built" || !strings.Contains(log.String(), "not signed with this job's HALEBENCH_CACHE_KEY") {
 		t.Fatalf("with the key: image %s %+v, want the forged entry refused and %s rebuilt\n%s", bi.ID, bi.Provenance, genuine.ID, log.String())
@@ -101,7 +101,7 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 	if err := eng.RemoveImage(ctx, genuine.Ref); err != nil {
 		t.Fatal(err)
 	}
-	s, bi = session(key)
+	s, bi = openSession(key)
 	s.Close()
 	if bi.Ref != genuine.Ref || bi.ID != genuine.ID || bi.Provenance.Origin != "restored" || bi.Provenance.Checked != "hmac" || !bi.Provenance.Trusted {
 		t.Fatalf("a signed entry: %s %s %+v, want %s restored, checked by hmac, trusted\n%s", bi.Ref, bi.ID, bi.Provenance, genuine.Ref, log.String())

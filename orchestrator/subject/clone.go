@@ -119,7 +119,7 @@ func (b *build) pinnedRelease(ctx context.Context, hb *image.HaleBuild, srcDir s
 			return "", ctx.Err()
 		}
 		// The reason is returned, not logged: whoever asked for the
-		// toolchain says it, once (lifecycle's "images: hale unavailable").
+		// toolchain says it, once (session's "images: hale unavailable").
 		why := fmt.Sprintf("no hale source at %s, and the pinned release %s could not be fetched from %s (%s); %s",
 			b.Src, DefaultRef, url, lastLine(err.Error()), haleHowTo)
 		return why, nil

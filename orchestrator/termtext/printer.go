@@ -5,6 +5,7 @@ package termtext
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -117,6 +118,26 @@ func (p *Printer) SetLive(live bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.live = live
+}
+
+// Progress sets the printer from a verb's --progress mode and returns where
+// progress goes: quiet discards it, plain prints lines only, auto draws the
+// live line only when out is a terminal. live says whether a live line may
+// be drawn.
+func (p *Printer) Progress(mode string) (w io.Writer, live bool, err error) {
+	switch mode {
+	case "quiet":
+		return io.Discard, false, nil
+	case "plain":
+		live = false
+	case "auto":
+		f, ok := p.out.(*os.File)
+		live = ok && IsTerminal(f)
+	default:
+		return nil, false, fmt.Errorf("--progress=%s: want auto, plain or quiet", mode)
+	}
+	p.SetLive(live)
+	return p, live, nil
 }
 
 // IsTerminal says whether f is a terminal (the live line is drawn only

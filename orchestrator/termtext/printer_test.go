@@ -100,3 +100,21 @@ func printerOn(out io.Writer, live bool) *Printer {
 }
 
 func livePrinter(out io.Writer) *Printer { return printerOn(out, true) }
+
+// --progress: quiet discards, plain and auto off a terminal print lines
+// only (no live line), anything else is refused naming the flag.
+func TestPrinterProgress(t *testing.T) {
+	var out bytes.Buffer
+	p := NewPrinter(&out)
+	if w, live, err := p.Progress("quiet"); err != nil || live || w != io.Discard {
+		t.Errorf("quiet: %v %v %v", w, live, err)
+	}
+	for _, mode := range []string{"plain", "auto"} {
+		if w, live, err := p.Progress(mode); err != nil || live || w != p {
+			t.Errorf("%s on a buffer: %v %v %v", mode, w, live, err)
+		}
+	}
+	if _, _, err := p.Progress("loud"); err == nil || err.Error() != "--progress=loud: want auto, plain or quiet" {
+		t.Errorf("loud: %v", err)
+	}
+}

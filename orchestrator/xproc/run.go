@@ -31,6 +31,25 @@ type Options struct {
 	Shard result.Spec
 }
 
+// Settle completes o from what the flags give in their own forms and
+// checks it (CheckOptions), before any engine is needed: the variants
+// (variant "": both), and the shard asked for, K/N read from the CI said on
+// o.Log. xproc balances its pairs by their rows, so no --shard-costs.
+func (o *Options) Settle(variant string, shard result.Asked, getenv func(string) string) error {
+	o.Variants = []string{"small", "large"}
+	if variant != "" {
+		o.Variants = []string{variant}
+	}
+	if shard.Costs != "" {
+		return fmt.Errorf("--shard-costs=%s: xproc balances its pairs by their rows; no report records what a pair costs", shard.Costs)
+	}
+	var err error
+	if o.Shard, err = shard.Resolve(getenv, o.Log); err != nil {
+		return err
+	}
+	return CheckOptions(*o)
+}
+
 // CheckOptions refuses bad settings before any engine is needed.
 func CheckOptions(o Options) error {
 	if o.Iters < 1 {
@@ -49,7 +68,7 @@ func CheckOptions(o Options) error {
 
 // RunOnEngine measures every row of every variant, each run of a pair a job
 // on each of its two sampler containers (kept for the session), inside one
-// lifecycle session on eng (dialled by the caller); it writes the report
+// session on eng (dialled by the caller); it writes the report
 // and returns it
 // with its path. A cancelled ctx still writes what was measured, and the
 // error is session.ErrInterrupted.

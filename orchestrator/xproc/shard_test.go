@@ -181,3 +181,29 @@ func ratio(p *float64) string {
 	}
 	return fmt.Sprintf("%.4f", *p)
 }
+
+// What xproc's flags settle into: both variants unless one is named, the
+// shard (K/N from the CI said on the log), no --shard-costs, and the
+// options checked.
+func TestSettle(t *testing.T) {
+	var log strings.Builder
+	env := map[string]string{"CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "2"}
+	o := Options{Iters: 3, Timeout: 1, Log: &log}
+	if err := o.Settle("", result.Asked{Spec: "auto"}, func(k string) string { return env[k] }); err != nil || len(o.Variants) != 2 || o.Shard.String() != "1/2" || !strings.Contains(log.String(), "shard 1/2 from") {
+		t.Errorf("%+v %v, said %q", o, err, log.String())
+	}
+	for _, c := range []struct {
+		variant string
+		shard   result.Asked
+		want    string
+	}{
+		{"huge", result.Asked{}, "--variant=huge: want small or large"},
+		{"small", result.Asked{Spec: "1/2", Costs: "r.json"}, "--shard-costs=r.json: xproc balances its pairs by their rows"},
+		{"small", result.Asked{Spec: "3/2"}, "shard 3 of 2 does not exist"},
+	} {
+		o := Options{Iters: 3, Timeout: 1, Log: io.Discard}
+		if err := o.Settle(c.variant, c.shard, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %+v: %v, want %q", c.variant, c.shard, err, c.want)
+		}
+	}
+}

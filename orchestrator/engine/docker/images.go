@@ -28,7 +28,7 @@ func (e *Engine) Image(ctx context.Context, ref string) (engine.Image, bool, err
 }
 
 // Import makes an image from a root filesystem tarball (the engine lock's
-// empty image, lifecycle/lock.go).
+// empty image, session/lock.go).
 func (e *Engine) Import(ctx context.Context, rootfs io.Reader, ref string, changes []string) error {
 	rc, err := e.cli.ImageImport(ctx, image.ImportSource{Source: rootfs, SourceName: "-"}, ref, image.ImportOptions{Changes: changes})
 	if err != nil {

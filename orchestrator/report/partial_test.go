@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"os"
@@ -16,20 +16,18 @@ func TestPartialReportSays(t *testing.T) {
 	old := filepath.Join(dir, "run-old.json")
 	os.WriteFile(old, []byte("{}"), 0o644)
 	os.Chtimes(old, time.Now().Add(-time.Hour), time.Now().Add(-time.Hour))
-	reportsGoTo("")
-	if got := partialReport(); !strings.Contains(got, "writes none") {
+	var p Partial
+	if got := p.Written(); !strings.Contains(got, "writes none") {
 		t.Fatalf("no results folder: %q", got)
 	}
-	reportsGoTo(dir)
-	reports.Lock()
-	reports.signaled = time.Now().Add(-time.Second)
-	reports.Unlock()
-	if got := partialReport(); !strings.HasPrefix(got, "NO partial report was written") {
+	p.GoTo(dir)
+	p.Signaled(time.Now().Add(-time.Second))
+	if got := p.Written(); !strings.HasPrefix(got, "NO partial report was written") {
 		t.Fatalf("only an older report: %q", got)
 	}
 	fresh := filepath.Join(dir, "run-new.json")
 	os.WriteFile(fresh, []byte("{}"), 0o644)
-	if got := partialReport(); got != "partial report written: "+fresh {
+	if got := p.Written(); got != "partial report written: "+fresh {
 		t.Fatalf("a report since the signal: %q", got)
 	}
 }

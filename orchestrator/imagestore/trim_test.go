@@ -1,0 +1,28 @@
+package imagestore
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// prune --cache-dir refuses --dry-run and a negative age before it looks
+// at the folder, and trims an empty folder to nothing removed.
+func TestTrimRefusesFirst(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		age    time.Duration
+		dryRun bool
+		want   string
+	}{
+		{time.Hour, true, "--dry-run is not offered with --cache-dir"},
+		{-time.Hour, false, "--cache-dir-age must not be negative"},
+	} {
+		if _, err := Trim(dir+"/absent", c.age, c.dryRun); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("age %s, dry run %v: %v; want %q", c.age, c.dryRun, err, c.want)
+		}
+	}
+	if p, err := Trim(dir, time.Hour, false); err != nil || p != (Pruned{}) {
+		t.Errorf("an empty folder: %+v %v", p, err)
+	}
+}
