@@ -43,18 +43,18 @@ type Images struct {
 	Order      []string // the languages of Toolchains, in the order asked
 }
 
-// BuildImages makes (or finds) the sampler's toolchain, the base and, per
+// BuildImages makes (or finds) the base, the sampler's toolchain and, per
 // language, its toolchain and the bench image of its sources: the one way
-// every verb gets its images. A language without a toolchain is recorded
-// with the reason and said on log; that is not an error. On an error it
-// returns what it had made, so an interrupted run reports those images.
+// every verb gets its images. After the base, every language goes side by
+// side (its toolchain, then its bench image), so a cold start waits for
+// the slowest language rather than their sum; the log's summary lines come
+// in the order asked. A language without a toolchain is recorded with the
+// reason and said on log; that is not an error. On an error it returns
+// what it had made, so an interrupted run reports those images; every
+// build has returned when it does.
 func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Images, error) {
 	start := time.Now()
 	out := &Images{Toolchains: map[string]image.Toolchain{}, Benches: map[string]image.BenchImage{}}
-	var err error
-	if out.Sampler, err = b.SamplerToolchain(ctx); err != nil {
-		return out, err
-	}
 	if base, err := b.Base(ctx); err == nil {
 		out.Base = &base
 	}
@@ -69,9 +69,14 @@ func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Ima
 		}
 		langs = append(langs, l)
 	}
-	made := toolchains(ctx, b, langs)
+	var samplerErr error
+	made := sideBySide(ctx, langs, func(ctx context.Context) { out.Sampler, samplerErr = b.SamplerToolchain(ctx) },
+		func(ctx context.Context, l suite.Language) made { return makeLang(ctx, b, l, srcs[l.Name]) })
+	if samplerErr != nil {
+		return out, samplerErr
+	}
 	for _, l := range langs {
-		if err := out.build(ctx, b, l, made[l.Name], srcs[l.Name], log); err != nil {
+		if err := out.add(l, made[l.Name], log); err != nil {
 			return out, err
 		}
 	}
@@ -79,26 +84,41 @@ func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Ima
 	return out, nil
 }
 
-// made is one toolchain as Builder.Toolchain returned it.
+// made is what one language got: its toolchain and, where it has sources
+// and the toolchain is available, its bench image; or the error that
+// stopped it.
 type made struct {
-	tc  image.Toolchain
-	err error
+	tc    image.Toolchain
+	bench *image.BenchImage
+	err   error
 }
 
-// toolchains makes (or finds) the toolchains of langs side by side: a cold
-// start waits for the slowest, not for their sum. Each is had whole before
-// any bench image is built on it; all have returned when it does.
-func toolchains(ctx context.Context, b Builder, langs []suite.Language) map[string]made {
+func makeLang(ctx context.Context, b Builder, l suite.Language, srcs []image.Source) made {
+	tc, err := b.Toolchain(ctx, l)
+	if err != nil || tc.Status != image.Available || len(srcs) == 0 {
+		return made{tc: tc, err: err}
+	}
+	bi, err := b.BenchImage(ctx, l, srcs)
+	if err != nil {
+		return made{tc: tc, err: err}
+	}
+	return made{tc: tc, bench: &bi}
+}
+
+// sideBySide runs first and each language's one at once, and returns when
+// all have: what each language made, by name.
+func sideBySide(ctx context.Context, langs []suite.Language, first func(context.Context), one func(context.Context, suite.Language) made) map[string]made {
 	out := make(map[string]made, len(langs))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	wg.Add(1 + len(langs))
+	go func() { defer wg.Done(); first(ctx) }()
 	for _, l := range langs {
-		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tc, err := b.Toolchain(ctx, l)
+			m := one(ctx, l)
 			mu.Lock()
-			out[l.Name] = made{tc, err}
+			out[l.Name] = m
 			mu.Unlock()
 		}()
 	}
@@ -106,25 +126,25 @@ func toolchains(ctx context.Context, b Builder, langs []suite.Language) map[stri
 	return out
 }
 
-func (out *Images) build(ctx context.Context, b Builder, l suite.Language, m made, srcs []image.Source, log io.Writer) error {
-	tc, err := m.tc, m.err
-	if err != nil {
-		return err
+// add records what language l made, saying it on log.
+func (out *Images) add(l suite.Language, m made, log io.Writer) error {
+	if m.err != nil && m.tc.Status == "" {
+		return m.err
 	}
-	out.Toolchains[l.Name] = tc
+	out.Toolchains[l.Name] = m.tc
 	out.Order = append(out.Order, l.Name)
-	if tc.Status != image.Available {
-		fmt.Fprintf(log, "images: %s %s: %s\n", l.Name, tc.Status, tc.Reason)
+	if m.err != nil {
+		return m.err
+	}
+	if m.tc.Status != image.Available {
+		fmt.Fprintf(log, "images: %s %s: %s\n", l.Name, m.tc.Status, m.tc.Reason)
 		return nil
 	}
-	if len(srcs) == 0 {
+	if m.bench == nil {
 		return nil
 	}
-	bi, err := b.BenchImage(ctx, l, srcs)
-	if err != nil {
-		return err
-	}
+	bi := *m.bench
 	out.Benches[l.Name] = bi
-	fmt.Fprintf(log, "images: %-6s %s (%s); benches %s: %d steps run, %d cached\n", l.Name, tc.Version, termtext.ShortID(tc.ID), termtext.ShortID(bi.ID), bi.Executed, bi.Cached)
+	fmt.Fprintf(log, "images: %-6s %s (%s); benches %s: %d steps run, %d cached\n", l.Name, m.tc.Version, termtext.ShortID(m.tc.ID), termtext.ShortID(bi.ID), bi.Executed, bi.Cached)
 	return nil
 }

@@ -12,25 +12,27 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
-// sideBySide is a Builder whose toolchains each wait until every one asked
-// for is being made at once (or give up after a while): it tells toolchains
-// made side by side from toolchains made one after another.
-type sideBySide struct {
+// barrier is a Builder whose toolchains each wait until every one asked
+// for is being made at once, and whose bench images likewise (or give up
+// after a while): it tells images made side by side from images made one
+// after another.
+type barrier struct {
 	want    int
 	mu      sync.Mutex
 	started int
 	all     chan struct{}
 	benches []string
+	inBench chan struct{} // closed when every bench image is being made
 	failing string
 }
 
-func (f *sideBySide) SamplerToolchain(context.Context) (image.Toolchain, error) {
+func (f *barrier) SamplerToolchain(context.Context) (image.Toolchain, error) {
 	return image.Toolchain{Status: image.Available}, nil
 }
 
-func (f *sideBySide) Base(context.Context) (image.Base, error) { return image.Base{Ref: "base"}, nil }
+func (f *barrier) Base(context.Context) (image.Base, error) { return image.Base{Ref: "base"}, nil }
 
-func (f *sideBySide) Toolchain(ctx context.Context, l suite.Language) (image.Toolchain, error) {
+func (f *barrier) Toolchain(ctx context.Context, l suite.Language) (image.Toolchain, error) {
 	f.mu.Lock()
 	f.started++
 	if f.started == f.want {
@@ -48,23 +50,31 @@ func (f *sideBySide) Toolchain(ctx context.Context, l suite.Language) (image.Too
 	return image.Toolchain{Lang: l.Name, Status: image.Available, Ref: "tc-" + l.Name}, nil
 }
 
-func (f *sideBySide) BenchImage(_ context.Context, l suite.Language, _ []image.Source) (image.BenchImage, error) {
+func (f *barrier) BenchImage(_ context.Context, l suite.Language, _ []image.Source) (image.BenchImage, error) {
 	f.mu.Lock()
 	f.benches = append(f.benches, l.Name)
+	if len(f.benches) == f.want-1 {
+		close(f.inBench)
+	}
 	f.mu.Unlock()
+	select {
+	case <-f.inBench:
+	case <-time.After(5 * time.Second):
+		return image.BenchImage{}, errors.New("bench image made alone: the others were not being made at the same time")
+	}
 	return image.BenchImage{Ref: "bench-" + l.Name}, nil
 }
 
-// A cold start makes every language's toolchain at once, then the bench
-// images one after another in the order asked; a toolchain that fails is
-// recorded and the others go on.
+// A cold start makes every language's toolchain at once, and their bench
+// images at once; the languages are recorded in the order asked, and a
+// toolchain that fails is recorded while the others go on.
 func TestToolchainsSideBySide(t *testing.T) {
 	var langs []suite.Language
 	for _, n := range []string{"python", "c", "rust", "node"} {
 		l, _ := suite.ByName(n)
 		langs = append(langs, l)
 	}
-	f := &sideBySide{want: len(langs), all: make(chan struct{}), failing: "rust"}
+	f := &barrier{want: len(langs), all: make(chan struct{}), inBench: make(chan struct{}), failing: "rust"}
 	need := Need{Langs: langs, Sources: func(suite.Language) []image.Source { return []image.Source{{Unit: "x"}} }}
 	imgs, err := BuildImages(context.Background(), f, need, io.Discard)
 	if err != nil {
@@ -76,7 +86,52 @@ func TestToolchainsSideBySide(t *testing.T) {
 	if tc := imgs.Toolchains["rust"]; tc.Status != image.BuildFailed {
 		t.Errorf("rust: %+v", tc)
 	}
-	if len(f.benches) != 3 || f.benches[0] != "python" || f.benches[1] != "c" || f.benches[2] != "node" {
-		t.Errorf("bench images built for %v, want python, c, node in that order", f.benches)
+	if len(imgs.Benches) != 3 || imgs.Benches["python"].Ref != "bench-python" || imgs.Benches["c"].Ref != "bench-c" || imgs.Benches["node"].Ref != "bench-node" {
+		t.Errorf("bench images %v, want python's, c's and node's", imgs.Benches)
+	}
+}
+
+// failing is a Builder whose toolchain of one language errs (the engine
+// went away, say) and, when samplerErr is set, whose sampler's toolchain does.
+type failing struct {
+	barrier
+	errLang    string
+	samplerErr error
+}
+
+func (f *failing) SamplerToolchain(context.Context) (image.Toolchain, error) {
+	return image.Toolchain{Status: image.Available}, f.samplerErr
+}
+
+func (f *failing) Toolchain(_ context.Context, l suite.Language) (image.Toolchain, error) {
+	if l.Name == f.errLang {
+		return image.Toolchain{}, errors.New("engine gone")
+	}
+	return image.Toolchain{Lang: l.Name, Status: image.Available}, nil
+}
+
+func (f *failing) BenchImage(_ context.Context, l suite.Language, _ []image.Source) (image.BenchImage, error) {
+	return image.BenchImage{Ref: "bench-" + l.Name}, nil
+}
+
+// An error stops BuildImages with what came before it in the order asked
+// recorded; the sampler's toolchain failing is said as that.
+func TestBuildImagesErrors(t *testing.T) {
+	var langs []suite.Language
+	for _, n := range []string{"python", "c", "node"} {
+		l, _ := suite.ByName(n)
+		langs = append(langs, l)
+	}
+	need := Need{Langs: langs, Sources: func(suite.Language) []image.Source { return []image.Source{{Unit: "x"}} }}
+	imgs, err := BuildImages(context.Background(), &failing{errLang: "c"}, need, io.Discard)
+	if err == nil || err.Error() != "engine gone" {
+		t.Fatalf("err %v", err)
+	}
+	if len(imgs.Order) != 1 || imgs.Order[0] != "python" || imgs.Benches["python"].Ref != "bench-python" {
+		t.Errorf("recorded %v %v, want python's alone", imgs.Order, imgs.Benches)
+	}
+	_, err = BuildImages(context.Background(), &failing{samplerErr: errors.New("no go toolchain")}, need, io.Discard)
+	if err == nil || err.Error() != "no go toolchain" {
+		t.Errorf("sampler: %v", err)
 	}
 }
