@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ func TestImageNodesFindsADeviceNode(t *testing.T) {
 	}
 	node := filepath.Join(dir, "opt", "deep", "full")
 	if err := syscall.Mknod(node, syscall.S_IFCHR|0o666, 1<<8|7); err != nil {
-		t.Fatalf("mknod (the test needs root, as the sampler has): %v", err)
+		skipUnlessCI(t, fmt.Sprintf("mknod needs root, as the sampler has: %v", err))
 	}
 	os.Chmod(node, 0o666)
 	nodes := imageNodes([]string{dir})
