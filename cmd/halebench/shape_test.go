@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -61,5 +62,65 @@ func TestCodeShape(t *testing.T) {
 	}
 	if len(pkgs) > 22 {
 		t.Errorf("%d packages under orchestrator/ (at most 22): merge one into the noun it belongs to", len(pkgs))
+	}
+}
+
+// gonePackages are packages the tree once had and no longer has, named in
+// words no other sense of which halebench uses; a comment naming one, or a
+// message qualifying a name with one (lifecycle.Open), describes code that
+// is not there. The ordinary words among the old names (merge, shard,
+// status, ...) are left out: they are read too often in their plain sense.
+var gonePackages = []string{"abreport", "atomicfile", "cireport", "debroot", "enginefake",
+	"gitrepotest", "halebuild", "htmlreport", "imagearchive", "imagebuild", "imagecache",
+	"lifecycle", "mdtext", "repro", "xprocreport"}
+
+// TestWordsAreTrue holds halebench's own Go to naming only packages that
+// exist: no comment describes a package as former, names a gone package as a word
+// (a file named after one, as atomicfile.go, is fine) or as `package X`,
+// and no string qualifies a name with a gone package. Strings that are
+// recorded values (an image tag, a tool's name in a report) may still hold
+// the old word: changing them would change digests.
+func TestWordsAreTrue(t *testing.T) {
+	word := regexp.MustCompile(`\b(` + strings.Join(gonePackages, "|") + `)\b(\.go)?`)
+	qualified := regexp.MustCompile(`\b(` + strings.Join(gonePackages, "|") + `)\.[A-Z]`)
+	fset := token.NewFileSet()
+	files := 0
+	for _, root := range []string{"../../cmd", "../../orchestrator", "../../images"} {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+				return err
+			}
+			f, err := parser.ParseFile(fset, p, nil, parser.ParseComments)
+			if err != nil {
+				return err
+			}
+			files++
+			for _, cg := range f.Comments {
+				text := cg.Text()
+				if strings.Contains(text, "former package") {
+					t.Errorf("%s: a comment describes a %q", fset.Position(cg.Pos()), "former package")
+				}
+				for _, m := range word.FindAllStringSubmatch(text, -1) {
+					if m[2] == "" && p != "../../cmd/halebench/shape_test.go" {
+						t.Errorf("%s: a comment names the gone package %s", fset.Position(cg.Pos()), m[1])
+					}
+				}
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					if m := qualified.FindString(lit.Value); m != "" {
+						t.Errorf("%s: a string qualifies a name with a gone package: %s", fset.Position(lit.Pos()), m)
+					}
+				}
+				return true
+			})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if files < 100 {
+		t.Fatalf("read only %d Go files: is the walk wrong?", files)
 	}
 }

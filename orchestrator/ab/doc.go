@@ -14,5 +14,5 @@
 // session.Sampling, or a fake) over Pairs; OnEngine opens a
 // session, builds both sides' images (Prepare reads and checks the sides
 // first) and runs Compare in it. The Result, its evidence and its
-// renderers are package abreport's, which links no engine.
+// renderers are orchestrator/report's, which links no engine.
 package ab

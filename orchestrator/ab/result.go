@@ -2,7 +2,7 @@ package ab
 
 import "github.com/hale-lang/halebench/orchestrator/report"
 
-// The result's types live in abreport, which a verb that only reads or
+// The result's types live in orchestrator/report, which a verb that only reads or
 // renders a result imports without the engine.
 type (
 	// Result is one ab run (report.Result).

@@ -15,7 +15,7 @@ import (
 )
 
 // fakeSteps stands in for what a bisect step does on the engine: hale at
-// commit cI builds unless broken[I] (a failed build, as imagebuild reports
+// commit cI builds unless broken[I] (a failed build, as the image builder reports
 // one), and an A/B of two builds gives, per bench, the quotient of the two
 // commits' levels: time with a ±0.5 % interval, and the exact instruction
 // ratio for a bench in instr (the count lane counts it). No sample is

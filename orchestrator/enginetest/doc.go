@@ -2,7 +2,7 @@
 // engine skips with the reason when none answers — except under CI=true,
 // where a missing engine is a failure, never a skip.
 //
-// The former package enginefake is an engine held in memory: a whole engine.Driver,
+// enginefake.go holds an engine in memory: a whole engine.Driver,
 // registered as "fake" by importing this package (tests do; the halebench
 // command does not). It keeps an image store of tagged images with labels,
 // sizes and the order they were made in, a build cache of a given size,
@@ -18,6 +18,6 @@
 // confined or pinned, image archives and pulls fail. What talks to a real
 // engine is tested on one (package enginetest).
 //
-// The former package gitrepotest makes git repositories for tests: a small history
+// history.go makes git repositories for tests: a small history
 // with tags, a branch and a merge, as a hale repository lays them out.
 package enginetest

@@ -63,7 +63,7 @@ func BundleOn(ctx context.Context, eng engine.Driver, rep *report.Report, report
 }
 
 // BundleFile is Bundle written to the file out, whole or not at all
-// (atomicfile), buffered for the images' archives.
+// (report's atomic writer), buffered for the images' archives.
 func BundleFile(ctx context.Context, eng image.Engine, rep *report.Report, reportPath, suiteDir, out string) (*Manifest, error) {
 	var m *Manifest
 	err := report.AtomicWrite(out, 0o644, func(f io.Writer) error {

@@ -25,7 +25,7 @@ var (
 // under the namespace ns (ReplayPrefix/<run>) and returns, for each image
 // reference the bundle's manifest lists, the reference it was loaded as.
 //
-// The archive is checked and loaded by package imagearchive: refused when
+// The archive is checked and loaded by orchestrator/imagestore: refused when
 // it holds an image the manifest does not list, tags any image with a
 // reference the manifest does not list for it, or is sparse; its tags are
 // rewritten into ns. A reference in ns that already exists is never

@@ -35,7 +35,7 @@ type Options struct {
 	BaseImage string // a local image to build FROM instead of making one
 	Mirror    string // Debian mirror for mmdebstrap
 	// Subject makes the toolchain of the language that is a subject build
-	// (hale's, package halebuild); nil: that toolchain is unavailable.
+	// (hale's, orchestrator/subject); nil: that toolchain is unavailable.
 	Subject SubjectBuild
 	NoBuild bool // use existing images only
 	RunID   string
@@ -51,7 +51,7 @@ type Options struct {
 	// Pins are, per toolchain, the name=version packages to install instead
 	// of resolving them anew (verify passes the recorded ones).
 	Pins map[string][]string
-	// CacheDir is a cache folder (package imagecache): images are restored
+	// CacheDir is a cache folder (orchestrator/imagestore): images are restored
 	// from it before a build and kept in it after one ("": none).
 	CacheDir string
 	// CacheKey signs the entries kept in CacheDir and, when set, is
@@ -287,7 +287,7 @@ func (s image) ref() string { return s.repo + ":" + s.key[:16] }
 
 // buildOrFind builds s, or finds it already made from these inputs (checked
 // on the image, not taken by its tag), or with NoBuild requires it to exist.
-// A built image is normalised (package repro) so that its digest depends on
+// A built image is normalised (layer.go) so that its digest depends on
 // its inputs alone.
 func (b *Builder) buildOrFind(ctx context.Context, tc *Toolchain, s image) error {
 	s.in.Builder, s.in.SourceDateEpoch = builderName(), b.opts.SourceDateEpoch

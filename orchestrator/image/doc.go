@@ -9,7 +9,7 @@
 //
 // The one toolchain built from a tree the user gives (hale's: a --hale-src
 // folder or a --hale-git ref) is a SubjectBuild (subject.go) given in
-// Options.Subject: package halebuild assembles its context and asks the
+// Options.Subject: orchestrator/subject assembles its context and asks the
 // builder to build it FROM the base (BuildOnBase), to take a given image
 // (Given) and to ask it for its version (Finish).
 //
@@ -17,24 +17,24 @@
 // found on the engine, restored from a cache folder (signed or not) or given
 // by the user, and whether it may run privileged.
 //
-// The former package repro makes an image's digest a function of its inputs alone.
+// layer.go makes an image's digest a function of its inputs alone.
 //
 // The engine's embedded BuildKit (Docker 20.10 ships v0.8) stamps the build
 // time into the image config and history, ignores SOURCE_DATE_EPOCH and the
 // exporter's rewrite-timestamp, and leaves every file a build step touched
-// with that step's wall-clock mtime. repro takes the image BuildKit exported,
-// rewrites each layer tar canonically (mtimes clamped to SOURCE_DATE_EPOCH,
-// no atime/ctime, no user/group names, only xattr PAX records), sets every
-// time in the config to SOURCE_DATE_EPOCH and loads the result under its
-// final reference: same inputs, same bytes, same digest. What a build step
+// with that step's wall-clock mtime. So the image BuildKit exported is
+// rewritten: each layer tar canonically (mtimes clamped to
+// SOURCE_DATE_EPOCH, no atime/ctime, no user/group names, only xattr PAX
+// records), every time in the config set to SOURCE_DATE_EPOCH, and the
+// result loaded under its final reference: same inputs, same bytes, same digest. What a build step
 // writes that varies in content (apt and dpkg logs, apt's binary caches,
 // ldconfig's aux-cache) is removed by the Dockerfiles themselves, not here.
 //
 // It also lists what an image holds (packages, files) so that two builds that
-// differ can be told apart. It builds nothing and runs no container.
+// differ can be told apart.
 //
-// The former package debroot assembles, as an ordinary user, a small Debian root
-// filesystem from a mirror's packages: enough to run a bootstrapper
+// rootfs.go, deb.go, index.go and fetch.go assemble, as an ordinary user, a
+// small Debian root filesystem from a mirror's packages: enough to run a bootstrapper
 // (mmdebstrap) inside a container, where it is the container's own root.
 // It downloads the suite's index and the .debs it needs, each checked by
 // sha256 against the InRelease file fetched over HTTPS, and unpacks the

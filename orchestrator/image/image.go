@@ -18,10 +18,10 @@ import (
 // Name says which normaliser made an image; the report records it.
 const Name = "halebench repro/1 (engine BuildKit, moby exporter; layers and config rewritten to SOURCE_DATE_EPOCH)"
 
-// LabelEpoch marks an image repro made, with the epoch it was made for.
+// LabelEpoch marks an image normalised here, with the epoch it was made for.
 const LabelEpoch = "org.halebench.source-date-epoch"
 
-// Engine is what repro needs of the engine.
+// Engine is what normalising an image needs of the engine.
 type ReproEngine interface {
 	Save(ctx context.Context, refs ...string) (io.ReadCloser, error)
 	Load(ctx context.Context, archive io.Reader) error

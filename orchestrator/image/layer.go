@@ -53,7 +53,7 @@ func newBudget() *budget { return &budget{left: MaxNormaliseBytes} }
 
 func (b *budget) Write(p []byte) (int, error) {
 	if int64(len(p)) > b.left {
-		return 0, fmt.Errorf("%w: its layers come to over %d MiB, halebench's cap for an image it rewrites in %s (repro.MaxNormaliseBytes); is it the image meant?", ErrTooLarge, MaxNormaliseBytes>>20, os.TempDir())
+		return 0, fmt.Errorf("%w: its layers come to over %d MiB, halebench's cap for an image it rewrites in %s (image.MaxNormaliseBytes); is it the image meant?", ErrTooLarge, MaxNormaliseBytes>>20, os.TempDir())
 	}
 	b.left -= int64(len(p))
 	return len(p), nil

@@ -4,7 +4,7 @@ import "testing"
 
 // A toolchain's --version and the last line of a failed build become a
 // report's version and reason, said on stderr and in CI: they come out of
-// versionLine and (halebuild's) lastLine cleaned.
+// versionLine and (subject's) lastLine cleaned.
 func TestFirstLineIsCleaned(t *testing.T) {
 	if got := versionLine("  ::error::hale 9.9\nsecond"); got != "\u00b7 ::error::hale 9.9" {
 		t.Errorf("versionLine = %q", got)

@@ -13,7 +13,7 @@ import (
 // SubjectBuild makes the toolchain image of the language built from a
 // tree the user gives (suite.Language.SubjectBuild: hale-cli from a
 // hale checkout or a ref of hale's repository) rather than from its
-// Dockerfile alone. Package halebuild is the one there is; Options.Subject
+// Dockerfile alone. orchestrator/subject's Build is the one there is; Options.Subject
 // holds it, and it builds through the Builder's exported steps (Base,
 // BuildOnBase, Given, Finish, Run).
 type SubjectBuild interface {
@@ -27,7 +27,7 @@ type SubjectBuild interface {
 }
 
 // noSubjectKey is CacheKey's part for no subject build: as many empty
-// strings as halebuild gives, so that a key stays what it was.
+// strings as subject.Build gives, so that a key stays what it was.
 var noSubjectKey = []string{"", "", "", "", ""}
 
 // subject makes the toolchain of a SubjectBuild language with

@@ -21,7 +21,7 @@
 // the engine loads nothing, and the blob is removed. The config must be the
 // image's digest and name the entry's layers, and the loaded image must
 // have that digest and those layers. The caller then checks the image's
-// recorded inputs (see imagebuild). Whatever fails is said, removed from
+// recorded inputs (see orchestrator/image). Whatever fails is said, removed from
 // the folder and left to be rebuilt. It does not decide what an image's
 // key is.
 //
@@ -34,14 +34,14 @@
 // with it, and a job without one restores every entry unverified, under a
 // reference of the caller's choosing that an image built here never has.
 //
-// The former package imagearchive loads docker-save archives into the engine, checked:
+// load.go and read.go load docker-save archives into the engine, checked:
 // an archive is read before anything is loaded (bounded, no sparse entries, no links but the layer links docker save itself writes,
 // its manifest.json holding exactly the images the caller expects under the
 // tags the caller expects), every tag it carries is rewritten to the name
 // the caller gives, and after loading each image's digest is checked.
 //
 // It reads a bundle's images.tar (package evidence); a cache folder keeps
-// layers, not archives (package imagecache reads the engine's save stream
+// layers, not archives (cache.go and split.go read the engine's save stream
 // into them and writes the stream it loads, and opens its files with Open).
 // It does not decide which archive to trust or where archives live.
 package imagestore

@@ -3,9 +3,9 @@
 // sibling compares with the subject, whether the subject regressed against
 // its baseline, and what that makes of the bench and of the run. Pure logic
 // over values already measured: no engine, no files. The statuses it speaks
-// in are orchestrator/judge's.
+// in are its own (status.go).
 //
-// The former package metric declares the quantities a run measures and gates, once
+// metric.go declares the quantities a run measures and gates, once
 // each: a metric's name and unit, how a cell carries it, its keys in a
 // baselines entry (their ranges, and how a run records them), what it reads
 // of them, its verdict rule, the status its regression gives, and where the
@@ -14,11 +14,10 @@
 // JSON, grid and count table, and bisect's --metric read the registry
 // instead of naming them.
 //
-// It is not where values are measured or written: it holds rules over
-// values already measured, imports no engine and no report, and sits below
-// the judge and the report on the data's one way.
+// The registry is not where values are measured or written: it holds rules
+// over values already measured and imports no engine and no report.
 //
-// The former package status is the vocabulary of outcomes every stage of a run shares:
+// status.go is the vocabulary of outcomes every stage of a run shares:
 // what the sampler said of a sample, what the runner said of a job, what the
 // judge said of a bench and of the run, what became of a toolchain image —
 // and, beside each, what it means: its Severity (does it fail the run, need
@@ -28,9 +27,9 @@
 // the sampler's wire format keeps plain strings that map one to one onto
 // these.
 //
-// The former package baseline reads, judges against and rewrites baselines.json: the
+// baseline.go, read.go and write.go read, judge against and rewrite baselines.json: the
 // subject language's accepted medians, each with a tolerance band. Only the
-// subject gates; this package knows nothing of the other languages.
+// subject gates; they know nothing of the other languages.
 //
 // The file is read as a suite file is (no symlink, no FIFO or device, a size
 // cap) and trusted in nothing: one JSON object, and each metric's keys

@@ -19,7 +19,7 @@ const (
 )
 
 // What an image's toolchain can be: available, or Unavailable or
-// BuildFailed (imagebuild's statuses, named here so the report and the
+// BuildFailed (the image builder's statuses, named here so the report and the
 // renderers share one vocabulary).
 const Available Status = "available"
 

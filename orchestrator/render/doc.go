@@ -6,13 +6,13 @@
 // median per bench. The page has no script and asks no network for
 // anything. It reads reports; it never runs a bench or talks to the engine.
 //
-// The former package compare sets two stored run reports side by side, bench by
+// compare.go sets two stored run reports side by side, bench by
 // bench, as benchstat does for Go benchmarks: the old and new medians of
 // one language, the change, a two-sided Mann–Whitney p-value over the
 // stored samples, and whether the change is significant. It reads reports
 // only: no engine, no baselines.
 //
-// The former package cireport turns a finished run's report into what CI systems
+// junit.go, summary.go and verdict.go turn a finished run's report into what CI systems
 // read: a JUnit XML file (one test case per subject bench), a Markdown
 // step summary appended to a file such as $GITHUB_STEP_SUMMARY (the
 // verdict first, then what needs attention, then the grid), and the

@@ -67,7 +67,7 @@ func (o Outputs) Write(r *report.Report) error {
 	return errors.Join(errs...)
 }
 
-// WriteJUnit writes the report's JUnit XML to path through atomicfile: a
+// WriteJUnit writes the report's JUnit XML to path through report's atomic writer: a
 // synced temporary file beside it, renamed over it (a symlink at path is
 // refused, never followed).
 func WriteJUnit(path string, r *report.Report) error {

@@ -183,7 +183,7 @@ func newBenchView(runs []*Run, b *report.Bench) benchView {
 	return bv
 }
 
-// WriteFile renders runs to path through atomicfile: never through a
+// WriteFile renders runs to path through report's atomic writer: never through a
 // link, whole or not at all.
 func WriteFile(path string, runs []*Run) error {
 	return report.AtomicWrite(path, 0o644, func(w io.Writer) error { return Render(w, runs) })

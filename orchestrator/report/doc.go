@@ -9,20 +9,20 @@
 // BuildKit. It decides nothing: statuses arrive already judged, and what a
 // status means is orchestrator/judge's to say.
 //
-// The former package atomicfile writes an output file (a report, a page, a bundle)
+// atomicfile.go writes an output file (a report, a page, a bundle)
 // whole or not at all, and never through a link: the data goes to a new
 // temporary file beside the target (created exclusively, so no planted
 // name is opened), then is renamed over it. A target that is a symlink or
 // not a regular file is refused. It reads nothing and knows no format.
 //
-// The former package abreport is the result of `halebench ab` (schema halebench-ab/1):
+// abreport.go holds the result of `halebench ab` (schema halebench-ab/1):
 // each bench's paired comparison of sides A and B, the evidence a run
 // report carries — the host and the privilege granted or refused, each
 // side's images with their digests and provenance and its subject build —
 // in the report package's types, and its renderers (Grid, Markdown, JSON,
 // HTML). It links no engine; running the rounds is package ab's.
 //
-// The former package xprocreport is the result of `halebench xproc` (schema
+// xprocreport.go holds the result of `halebench xproc` (schema
 // halebench-xproc/1): each pair's runs and figures, the evidence a run
 // report carries (host, privilege, images with digests and provenance, the
 // subject's build) in the report package's types, and its tables. It links

@@ -43,7 +43,7 @@ func ReadBounded(path string) ([]byte, error) {
 	return data, nil
 }
 
-// WriteFile writes v as indented JSON to path through atomicfile: a
+// WriteFile writes v as indented JSON to path through the atomic writer (atomicfile.go): a
 // synced temporary file renamed over it, so a reader never sees half a
 // report and a crash right after a run does not lose the one it wrote; a
 // symlink at path is refused, never followed.

@@ -146,7 +146,7 @@ type Bench struct {
 	Comparatives      map[string]*Lang `json:"comparatives"`
 
 	// Metrics holds the subject's verdicts by the metrics declared beyond
-	// time, memory and instructions, by name (package metric).
+	// time, memory and instructions, by name (judge's metric registry).
 	Metrics map[string]*Check `json:"metrics,omitempty"`
 }
 
@@ -196,7 +196,7 @@ type Lang struct {
 	Count            *CountLane    `json:"count,omitempty"`
 
 	// Metrics is the median of each metric declared beyond time, memory
-	// and instructions, by name (package metric).
+	// and instructions, by name (judge's metric registry).
 	Metrics map[string]int64 `json:"metrics,omitempty"`
 }
 

@@ -5,12 +5,12 @@
 // It says which kind a file is and refuses, naming the file and the kind,
 // a document a verb does not take.
 //
-// It holds no rendering and no merging: the documents' types are report's
-// (run), abreport's (ab) and xprocreport's (xproc); merge joins shards of
+// It holds no rendering: the documents' types are
+// orchestrator/report's (run, ab and xproc); merge joins shards of
 // any kind. Like those packages it links no Docker, BuildKit or engine
 // code, so a verb that only reads JSON links none.
 //
-// The former package shard splits a run's benches over N machines (run --shard=K/N):
+// partition.go and costs.go split a run's benches over N machines (run --shard=K/N):
 // which part K is (from the flag or the CI's own variables), and a
 // partition every shard computes alike from the same inputs — the run's
 // benches, each with the cost the baselines or an earlier report record —
@@ -18,10 +18,9 @@
 // can be made. A bench is never split: the judge compares a bench's
 // languages with each other, so they run on one machine.
 //
-// It is pure: it reads no file and talks to no engine. Merging the shards'
-// reports back into one is orchestrator/result's.
+// That part is pure: it reads no file and talks to no engine.
 //
-// The former package merge makes one report of the shards of one sharded run
+// merge.go makes one report of the shards of one sharded run
 // (halebench merge): it refuses shards that are not of the same run — other
 // suites or sources, other subject builds or images, other settings, a
 // different partition, a bench twice, a shard missing or given twice, a
@@ -37,6 +36,5 @@
 // Files is the one path every kind merges through: it reads each file
 // through result's bounded reader, refuses shards of two kinds, and joins
 // them by their kind's rule. It reads JSON documents, which are hostile
-// input, and links no Docker, BuildKit or engine code. How a partition is
-// made is orchestrator/result's.
+// input, and links no Docker, BuildKit or engine code.
 package result

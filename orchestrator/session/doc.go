@@ -16,15 +16,15 @@
 // hang up. ErrInterrupted is the one error of a cancelled verb. It decides
 // nothing about numbers.
 //
-// The former package prune removes what halebench's builds leave behind: bench and
+// prune.go removes what halebench's builds leave behind: bench and
 // toolchain images that no report under results/ names and that are not
 // among the latest builds, and the engine's build cache past a size. It
 // touches only images halebench made (its repositories, or its bench
 // label), never forces a removal, and can be kept to one labelled scope of
 // bench images. It does not build or run anything.
 //
-// The former package record is the boundary between what a run's engine-side packages
-// produce (engine, imagebuild, runner values) and the report's own schema
+// record.go is the boundary between what a run's engine-side packages
+// produce (engine, image, runner values) and the report's own schema
 // types: each function turns one of theirs into the report's. It is the
 // only package that imports both sides, so orchestrator/report links
 // neither Docker nor BuildKit, and a change of a wire or engine type shows

@@ -70,7 +70,7 @@ func sameJSON(t *testing.T, name string, theirs, ours any) {
 }
 
 // Every conversion keeps every field: the report writes what the engine,
-// imagebuild, runner and judge values held, under the same names, so the
+// image, runner and judge values held, under the same names, so the
 // schema did not change when the report got types of its own.
 func TestConversionsKeepEveryField(t *testing.T) {
 	hi := filled[engine.HostInfo](t)

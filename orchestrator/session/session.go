@@ -55,7 +55,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 		o.Log = io.Discard
 	}
 	if o.Engine == nil {
-		return nil, errors.New("lifecycle.Open: no engine (the caller dials one)")
+		return nil, errors.New("session.Open: no engine (the caller dials one)")
 	}
 	s := &Session{Eng: o.Engine, opts: o, RunID: newRunID(o.Kind)}
 	s.opts.Images.RunID = s.RunID

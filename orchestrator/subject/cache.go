@@ -51,7 +51,8 @@ func (b *build) haleCacheArgs(ctx context.Context, hb *image.HaleBuild) map[stri
 }
 
 // CacheRelease and CacheRef are the cache mount ids of a release tag's
-// target dir (+ the repository's digest) and of any other ref's; imagebuild's
+// target dir (+ the repository's digest) and of any other ref's; the image
+// package's
 // test of the mount builds with them.
 const (
 	CacheRelease = haleCacheRelease

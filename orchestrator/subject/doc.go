@@ -2,7 +2,7 @@
 // hale-cli built from a --hale-src folder or a --hale-git ref (cloned with
 // the host's git, package gitrepo), with a --hale-vendor folder of crates.
 // A Build is the image.SubjectBuild of the language whose toolchain
-// entry says SubjectBuild; imagebuild builds what it asks for FROM the
+// entry says SubjectBuild; orchestrator/image builds what it asks for FROM the
 // base and knows nothing of hale.
 //
 // The build context is assembled in a temporary folder (the tree, the

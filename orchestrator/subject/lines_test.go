@@ -10,8 +10,8 @@ func TestLastLineIsCleaned(t *testing.T) {
 	}
 }
 
-// A Build names as many inputs as imagebuild's key gives no subject build
-// (imagebuild.noSubjectKey), all empty when none is given: the cache key
+// A Build names as many inputs as image's key gives no subject build
+// (image.noSubjectKey), all empty when none is given: the cache key
 // of a run with no hale input stays what it was.
 func TestCacheKeyParts(t *testing.T) {
 	if got := (Build{}).CacheKey(); len(got) != 5 || got[0]+got[1]+got[2]+got[3]+got[4] != "" {

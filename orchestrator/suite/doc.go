@@ -8,7 +8,7 @@
 //
 // It reads files and builds nothing.
 //
-// The former package toolchain names the languages halebench measures and, for each, how
+// toolchain.go names the languages halebench measures and, for each, how
 // a bench source is compiled, how it is run and how its toolchain reports its
 // version. It is the one table every other package reads; it builds nothing.
 package suite

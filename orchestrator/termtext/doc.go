@@ -5,7 +5,7 @@
 // Printer is the one writer of a process's stderr, every line cleaned and
 // the live progress line kept below them.
 //
-// The former package mdtext makes text that a bench, a build, a compiler or git wrote
+// mdtext.go makes text that a bench, a build, a compiler or git wrote
 // safe to put in Markdown (a step summary, release notes, a table cell): it
 // shows as the text it is, never as an image, a link, an autolink, raw HTML
 // or a new table cell or row. It cleans with termtext first, so the result

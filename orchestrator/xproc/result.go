@@ -2,7 +2,7 @@ package xproc
 
 import "github.com/hale-lang/halebench/orchestrator/report"
 
-// The report's types live in xprocreport, which a verb that only reads or
+// The report's types live in orchestrator/report, which a verb that only reads or
 // prints an xproc report imports without the engine.
 type (
 	Report = report.XprocReport
