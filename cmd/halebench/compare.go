@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/render"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 const compareHelp = `Usage: halebench compare [flags] OLD.json NEW.json
@@ -15,11 +17,23 @@ Sets two stored run reports side by side, bench by bench, as benchstat does:
 the old and new medians of one language (the new report's subject by
 default), the change, a two-sided Mann–Whitney p-value over the stored
 samples, and a verdict (slower, faster, or ~ where the change is not
-significant). --metric=NAME compares another metric the samples carry
-(memory: higher, lower or ~) instead of time; the count lane's instructions
-are set beside every row where both reports counted. Needs no engine. Warns
-when the reports come from different hosts. An ab result or an xproc
-report is refused (exit 2): compare takes run reports.
+significant; marked ¹ where the samples are too few for the test to reach
+p < --alpha at all, with the least count a side that could). A geomean row
+sums up the benches both reports have figures of and names those left out.
+A row without a comparison says why: only in the old report, only in the
+new report, in neither report (the bench is, the language is not), or no
+samples (the cells' statuses). --metric=NAME compares another metric the
+samples carry (memory: higher, lower or ~) instead of time; the count
+lane's instructions are set beside every row where both reports counted.
+Needs no engine. The table goes to stdout (--json: a halebench-compare/1
+document); warnings (different hosts, the same sources, a language only
+one report holds) go to stderr.
+
+Exit status: 0 the table was printed; 1 with --fail-on-slower when a row is
+significantly slower (higher, for --metric=memory); 2 bad input: a file
+that is not a run report (an ab result or an xproc report is refused by
+name), a --lang neither report holds (the error names those they hold), an
+unknown --metric, --alpha outside (0, 1).
 
 Flags:
 `
@@ -30,6 +44,7 @@ func runCompare(_ context.Context, args []string) error {
 	alpha := fs.Float64("alpha", 0.05, "significance level a change must reach to be shown")
 	jsonOut := fs.Bool("json", false, "print the table as JSON")
 	metricName := fs.String("metric", "time", "the metric to compare: a sampled one of the registry ("+judge.SampledNames()+")")
+	failOnSlower := fs.Bool("fail-on-slower", false, "exit 1 when a bench is significantly slower (higher, for another metric than time) in NEW")
 	files, err := parseN(fs, args, compareHelp, 2, "two report files, OLD.json NEW.json")
 	if err != nil {
 		return err
@@ -38,9 +53,16 @@ func runCompare(_ context.Context, args []string) error {
 	if err != nil {
 		return badInput("compare", err)
 	}
-	if *jsonOut {
-		return t.JSON(os.Stdout)
+	for _, w := range t.Warnings {
+		fmt.Fprintln(stderr, "halebench: compare: warning:", termtext.Clean(w))
 	}
-	t.Text(os.Stdout)
-	return nil
+	if *jsonOut {
+		err = t.JSON(os.Stdout)
+	} else {
+		t.Text(os.Stdout)
+	}
+	if err == nil && *failOnSlower && t.Worse() {
+		return render.ErrSlower
+	}
+	return err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
@@ -47,7 +48,8 @@ Exit codes:
   0    fine (also when the subject's toolchain is unavailable: a warning says so)
   1    the subject regressed against baselines.json (time or memory), failed
        on a bench, or (with --strict) a bench was inconclusive; verify: an
-       image differs
+       image differs; compare --fail-on-slower: a bench is significantly
+       slower in NEW
   2    the run could not be made (bad input, no engine, no BuildKit, bad baselines)
   130  interrupted (SIGINT, SIGTERM or SIGHUP): containers removed, partial report
        written, within 20 s; a second signal exits at once and says whether
@@ -114,6 +116,9 @@ func exitCode(err error) int {
 		return 1
 	case errors.Is(err, ab.ErrSlower):
 		fmt.Fprintln(stderr, "halebench: a bench is slower in B and --fail-on-slower was given")
+		return 1
+	case errors.Is(err, render.ErrSlower):
+		fmt.Fprintln(stderr, "halebench: compare: a bench is significantly slower in NEW and --fail-on-slower was given")
 		return 1
 	case errors.Is(err, evidence.ErrDiffer):
 		fmt.Fprintln(stderr, "halebench: a rebuilt image differs from the report (see the lines above)")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -30,24 +31,56 @@ type Row struct {
 	DeltaPct  *float64 `json:"delta_pct,omitempty"`
 	P         *float64 `json:"p,omitempty"`
 	Verdict   string   `json:"verdict"` // slower, faster, ~ (no significant change), or why there is no comparison
-	Counts    *Counts  `json:"counts,omitempty"`
+	// MinP is the smallest p the test can give at OldN+NewN samples;
+	// TooFewSamples marks a "~" that no data of these sizes could have
+	// turned into a change at the table's alpha (MinP is not below it).
+	MinP          *float64 `json:"min_p,omitempty"`
+	TooFewSamples bool     `json:"too_few_samples,omitempty"`
+	Counts        *Counts  `json:"counts,omitempty"`
 }
+
+// Geomean is the geometric mean of the medians of the benches both
+// reports have figures of (benchstat's summary row): the change of a
+// typical bench. LeftOut names the benches it is not over (their rows say
+// why).
+type Geomean struct {
+	Old      *float64 `json:"old,omitempty"`
+	New      *float64 `json:"new,omitempty"`
+	DeltaPct *float64 `json:"delta_pct,omitempty"`
+	Benches  int      `json:"benches"`
+	LeftOut  []string `json:"left_out,omitempty"`
+}
+
+// CompareSchema and CompareKind name the document compare --json prints.
+const (
+	CompareSchema = "halebench-compare/1"
+	CompareKind   = "compare"
+)
+
+// ErrSlower is what the compare verb returns with --fail-on-slower when a
+// row is significantly slower (higher, for another metric than time).
+var ErrSlower = errors.New("a bench is significantly slower in the new report")
 
 // Table is the comparison of two reports.
 type Table struct {
-	Lang string `json:"lang"`
+	Schema string `json:"schema"`
+	Kind   string `json:"kind"`
+	Lang   string `json:"lang"`
 	// Metric and Unit name what the rows compare where it is not time
 	// (time: both empty, as before metrics were chosen).
-	Metric   string `json:"metric,omitempty"`
-	Unit     string `json:"unit,omitempty"`
-	metric   *judge.Metric
-	Alpha    float64  `json:"alpha"`
-	OldRun   string   `json:"old_run"`
-	NewRun   string   `json:"new_run"`
-	OldHost  string   `json:"old_host"`
-	NewHost  string   `json:"new_host"`
+	Metric  string `json:"metric,omitempty"`
+	Unit    string `json:"unit,omitempty"`
+	metric  *judge.Metric
+	Alpha   float64 `json:"alpha"`
+	OldRun  string  `json:"old_run"`
+	NewRun  string  `json:"new_run"`
+	OldHost string  `json:"old_host"`
+	NewHost string  `json:"new_host"`
+	// Warnings are for stderr (the verb prints them there); the JSON
+	// keeps them beside the rows.
 	Warnings []string `json:"warnings,omitempty"`
 	Rows     []Row    `json:"rows"`
+	Geomean  *Geomean `json:"geomean,omitempty"`
 }
 
 // CompareFiles is the compare verb's table: the run reports stored at oldPath and
@@ -70,7 +103,44 @@ func CompareFiles(oldPath, newPath, lang, metric string, alpha float64) (Table, 
 	if err != nil {
 		return Table{}, err
 	}
+	if lang != "" {
+		held := union(Langs(old), Langs(cur))
+		if !slices.Contains(held, lang) {
+			if len(held) == 0 {
+				return Table{}, fmt.Errorf("compare: --lang=%s: neither report holds figures of any language", lang)
+			}
+			return Table{}, fmt.Errorf("compare: --lang=%s: neither report holds it; give one of %s", lang, strings.Join(held, ", "))
+		}
+	}
 	return Reports(old, cur, lang, m, alpha), nil
+}
+
+// Langs are the languages a report holds a cell of, sorted: its subject
+// where a bench has the subject's result, and every comparative.
+func Langs(r *report.Report) []string {
+	set := map[string]bool{}
+	for _, b := range r.Benches {
+		if b.SubjectResult != nil && r.Subject != "" {
+			set[r.Subject] = true
+		}
+		for l, c := range b.Comparatives {
+			if c != nil {
+				set[l] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for l := range set {
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func union(a, b []string) []string {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Reports compares lang's figures ("" : the new report's subject) of
@@ -84,7 +154,7 @@ func Reports(old, cur *report.Report, lang string, m *judge.Metric, alpha float6
 	if m == nil {
 		m = judge.MetricTime
 	}
-	t := Table{Lang: lang, Alpha: alpha, OldRun: old.GeneratedAt, NewRun: cur.GeneratedAt, OldHost: host(old), NewHost: host(cur), metric: m}
+	t := Table{Schema: CompareSchema, Kind: CompareKind, Lang: lang, Alpha: alpha, OldRun: old.GeneratedAt, NewRun: cur.GeneratedAt, OldHost: host(old), NewHost: host(cur), metric: m}
 	if m != judge.MetricTime {
 		t.Metric, t.Unit = m.Name, m.Unit
 	}
@@ -94,6 +164,15 @@ func Reports(old, cur *report.Report, lang string, m *judge.Metric, alpha float6
 	if old.SourcesDigest == cur.SourcesDigest && old.SourcesDigest != "" {
 		t.Warnings = append(t.Warnings, "both reports measured the same bench sources (an A/A comparison)")
 	}
+	inOld, inNew := slices.Contains(Langs(old), lang), slices.Contains(Langs(cur), lang)
+	switch {
+	case !inOld && !inNew:
+		t.Warnings = append(t.Warnings, fmt.Sprintf("neither report holds figures of %s (they hold %s): nothing to compare; give --lang", lang, orNone(union(Langs(old), Langs(cur)))))
+	case !inOld:
+		t.Warnings = append(t.Warnings, fmt.Sprintf("only the new report holds figures of %s", lang))
+	case !inNew:
+		t.Warnings = append(t.Warnings, fmt.Sprintf("only the old report holds figures of %s", lang))
+	}
 	oldBy := map[string]*report.Bench{}
 	for _, b := range old.Benches {
 		oldBy[b.Name] = b
@@ -101,17 +180,75 @@ func Reports(old, cur *report.Report, lang string, m *judge.Metric, alpha float6
 	seen := map[string]bool{}
 	for _, b := range cur.Benches {
 		seen[b.Name] = true
-		o, n := langOf(oldBy[b.Name], old.Subject, lang), langOf(b, cur.Subject, lang)
+		ob, ok := oldBy[b.Name]
+		if !ok {
+			t.Rows = append(t.Rows, Row{Bench: b.Name, Verdict: OnlyNew})
+			continue
+		}
+		o, n := langOf(ob, old.Subject, lang), langOf(b, cur.Subject, lang)
 		r := row(b.Name, m, o, n, alpha)
 		r.Counts = countsOf(o, n)
 		t.Rows = append(t.Rows, r)
 	}
 	for _, b := range old.Benches {
 		if !seen[b.Name] {
-			t.Rows = append(t.Rows, Row{Bench: b.Name, Verdict: "only in the old report"})
+			seen[b.Name] = true
+			t.Rows = append(t.Rows, Row{Bench: b.Name, Verdict: OnlyOld})
 		}
 	}
+	t.Geomean = geomean(t.Rows)
 	return t
+}
+
+// The verdicts of a row without a comparison (besides "no samples …",
+// which names the cells' statuses).
+const (
+	OnlyNew = "only in the new report"
+	OnlyOld = "only in the old report"
+	Neither = "in neither report"
+)
+
+func orNone(langs []string) string {
+	if len(langs) == 0 {
+		return "none"
+	}
+	return strings.Join(langs, ", ")
+}
+
+// geomean summarises the rows with figures on both sides; nil without rows.
+func geomean(rows []Row) *Geomean {
+	if len(rows) == 0 {
+		return nil
+	}
+	g := &Geomean{}
+	var lo, ln float64
+	for _, r := range rows {
+		o, n := r.Old+r.OldMedian, r.New+r.NewMedian // one of each pair is set
+		if r.DeltaPct == nil || o <= 0 || n <= 0 {
+			g.LeftOut = append(g.LeftOut, r.Bench)
+			continue
+		}
+		lo += math.Log(float64(o))
+		ln += math.Log(float64(n))
+		g.Benches++
+	}
+	if g.Benches > 0 {
+		o, n := math.Exp(lo/float64(g.Benches)), math.Exp(ln/float64(g.Benches))
+		d := (n/o - 1) * 100
+		g.Old, g.New, g.DeltaPct = &o, &n, &d
+	}
+	return g
+}
+
+// Worse says whether a row is significantly slower (time) or higher
+// (another metric): what --fail-on-slower fails on.
+func (t Table) Worse() bool {
+	for _, r := range t.Rows {
+		if r.Verdict == "slower" || r.Verdict == "higher" {
+			return true
+		}
+	}
+	return false
 }
 
 func host(r *report.Report) string {
@@ -141,16 +278,26 @@ func usable(v judge.Values) bool {
 func row(name string, m *judge.Metric, o, n *report.Lang, alpha float64) Row {
 	r := Row{Bench: name}
 	switch {
+	case o == nil && n == nil:
+		r.Verdict = Neither
+		return r
 	case o == nil:
-		r.Verdict = "only in the new report"
+		r.Verdict = OnlyNew
 		return r
 	case n == nil:
-		r.Verdict = "only in the old report"
+		r.Verdict = OnlyOld
 		return r
 	}
 	ov, nv := m.Of(o.Cell()), m.Of(n.Cell())
-	if !usable(ov) || !usable(nv) {
-		r.Verdict = fmt.Sprintf("no figures (old %s, new %s)", o.Status, n.Status)
+	switch {
+	case !usable(ov) && !usable(nv):
+		r.Verdict = fmt.Sprintf("no samples in either report (old %s, new %s)", status(o), status(n))
+		return r
+	case !usable(ov):
+		r.Verdict = fmt.Sprintf("no samples in the old report (%s)", status(o))
+		return r
+	case !usable(nv):
+		r.Verdict = fmt.Sprintf("no samples in the new report (%s)", status(n))
 		return r
 	}
 	if m == judge.MetricTime {
@@ -161,7 +308,8 @@ func row(name string, m *judge.Metric, o, n *report.Lang, alpha float64) Row {
 	r.OldN, r.NewN = len(ov.Samples), len(nv.Samples)
 	d := (float64(nv.Median)/float64(ov.Median) - 1) * 100
 	p := math.Min(1, 2*math.Min(stats.MannWhitneyGreater(nv.Samples, ov.Samples), stats.MannWhitneyGreater(ov.Samples, nv.Samples)))
-	r.DeltaPct, r.P = &d, &p
+	minP := stats.MannWhitneyMinP(r.OldN, r.NewN)
+	r.DeltaPct, r.P, r.MinP = &d, &p, &minP
 	up, down := "slower", "faster"
 	if m != judge.MetricTime {
 		up, down = "higher", "lower"
@@ -169,12 +317,20 @@ func row(name string, m *judge.Metric, o, n *report.Lang, alpha float64) Row {
 	switch {
 	case p >= alpha:
 		r.Verdict = "~"
+		r.TooFewSamples = minP >= alpha
 	case d > 0:
 		r.Verdict = up
 	default:
 		r.Verdict = down
 	}
 	return r
+}
+
+func status(l *report.Lang) string {
+	if l.Status == "" {
+		return "no status"
+	}
+	return string(l.Status)
 }
 
 // figure is a median of the table's metric as the text shows it.
@@ -189,7 +345,9 @@ func (t Table) figure(v int64) string {
 }
 
 // Text writes the table as benchstat does: a change only where it is
-// significant, "~" where it is not.
+// significant, "~" where it is not, marked ¹ where the samples are too few
+// for any change to be, then the geomean row. It writes results only: the
+// verb prints Warnings on stderr.
 func (t Table) Text(w io.Writer) {
 	// Everything but the figures comes from the two report files: cleaned.
 	c := termtext.Clean
@@ -197,12 +355,10 @@ func (t Table) Text(w io.Writer) {
 	if t.Metric != "" {
 		fmt.Fprintf(w, "metric: %s (%s)\n", c(t.Metric), c(t.Unit))
 	}
-	for _, m := range t.Warnings {
-		fmt.Fprintln(w, "warning:", c(m))
-	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "bench\told\tnew\tdelta\tp\tn\tverdict")
+	var few []string // the sizes of the rows marked ¹, each once
 	for _, r := range t.Rows {
 		if r.DeltaPct == nil {
 			fmt.Fprintf(tw, "%s\t—\t—\t—\t—\t—\t%s\n", c(r.Bench), c(r.Verdict))
@@ -216,10 +372,32 @@ func (t Table) Text(w io.Writer) {
 		if t.Metric != "" {
 			old, cur = r.OldMedian, r.NewMedian
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%d+%d\t%s\n", c(r.Bench), t.figure(old), t.figure(cur), delta, *r.P, r.OldN, r.NewN, r.Verdict)
+		verdict := r.Verdict
+		if r.TooFewSamples {
+			verdict += " ¹"
+			if size := fmt.Sprintf("%d+%d the smallest p it can give is %.3g", r.OldN, r.NewN, *r.MinP); !slices.Contains(few, size) {
+				few = append(few, size)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%d+%d\t%s\n", c(r.Bench), t.figure(old), t.figure(cur), delta, *r.P, r.OldN, r.NewN, verdict)
+	}
+	if g := t.Geomean; g != nil && g.Benches > 0 {
+		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.1f%%\n", t.figure(int64(math.Round(*g.Old))), t.figure(int64(math.Round(*g.New))), *g.DeltaPct)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\np: two-sided Mann–Whitney U over the stored samples; a change is shown where p < %.3g\n", t.Alpha)
+	fmt.Fprintln(w)
+	if len(few) > 0 {
+		fmt.Fprintf(w, "¹ too few samples for the test to reach p < %.3g: at %s; need ≥ %d samples a side\n",
+			t.Alpha, strings.Join(few, ", at "), stats.MannWhitneyNeed(t.Alpha))
+	}
+	if g := t.Geomean; g != nil {
+		fmt.Fprintf(w, "geomean: over the %d benches both reports have figures of", g.Benches)
+		if len(g.LeftOut) > 0 {
+			fmt.Fprintf(w, "; left out (see their rows): %s", c(strings.Join(g.LeftOut, ", ")))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "p: two-sided Mann–Whitney U over the stored samples; a change is shown where p < %.3g\n", t.Alpha)
 	t.countText(w)
 }
 

@@ -9,8 +9,11 @@
 // compare.go sets two stored run reports side by side, bench by
 // bench, as benchstat does for Go benchmarks: the old and new medians of
 // one language, the change, a two-sided Mann–Whitney p-value over the
-// stored samples, and whether the change is significant. It reads reports
-// only: no engine, no baselines.
+// stored samples, and whether the change is significant — marked where the
+// samples are too few for the test to reach the level at all — with a
+// geomean row, and a label for every bench without a comparison. Its JSON
+// is the halebench-compare/1 document. It reads reports only: no engine,
+// no baselines.
 //
 // junit.go, summary.go and verdict.go turn a finished run's report into what CI systems
 // read: a JUnit XML file (one test case per subject bench), a Markdown

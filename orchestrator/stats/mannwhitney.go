@@ -110,3 +110,33 @@ func exactUGreater(n1, n2, u int) float64 {
 	}
 	return tail / total
 }
+
+// MannWhitneyMinP is the smallest two-sided p-value the Mann–Whitney U
+// test can give for samples of n1 and n2 values: that of a complete
+// separation (every value of one side above every value of the other),
+// whose one-sided chance is one rank arrangement out of C(n1+n2, n1).
+// When it is not below a significance level, no data of those sizes can
+// reach that level.
+func MannWhitneyMinP(n1, n2 int) float64 {
+	if n1 <= 0 || n2 <= 0 {
+		return 1
+	}
+	// C(n, k) by the product that stays an integer at every step: exact
+	// while it fits a float64's 53 bits, as the sizes near any level do.
+	n, k := n1+n2, min(n1, n2)
+	c := 1.0
+	for i := 1; i <= k; i++ {
+		c = c * float64(n-k+i) / float64(i)
+	}
+	return math.Min(1, 2/c)
+}
+
+// MannWhitneyNeed is the least number of samples a side (the same on both)
+// at which the two-sided Mann–Whitney U test can give a p below alpha.
+func MannWhitneyNeed(alpha float64) int {
+	n := 1
+	for MannWhitneyMinP(n, n) >= alpha && n < 1<<16 {
+		n++
+	}
+	return n
+}

@@ -87,3 +87,38 @@ func TestMannWhitneyGreater(t *testing.T) {
 		t.Fatalf("exact %v vs approx %v", exact, approx)
 	}
 }
+
+// The smallest two-sided p is twice the exact tail of the largest U, as
+// the exact test counts it, whatever the sizes; and the least n a side
+// follows from it.
+func TestMannWhitneyMinP(t *testing.T) {
+	for _, c := range []struct {
+		n1, n2 int
+		want   float64
+	}{
+		{3, 3, 0.1},      // 2/20
+		{4, 4, 2.0 / 70}, // below 0.05
+		{3, 4, 2.0 / 35},
+		{5, 5, 2.0 / 252},
+		{1, 1, 1},
+		{2, 2, 1.0 / 3},
+		{0, 5, 1},
+	} {
+		if got := MannWhitneyMinP(c.n1, c.n2); !near(got, c.want, 1e-12) {
+			t.Errorf("%d+%d: %v, want %v", c.n1, c.n2, got, c.want)
+		}
+		if c.n1 > 0 && c.n2 > 0 {
+			if exact := math.Min(1, 2*exactUGreater(c.n1, c.n2, c.n1*c.n2)); !near(exact, c.want, 1e-12) {
+				t.Errorf("%d+%d: the exact test's least p is %v", c.n1, c.n2, exact)
+			}
+		}
+	}
+	for _, c := range []struct {
+		alpha float64
+		want  int
+	}{{0.05, 4}, {0.1, 4}, {0.11, 3}, {0.01, 5}, {0.001, 7}} {
+		if got := MannWhitneyNeed(c.alpha); got != c.want {
+			t.Errorf("alpha %v: need %d, want %d", c.alpha, got, c.want)
+		}
+	}
+}
