@@ -44,6 +44,7 @@ type problem struct {
 	Status              judge.Status
 	Order               int
 	Size                *Size // how much it moved, for a verdict on a metric
+	Output              bool  // Detail is a program's or a build's output (set in code), not a sentence
 }
 
 type imageRow struct {
@@ -309,7 +310,7 @@ func problems(run *Run) []problem {
 			if detail == "" {
 				detail = res.BuildError
 			}
-			out = append(out, problem{Bench: b.Name, Lang: l.Name, Status: res.Status, Detail: clip(detail, 300), Order: statusRank(res.Status)})
+			out = append(out, problem{Bench: b.Name, Lang: l.Name, Status: res.Status, Detail: clip(detail, 300), Order: statusRank(res.Status), Output: true})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Order < out[j].Order })
