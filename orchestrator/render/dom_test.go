@@ -111,3 +111,24 @@ func cspOf(doc *html.Node) string {
 	}
 	return ""
 }
+
+// textOutside is the text under n that is not inside an element named
+// skip.
+func textOutside(n *html.Node, skip string) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == skip {
+			return
+		}
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+			b.WriteString(" ")
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return strings.Join(strings.Fields(b.String()), " ")
+}

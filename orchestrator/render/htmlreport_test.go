@@ -279,6 +279,26 @@ func TestPageInChromium(t *testing.T) {
 	if !found {
 		t.Errorf("no row for loop_overhead in any medians table")
 	}
+	// No figure is only in a chart's tooltip: every figure an SVG title
+	// holds is in the page's text outside the charts too (the tables).
+	outside := textOutside(doc, "svg")
+	figureRe := regexp.MustCompile(`[0-9][0-9.]*(×| ns| µs| ms| s)`)
+	checked := 0
+	for _, title := range all(doc, "title") {
+		if title.Parent == nil || title.Parent.Data == "head" {
+			continue
+		}
+		for _, f := range figureRe.FindAllString(text(title), -1) {
+			checked++
+			if !strings.Contains(outside, f) {
+				t.Errorf("%q (tooltip %q) is only in a chart", f, text(title))
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d tooltip figures checked", checked)
+	}
+
 	// Languages are told by shape and name, not colour alone: each
 	// category's key names each beside its marker, and no text is drawn in
 	// a language's colour.

@@ -69,6 +69,22 @@ type benchView struct {
 	Baseline string
 	// CountTrend is the subject's instructions across reports.
 	CountTrend template.HTML
+	// Samples and TrendRows are the strip plot's and the trends' figures
+	// as tables: no figure is only in a chart's tooltip.
+	Samples   []sampleRow
+	TrendRows []trendRow
+}
+
+// sampleRow is one language's samples on a bench, fastest first.
+type sampleRow struct {
+	Lang, Median, Samples, Mem string
+}
+
+// trendRow is one report's point of a bench's trends.
+type trendRow struct {
+	Label, Date, Median, Count string
+	Status                     judge.Status
+	run                        int // the report's place in date order
 }
 
 // Render writes one self-contained HTML page for the newest of runs; the
@@ -165,15 +181,70 @@ func newBenchView(runs []*Run, b *report.Bench) benchView {
 			bv.Baseline += fmt.Sprintf(" (tolerance %.0f%%)", *b.Tolerance*100)
 		}
 	}
+	if bv.Strip != "" {
+		bv.Samples = sampleRows(r, b)
+	}
 	if len(runs) > 1 {
-		if pts := trend(runs, r.Subject, b.Name); len(pts) > 0 {
+		pts, counts := trend(runs, r.Subject, b.Name), countTrend(runs, r.Subject, b.Name)
+		if len(pts) > 0 {
 			bv.Trend = trendChart(b.Name, pts)
 		}
-		if pts := countTrend(runs, r.Subject, b.Name); len(pts) > 0 {
-			bv.CountTrend = trendOf(b.Name, pts, judge.Instructions.Format, "the subject's "+judge.Instructions.Name)
+		if len(counts) > 0 {
+			bv.CountTrend = trendOf(b.Name, counts, judge.Instructions.Format, "the subject's "+judge.Instructions.Name)
 		}
+		bv.TrendRows = trendRows(pts, counts)
 	}
 	return bv
+}
+
+// sampleRows are the strip plot's figures: each language's samples.
+func sampleRows(r *report.Report, b *report.Bench) []sampleRow {
+	var out []sampleRow
+	for _, l := range report.Langs(r) {
+		res := report.LangResult(r, b, l.Name)
+		if res == nil {
+			continue
+		}
+		v := figures(res)
+		samples := append([]int64(nil), v.Samples...)
+		sort.Slice(samples, func(i, j int) bool { return samples[i] < samples[j] })
+		var each []string
+		for _, x := range samples {
+			if x > 0 {
+				each = append(each, figure(x))
+			}
+		}
+		row := sampleRow{Lang: l.Title, Median: string(res.Status), Samples: strings.Join(each, ", "), Mem: memText(res)}
+		if v.Median > 0 {
+			row.Median = figure(v.Median)
+		}
+		if row.Samples == "" {
+			row.Samples = "—"
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// trendRows are the trends' figures, a row per report in date order: the
+// subject's median and, where the count lane counted it, its
+// instructions.
+func trendRows(pts, counts []trendPoint) []trendRow {
+	var out []trendRow
+	byRun := map[int]int{}
+	for _, p := range pts {
+		byRun[p.run] = len(out)
+		out = append(out, trendRow{Label: p.label, Date: p.date, Median: figure(int64(p.median)), Count: "—", Status: p.status, run: p.run})
+	}
+	for _, c := range counts {
+		if i, ok := byRun[c.run]; ok {
+			out[i].Count = judge.Instructions.Format(int64(c.median))
+			continue
+		}
+		out = append(out, trendRow{Label: c.label, Date: c.date, Median: "—", Count: judge.Instructions.Format(int64(c.median)), Status: c.status, run: c.run})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].run < out[j].run })
+	return out
 }
 
 // WriteFile renders runs to path through atomicfile: never through a
@@ -354,7 +425,7 @@ func images(r *report.Report) []imageRow {
 // trend is the subject's median on a bench in each run, in date order.
 func trend(runs []*Run, subject, bench string) []trendPoint {
 	var pts []trendPoint
-	for _, run := range runs {
+	for i, run := range runs {
 		r := run.Report
 		var b *report.Bench
 		for _, x := range r.Benches {
@@ -369,7 +440,7 @@ func trend(runs []*Run, subject, bench string) []trendPoint {
 		if figures(res).Median <= 0 {
 			continue
 		}
-		p := trendPoint{median: float64(figures(res).Median), date: shortDate(r.GeneratedAt), status: b.Status}
+		p := trendPoint{median: float64(figures(res).Median), date: shortDate(r.GeneratedAt), status: b.Status, run: i}
 		if tc, ok := r.Images[subject]; ok && tc.Version != "" {
 			p.label = report.SubjectVersion(&report.Report{Subject: subject, Images: r.Images})
 			p.label = strings.TrimSpace(strings.TrimPrefix(p.label, subjectTitle(r)))

@@ -359,6 +359,7 @@ type trendPoint struct {
 	median      float64
 	lo, hi      float64 // the band, when known
 	status      judge.Status
+	run         int // the report's place among the runs, in date order
 }
 
 // trendChart draws the subject's median on one bench across reports, one
