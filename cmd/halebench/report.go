@@ -17,7 +17,10 @@ verdict; failures, regressions, inconclusive verdicts and parity mismatches
 first; per category a log-scale ratio chart, per bench a strip plot of every
 sample with its memory peak. With several reports (or --history=DIR), each
 bench also gets the trend of the subject's median, one point per report.
-Needs no engine. Without -o the page goes to stdout.
+Given one ab result (results/ab-*.json) or one xproc report alone, it
+writes that document's page instead: the same layout and policy, a forest
+plot of the ratios B/A or a chart per xproc variant, every figure in a
+table. Needs no engine. Without -o the page goes to stdout.
 
 Flags:
 `
@@ -36,9 +39,9 @@ func runReport(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	runs, err := render.LoadAll(files, *history, log)
+	src, err := render.LoadPage(files, *history, log)
 	if err != nil {
 		return badInput("report", fmt.Errorf("report: %w", err))
 	}
-	return render.Page(os.Stdout, log, *out, runs)
+	return render.Page(os.Stdout, log, *out, src)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -59,7 +60,7 @@ func (o Outputs) show(res *Result, out io.Writer) error {
 	if o.HTML == "" {
 		return nil
 	}
-	if err := report.AtomicWrite(o.HTML, 0o644, func(w io.Writer) error { return report.HTML(w, res) }); err != nil {
+	if err := report.AtomicWrite(o.HTML, 0o644, func(w io.Writer) error { return render.ABPage(w, res) }); err != nil {
 		return fmt.Errorf("--html=%s: %w", o.HTML, err)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 )
 
@@ -33,8 +34,9 @@ func TestOutputsHTMLFollowsNoLink(t *testing.T) {
 	if err := o.show(res, &out); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(link); !strings.Contains(string(b), "<") {
-		t.Fatalf("the page: %.80q", b)
+	// The page is the one generator's: the run page's policy.
+	if b, _ := os.ReadFile(link); !strings.Contains(string(b), `<meta http-equiv="Content-Security-Policy" content="`+strings.ReplaceAll(render.CSP, "'", "&#39;")+`">`) {
+		t.Fatalf("the page has not the run page's policy: %.300q", b)
 	}
 }
 

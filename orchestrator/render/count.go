@@ -58,7 +58,7 @@ func newCountTable(r *report.Report, benches []*report.Bench) *countTable {
 // a baseline.
 func countTrend(runs []*Run, subject, bench string) []trendPoint {
 	var pts []trendPoint
-	for _, run := range runs {
+	for i, run := range runs {
 		r := run.Report
 		for _, b := range r.Benches {
 			if b.Name != bench {
@@ -69,7 +69,7 @@ func countTrend(runs []*Run, subject, bench string) []trendPoint {
 				continue
 			}
 			c := res.Count
-			p := trendPoint{median: float64(c.Ir), date: shortDate(r.GeneratedAt), status: c.Verdict, label: shortDate(r.GeneratedAt)}
+			p := trendPoint{median: float64(c.Ir), date: shortDate(r.GeneratedAt), status: c.Verdict, label: shortDate(r.GeneratedAt), run: i}
 			if tc, ok := r.Images[subject]; ok && tc.Version != "" {
 				p.label = termtext.FirstLine(tc.Version)
 			}

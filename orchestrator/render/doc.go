@@ -1,10 +1,17 @@
-// Package render turns stored run reports into one self-contained HTML
-// page that people look at instead of the JSON: a header with the host, the
-// subject's version, the images and the verdict; what needs attention first;
-// per category a ratio chart and per bench a strip plot of every sample, all
-// SVG drawn here; and, given several reports, a trend of the subject's
-// median per bench. The page has no script and asks no network for
-// anything. It reads reports; it never runs a bench or talks to the engine.
+// Package render turns stored documents into the self-contained HTML pages
+// people look at instead of the JSON, all from one generator (one layout,
+// one style sheet, one Content-Security-Policy; pages.go). A run's page: a
+// header with the host, the subject's version, the images and the verdict;
+// what needs attention first, each verdict with its size (the ratio and its
+// interval, baseline → now, the metric); per category a ratio chart and a
+// table of every median, per bench a strip plot of every sample, all SVG
+// drawn here, each language told by a marker's shape as well as its
+// colour; and, given several reports, a trend of the subject's median per
+// bench. An ab result's page (a forest plot of its ratios B/A and their
+// table) and an xproc report's (per variant a chart and its table) are
+// drawn by the same layout. No page has a script or asks the network for
+// anything. It reads documents; it never runs a bench or talks to the
+// engine.
 //
 // compare.go sets two stored run reports side by side, bench by
 // bench, as benchstat does for Go benchmarks: the old and new medians of

@@ -21,9 +21,11 @@ import (
 const fixture = "../report/testdata/run-c.json"
 
 // laterRun derives a second report from the fixture, as a later release
-// would write it: the subject 10% slower, one comparative that no longer
-// builds, and the verdict fields of the noise-derived gate (a nested
-// verdict object, an unknown status, a band, a p-value, a memory verdict).
+// would write it: the subject 10% slower (30% on loop_overhead, a
+// regression with the gate's full check: medians, ratio, noise, why), one
+// comparative that no longer builds, and the verdict fields of the
+// noise-derived gate (a nested verdict object, an unknown status, a band,
+// a p-value, a memory verdict).
 func laterRun(t *testing.T, dir string) string {
 	t.Helper()
 	data, err := os.ReadFile(fixture)
@@ -45,14 +47,20 @@ func laterRun(t *testing.T, dir string) string {
 			continue
 		}
 		base := subj["elapsed_ns_median"].(float64)
-		med := math.Round(base * 1.1)
+		slower := 1.1
+		if b["name"] == "loop_overhead" {
+			slower = 1.3
+		}
+		med := math.Round(base * slower)
 		subj["elapsed_ns_median"] = med
 		b["elapsed_ns_median"] = med
 		b["baseline_elapsed_ns"] = base
 		switch b["name"] {
 		case "loop_overhead":
 			b["status"] = "regression"
-			b["time_verdict"] = map[string]any{"status": "regression", "band": 0.08, "p": 0.004}
+			b["time_verdict"] = map[string]any{"status": "regression", "band": 0.08, "p": 0.004,
+				"median": med, "baseline": base, "ratio": med / base, "noise": 0.01, "band_from": "tolerance",
+				"why": "median +30.0% over the baseline, over its 8.0% band, p = 0.004"}
 			b["mem_verdict"] = map[string]any{"status": "ok", "band": 0.05}
 		case "fn_call":
 			b["status"] = "inconclusive"
@@ -162,22 +170,40 @@ func TestPageInChromium(t *testing.T) {
 		t.Errorf("console messages:\n%s", strings.Join(msgs, "\n"))
 	}
 	r := runs[len(runs)-1].Report
-	cats := 0
+	// A chart only where there is data: a category some language measured,
+	// a bench with a sample; every other one says "No data" instead.
+	cats, withData, withSubject := 0, 0, 0
 	for _, c := range r.Categories {
-		if len(c.Benches) > 0 {
+		measured := false
+		for _, n := range c.Benches {
+			for _, b := range r.Benches {
+				if b.Name == n && figures(b.SubjectResult).Median > 0 {
+					measured = true
+				}
+			}
+		}
+		if measured {
 			cats++
 		}
 	}
-	withSubject := 0
 	for _, b := range r.Benches {
+		for _, l := range b.Langs(r.Subject) {
+			if len(figures(l).Samples) > 0 {
+				withData++
+				break
+			}
+		}
 		if b.SubjectResult != nil && b.SubjectResult.ElapsedNsMedian > 0 {
 			withSubject++
 		}
 	}
-	for class, want := range map[string]int{"chart ratio-chart": cats, "chart strip-plot": len(r.Benches), "chart trend-chart": withSubject} {
+	for class, want := range map[string]int{"chart ratio-chart": cats, "chart strip-plot": withData, "chart trend-chart": withSubject} {
 		if got := strings.Count(dom, `class="`+class+`"`); got != want {
 			t.Errorf("%d %q in the DOM, want %d", got, class, want)
 		}
+	}
+	if n := strings.Count(dom, "No data: no language measured a sample of"); n != len(r.Benches)-withData || n == 0 {
+		t.Errorf("%d benches say they have no data, want %d (and the fixture has some)", n, len(r.Benches)-withData)
 	}
 	if !regexp.MustCompile(`id="verdict"[^>]*>verdict: regression<`).MatchString(dom) {
 		t.Errorf("verdict not in the DOM")
@@ -188,13 +214,110 @@ func TestPageInChromium(t *testing.T) {
 		}
 	}
 
-	art := os.Getenv("HALEBENCH_ARTIFACTS")
-	if art == "" {
-		art = filepath.Join(os.TempDir(), "halebench-artifacts")
+	// The +30% regression's row in "Needs attention" says how much: the
+	// ratio with its interval, baseline → now, the metric and its unit.
+	doc := parseDOM(t, dom)
+	problems := all(doc, "table", "id=problems")
+	if len(problems) != 1 {
+		t.Fatalf("%d tables id=problems in the DOM", len(problems))
 	}
-	if err := os.MkdirAll(art, 0o755); err != nil {
-		t.Fatal(err)
+	var lo *report.Bench
+	for _, b := range r.Benches {
+		if b.Name == "loop_overhead" {
+			lo = b
+		}
 	}
+	base, now := report.FormatNs(*lo.BaselineElapsedNs), report.FormatNs(lo.SubjectResult.ElapsedNsMedian)
+	row := rowOf(problems[0], "loop_overhead", "regression")
+	want := []string{"time", "1.30× (+30.0%)", "[95%: 1.27–1.33]", base + " → " + now, "median time, ns"}
+	if row == nil {
+		t.Fatalf("no regression row for loop_overhead in Needs attention")
+	}
+	t.Logf("attention row: %q", row)
+	for _, w := range want {
+		if !strings.Contains(row[3], w) {
+			t.Errorf("the regression's size cell %q lacks %q", row[3], w)
+		}
+	}
+	if !strings.Contains(row[4], "+30.0% over the baseline") {
+		t.Errorf("the regression's detail cell is %q", row[4])
+	}
+
+	// A table of medians per category, with a caption and scoped headers,
+	// holding each language's median as the grid writes it.
+	tables := all(doc, "table", "class=medians")
+	if got, want := len(tables), len(categoryViews(runs)); got != want || got == 0 {
+		t.Errorf("%d tables of medians in the DOM, want one per category (%d)", got, want)
+	}
+	var langTitles []string
+	for _, l := range report.Langs(r) {
+		langTitles = append(langTitles, l.Title)
+	}
+	found := false
+	for _, tb := range tables {
+		if len(all(tb, "caption")) != 1 || len(all(tb, "th", "scope=col")) != len(langTitles)+1 || len(all(tb, "th", "scope=row")) == 0 {
+			t.Errorf("a medians table lacks its caption or scoped headers: %s", text(tb))
+		}
+		head := cells(all(tb, "tr")[0])
+		if strings.Join(head[1:], ",") != strings.Join(langTitles, ",") {
+			t.Errorf("medians table's columns %q, want %q", head, langTitles)
+		}
+		if row := rowOf(tb, "loop_overhead"); row != nil {
+			found = true
+			t.Logf("medians row: %q", row)
+			if !strings.HasPrefix(row[1], now) {
+				t.Errorf("the subject's cell is %q, want its median %s", row[1], now)
+			}
+			for i, l := range report.Langs(r)[1:] {
+				res := report.LangResult(r, lo, l.Name)
+				if m := figures(res).Median; m > 0 && !strings.HasPrefix(row[i+2], report.FormatNs(m)+" (") {
+					t.Errorf("%s's cell is %q, want its median %s and its ratio", l.Name, row[i+2], report.FormatNs(m))
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no row for loop_overhead in any medians table")
+	}
+	// No figure is only in a chart's tooltip: every figure an SVG title
+	// holds is in the page's text outside the charts too (the tables).
+	outside := textOutside(doc, "svg")
+	figureRe := regexp.MustCompile(`[0-9][0-9.]*(×| ns| µs| ms| s)`)
+	checked := 0
+	for _, title := range all(doc, "title") {
+		if title.Parent == nil || title.Parent.Data == "head" {
+			continue
+		}
+		for _, f := range figureRe.FindAllString(text(title), -1) {
+			checked++
+			if !strings.Contains(outside, f) {
+				t.Errorf("%q (tooltip %q) is only in a chart", f, text(title))
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d tooltip figures checked", checked)
+	}
+
+	// Languages are told by shape and name, not colour alone: each
+	// category's key names each beside its marker, and no text is drawn in
+	// a language's colour.
+	keys := all(doc, "p", "class=key")
+	if len(keys) != len(tables) {
+		t.Errorf("%d keys, want one per category (%d)", len(keys), len(tables))
+	}
+	for _, key := range keys {
+		if text(key) != strings.Join(langTitles, " ") || len(all(key, "svg")) != len(langTitles) {
+			t.Errorf("the key %q does not name each language beside its marker", text(key))
+		}
+	}
+	for _, el := range all(doc, "text") {
+		if _, ok := attr(el, "fill"); ok {
+			t.Errorf("SVG text %q has a fill of its own (a language's colour?)", text(el))
+		}
+	}
+
+	art := artifacts(t)
 	for _, shot := range []struct{ name, size string }{{"report-desktop.png", "1000,3000"}, {"report-phone.png", "390,2400"}} {
 		p := filepath.Join(art, shot.name)
 		os.Remove(p)
@@ -251,6 +374,19 @@ func TestPageWithoutSubject(t *testing.T) {
 	if strings.Contains(s, `<td>subject_unavailable`) {
 		t.Errorf("subject_unavailable listed as a problem per bench")
 	}
+}
+
+// artifacts is where the Chromium tests leave their screenshots:
+// $HALEBENCH_ARTIFACTS, default <temp>/halebench-artifacts.
+func artifacts(t *testing.T) string {
+	art := os.Getenv("HALEBENCH_ARTIFACTS")
+	if art == "" {
+		art = filepath.Join(os.TempDir(), "halebench-artifacts")
+	}
+	if err := os.MkdirAll(art, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return art
 }
 
 func findChromium(t *testing.T) string {

@@ -94,6 +94,71 @@ func bandText(f float64) string {
 	return "±" + strconv.FormatFloat(f*100, 'f', 1, 64) + "%"
 }
 
+// loadRun reads one run report; among several files, an ab result or an
+// xproc report is refused saying that its page draws it alone.
+func loadRun(path string, several bool) (*Run, error) {
+	d, err := result.Read(path)
+	if err != nil {
+		return nil, err
+	}
+	if d.Kind != result.Run && several {
+		return nil, fmt.Errorf("%s is %s: its page draws it alone; give it as report's only file (several files, or --history, are run reports for the trends)", path, d.Kind.What())
+	}
+	if err := d.Want("report", result.Run); err != nil {
+		return nil, err
+	}
+	return RunOf(path, d.Run), nil
+}
+
+// Source is what one page draws: run reports (the newest, the others for
+// its trends), or one ab result or xproc report (Doc).
+type Source struct {
+	Runs []*Run
+	Doc  *result.Doc
+}
+
+// LoadPage reads what report draws: one file of any kind, or run reports
+// (the files given and every run-*.json under historyDir, as LoadAll).
+func LoadPage(paths []string, historyDir string, progress io.Writer) (Source, error) {
+	if len(paths) == 1 && historyDir == "" {
+		d, err := result.Read(paths[0])
+		if err != nil {
+			return Source{}, err
+		}
+		if d.Kind != result.Run {
+			return Source{Doc: d}, nil
+		}
+		return Source{Runs: []*Run{RunOf(paths[0], d.Run)}}, nil
+	}
+	runs, err := LoadAll(paths, historyDir, progress)
+	return Source{Runs: runs}, err
+}
+
+// Render writes the source's page: an ab result's, an xproc report's, or
+// the newest run's with the others' trends.
+func (s Source) Render(w io.Writer) error {
+	if s.Doc != nil {
+		switch s.Doc.Kind {
+		case result.AB:
+			return ABPage(w, s.Doc.AB)
+		case result.Xproc:
+			return XprocPage(w, s.Doc.Xproc)
+		case result.Run:
+			return Render(w, []*Run{RunOf(s.Doc.File, s.Doc.Run)})
+		}
+		return fmt.Errorf("%s: no page for %s", s.Doc.File, s.Doc.Kind.What())
+	}
+	return Render(w, s.Runs)
+}
+
+// what names the source in report's log line.
+func (s Source) what() string {
+	if s.Doc != nil {
+		return s.Doc.Kind.What()
+	}
+	return fmt.Sprintf("%d report(s)", len(s.Runs))
+}
+
 // LoadAll reads the files given and every run-*.json under historyDir,
 // each once, oldest first. With more than a few files it says on progress
 // how far it is.
@@ -123,7 +188,7 @@ func LoadAll(paths []string, historyDir string, progress io.Writer) ([]*Run, err
 		if progress != nil && len(all) > 3 {
 			fmt.Fprintf(progress, "reading report %d/%d: %s\n", i+1, len(all), p)
 		}
-		run, err := Load(p)
+		run, err := loadRun(p, len(all) > 1)
 		if err != nil {
 			if historyDir != "" && i >= len(paths) {
 				// A history folder may hold an xproc or a half-written

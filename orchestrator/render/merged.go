@@ -105,7 +105,7 @@ func (o Merged) files(log io.Writer, m *result.Doc) error {
 		}
 		err = WriteFile(o.HTML, []*Run{RunOf(name, m.Run)})
 	case result.AB:
-		err = report.AtomicWrite(o.HTML, 0o644, func(w io.Writer) error { return report.HTML(w, m.AB) })
+		err = report.AtomicWrite(o.HTML, 0o644, func(w io.Writer) error { return ABPage(w, m.AB) })
 	}
 	if err != nil {
 		return fmt.Errorf("merge: --html=%s: %w", o.HTML, err)

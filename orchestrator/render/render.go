@@ -1,7 +1,6 @@
 package render
 
 import (
-	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
@@ -10,24 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
-
-//go:embed page.html.tmpl
-var pageTemplate string
-
-var page = template.Must(template.New("page").Funcs(template.FuncMap{
-	"ns":     report.FormatNs,
-	"kb":     FormatKB,
-	"ratio":  report.FormatRatio,
-	"colour": colour,
-	"short":  shortDigest,
-	"first":  termtext.FirstLine,
-	"class":  func(s any) string { return statusClass(judge.Status(fmt.Sprint(s))) },
-	"pct":    func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
-	"deref":  func(p *float64) float64 { return *p },
-	"pfmt":   func(p float64) string { return fmt.Sprintf("%.3g", p) },
-}).Parse(pageTemplate))
 
 // view is what the page template reads.
 type view struct {
@@ -50,12 +32,19 @@ type count struct {
 	N      int
 }
 
-type langKey struct{ Name, Title string }
+// langKey is a language in the legend: its marker (shape and colour)
+// and its title.
+type langKey struct {
+	Name, Title string
+	Mark        template.HTML
+}
 
 type problem struct {
 	Bench, Lang, Detail string
 	Status              judge.Status
 	Order               int
+	Size                *Size // how much it moved, for a verdict on a metric
+	Output              bool  // Detail is a program's or a build's output (set in code), not a sentence
 }
 
 type imageRow struct {
@@ -63,21 +52,39 @@ type imageRow struct {
 }
 
 type categoryView struct {
-	Title   string
-	Chart   template.HTML
-	Benches []benchView
-	Counts  *countTable // nil when the run counted nothing
+	Title     string
+	Chart     template.HTML // "" when no language measured any of its benches
+	ChartNote string
+	Numbers   numbers
+	Benches   []benchView
+	Counts    *countTable // nil when the run counted nothing
 }
 
 type benchView struct {
 	B        *report.Bench
 	Class    string // the bench status's, in context (judge.OfBench)
 	Gate     Gate
-	Strip    template.HTML
+	Strip    template.HTML // "" when no language measured a sample
 	Trend    template.HTML
 	Baseline string
 	// CountTrend is the subject's instructions across reports.
 	CountTrend template.HTML
+	// Samples and TrendRows are the strip plot's and the trends' figures
+	// as tables: no figure is only in a chart's tooltip.
+	Samples   []sampleRow
+	TrendRows []trendRow
+}
+
+// sampleRow is one language's samples on a bench, fastest first.
+type sampleRow struct {
+	Lang, Median, Samples, Mem string
+}
+
+// trendRow is one report's point of a bench's trends.
+type trendRow struct {
+	Label, Date, Median, Count string
+	Status                     judge.Status
+	run                        int // the report's place in date order
 }
 
 // Render writes one self-contained HTML page for the newest of runs; the
@@ -92,13 +99,13 @@ func Render(w io.Writer, runs []*Run) error {
 	v := view{R: r, Path: main.Path, Subject: subjectTitle(r), Version: report.SubjectVersion(r),
 		Date: r.GeneratedAt, Verdict: verdict(r), History: len(runs)}
 	for _, l := range report.Langs(r) {
-		v.Langs = append(v.Langs, langKey{l.Name, l.Title})
+		v.Langs = append(v.Langs, langKey{l.Name, l.Title, keyMark(l.Name)})
 	}
 	v.Counts = counts(r)
 	v.Problems = problems(main)
 	v.Images = images(r)
 	v.Categories = categoryViews(runs)
-	return page.Execute(w, v)
+	return page.ExecuteTemplate(w, "layout", v)
 }
 
 // categoryViews are the newest run's categories, each with its chart and
@@ -123,11 +130,13 @@ func categoryViews(runs []*Run) []categoryView {
 		if len(benches) == 0 {
 			continue
 		}
-		cv := categoryView{Title: c.Title}
+		cv := categoryView{Title: c.Title, Numbers: newNumbers(r, benches)}
 		if hasSubjectData(benches) {
 			cv.Chart = ratioChart(r, c.Title, benches)
+			cv.ChartNote = "Marker: the language's median over the subject's (its shape and colour in the key); whisker: its fastest to slowest sample over the subject's median. The table gives the figures."
 		} else {
 			cv.Chart = medianChart(r, c.Title, benches)
+			cv.ChartNote = "Marker: the language's median (its shape and colour in the key); whisker: its fastest to slowest sample. The table gives the figures."
 		}
 		for _, b := range benches {
 			cv.Benches = append(cv.Benches, newBenchView(runs, b))
@@ -172,15 +181,70 @@ func newBenchView(runs []*Run, b *report.Bench) benchView {
 			bv.Baseline += fmt.Sprintf(" (tolerance %.0f%%)", *b.Tolerance*100)
 		}
 	}
+	if bv.Strip != "" {
+		bv.Samples = sampleRows(r, b)
+	}
 	if len(runs) > 1 {
-		if pts := trend(runs, r.Subject, b.Name); len(pts) > 0 {
+		pts, counts := trend(runs, r.Subject, b.Name), countTrend(runs, r.Subject, b.Name)
+		if len(pts) > 0 {
 			bv.Trend = trendChart(b.Name, pts)
 		}
-		if pts := countTrend(runs, r.Subject, b.Name); len(pts) > 0 {
-			bv.CountTrend = trendOf(b.Name, pts, judge.Instructions.Format, "the subject's "+judge.Instructions.Name)
+		if len(counts) > 0 {
+			bv.CountTrend = trendOf(b.Name, counts, judge.Instructions.Format, "the subject's "+judge.Instructions.Name)
 		}
+		bv.TrendRows = trendRows(pts, counts)
 	}
 	return bv
+}
+
+// sampleRows are the strip plot's figures: each language's samples.
+func sampleRows(r *report.Report, b *report.Bench) []sampleRow {
+	var out []sampleRow
+	for _, l := range report.Langs(r) {
+		res := report.LangResult(r, b, l.Name)
+		if res == nil {
+			continue
+		}
+		v := figures(res)
+		samples := append([]int64(nil), v.Samples...)
+		sort.Slice(samples, func(i, j int) bool { return samples[i] < samples[j] })
+		var each []string
+		for _, x := range samples {
+			if x > 0 {
+				each = append(each, figure(x))
+			}
+		}
+		row := sampleRow{Lang: l.Title, Median: string(res.Status), Samples: strings.Join(each, ", "), Mem: memText(res)}
+		if v.Median > 0 {
+			row.Median = figure(v.Median)
+		}
+		if row.Samples == "" {
+			row.Samples = "—"
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// trendRows are the trends' figures, a row per report in date order: the
+// subject's median and, where the count lane counted it, its
+// instructions.
+func trendRows(pts, counts []trendPoint) []trendRow {
+	var out []trendRow
+	byRun := map[int]int{}
+	for _, p := range pts {
+		byRun[p.run] = len(out)
+		out = append(out, trendRow{Label: p.label, Date: p.date, Median: figure(int64(p.median)), Count: "—", Status: p.status, run: p.run})
+	}
+	for _, c := range counts {
+		if i, ok := byRun[c.run]; ok {
+			out[i].Count = judge.Instructions.Format(int64(c.median))
+			continue
+		}
+		out = append(out, trendRow{Label: c.label, Date: c.date, Median: "—", Count: judge.Instructions.Format(int64(c.median)), Status: c.status, run: c.run})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].run < out[j].run })
+	return out
 }
 
 // WriteFile renders runs to path through report's atomic writer: never through a
@@ -189,16 +253,16 @@ func WriteFile(path string, runs []*Run) error {
 	return report.AtomicWrite(path, 0o644, func(w io.Writer) error { return Render(w, runs) })
 }
 
-// Page is the report verb's page of runs: written to path (said on log,
-// with how many reports it draws), or to out when path is "".
-func Page(out, log io.Writer, path string, runs []*Run) error {
+// Page is the report verb's page of src: written to path (said on log,
+// with what it draws), or to out when path is "".
+func Page(out, log io.Writer, path string, src Source) error {
 	if path == "" {
-		return Render(out, runs)
+		return src.Render(out)
 	}
-	if err := WriteFile(path, runs); err != nil {
+	if err := report.AtomicWrite(path, 0o644, src.Render); err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "report: %s (%d report(s))\n", path, len(runs))
+	fmt.Fprintf(log, "report: %s (%s)\n", path, src.what())
 	return nil
 }
 
@@ -282,15 +346,26 @@ func problems(run *Run) []problem {
 		// The subject's own absence is said once in the header, not per
 		// bench; a bench its baseline holds and its subject lost is not quiet.
 		if sev := judge.OfBench(b.Status, b.BaselineElapsedNs != nil); !sev.Quiet() {
-			out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (gate)", Status: b.Status, Order: sev.Rank()})
+			p := problem{Bench: b.Name, Lang: r.Subject + " (gate)", Status: b.Status, Order: sev.Rank(), Detail: clip(b.Verdict, 300), Size: benchSize(b)}
+			if p.Detail == "" {
+				p.Detail = why(b.CheckOf(charted))
+			}
+			out = append(out, p)
 		}
 		if g, ok := run.Gate[b.Name]; ok {
 			if g.Status != "" && !g.Status.Severity().Quiet() {
-				out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (verdict)", Status: g.Status, Order: statusRank(g.Status)})
+				out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (verdict)", Status: g.Status, Order: statusRank(g.Status), Size: metricSize(b, charted), Detail: why(b.CheckOf(charted))})
 			}
 			for _, m := range g.Metrics {
 				if !m.Status.Severity().Quiet() {
-					out = append(out, problem{Bench: b.Name, Lang: r.Subject + " (" + m.Name + ")", Status: m.Status, Detail: m.Band, Order: statusRank(m.Status)})
+					p := problem{Bench: b.Name, Lang: r.Subject + " (" + m.Name + ")", Status: m.Status, Detail: "band " + m.Band, Order: statusRank(m.Status)}
+					if metric, ok := judge.ByName(m.Name); ok {
+						p.Size = metricSize(b, metric)
+						if w := why(b.CheckOf(metric)); w != "" {
+							p.Detail = w
+						}
+					}
+					out = append(out, p)
 				}
 			}
 		}
@@ -306,11 +381,19 @@ func problems(run *Run) []problem {
 			if detail == "" {
 				detail = res.BuildError
 			}
-			out = append(out, problem{Bench: b.Name, Lang: l.Name, Status: res.Status, Detail: clip(detail, 300), Order: statusRank(res.Status)})
+			out = append(out, problem{Bench: b.Name, Lang: l.Name, Status: res.Status, Detail: clip(detail, 300), Order: statusRank(res.Status), Output: true})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Order < out[j].Order })
 	return out
+}
+
+// why is a check's reason in words, "" without one.
+func why(c *report.Check) string {
+	if c == nil {
+		return ""
+	}
+	return clip(c.Why, 300)
 }
 
 func images(r *report.Report) []imageRow {
@@ -342,7 +425,7 @@ func images(r *report.Report) []imageRow {
 // trend is the subject's median on a bench in each run, in date order.
 func trend(runs []*Run, subject, bench string) []trendPoint {
 	var pts []trendPoint
-	for _, run := range runs {
+	for i, run := range runs {
 		r := run.Report
 		var b *report.Bench
 		for _, x := range r.Benches {
@@ -357,7 +440,7 @@ func trend(runs []*Run, subject, bench string) []trendPoint {
 		if figures(res).Median <= 0 {
 			continue
 		}
-		p := trendPoint{median: float64(figures(res).Median), date: shortDate(r.GeneratedAt), status: b.Status}
+		p := trendPoint{median: float64(figures(res).Median), date: shortDate(r.GeneratedAt), status: b.Status, run: i}
 		if tc, ok := r.Images[subject]; ok && tc.Version != "" {
 			p.label = report.SubjectVersion(&report.Report{Subject: subject, Images: r.Images})
 			p.label = strings.TrimSpace(strings.TrimPrefix(p.label, subjectTitle(r)))

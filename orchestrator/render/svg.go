@@ -133,6 +133,9 @@ func ratioChart(r *report.Report, title string, benches []*report.Bench) templat
 	lineH := 11.0
 	rowH := float64(len(langs))*lineH + rowGap
 	rows, vals := ratioRows(benches, langs)
+	if len(vals) == 0 {
+		return "" // no axis without data: the page says so
+	}
 	d := &svgDoc{w: 600, h: 24 + float64(len(benches))*rowH + 22}
 	a := newLogAxis(vals, left, right, 1)
 	top := 16.0
@@ -157,7 +160,7 @@ func ratioChart(r *report.Report, title string, benches []*report.Bench) templat
 				cy := y + rowGap/2 + float64(j)*lineH + lineH/2
 				c := colour(lang)
 				d.add(`<line class="whisker" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>`, f1(a.x(rr.low)), f1(cy), f1(a.x(rr.high)), f1(cy), c)
-				d.add(`<circle cx="%s" cy="%s" r="3.5" fill="%s"><title>%s %s: %s×</title></circle>`, f1(a.x(rr.ratio)), f1(cy), c, esc(b.Name), esc(lang), report.FormatRatio(rr.ratio))
+				d.add("%s", mark(lang, a.x(rr.ratio), cy, 3.5, "", b.Name+" "+lang+": "+report.FormatRatio(rr.ratio)+"×"))
 				if rr.mark != "" {
 					d.add(`<text class="mark" x="%s" y="%s">%s</text>`, f1(a.x(rr.high)+4), f1(cy+3.5), rr.mark)
 				}
@@ -230,6 +233,9 @@ func medianChart(r *report.Report, title string, benches []*report.Bench) templa
 			}
 		}
 	}
+	if len(vals) == 0 {
+		return "" // no axis without data: the page says so
+	}
 	d := &svgDoc{w: 600, h: 24 + float64(len(benches))*rowH + 22}
 	a := newLogAxis(vals, left, right)
 	top := 16.0
@@ -250,7 +256,7 @@ func medianChart(r *report.Report, title string, benches []*report.Bench) templa
 			c := colour(l.Name)
 			lo, hi := sampleRange(res)
 			d.add(`<line class="whisker" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>`, f1(a.x(lo)), f1(cy), f1(a.x(hi)), f1(cy), c)
-			d.add(`<circle cx="%s" cy="%s" r="3.5" fill="%s"><title>%s %s: %s</title></circle>`, f1(a.x(float64(figures(res).Median))), f1(cy), c, esc(b.Name), esc(l.Name), figure(figures(res).Median))
+			d.add("%s", mark(l.Name, a.x(float64(figures(res).Median)), cy, 3.5, "", b.Name+" "+l.Name+": "+figure(figures(res).Median)))
 		}
 	}
 	return d.html("chart ratio-chart", title)
@@ -260,7 +266,7 @@ func medianChart(r *report.Report, title string, benches []*report.Bench) templa
 // as a dot on a log time axis and the median as a bar, and the memory peak
 // (or the language's status) in a column beside it.
 func stripPlot(r *report.Report, b *report.Bench) template.HTML {
-	const left, right, memX = 70.0, 470.0, 488.0
+	const left, right, memX = 84.0, 470.0, 488.0
 	langs := report.Langs(r)
 	rowH := 18.0
 	var vals []float64
@@ -270,6 +276,9 @@ func stripPlot(r *report.Report, b *report.Bench) template.HTML {
 				vals = append(vals, float64(s))
 			}
 		}
+	}
+	if !anyPositive(vals) {
+		return "" // no axis without data: the page says so
 	}
 	top := 18.0
 	d := &svgDoc{w: 600, h: top + float64(len(langs))*rowH + 22}
@@ -281,7 +290,10 @@ func stripPlot(r *report.Report, b *report.Bench) template.HTML {
 		y := top + float64(i)*rowH
 		cy := y + rowH/2
 		c := colour(l.Name)
-		d.add(`<text class="lang" x="%s" y="%s" text-anchor="end" fill="%s">%s</text>`, f1(left-6), f1(cy+4), c, esc(l.Title))
+		// The row's name in the text colour, its marker beside it: the
+		// language is told by its name and shape, not its colour alone.
+		d.add(`<text class="lang" x="%s" y="%s" text-anchor="end">%s</text>`, f1(left-14), f1(cy+4), esc(l.Title))
+		d.add("%s", mark(l.Name, left-7, cy, 3.2, "", ""))
 		res := report.LangResult(r, b, l.Name)
 		if res == nil {
 			d.add(`<text class="none" x="%s" y="%s">—</text>`, f1(left+4), f1(cy+4))
@@ -295,7 +307,7 @@ func stripPlot(r *report.Report, b *report.Bench) template.HTML {
 			}
 			// Equal samples would hide each other: spread them a little.
 			dy := float64(k%3-1) * 3
-			d.add(`<circle class="sample" cx="%s" cy="%s" r="3" fill="%s"><title>%s</title></circle>`, f1(a.x(float64(s))), f1(cy+dy), c, figure(s))
+			d.add("%s", mark(l.Name, a.x(float64(s)), cy+dy, 3, "sample", figure(s)))
 		}
 		if figures(res).Median > 0 {
 			x := a.x(float64(figures(res).Median))
@@ -306,6 +318,15 @@ func stripPlot(r *report.Report, b *report.Bench) template.HTML {
 		d.add(`<text class="mem" x="%s" y="%s">%s</text>`, f1(memX), f1(cy+4), esc(memText(res)))
 	}
 	return d.html("chart strip-plot", b.Name+": every sample per language")
+}
+
+func anyPositive(vals []float64) bool {
+	for _, v := range vals {
+		if v > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // memText is the language's memory peak: the cgroup peak when the host
@@ -338,6 +359,7 @@ type trendPoint struct {
 	median      float64
 	lo, hi      float64 // the band, when known
 	status      judge.Status
+	run         int // the report's place among the runs, in date order
 }
 
 // trendChart draws the subject's median on one bench across reports, one

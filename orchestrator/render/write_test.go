@@ -42,11 +42,11 @@ func TestPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, log strings.Builder
-	if err := Page(&out, &log, "", runs); err != nil || !strings.HasPrefix(out.String(), "<!DOCTYPE html>") || log.Len() != 0 {
+	if err := Page(&out, &log, "", Source{Runs: runs}); err != nil || !strings.HasPrefix(out.String(), "<!DOCTYPE html>") || log.Len() != 0 {
 		t.Errorf("stdout: %v %.20q, said %q", err, out.String(), log.String())
 	}
 	path := filepath.Join(t.TempDir(), "page.html")
-	if err := Page(&out, &log, path, runs); err != nil || log.String() != "report: "+path+" (1 report(s))\n" {
+	if err := Page(&out, &log, path, Source{Runs: runs}); err != nil || log.String() != "report: "+path+" (1 report(s))\n" {
 		t.Errorf("-o: %v, said %q", err, log.String())
 	}
 	if st, err := os.Stat(path); err != nil || st.Size() == 0 {

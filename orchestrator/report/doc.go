@@ -19,8 +19,8 @@
 // each bench's paired comparison of sides A and B, the evidence a run
 // report carries — the host and the privilege granted or refused, each
 // side's images with their digests and provenance and its subject build —
-// in the report package's types, and its renderers (Grid, Markdown, JSON,
-// HTML). It links no engine; running the rounds is package ab's.
+// in the report package's types, and its renderers (Grid, Markdown, JSON;
+// its HTML page is orchestrator/render's, as every page is). It links no engine; running the rounds is package ab's.
 //
 // xprocreport.go holds the result of `halebench xproc` (schema
 // halebench-xproc/1): each pair's runs and figures, the evidence a run

@@ -28,8 +28,8 @@ func ABGrid(w io.Writer, r *Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "bench\tlang\tA\tB\tratio B/A [interval]\t±\trounds\tinstructions B/A\tverdict")
 	for _, b := range r.Benches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", l(b.Name), l(b.Lang), dur(b.MedianA), dur(b.MedianB),
-			ratioText(b), halfText(b), b.Rounds, instrText(b), l(string(b.Verdict)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", l(b.Name), l(b.Lang), Dur(b.MedianA), Dur(b.MedianB),
+			b.RatioText(), b.HalfText(), b.Rounds, b.InstrText(), l(string(b.Verdict)))
 	}
 	tw.Flush()
 	for _, b := range r.Benches {
@@ -49,7 +49,7 @@ func ABMarkdown(w io.Writer, r *Result) {
 	fmt.Fprintln(w, "| bench | lang | A | B | B/A [interval] | instructions B/A | verdict |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---|")
 	for _, b := range r.Benches {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", termtext.Cell(b.Name), termtext.Cell(b.Lang), dur(b.MedianA), dur(b.MedianB), ratioText(b), instrText(b), verdictMD(b))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", termtext.Cell(b.Name), termtext.Cell(b.Lang), Dur(b.MedianA), Dur(b.MedianB), b.RatioText(), b.InstrText(), verdictMD(b))
 	}
 	fmt.Fprintf(w, "\nRatios are B/A from %d paired interleaved rounds at most (Hodges–Lehmann, Wilcoxon signed-rank interval at %.2f %%); `slower`/`faster` need the whole interval past 1 and the estimate past ±%.1f %%.", r.Rounds, 100*r.LookLevel, 100*r.Threshold)
 	if h := r.HostLine(); h != "" {
@@ -72,7 +72,8 @@ func verdictMD(b ABBench) string {
 	return termtext.Cell(string(b.Verdict))
 }
 
-func ratioText(b ABBench) string {
+// RatioText is the ratio B/A with its interval: "1.100 [1.080, 1.120]".
+func (b ABBench) RatioText() string {
 	switch {
 	case b.Ratio == 0:
 		return "—"
@@ -82,14 +83,16 @@ func ratioText(b ABBench) string {
 	return fmt.Sprintf("%.3f [%.3f, %.3f]", b.Ratio, b.RatioLow, b.RatioHigh)
 }
 
-func halfText(b ABBench) string {
+// HalfText is the resolution reached, half the interval: "2.0%".
+func (b ABBench) HalfText() string {
 	if b.HalfWidth == 0 {
 		return "—"
 	}
 	return fmt.Sprintf("%.1f%%", 100*b.HalfWidth)
 }
 
-func instrText(b ABBench) string {
+// InstrText is the instructions' ratio B/A, "unstable" or "—".
+func (b ABBench) InstrText() string {
 	if b.CountStatus == judge.CountUnstable {
 		return "unstable"
 	}
@@ -99,7 +102,8 @@ func instrText(b ABBench) string {
 	return fmt.Sprintf("%.4f", b.InstrRatio)
 }
 
-func dur(ns float64) string {
+// Dur writes a duration in ns as ab's tables do: "1.10ms".
+func Dur(ns float64) string {
 	switch {
 	case ns == 0:
 		return "—"

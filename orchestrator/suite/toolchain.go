@@ -43,7 +43,9 @@ type Language struct {
 	// fields of their own (ratio_vs_hale, hale_version), and a baselines
 	// file with no subject field is its. Exactly one.
 	SeedSubject bool
-	// Colour is its colour on every chart of the HTML page.
+	// Colour is its colour on every chart of the HTML page, beside its
+	// marker's shape (orchestrator/render): dark enough to stand out
+	// (3:1 or more) on the page's backgrounds, which render's test checks.
 	Colour string
 	// XProc are its rows of an xproc table; nil: one row named and titled
 	// as the language, its one program both reader and producer.
@@ -82,13 +84,13 @@ var All = []Language{
 		// hale takes its options after the file; baseline is x86-64-v3.
 		CountCompile: `hale build "$SRC" --target-cpu baseline && mv "${SRC%.hl}" "$OUT"`,
 		CountTarget:  countTarget, CountScope: "region"},
-	{Name: "go", Title: "Go", Ext: "go", Image: "go", Colour: "#22b8cf", Sampler: true,
+	{Name: "go", Title: "Go", Ext: "go", Image: "go", Colour: "#0b7285", Sampler: true,
 		Compile: `go build -o "$OUT" "$SRC"`,
 		Run:     []string{"$BIN"}, Version: []string{"go", "version"},
 		// Go reads its clock through the vDSO, not libc: no region to gate.
 		CountCompile: `GOAMD64=v3 go build -o "$OUT" "$SRC"`,
 		CountTarget:  countTarget, CountScope: "process"},
-	{Name: "node", Title: "Node", Ext: "js", Image: "node", Colour: "#37b24d",
+	{Name: "node", Title: "Node", Ext: "js", Image: "node", Colour: "#2b8a3e",
 		XProc: []XProcRow{{Key: "node", Title: "Node †", Reader: "xproc", InProcess: true}},
 		Check: `node --check "$SRC"`,
 		Run:   []string{"node", "$SRC"}, Version: []string{"node", "--version"},
@@ -105,7 +107,7 @@ var All = []Language{
 		Run:     []string{"$BIN"}, Version: []string{"clang", "--version"},
 		CountCompile: `clang -O3 -march=x86-64-v3 -o "$OUT" "$SRC" -lm -lpthread`,
 		CountTarget:  countTarget, CountScope: "region"},
-	{Name: "rust", Title: "Rust", Ext: "rs", Image: "rust", Colour: "#e8590c",
+	{Name: "rust", Title: "Rust", Ext: "rs", Image: "rust", Colour: "#d9480f",
 		Compile: `rustc -O -C target-cpu=native --edition 2021 -o "$OUT" "$SRC"`,
 		Run:     []string{"$BIN"}, Version: []string{"rustc", "--version"},
 		CountCompile: `rustc -O -C target-cpu=x86-64-v3 --edition 2021 -o "$OUT" "$SRC"`,
