@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"math"
 	"os"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
-var update = flag.Bool("update", false, "rewrite compare's golden files")
 
 func cell(status string, samples ...int64) *report.Lang {
 	l := &report.Lang{Status: judge.Status(status), ElapsedNsSamples: samples}

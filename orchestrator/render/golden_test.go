@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden pages under testdata/ from this code")
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/ (pages, compare's tables) from this code")
 
 // The page of a stored report is byte for byte its golden file. The files
 // were first made by the code before the charts read their metric from the
