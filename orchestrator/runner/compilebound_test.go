@@ -1,0 +1,57 @@
+package runner_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/suite"
+)
+
+// hugeBench is a few bytes of C whose compile writes a 1.5 GiB object and
+// binary (an initialised 1.5 GiB array).
+const hugeBench = `#include <stdio.h>
+volatile char big[1536u << 20] = {1};
+int main(int argc, char **argv) { (void)argv; printf("elapsed_ns=1\ncheck=%d\n", big[argc << 20]); return 0; }
+`
+
+// A bench whose compile writes 1.5 GiB is stopped at the cap for one file
+// and is build_failed saying so; its sibling builds; the bench image holds
+// nothing of it.
+func TestCompileDiskIsBounded(t *testing.T) {
+	eng := enginetest.Connect(t)
+	bk := enginetest.BuildKit(t, eng)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	runID := "test-compile-bound-" + time.Now().Format("150405.000")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "huge.c"), []byte(hugeBench), 0o644)
+	os.WriteFile(filepath.Join(dir, "small.c"), []byte("#include <stdio.h>\nint main(void) { printf(\"elapsed_ns=1\\ncheck=%d\\n\", 7); return 0; }\n"), 0o644)
+	var log bytes.Buffer
+	c, _ := suite.ByName("c")
+	start := time.Now()
+	bi, err := image.New(eng, bk, &log, image.Options{RunID: runID}).BenchImage(ctx, c, []image.Source{
+		{Unit: "huge", Path: filepath.Join(dir, "huge.c")}, {Unit: "small", Path: filepath.Join(dir, "small.c")}})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), bi.Ref) })
+	t.Logf("bench image in %s", time.Since(start).Round(time.Second))
+	out, err := eng.Command(ctx, bi.Ref, runID, []string{"sh", "-c", "ls -la /bench/bin; du -sk /bench/bin; cat /bench/bin/huge.build_failed; true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", out)
+	if !strings.Contains(out, "the compile of huge wrote a file over the 256 MiB cap for one file and was stopped") {
+		t.Errorf("the huge compile's note does not say it was stopped at the cap:\n%s\nbuild log:\n%s", out, log.String())
+	}
+	if !strings.Contains(out, " small\n") || strings.Contains(out, " huge\n") {
+		t.Errorf("want small built and no huge binary:\n%s", out)
+	}
+}
