@@ -113,7 +113,7 @@ const compileWritable = "/bench /tmp /var/tmp /dev/shm"
 // left is killed, and the file and disk caps are said and enforced.
 func compileBounds(what string) string {
 	var b strings.Builder
-	b.WriteString("  kill -s KILL -1 2>/dev/null\n")
+	b.WriteString("  kill -s KILL -- -1 2>/dev/null\n")
 	fmt.Fprintf(&b, "  if [ $rc -ne 0 ] && grep -qi -e 'file size limit exceeded' -e 'file too large' /tmp/halebench-build.log; then echo \"halebench: the %s of $unit wrote a file over the %d MiB cap for one file and was stopped\" >>/tmp/halebench-build.log; fi\n", what, CompileFileCapBytes>>20)
 	fmt.Fprintf(&b, "  used=$(du -skx %s 2>/dev/null | awk '{s+=$1} END {print s+0}')\n", compileWritable)
 	fmt.Fprintf(&b, "  if [ \"$used\" -gt %d ]; then rm -rf \"$OUT\" \"$OUT\".* /tmp/halebench-scratch/* /tmp/halebench-home/* 2>/dev/null; echo \"halebench: the %s of $unit left $used KiB on disk, over the %d MiB cap for a compile: its output was removed\" >>/tmp/halebench-build.log; rc=1; fi\n", CompileDiskCapKiB, what, CompileDiskCapKiB>>10)

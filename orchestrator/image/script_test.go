@@ -16,7 +16,7 @@ import (
 func TestBuildScriptCaps(t *testing.T) {
 	for _, l := range suite.All {
 		s := buildScript(l)
-		for _, want := range []string{"ulimit -d 2097152", "ulimit -f 524288", "timeout -k 10 300 ", "kill -s KILL -1", `-gt 1048576 ]`} {
+		for _, want := range []string{"ulimit -d 2097152", "ulimit -f 524288", "timeout -k 10 300 ", "kill -s KILL -- -1", `-gt 1048576 ]`} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%s: script lacks %q:\n%s", l.Name, want, s)
 			}
