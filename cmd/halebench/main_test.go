@@ -109,10 +109,22 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 		os.WriteFile(filepath.Join(envSuite, "benches", "micro", n), []byte("int main(void) { return 0; }\n"), 0o644)
 	}
 	os.WriteFile(filepath.Join(envSuite, "benches", "catalogue.json"), []byte(`{"benches": {"loop_b": {"env": {"VALGRIND_OPTS": "--toggle-collect=main"}}}}`), 0o644)
+	// A suite whose benches/micro, or whose benches/, is a link to a folder
+	// outside it: every source there would become a bench.
+	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(outside, "micro"), 0o755)
+	os.WriteFile(filepath.Join(outside, "micro", "secret.c"), []byte("int main(void) { return 0; }\n"), 0o644)
+	microLink, benchesLink := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(microLink, "benches"), 0o755)
+	os.Symlink(filepath.Join(outside, "micro"), filepath.Join(microLink, "benches", "micro"))
+	os.Symlink(outside, filepath.Join(benchesLink, "benches"))
 	cases := []struct {
 		args []string
 		want []string
 	}{
+		{[]string{"run", "--suite=" + microLink, "--lang=c", "--subject=c"}, []string{filepath.Join(microLink, "benches", "micro") + " is a symlink"}},
+		{[]string{"images", "--suite=" + microLink, "--lang=c"}, []string{filepath.Join(microLink, "benches", "micro") + " is a symlink"}},
+		{[]string{"run", "--suite=" + benchesLink, "--lang=c", "--subject=c"}, []string{filepath.Join(benchesLink, "benches") + " is a symlink"}},
 		{[]string{"run", suite, "--baselines=" + corrupt}, []string{corrupt, "line 3"}},
 		{[]string{"run", suite, "--bench=nosuch"}, []string{`no bench named "nosuch"`}},
 		{[]string{"run", suite, "--iters=0"}, []string{"--iters=0"}},

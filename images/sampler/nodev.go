@@ -32,8 +32,9 @@ import (
 // mountEntry is one line of /proc/self/mountinfo: where, and its
 // per-mount options.
 type mountEntry struct {
-	point string
-	opts  map[string]bool
+	point  string
+	opts   map[string]bool
+	fstype string
 }
 
 // readMounts reads /proc/self/mountinfo.
@@ -54,6 +55,12 @@ func readMounts() ([]mountEntry, error) {
 		m := mountEntry{point: unescapeMount(fields[4]), opts: map[string]bool{}}
 		for _, o := range strings.Split(fields[5], ",") {
 			m.opts[o] = true
+		}
+		for i := 6; i+1 < len(fields); i++ { // optional fields, then "-", then the type
+			if fields[i] == "-" {
+				m.fstype = fields[i+1]
+				break
+			}
 		}
 		out = append(out, m)
 	}
@@ -91,6 +98,22 @@ func engineMade(point string) bool {
 	return false
 }
 
+// engineDev are the mounts the engine makes below /dev, each by its
+// filesystem type: nothing else there is the engine's. An image VOLUME
+// under /dev is a bind of a volume Docker filled from the image (device
+// nodes included), so a mount is trusted for what it is, not for where
+// it is mounted.
+var engineDev = map[string]string{"/dev": "tmpfs", "/dev/pts": "devpts", "/dev/mqueue": "mqueue", "/dev/shm": "tmpfs"}
+
+// engineMount says whether a mount is one the engine or the kernel made:
+// below /proc and /sys, and below /dev only engineDev's.
+func engineMount(m mountEntry) bool {
+	if m.point == "/dev" || strings.HasPrefix(m.point, "/dev/") {
+		return engineDev[m.point] != "" && engineDev[m.point] == m.fstype
+	}
+	return engineMade(m.point)
+}
+
 // mountFlags are a mount's per-mount flags from its options, for a bind
 // remount that must keep them.
 func mountFlags(opts map[string]bool) uintptr {
@@ -112,7 +135,7 @@ func sealMounts() (unsealed []string, why []string, err error) {
 		return nil, nil, fmt.Errorf("reading the mount table: %w", err)
 	}
 	for _, m := range mounts {
-		if engineMade(m.point) || m.opts["nodev"] && m.opts["nosuid"] {
+		if engineMount(m) || m.opts["nodev"] && m.opts["nosuid"] {
 			continue
 		}
 		fl := syscall.MS_REMOUNT | syscall.MS_BIND | syscall.MS_NODEV | syscall.MS_NOSUID | mountFlags(m.opts)
@@ -125,7 +148,7 @@ func sealMounts() (unsealed []string, why []string, err error) {
 		return nil, nil, fmt.Errorf("reading the mount table: %w", err)
 	}
 	for _, m := range after {
-		if !engineMade(m.point) && !(m.opts["nodev"] && m.opts["nosuid"]) {
+		if !engineMount(m) && !(m.opts["nodev"] && m.opts["nosuid"]) {
 			unsealed = append(unsealed, m.point)
 		}
 	}
@@ -138,7 +161,7 @@ func imageNodes(unsealed []string) []string {
 	skip := map[string]bool{}
 	if mounts, err := readMounts(); err == nil {
 		for _, m := range mounts {
-			if engineMade(m.point) || m.opts["nodev"] {
+			if engineMount(m) || m.opts["nodev"] {
 				skip[m.point] = true
 			}
 		}
@@ -149,7 +172,7 @@ func imageNodes(unsealed []string) []string {
 			switch {
 			case err != nil:
 				return nil
-			case d.IsDir() && p != root && (skip[p] || engineMade(p)):
+			case d.IsDir() && p != root && (skip[p] || engineMade(p) && !strings.HasPrefix(p, root+"/")):
 				return fs.SkipDir
 			case d.Type()&fs.ModeDevice != 0:
 				found = append(found, nodeName(p))

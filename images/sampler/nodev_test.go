@@ -42,12 +42,35 @@ func TestMountTableHelpers(t *testing.T) {
 			t.Errorf("engineMade(%s) = %v", p, !want)
 		}
 	}
+	// Below /dev a mount is the engine's only as what the engine mounts
+	// there: an image VOLUME at /dev/hbvol (a bind of the volume Docker
+	// filled from the image, nodes included) is image content, as is a
+	// tmpfs where the engine puts devpts.
+	for _, c := range []struct {
+		m    mountEntry
+		want bool
+	}{
+		{mountEntry{point: "/dev", fstype: "tmpfs"}, true},
+		{mountEntry{point: "/dev/pts", fstype: "devpts"}, true},
+		{mountEntry{point: "/dev/shm", fstype: "tmpfs"}, true},
+		{mountEntry{point: "/dev/mqueue", fstype: "mqueue"}, true},
+		{mountEntry{point: "/dev/hbvol", fstype: "ext4"}, false},
+		{mountEntry{point: "/dev/hbvol", fstype: "tmpfs"}, false},
+		{mountEntry{point: "/dev/pts", fstype: "ext4"}, false},
+		{mountEntry{point: "/dev", fstype: "overlay"}, false},
+		{mountEntry{point: "/proc/kcore", fstype: "tmpfs"}, true},
+		{mountEntry{point: "/opt", fstype: "overlay"}, false},
+	} {
+		if engineMount(c.m) != c.want {
+			t.Errorf("engineMount(%s %s) = %v", c.m.point, c.m.fstype, !c.want)
+		}
+	}
 	fl := mountFlags(map[string]bool{"ro": true, "relatime": true, "nosuid": true})
 	if fl != syscall.MS_RDONLY|syscall.MS_RELATIME {
 		t.Errorf("flags %#x", fl)
 	}
 	mounts, err := readMounts()
-	if err != nil || len(mounts) == 0 || !strings.HasPrefix(mounts[0].point, "/") {
+	if err != nil || len(mounts) == 0 || !strings.HasPrefix(mounts[0].point, "/") || mounts[0].fstype == "" {
 		t.Errorf("this process's mount table: %v %v", mounts, err)
 	}
 }

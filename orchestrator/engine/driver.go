@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"io"
 	"time"
 )
@@ -82,3 +83,8 @@ type Builder interface {
 	Build(ctx context.Context, b Build) (Built, error)
 	Close() error
 }
+
+// ErrImageVolume marks a refusal to start a container of an image that
+// declares a VOLUME: a driver fills such a volume from the image's
+// content, device nodes included (docs/security.md).
+var ErrImageVolume = errors.New("an image with a VOLUME runs no container")

@@ -113,7 +113,9 @@ func cellOf(ln *lane) judge.CountCell {
 	if !ln.count.asked {
 		return judge.CountCell{}
 	}
-	return judge.CountCell{Asked: true, NotCounted: ln.count.why, Runs: ln.out.Counts, Target: ln.lang.CountTarget, Valgrind: ln.out.Env.Valgrind}
+	check, timed := judge.TimedCheck(ln.out.Samples)
+	return judge.CountCell{Asked: true, NotCounted: ln.count.why, Runs: ln.out.Counts, Target: ln.lang.CountTarget, Valgrind: ln.out.Env.Valgrind,
+		Check: check, HasCheck: timed}
 }
 
 // laneCount is a lane's count lane as the report keeps it.

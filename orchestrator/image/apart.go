@@ -2,13 +2,15 @@ package image
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/imagestore"
+	"github.com/hale-lang/halebench/orchestrator/hostfile"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -86,15 +88,58 @@ func (b *Builder) buildApart(ctx context.Context, lang suite.Language, files map
 	if _, err := b.sv.solve(ctx, dir, dir, args, b.opts.NoCache, exportLocal(out), "benches "+lang.Name+" (sampler and clock gate)"); err != nil {
 		return nil, err
 	}
-	trusted := map[string]string{}
-	sum, err := imagestore.FileSHA256(filepath.Join(out, "halebench-sampler"))
+	trusted, err := apartDigests(out, countsRegion(lang))
 	if err != nil {
-		return nil, fmt.Errorf("benches %s: the sampler's build left no binary: %w", lang.Name, err)
+		return nil, fmt.Errorf("benches %s: %w", lang.Name, err)
+	}
+	return trusted, nil
+}
+
+// apartCap bounds each file the apart build exports: the static sampler is
+// a few MiB, the gate and its note a few KiB.
+const apartCap = 64 << 20
+
+// apartDigests checks what the apart build exported to out and hashes the
+// files the bench image will hold. The gate's stage runs the toolchain
+// image's compiler, which a given image chooses: its output is refused,
+// naming the file, when anything in it is not a regular file or a folder
+// (a link to a host file would make that file's digest the record; a FIFO
+// or /dev/zero would hang the hash), and each file is opened below out
+// without following a link at any level (hostfile).
+func apartDigests(out string, region bool) (map[string]string, error) {
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if t := d.Type(); !t.IsDir() && !t.IsRegular() {
+			return fmt.Errorf("the sampler and clock gate build exported %s, which is not a regular file (%s): refusing it, unread (the toolchain image's compiler made it)", p, hostfile.Describe(p, t))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return hashApartFiles(out, region)
+}
+
+// hashApartFiles hashes the sampler and, when region, the gate, each
+// opened below out through no link (what apartDigests' walk saw may have
+// changed since).
+func hashApartFiles(out string, region bool) (map[string]string, error) {
+	trusted := map[string]string{}
+	sum, err := hostfile.SHA256(out, "halebench-sampler", apartCap)
+	if err != nil {
+		return nil, fmt.Errorf("the sampler's build left no binary: %w", err)
 	}
 	trusted[SamplerPath] = sum
-	if countsRegion(lang) {
-		if sum, err := imagestore.FileSHA256(filepath.Join(out, "gate", filepath.Base(wire.ClockGatePath))); err == nil {
+	if region {
+		// A gate that did not build leaves only its note: counts cover the whole process.
+		sum, err := hostfile.SHA256(out, filepath.Join("gate", filepath.Base(wire.ClockGatePath)), apartCap)
+		switch {
+		case err == nil:
 			trusted[wire.ClockGatePath] = sum
+		case !errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("the clock gate: %w", err)
 		}
 	}
 	return trusted, nil

@@ -2,15 +2,22 @@ package image
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/imagestore"
+	"io"
 	"os"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/hostfile"
 )
+
+// rootfsCap bounds the rootfs archive mmdebstrap exports (a minbase trixie
+// is ~130 MB): the repro bound, 16 GiB.
+const rootfsCap = 16 << 30
 
 // BaseSuite is the Debian release every toolchain image starts from.
 const BaseSuite = "trixie"
@@ -160,15 +167,21 @@ func (b *Builder) mmdebstrap(ctx context.Context, ref string) (Base, error) {
 	if err != nil {
 		return Base{}, fmt.Errorf("making the Debian base image: %w", err)
 	}
-	sum, err := imagestore.FileSHA256(tarPath)
+	// mmdebstrap's archive, exported from the engine: read once from one
+	// descriptor, never through a link, a regular file of bounded size.
+	f, err := hostfile.OpenPath(tarPath, rootfsCap)
 	if err != nil {
-		return Base{}, err
-	}
-	f, err := os.Open(tarPath)
-	if err != nil {
-		return Base{}, err
+		return Base{}, fmt.Errorf("making the Debian base image: %w", err)
 	}
 	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, hostfile.LimitReader(f, rootfsCap)); err != nil {
+		return Base{}, fmt.Errorf("making the Debian base image: %w", err)
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return Base{}, err
+	}
 	cfg := Config{
 		Env: []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
 		Cmd: []string{"bash"},

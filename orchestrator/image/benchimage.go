@@ -86,10 +86,45 @@ COPY --chown=0:0 ` + apartDir + `/halebench-sampler ` + SamplerPath + `
 // a device grow without end). The memory cap is RLIMIT_DATA
 // of every compiler process (its heap and other private writable memory);
 // the time cap is wall-clock, for the compile's whole process group.
+//
+// The disk a compile may write is capped twice: each file it writes at
+// CompileFileCapBytes (RLIMIT_FSIZE, inherited by every process it starts:
+// a write past it fails, the writer gets SIGXFSZ), and what the compile
+// stage holds after each compile (its output folder and every place the
+// bench uid can write) at CompileDiskCapKiB, over which the unit's output
+// is removed and it is build_failed saying so. After each compile every
+// process the bench uid still has is killed (kill -KILL -1 from the step's
+// script: the step's pid namespace holds only the build), so nothing a
+// compiler left behind — a setsid child included, which outlives timeout's
+// process group — runs on into the next compile or writes after the check.
 const (
 	CompileTimeCapSeconds = 300
-	CompileMemCapKiB      = 2 << 20 // 2 GiB
+	CompileMemCapKiB      = 2 << 20   // 2 GiB
+	CompileFileCapBytes   = 256 << 20 // 256 MiB
+	CompileDiskCapKiB     = 1 << 20   // 1 GiB
 )
+
+// compileWritable are the places the bench uid can write in the compile
+// stage, whose sum the disk cap holds.
+const compileWritable = "/bench /tmp /var/tmp /dev/shm"
+
+// compileBounds is the shell that follows one compile (its status in rc,
+// its log in /tmp/halebench-build.log, its output $OUT): every process it
+// left is killed, and the file and disk caps are said and enforced.
+func compileBounds(what string) string {
+	var b strings.Builder
+	b.WriteString("  kill -s KILL -- -1 2>/dev/null\n")
+	fmt.Fprintf(&b, "  if [ $rc -ne 0 ] && grep -qi -e 'file size limit exceeded' -e 'file too large' /tmp/halebench-build.log; then echo \"halebench: the %s of $unit wrote a file over the %d MiB cap for one file and was stopped\" >>/tmp/halebench-build.log; fi\n", what, CompileFileCapBytes>>20)
+	fmt.Fprintf(&b, "  used=$(du -skx %s 2>/dev/null | awk '{s+=$1} END {print s+0}')\n", compileWritable)
+	fmt.Fprintf(&b, "  if [ \"$used\" -gt %d ]; then rm -rf \"$OUT\" \"$OUT\".* /tmp/halebench-scratch/* /tmp/halebench-home/* 2>/dev/null; echo \"halebench: the %s of $unit left $used KiB on disk, over the %d MiB cap for a compile: its output was removed\" >>/tmp/halebench-build.log; rc=1; fi\n", CompileDiskCapKiB, what, CompileDiskCapKiB>>10)
+	return b.String()
+}
+
+// compileLimits are the per-process limits at the top of a compile script.
+func compileLimits() string {
+	// ulimit -f counts 512-byte blocks in sh (dash, and bash as sh).
+	return fmt.Sprintf("ulimit -d %d || exit 125\nulimit -f %d || exit 125\n", CompileMemCapKiB, CompileFileCapBytes/512)
+}
 
 // buildScript compiles every source of one language. A compile error leaves
 // <unit>.build_failed holding the compiler's message instead of failing the
@@ -107,11 +142,12 @@ func buildScript(lang suite.Language) string {
 	// It runs as the bench uid, whose home is not writable: the compilers'
 	// caches (go's among them) go to a scratch home.
 	fmt.Fprintf(&b, "HOME=/tmp/halebench-home\nGOCACHE=$HOME/go-build\nexport HOME GOCACHE\nmkdir -p \"$HOME\"\nrm -f %s/.keep\n", BinDir)
-	fmt.Fprintf(&b, "cat >/tmp/halebench-compile.sh <<'HALEBENCH_COMPILE'\nulimit -d %d || exit 125\n%s\nHALEBENCH_COMPILE\n", CompileMemCapKiB, cmd)
+	fmt.Fprintf(&b, "cat >/tmp/halebench-compile.sh <<'HALEBENCH_COMPILE'\n%s%s\nHALEBENCH_COMPILE\n", compileLimits(), cmd)
 	fmt.Fprintf(&b, "for SRC in %s/*.%s; do\n  [ -e \"$SRC\" ] || continue\n  unit=$(basename \"$SRC\" .%s)\n  OUT=%s/$unit\n  export SRC OUT\n", SrcDir, lang.Ext, lang.Ext, BinDir)
 	fmt.Fprintf(&b, "  timeout -k 10 %d sh /tmp/halebench-compile.sh >/tmp/halebench-build.log 2>&1\n  rc=$?\n", CompileTimeCapSeconds)
 	fmt.Fprintf(&b, "  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo \"halebench: the compile of $unit ran over the %d s time cap and was killed\" >>/tmp/halebench-build.log; fi\n", CompileTimeCapSeconds)
-	b.WriteString("  if [ $rc -eq 0 ]; then\n    echo \"built $unit\"\n  else\n    cp /tmp/halebench-build.log \"$OUT.build_failed\"\n    echo \"build_failed $unit\"; tail -n 20 /tmp/halebench-build.log\n    fails=$((fails+1))\n  fi\ndone\n")
+	b.WriteString(compileBounds("compile"))
+	b.WriteString("  if [ $rc -eq 0 ]; then\n    echo \"built $unit\"\n  else\n    rm -f \"$OUT\"\n    cp /tmp/halebench-build.log \"$OUT.build_failed\"\n    echo \"build_failed $unit\"; tail -n 20 /tmp/halebench-build.log\n    fails=$((fails+1))\n  fi\ndone\n")
 	b.WriteString(countedScript(lang))
 	b.WriteString("# Only " + BinDir + " leaves this stage; the rest goes with it.\nrm -rf /tmp/halebench-build.log /tmp/halebench-compile.sh /tmp/halebench-scratch \"$HOME\"\necho \"$fails failed\"\n")
 	return b.String()

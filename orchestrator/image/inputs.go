@@ -6,12 +6,16 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/hostfile"
 )
+
+// resolvedCap bounds apt's resolution read back (a few KiB for a toolchain).
+const resolvedCap = 4 << 20
 
 // DefaultEpoch is SOURCE_DATE_EPOCH when none is given: 2025-01-01T00:00:00Z.
 const DefaultEpoch int64 = 1735689600
@@ -92,7 +96,7 @@ func (b *Builder) resolvePins(ctx context.Context, base Base, names []string, wh
 	if _, err := b.sv.solve(ctx, dir, dir, args, true, exportLocal(out), what+" (resolving package versions)"); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(filepath.Join(out, "resolved.txt"))
+	data, err := hostfile.Read(out, "resolved.txt", resolvedCap) // exported from a build on a base that may be given
 	if err != nil {
 		return nil, fmt.Errorf("%s: apt's resolution is missing: %w", what, err)
 	}

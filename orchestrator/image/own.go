@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/hostfile"
 )
 
 // Own builds halebench's own image from a checkout (its root Dockerfile and
@@ -22,7 +23,7 @@ func (b *Builder) Own(ctx context.Context, dir, tag string) (Toolchain, error) {
 	if err != nil {
 		return tc, err
 	}
-	df, err := os.ReadFile(filepath.Join(dir, "Dockerfile"))
+	df, err := hostfile.Read(dir, "Dockerfile", ownCap)
 	if err != nil {
 		return tc, fmt.Errorf("halebench's own image: %w (run it from a halebench checkout)", err)
 	}
@@ -48,12 +49,15 @@ func (b *Builder) Own(ctx context.Context, dir, tag string) (Toolchain, error) {
 	return tc, nil
 }
 
+// ownCap bounds each file of a checkout read for halebench's own image.
+const ownCap = 1 << 30
+
 // contextDigest hashes the content of every file a build of dir sees: all
 // but the top-level entries .dockerignore names (one name a line, the form
 // this repository's file uses).
 func contextDigest(dir string) (string, error) {
 	skip := map[string]bool{".git": true}
-	if data, err := os.ReadFile(filepath.Join(dir, ".dockerignore")); err == nil {
+	if data, err := hostfile.Read(dir, ".dockerignore", ownCap); err == nil {
 		for _, l := range strings.Split(string(data), "\n") {
 			if l = strings.Trim(strings.TrimSpace(l), "/"); l != "" && !strings.HasPrefix(l, "#") {
 				skip[l] = true
@@ -83,12 +87,12 @@ func contextDigest(dir string) (string, error) {
 	sort.Strings(paths)
 	h := sha256.New()
 	for _, rel := range paths {
-		f, err := os.Open(filepath.Join(dir, rel))
+		f, err := hostfile.Open(dir, rel, ownCap)
 		if err != nil {
 			return "", err
 		}
 		fh := sha256.New()
-		_, err = io.Copy(fh, f)
+		_, err = io.Copy(fh, hostfile.LimitReader(f, ownCap))
 		f.Close()
 		if err != nil {
 			return "", err

@@ -11,12 +11,15 @@ import (
 )
 
 // The generated build script is valid sh for every language and carries
-// both caps.
+// every cap: memory, time, one file's size, the stage's disk, and the kill
+// of what a compile left after it.
 func TestBuildScriptCaps(t *testing.T) {
 	for _, l := range suite.All {
 		s := buildScript(l)
-		if !strings.Contains(s, "ulimit -d 2097152") || !strings.Contains(s, "timeout -k 10 300 ") {
-			t.Errorf("%s: script lacks a cap:\n%s", l.Name, s)
+		for _, want := range []string{"ulimit -d 2097152", "ulimit -f 524288", "timeout -k 10 300 ", "kill -s KILL -- -1", `-gt 1048576 ]`} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s: script lacks %q:\n%s", l.Name, want, s)
+			}
 		}
 		p := filepath.Join(t.TempDir(), "build.sh")
 		os.WriteFile(p, []byte(s), 0o644)

@@ -2,8 +2,6 @@ package imagestore
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -184,18 +182,4 @@ func (c *Cache) signed(e Entry) Entry {
 		e.HMAC = e.mac(c.sign)
 	}
 	return e
-}
-
-// FileSHA256 is the hex sha256 of the file at path.
-func FileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

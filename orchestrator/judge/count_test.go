@@ -226,3 +226,48 @@ func TestCountInstruments(t *testing.T) {
 		t.Fatalf("est_cycles %d without the cache simulation, want none", s.EstCycles)
 	}
 }
+
+// A counted run must print the timed runs' check= line: a counted build of
+// a compiler under test's own that reads the clock twice before the work
+// (and skips it) prints another check and is no count of the bench; the
+// cell is count_failed, which never gates, saying why.
+func TestCountedCheckIsTheTimedCheck(t *testing.T) {
+	withChecks := func(timed string, hasTimed bool, counted ...string) CountCell {
+		c := CountCell{Asked: true, Check: timed, HasCheck: hasTimed}
+		for _, ch := range counted {
+			c.Runs = append(c.Runs, wire.Count{Status: wire.CountOK, Scope: wire.ScopeRegion, Ir: 30000032, Check: ch})
+		}
+		return c
+	}
+	cases := []struct {
+		name   string
+		cell   CountCell
+		status Status
+		why    string
+	}{
+		{"the same work", withChecks("iters:1000,acc:42", true, "iters:1000,acc:42", "iters:1000,acc:42"), OK, ""},
+		{"a counted run skipped the work", withChecks("iters:1000,acc:42", true, "iters:1000,acc:42", "iters:0,acc:0"), CountFailed,
+			`the counted run printed check="iters:0,acc:0", the timed runs check="iters:1000,acc:42"`},
+		{"every counted run skipped it", withChecks("iters:1000,acc:42", true, "iters:0,acc:0", "iters:0,acc:0"), CountFailed, "did not do the timed program's work"},
+		{"no check line counted, one timed", withChecks("iters:1000,acc:42", true, "", ""), CountFailed, `check=""`},
+		{"nothing timed: held to each other", withChecks("", false, "a", "b"), CountFailed, "different check= lines"},
+		{"nothing timed, agreeing", withChecks("", false, "a", "a"), OK, ""},
+		{"neither prints one", withChecks("", true, "", ""), OK, ""},
+	}
+	for _, c := range cases {
+		s := Summarize(c.cell)
+		if s.Status != c.status || !strings.Contains(s.Why, c.why) {
+			t.Errorf("%s: %s %q, want %s %q", c.name, s.Status, s.Why, c.status, c.why)
+		}
+		if v := Count(c.cell, countEntry(30000032)); c.status == CountFailed && v.Verdict != CountFailed {
+			t.Errorf("%s: verdict %s against a baseline, want count_failed (never gated)", c.name, v.Verdict)
+		}
+	}
+	samples := []wire.Sample{{Warmup: true, Status: wire.StatusOK, Check: "w"}, {Status: wire.StatusOK, Check: "x"}, {Status: wire.StatusOK, Check: "x"}}
+	if ch, ok := TimedCheck(samples); ch != "x" || !ok {
+		t.Errorf("TimedCheck = %q %v, want x true", ch, ok)
+	}
+	if _, ok := TimedCheck(append(samples, wire.Sample{Status: wire.StatusOK, Check: "y"})); ok {
+		t.Errorf("TimedCheck of samples that disagree: want false")
+	}
+}

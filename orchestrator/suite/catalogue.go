@@ -69,6 +69,9 @@ func Load(dir string) (*Suite, error) {
 		return nil, err
 	}
 	root := layout.Root(dir)
+	if err := notALink(root); err != nil {
+		return nil, err
+	}
 	catPath := filepath.Join(root, catalogueFile)
 	cat, err := readCatalogue(catPath)
 	if err != nil {
@@ -124,7 +127,11 @@ func readCatalogue(path string) (file, error) {
 func discover(root string) (map[string]*Bench, error) {
 	found := map[string]*Bench{}
 	for _, k := range kinds {
-		entries, err := os.ReadDir(filepath.Join(root, k.dir))
+		dir := filepath.Join(root, k.dir)
+		if err := notALink(dir); err != nil {
+			return nil, err
+		}
+		entries, err := os.ReadDir(dir)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

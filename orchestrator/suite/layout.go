@@ -72,3 +72,16 @@ func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
 }
+
+// notALink refuses a suite folder (benches/, a kind folder) that is a
+// symlink: every source in the folder it names would become a bench, copied
+// into a bench image a sibling bench can read, so a suite's folders are
+// read only where they lie. A folder that is not there is not an error.
+func notALink(p string) error {
+	st, err := os.Lstat(p)
+	if err != nil || st.Mode()&os.ModeSymlink == 0 {
+		return nil
+	}
+	to, _ := os.Readlink(p)
+	return fmt.Errorf("suite folder %s is a symlink (-> %s): halebench reads a suite's folders only where they lie (put the folder itself there)", p, to)
+}

@@ -3,11 +3,10 @@ package suite
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
+	"path/filepath"
 
-	"golang.org/x/sys/unix"
+	"github.com/hale-lang/halebench/orchestrator/hostfile"
 )
 
 // SourceCap is the largest file halebench reads from a suite: a bench
@@ -31,31 +30,15 @@ func checkEntry(path string, fi fs.FileInfo) error {
 }
 
 // ReadSource reads a suite file without following a symlink, from a regular
-// file only and at most SourceCap bytes: checked on the open descriptor, so
-// a file swapped after discovery is refused too.
+// file only and at most SourceCap bytes (hostfile: checked on the open
+// descriptor, so a file swapped after discovery is refused too).
 func ReadSource(path string) ([]byte, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	data, err := hostfile.Read(filepath.Dir(path), filepath.Base(path), SourceCap)
 	if err != nil {
-		if errors.Is(err, unix.ELOOP) {
-			return nil, fmt.Errorf("suite file %s is a symlink: halebench reads only regular files from a suite (put the file itself there)", path)
+		if errors.Is(err, hostfile.ErrRefused) {
+			return nil, fmt.Errorf("suite file %w", err)
 		}
 		return nil, fmt.Errorf("reading suite file %s: %w", path, err)
-	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("reading suite file %s: %w", path, err)
-	}
-	if err := checkEntry(path, fi); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, SourceCap+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading suite file %s: %w", path, err)
-	}
-	if len(data) > SourceCap {
-		return nil, fmt.Errorf("suite file %s grew over the %d-byte cap while read: refusing it", path, SourceCap)
 	}
 	return data, nil
 }

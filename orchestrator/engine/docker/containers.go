@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -98,6 +99,9 @@ func (e *Engine) Create(ctx context.Context, s engine.Spec) (engine.Container, e
 }
 
 func (e *Engine) create(ctx context.Context, s engine.Spec) (*Container, error) {
+	if err := e.noVolumes(ctx, s.Image); err != nil {
+		return nil, err
+	}
 	cfg, hc := configs(s)
 	resp, err := e.cli.ContainerCreate(ctx, cfg, hc, nil, nil, s.Name)
 	if err != nil {
@@ -105,6 +109,40 @@ func (e *Engine) create(ctx context.Context, s engine.Spec) (*Container, error) 
 	}
 	return &Container{ID: resp.ID, e: e}, nil
 }
+
+// noVolumes refuses an image that declares a VOLUME: the engine fills an
+// anonymous volume from the image's content at that path, device nodes
+// included, and mounts it in the container — under /dev, where a sampler
+// would take it for the engine's own — so a 0666 node an image carries
+// reaches a bench whatever the privilege mode. No image halebench makes
+// declares one; a given one (--base-image, --hale-image, a side's image)
+// that does, or one built FROM it, runs no container, named with its
+// volumes.
+func (e *Engine) noVolumes(ctx context.Context, ref string) error {
+	ins, err := e.cli.ImageInspect(ctx, ref)
+	if err != nil {
+		if isNotFound(err) {
+			return nil // ContainerCreate says so
+		}
+		return fmt.Errorf("inspecting image %s: %w", ref, err)
+	}
+	if ins.Config == nil || len(ins.Config.Volumes) == 0 {
+		return nil
+	}
+	vols := make([]string, 0, len(ins.Config.Volumes))
+	for v := range ins.Config.Volumes {
+		vols = append(vols, v)
+	}
+	sort.Strings(vols)
+	return volumeError(fmt.Sprintf("image %s declares VOLUME %s: the engine would fill a volume there from the image's content, device nodes included, and mount it in the container, so halebench runs no container of it in any privilege mode (rebuild the image, and any given image it is built FROM, without VOLUME)",
+		ref, strings.Join(vols, ", ")))
+}
+
+// volumeError is noVolumes' refusal: errors.Is(err, engine.ErrImageVolume).
+type volumeError string
+
+func (e volumeError) Error() string        { return string(e) }
+func (e volumeError) Is(target error) bool { return target == engine.ErrImageVolume }
 
 // Identity is the container's id (for interfaces that cannot name a field).
 func (c *Container) Identity() string { return c.ID }
