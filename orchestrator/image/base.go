@@ -16,7 +16,7 @@ import (
 )
 
 // rootfsCap bounds the rootfs archive mmdebstrap exports (a minbase trixie
-// is ~130 MB): the repro bound, 16 GiB.
+// is ~130 MB): the bound on an image normalised here, 16 GiB.
 const rootfsCap = 16 << 30
 
 // BaseSuite is the Debian release every toolchain image starts from.
