@@ -36,6 +36,8 @@ Usage:
   halebench own-image [flags] halebench's own image, through BuildKit, reproducibly
   halebench bisect --good=REF --bad=REF --bench=LIST --hale-git=DIR
                               the first hale commit that moves the benches
+  halebench version [--json]  which halebench this is: version, commit, dirty
+                              (also --version)
   halebench help    [verb]    this text, or a verb's flags
 
 Flags may stand before, between or after a verb's other arguments. Results go
@@ -76,6 +78,7 @@ var verbs = map[string]func(context.Context, []string) error{
 	"run": runRun, "ab": runAB, "images": runImages, "xproc": runXproc, "show": runShow,
 	"compare": runCompare, "report": runReport, "merge": runMerge, "prune": runPrune,
 	"verify": runVerify, "own-image": runOwnImage, "bundle": runBundle, "replay": runReplay,
+	"version": runVersion, "--version": runVersion,
 	"bisect": func(ctx context.Context, args []string) error { return runBisect(ctx, args, newABJudge) },
 }
 

@@ -35,7 +35,9 @@ type Row struct {
 
 // Table is the comparison of two reports.
 type Table struct {
-	Lang string `json:"lang"`
+	// Halebench is the halebench that wrote the JSON (JSON stamps it).
+	Halebench *report.Tool `json:"halebench,omitempty"`
+	Lang      string       `json:"lang"`
 	// Metric and Unit name what the rows compare where it is not time
 	// (time: both empty, as before metrics were chosen).
 	Metric   string `json:"metric,omitempty"`
@@ -225,6 +227,7 @@ func (t Table) Text(w io.Writer) {
 
 // JSON writes the table as indented JSON.
 func (t Table) JSON(w io.Writer) error {
+	t.Halebench = report.This()
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(t)
