@@ -59,7 +59,13 @@ Every verb that uses the engine takes --driver=NAME, the engine driver to
 dial (default docker; help VERB lists the drivers this build has).
 
 Environment:
-  DOCKER_HOST  the Docker engine to use (default unix:///var/run/docker.sock)
+  DOCKER_HOST  the Docker engine to use; when unset, the engine is found as
+               the docker CLI finds it (Docker Desktop, Colima, OrbStack and
+               remote engines are docker contexts):
+  DOCKER_CONTEXT  the docker context to use; else the currentContext of
+               $DOCKER_CONFIG/config.json (default ~/.docker/config.json,
+               what docker context use sets); else, or for the context
+               default, unix:///var/run/docker.sock
   HALEBENCH_HALE_URL  where the pinned hale release is fetched from when no
                hale flag is given and ../hale is absent (default
                https://github.com/hale-lang/hale)
