@@ -39,7 +39,9 @@ func (s store) write(rel, data string) string {
 	return p
 }
 
-func (s store) current(name string) { s.write("config.json", `{"auths":{},"currentContext":"`+name+`"}`) }
+func (s store) current(name string) {
+	s.write("config.json", `{"auths":{},"currentContext":"`+name+`"}`)
+}
 
 // context writes a context's meta.json with its docker endpoint.
 func (s store) context(name, host string, skipVerify bool) {
