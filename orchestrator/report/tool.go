@@ -42,7 +42,7 @@ type Tool struct {
 }
 
 // NoVCS is what a Tool without a commit says of itself.
-const NoVCS = "no VCS information stamped (built with go run, with -buildvcs=false, or outside a git checkout)"
+const NoVCS = "no VCS information stamped (built with go run, with -buildvcs=false, in a linked git worktree or outside a git checkout; make build stamps it)"
 
 var this = sync.OnceValue(func() Tool {
 	bi, ok := debug.ReadBuildInfo()
