@@ -32,8 +32,16 @@ deps-test:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-junitparser >/dev/null; \
 	  else echo "note: no python3-junitparser and not root: TestJUnitReadByJunitparser (cireport) will skip; install Debian's python3-junitparser to run it" >&2; fi; }
 
+# The commit and dirty flag every document names (halebench version): set
+# at link time, since go build stamps none in a linked git worktree or with
+# -buildvcs=false. Outside git both are empty and the binary says so.
+REPORT_PKG := github.com/hale-lang/halebench/orchestrator/report
+COMMIT     := $(shell git rev-parse HEAD 2>/dev/null)
+DIRTY      := $(shell git status --porcelain 2>/dev/null | grep -q . && echo true || echo false)
+LDFLAGS    := -X $(REPORT_PKG).Commit=$(COMMIT) -X $(REPORT_PKG).Dirty=$(DIRTY)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/halebench
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/halebench
 
 # The main job: build every image, run every bench in every language, gate, report.
 bench: build

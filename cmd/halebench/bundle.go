@@ -80,5 +80,5 @@ func runReplay(ctx context.Context, args []string) error {
 	}
 	defer eng.Close()
 	// The bundle's baselines gate the replay as they gated the run.
-	return evidence.ReplayOn(ctx, eng, pos[0], evidence.ReplayOptions{ResultsDir: *results, Log: log, Partial: &reports}, os.Stdout)
+	return evidence.ReplayOn(ctx, eng, pos[0], evidence.ReplayOptions{ResultsDir: *results, Log: log, Notes: stderr, Partial: &reports}, os.Stdout)
 }

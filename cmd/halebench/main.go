@@ -37,6 +37,8 @@ Usage:
   halebench own-image [flags] halebench's own image, through BuildKit, reproducibly
   halebench bisect --good=REF --bad=REF --bench=LIST --hale-git=DIR
                               the first hale commit that moves the benches
+  halebench version [--json]  which halebench this is: version, commit, dirty
+                              (also --version)
   halebench help    [verb]    this text, or a verb's flags
 
 Flags may stand before, between or after a verb's other arguments. Results go
@@ -59,7 +61,13 @@ Every verb that uses the engine takes --driver=NAME, the engine driver to
 dial (default docker; help VERB lists the drivers this build has).
 
 Environment:
-  DOCKER_HOST  the Docker engine to use (default unix:///var/run/docker.sock)
+  DOCKER_HOST  the Docker engine to use; when unset, the engine is found as
+               the docker CLI finds it (Docker Desktop, Colima, OrbStack and
+               remote engines are docker contexts):
+  DOCKER_CONTEXT  the docker context to use; else the currentContext of
+               $DOCKER_CONFIG/config.json (default ~/.docker/config.json,
+               what docker context use sets); else, or for the context
+               default, unix:///var/run/docker.sock
   HALEBENCH_HALE_URL  where the pinned hale release is fetched from when no
                hale flag is given and ../hale is absent (default
                https://github.com/hale-lang/hale)
@@ -78,6 +86,7 @@ var verbs = map[string]func(context.Context, []string) error{
 	"run": runRun, "ab": runAB, "images": runImages, "xproc": runXproc, "show": runShow,
 	"compare": runCompare, "report": runReport, "merge": runMerge, "prune": runPrune,
 	"verify": runVerify, "own-image": runOwnImage, "bundle": runBundle, "replay": runReplay,
+	"version": runVersion, "--version": runVersion,
 	"bisect": func(ctx context.Context, args []string) error { return runBisect(ctx, args, newABJudge) },
 }
 

@@ -39,6 +39,7 @@ func runVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("verify", err)
 	}
+	evidence.NoteMaker(stderr, rep)
 	log, _, err := out.log("verify")
 	if err != nil {
 		return err

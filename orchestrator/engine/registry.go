@@ -12,7 +12,7 @@ import (
 const Default = "docker"
 
 // Opener dials a driver's engine (where, the driver's own settings say:
-// DOCKER_HOST for Docker); the caller closes what it returns.
+// DOCKER_HOST or a docker context for Docker); the caller closes what it returns.
 type Opener func(ctx context.Context) (Driver, error)
 
 var registry struct {

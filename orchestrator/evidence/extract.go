@@ -142,6 +142,9 @@ func readManifest(p string, sums map[string]string) (*Manifest, error) {
 	if err := json.Unmarshal(data, &m); err != nil || m.Schema != ManifestSchema {
 		return nil, fmt.Errorf("manifest.json is not a %s manifest (%v)", ManifestSchema, err)
 	}
+	if err := m.Halebench.Check(); err != nil {
+		return nil, fmt.Errorf("manifest.json: %w", err)
+	}
 	for _, name := range []string{"report.json", "images.tar"} {
 		if _, ok := m.Files[name]; !ok {
 			return nil, fmt.Errorf("the manifest lists no %s", name)

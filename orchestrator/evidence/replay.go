@@ -24,6 +24,9 @@ import (
 type ReplayOptions struct {
 	ResultsDir string
 	Log        io.Writer
+	// Notes is told when the bundle's report was made by another
+	// halebench (NoteMaker); nil: Log is.
+	Notes io.Writer
 	// RunID names the replay's namespace, ReplayPrefix/<RunID> (lowercase
 	// letters, digits, . _ -); "" picks one from the time and the process.
 	RunID string
@@ -79,6 +82,10 @@ func Replay(ctx context.Context, eng engine.Driver, bundle string, o ReplayOptio
 	if err != nil {
 		return nil, nil, err
 	}
+	if o.Notes == nil {
+		o.Notes = o.Log
+	}
+	NoteMaker(o.Notes, rec)
 	plan, err := replayPlan(rec, m, dir, ns, o)
 	if err != nil {
 		return rec, nil, err

@@ -1,6 +1,8 @@
 package evidence
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
@@ -25,5 +27,24 @@ func TestReplayedBenches(t *testing.T) {
 	all.Benches = append(all.Benches, &report.Bench{Name: "gone", Category: "missing"})
 	if got, _ := replayedBenches(all, suite); got != "" {
 		t.Fatalf("the whole suite: %q", got)
+	}
+}
+
+// replay notes, before anything of the bundle runs, a report made by
+// another halebench, naming both (here the run stops next, at the
+// bundle's missing suite; the note was said already).
+func TestReplayNotesAnotherHalebench(t *testing.T) {
+	other := `{"version":"v0.1.0","commit":"fedcba9876543210fedcba9876543210fedcba98","dirty":false}`
+	rep := `{"schema":"halebench-report/1","halebench":` + other + `,"subject":"c","base_image":{"reference":"b","id":"sha256:b","origin":"mmdebstrap","inputs":{"source_date_epoch":1}},"benches":[]}`
+	bundle := bundleOf(t, []entry{{name: "report.json", data: rep}, {name: "images.tar", data: "img"}}, nil)
+	var notes, log strings.Builder
+	_, _, err := Replay(context.Background(), nil, bundle, ReplayOptions{ResultsDir: t.TempDir(), Log: &log, Notes: &notes})
+	if err == nil || !strings.Contains(err.Error(), "the bundle's suite") {
+		t.Fatalf("replay of a bundle without a suite: %v", err)
+	}
+	made := &report.Tool{Version: "v0.1.0", Commit: "fedcba9876543210fedcba9876543210fedcba98"}
+	want := "halebench: note: " + report.Another(made, report.This()) // a different commit, or none stamped in this test binary
+	if !strings.Contains(want, "it was made by halebench v0.1.0 (commit fedcba98") || strings.TrimSpace(notes.String()) != want || strings.Contains(log.String(), "note:") {
+		t.Fatalf("notes %q, log %q; want the note %q on Notes alone", notes.String(), log.String(), want)
 	}
 }

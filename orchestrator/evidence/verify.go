@@ -62,6 +62,18 @@ func ReadForVerify(path, haleSrc string) (*report.Report, error) {
 	return rep, subject.Build{Src: haleSrc}.Check()
 }
 
+// NoteMaker writes to w, as a note, when rep was made by another
+// halebench than this one (report.Another), naming both: verify and replay
+// still run, but a digest or a figure that moved may be the tool's doing.
+func NoteMaker(w io.Writer, rep *report.Report) {
+	if w == nil {
+		return
+	}
+	if n := report.Another(rep.Halebench, report.This()); n != "" {
+		fmt.Fprintln(w, "halebench: note:", n)
+	}
+}
+
 // VerifyOptions are where the sources of the images are.
 type VerifyOptions struct {
 	Suite string // the suite folder whose benches built the bench images

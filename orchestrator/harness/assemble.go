@@ -15,7 +15,7 @@ import (
 func (r *run) assemble(st judge.Status) *report.Report {
 	p := r.p
 	rep := &report.Report{
-		Kind: report.Kind, Schema: report.Schema, GeneratedAt: r.at, RunID: r.env.RunID, Status: st,
+		Kind: report.Kind, Schema: report.Schema, Halebench: report.This(), GeneratedAt: r.at, RunID: r.env.RunID, Status: st,
 		Iters: p.Iters, Warmup: p.Warmup, Subject: p.SubjectLang.Name,
 		SubjectStatus: string(r.subject.Status), SubjectReason: r.subject.Reason,
 		Host: r.host,

@@ -12,6 +12,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
 
@@ -78,6 +79,9 @@ func TestAPlanRunsOnTheFakeDriver(t *testing.T) {
 	r := res.Report
 	if r.Status != judge.OK || r.Host.CPUModel != "Fake CPU" || r.Host.Privilege.Mode != engine.ModePrivileged {
 		t.Fatalf("report status %q, host %+v", r.Status, r.Host)
+	}
+	if r.Halebench == nil || *r.Halebench != *report.This() {
+		t.Fatalf("the report names halebench %v; want this one, %v", r.Halebench, report.This())
 	}
 	count := bench(r, "count")
 	if *count.ElapsedNsMedian != 1_000_000 || len(count.ElapsedNsSamples) != o.Iters || count.Parity != "ok" || *count.Comparatives["go"].RatioVsSubject != 3 {

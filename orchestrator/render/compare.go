@@ -65,7 +65,9 @@ var ErrSlower = errors.New("a bench is significantly slower in the new report")
 type Table struct {
 	Schema string `json:"schema"`
 	Kind   string `json:"kind"`
-	Lang   string `json:"lang"`
+	// Halebench is the halebench that wrote the JSON (JSON stamps it).
+	Halebench *report.Tool `json:"halebench,omitempty"`
+	Lang      string       `json:"lang"`
 	// Metric and Unit name what the rows compare where it is not time
 	// (time: both empty, as before metrics were chosen).
 	Metric  string `json:"metric,omitempty"`
@@ -403,6 +405,7 @@ func (t Table) Text(w io.Writer) {
 
 // JSON writes the table as indented JSON.
 func (t Table) JSON(w io.Writer) error {
+	t.Halebench = report.This()
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(t)

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -97,5 +98,18 @@ func TestCompareFiles(t *testing.T) {
 func TestLoadAllWantsReports(t *testing.T) {
 	if _, err := LoadAll(nil, "", nil); err == nil || err.Error() != "give at least one report (results/run-*.json) or --history=results/" {
 		t.Errorf("%v", err)
+	}
+}
+
+// compare's JSON names the halebench that wrote it, as every document
+// halebench writes does.
+func TestCompareJSONNamesItsTool(t *testing.T) {
+	var b strings.Builder
+	if err := (Table{Lang: "c", Rows: []Row{}}).JSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Halebench *report.Tool }
+	if err := json.Unmarshal([]byte(b.String()), &got); err != nil || got.Halebench == nil || *got.Halebench != *report.This() {
+		t.Fatalf("compare JSON names %v (%v); want %v:\n%s", got.Halebench, err, report.This(), b.String())
 	}
 }

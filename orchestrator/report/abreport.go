@@ -54,6 +54,7 @@ type Result struct {
 	// Kind is the envelope's kind, "ab" (package result).
 	Kind        string  `json:"kind,omitempty"`
 	Schema      string  `json:"schema"`
+	Halebench   *Tool   `json:"halebench,omitempty"` // which halebench wrote it
 	GeneratedAt string  `json:"generated_at"`
 	RunID       string  `json:"run_id"`
 	Subject     string  `json:"subject"`

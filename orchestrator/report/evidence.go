@@ -17,6 +17,7 @@ type HostInfo struct {
 	EngineVersion string `json:"engine_version"`
 	EngineAPI     string `json:"engine_api"`
 	EngineHost    string `json:"engine_host"`
+	EngineContext string `json:"engine_context,omitempty"` // the docker context that named it
 	OS            string `json:"os"`
 	Kernel        string `json:"kernel"`
 	Arch          string `json:"arch"`

@@ -31,6 +31,7 @@ type ShardPart struct {
 	Index            int          `json:"index"`
 	File             string       `json:"file"`
 	RunID            string       `json:"run_id"`
+	Halebench        *Tool        `json:"halebench,omitempty"` // which halebench made the shard
 	GeneratedAt      string       `json:"generated_at"`
 	Status           judge.Status `json:"status"`
 	Host             Host         `json:"host"`

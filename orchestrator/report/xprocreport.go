@@ -22,6 +22,7 @@ type XprocReport struct {
 	// Kind is the envelope's kind, "xproc" (package result).
 	Kind        string                `json:"kind,omitempty"`
 	Schema      string                `json:"schema"`
+	Halebench   *Tool                 `json:"halebench,omitempty"` // which halebench wrote it
 	GeneratedAt string                `json:"generated_at"`
 	RunID       string                `json:"run_id"`
 	Status      judge.Status          `json:"status"`

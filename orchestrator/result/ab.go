@@ -64,6 +64,7 @@ func MergeAB(shards []ABShard, at string) (*report.Result, error) {
 	sh := *first.Shard
 	m.GeneratedAt, m.RunID = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12]
 	m.Shard, m.Benches, m.Warnings, m.Rounds, m.ElapsedNs = &sh, nil, nil, 0, 0
+	m.Halebench = report.This() // the merge's writer; each part keeps its shard's
 	sh.Index, sh.From, sh.Benches, sh.Parts = 0, "", sh.SuiteBenches, nil
 	var stopped []string
 	for _, s := range sorted {
@@ -75,7 +76,7 @@ func MergeAB(shards []ABShard, at string) (*report.Result, error) {
 		if r.Seed != first.Seed {
 			m.Warnings = appendNew(m.Warnings, fmt.Sprintf("shard %d's rounds were ordered by seed %d, shard 1's by %d", r.Shard.Index, r.Seed, first.Seed))
 		}
-		sh.Parts = append(sh.Parts, report.ShardPart{Index: r.Shard.Index, File: s.File, RunID: r.RunID, GeneratedAt: r.GeneratedAt,
+		sh.Parts = append(sh.Parts, report.ShardPart{Index: r.Shard.Index, File: s.File, RunID: r.RunID, Halebench: r.Halebench, GeneratedAt: r.GeneratedAt,
 			Status: judge.OK, Host: r.Host, Benches: r.Shard.Benches, SourcesDigest: r.Shard.SuiteSourcesDigest})
 	}
 	m.StoppedBy = strings.Join(stopped, ", ")

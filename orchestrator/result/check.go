@@ -15,6 +15,9 @@ const MaxRows = 100000
 func (d *Doc) check() error {
 	switch d.Kind {
 	case Run:
+		if err := d.Run.Halebench.Check(); err != nil {
+			return err
+		}
 		if len(d.Run.Benches) > MaxRows {
 			return fmt.Errorf("%d benches; no suite has over %d", len(d.Run.Benches), MaxRows)
 		}
@@ -24,10 +27,16 @@ func (d *Doc) check() error {
 			}
 		}
 	case AB:
+		if err := d.AB.Halebench.Check(); err != nil {
+			return err
+		}
 		if len(d.AB.Benches) > MaxRows {
 			return fmt.Errorf("%d benches; no suite has over %d", len(d.AB.Benches), MaxRows)
 		}
 	case Xproc:
+		if err := d.Xproc.Halebench.Check(); err != nil {
+			return err
+		}
 		for v, rows := range d.Xproc.Variants {
 			if len(rows) > MaxRows {
 				return fmt.Errorf("%d %s rows; xproc has far fewer", len(rows), v)

@@ -31,6 +31,7 @@ func Reports(shards []Shard, at string) (*report.Report, error) {
 	sh := *first.Shard
 	m.GeneratedAt, m.RunID, m.SourcesDigest = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12], sh.SuiteSourcesDigest
 	m.Shard, m.Benches, m.Warnings, m.Samplers, m.FlaggedBy = &sh, nil, nil, nil, nil
+	m.Halebench = report.This() // the merge's writer; each part keeps its shard's
 	sh.Index, sh.From, sh.Benches, sh.Parts = 0, "", sh.SuiteBenches, nil
 	m.Count = mergedCount(sorted)
 	var machines []string
@@ -54,7 +55,7 @@ func Reports(shards []Shard, at string) (*report.Report, error) {
 // partOf is a shard's own evidence in the merged report.
 func partOf(s Shard) report.ShardPart {
 	r := s.Report
-	p := report.ShardPart{Index: r.Shard.Index, File: s.File, RunID: r.RunID, GeneratedAt: r.GeneratedAt,
+	p := report.ShardPart{Index: r.Shard.Index, File: s.File, RunID: r.RunID, Halebench: r.Halebench, GeneratedAt: r.GeneratedAt,
 		Status: r.Status, Host: r.Host, GateMachine: r.Gate.Machine, Benches: r.Shard.Benches, SourcesDigest: r.SourcesDigest}
 	if r.Count != nil {
 		p.CountCostSeconds = r.Count.CostSeconds

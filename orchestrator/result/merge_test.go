@@ -26,7 +26,7 @@ func shards(n int) []Shard {
 	var out []Shard
 	for k := 1; k <= n; k++ {
 		r := &report.Report{
-			Schema: report.Schema, RunID: fmt.Sprintf("run-%d", k), Status: judge.OK, Subject: "c", SubjectStatus: "available",
+			Schema: report.Schema, Halebench: &report.Tool{Version: fmt.Sprintf("v0.%d", k)}, RunID: fmt.Sprintf("run-%d", k), Status: judge.OK, Subject: "c", SubjectStatus: "available",
 			Host:     report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
 			Settings: report.Settings{TimeoutPerSample: "2m0s", Languages: []string{"c"}},
 			Base:     report.Base{ID: "sha256:base"}, Baselines: "baselines-c.json",
@@ -83,6 +83,12 @@ func TestMergeJoinsAsTheyAre(t *testing.T) {
 		if p.Index != k+1 || p.Host.Hostname != fmt.Sprintf("runner-%d", k+1) || p.File != fmt.Sprintf("shard%d.json", k+1) {
 			t.Errorf("part %d: %+v; want its shard's host and file", k+1, p)
 		}
+		if p.Halebench == nil || p.Halebench.Version != fmt.Sprintf("v0.%d", k+1) {
+			t.Errorf("part %d names halebench %v; want the one that made its shard", k+1, p.Halebench)
+		}
+	}
+	if *m.Halebench != *report.This() {
+		t.Errorf("the merged report names halebench %v; want the one that merged it, %v", m.Halebench, report.This())
 	}
 	if in[1].Report.Shard.Parts != nil || len(in[0].Report.Benches) == len(suiteNames) {
 		t.Fatal("merging changed a shard's own report")
@@ -186,7 +192,9 @@ func TestReadFileRefuses(t *testing.T) {
 	os.WriteFile(garbage, []byte("{\"schema\": [1,"), 0o644)
 	plain := filepath.Join(dir, "plain.json")
 	os.WriteFile(plain, []byte(`{"schema":"`+report.Schema+`","benches":[]}`), 0o644)
-	for path, why := range map[string]string{link: "symlink", garbage: "not a JSON report", plain: "not a shard", dir: "not a regular file"} {
+	tool := filepath.Join(dir, "tool.json")
+	os.WriteFile(tool, []byte(`{"schema":"`+report.Schema+`","halebench":{"version":"v1","commit":"HEAD"},"benches":[]}`), 0o644)
+	for path, why := range map[string]string{link: "symlink", garbage: "not a JSON report", plain: "not a shard", dir: "not a regular file", tool: "halebench.commit"} {
 		_, err := readShard(path)
 		if rf, ok := err.(*Refusal); !ok || rf.File != path || !strings.Contains(rf.Why, why) {
 			t.Errorf("%s: %v; want it refused for %q", filepath.Base(path), err, why)

@@ -101,6 +101,7 @@ func MergeXproc(shards []XprocShard, at string) (*report.XprocReport, error) {
 	sh := *first.Shard
 	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12], judge.OK
 	m.Shard, m.Variants = &sh, map[string][]*report.XprocResult{}
+	m.Halebench = report.This() // the merge's writer; each part keeps its shard's
 	m.Images, m.BenchImages = map[string]report.Toolchain{}, map[string]report.BenchImage{}
 	sh.Index, sh.From, sh.Benches, sh.Parts, m.Samplers = 0, "", sh.SuiteBenches, nil, nil
 	for _, s := range sorted {
@@ -124,7 +125,7 @@ func MergeXproc(shards []XprocShard, at string) (*report.XprocReport, error) {
 		if m.SubjectBuild == nil {
 			m.SubjectBuild = r.SubjectBuild
 		}
-		sh.Parts = append(sh.Parts, report.ShardPart{Index: r.Shard.Index, File: s.File, RunID: r.RunID, GeneratedAt: r.GeneratedAt,
+		sh.Parts = append(sh.Parts, report.ShardPart{Index: r.Shard.Index, File: s.File, RunID: r.RunID, Halebench: r.Halebench, GeneratedAt: r.GeneratedAt,
 			Status: r.Status, Host: r.Host, Benches: r.Shard.Benches, SourcesDigest: r.Shard.SuiteSourcesDigest})
 	}
 	for v, rows := range m.Variants {

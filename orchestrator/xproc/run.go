@@ -92,7 +92,7 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 	}
 	defer s.Close()
 	rep := &Report{
-		Kind: report.XprocKind, Schema: report.XprocSchema, GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
+		Kind: report.XprocKind, Schema: report.XprocSchema, Halebench: report.This(), GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
 		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: session.HostInfo(s.Host)},
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 		Sharing: report.Sharing, Notes: report.Notes, Variants: map[string][]*Result{}, Shard: part,

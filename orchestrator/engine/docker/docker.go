@@ -3,6 +3,7 @@ package docker
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -14,37 +15,64 @@ import (
 
 // Engine is a connected Docker Engine: halebench's Docker driver.
 type Engine struct {
-	cli  *client.Client
-	host string
+	cli     *client.Client
+	host    string // as errors and the report name it (ShownHost)
+	context string // the docker context that named it, if one did
 }
 
 var _ engine.Driver = (*Engine)(nil)
 
-// Connect dials the engine named by DOCKER_HOST (or the default socket) and
-// checks that it answers within a few seconds.
+// Connect dials the engine the process's environment names, as the docker
+// CLI resolves it (ResolveEndpoint: DOCKER_HOST, DOCKER_CONTEXT, the CLI
+// config's current context, the default socket), and checks that it
+// answers within a few seconds.
 func Connect(ctx context.Context) (*Engine, error) {
-	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	ep, err := ResolveEndpoint(os.Getenv)
 	if err != nil {
-		return nil, fmt.Errorf("docker client: %w (check DOCKER_HOST)", err)
+		return nil, fmt.Errorf("finding the Docker engine: %w", err)
 	}
-	host := cli.DaemonHost()
+	return ConnectTo(ctx, ep)
+}
+
+// ConnectTo dials the engine at ep and checks that it answers within a few
+// seconds. DOCKER_HOST's endpoint takes its TLS and API version from the
+// environment as the docker CLI does; a context's, its TLS from its files.
+func ConnectTo(ctx context.Context, ep Endpoint) (*Engine, error) {
+	opts := []client.Opt{client.FromEnv}
+	if ep.From != "DOCKER_HOST" {
+		opts = []client.Opt{client.WithVersionFromEnv()}
+		if ep.TLS != nil {
+			cfg, err := ep.TLS.Config()
+			if err != nil {
+				return nil, fmt.Errorf("the TLS files of %s: %w", ep.Via(), err)
+			}
+			opts = append(opts, client.WithHTTPClient(&http.Client{Transport: &http.Transport{TLSClientConfig: cfg}, CheckRedirect: client.CheckRedirect}))
+		}
+		opts = append(opts, client.WithHost(ep.Host))
+	}
+	cli, err := client.NewClientWithOpts(append(opts, client.WithAPIVersionNegotiation())...)
+	if err != nil {
+		return nil, fmt.Errorf("docker client for %s: %w", ep.Where(), err)
+	}
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if _, err := cli.Ping(pctx); err != nil {
 		cli.Close()
-		return nil, &UnreachableError{Host: host, Err: err}
+		return nil, &UnreachableError{Host: ShownHost(ep.Host), Via: ep.Via(), Err: err}
 	}
-	return &Engine{cli: cli, host: host}, nil
+	return &Engine{cli: cli, host: ShownHost(ep.Host), context: ep.Context}, nil
 }
 
-// UnreachableError says the engine did not answer.
+// UnreachableError says the engine did not answer: where it was dialled
+// and what named that endpoint.
 type UnreachableError struct {
 	Host string
+	Via  string // DOCKER_HOST, a docker context and where it came from, or the default socket
 	Err  error
 }
 
 func (e *UnreachableError) Error() string {
-	return fmt.Sprintf("engine unreachable at %s (is the daemon running? set DOCKER_HOST to use another): %v", e.Host, e.Err)
+	return fmt.Sprintf("engine unreachable at %s (%s): is the daemon running? (DOCKER_HOST, DOCKER_CONTEXT or `docker context use` choose another engine): %v", e.Host, e.Via, e.Err)
 }
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
@@ -67,6 +95,7 @@ func (e *Engine) Info(ctx context.Context) (engine.HostInfo, error) {
 		EngineVersion: info.ServerVersion,
 		EngineAPI:     e.cli.ClientVersion(),
 		EngineHost:    e.host,
+		EngineContext: e.context,
 		OS:            info.OperatingSystem,
 		Kernel:        info.KernelVersion,
 		Arch:          info.Architecture,
