@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/session"
 )
 
@@ -115,6 +116,12 @@ func exitCode(err error) int {
 	case errors.Is(err, ab.ErrSlower):
 		fmt.Fprintln(stderr, "halebench: a bench is slower in B and --fail-on-slower was given")
 		return 1
+	case errors.Is(err, judge.ErrUnmeasured):
+		// Neither a regression (1) nor a run that could not be made (2):
+		// the run was made but there is no evidence to gate on, and CI
+		// must tell "fix the subject's build" from both.
+		fmt.Fprintln(stderr, "halebench:", err)
+		return 3
 	case errors.Is(err, evidence.ErrDiffer):
 		fmt.Fprintln(stderr, "halebench: a rebuilt image differs from the report (see the lines above)")
 		return 1

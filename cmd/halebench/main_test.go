@@ -15,6 +15,11 @@ import (
 
 var bin string
 
+// notCI is the binary's environment as on a workstation, whatever the
+// test's own: under CI=true (.ci/run) a run without hale exits 3, and the
+// tests that mean that say CI=true themselves (a later entry wins).
+const notCI = "CI=false"
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "halebench-cli-")
 	if err != nil {
@@ -40,7 +45,7 @@ func TestMain(m *testing.M) {
 func run(t *testing.T, env []string, args ...string) (int, string, string) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), notCI), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -307,4 +312,16 @@ func checkCIResults(t *testing.T, errOut, junit string, summaries ...string) {
 			t.Fatalf("summary %s (%v):\n%s", p, err, md)
 		}
 	}
+}
+
+// emptyBaselines writes a baselines file with no bench in dir and returns
+// its path: a --baselines path that does not exist is refused (it would
+// gate nothing).
+func emptyBaselines(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "b.json")
+	if err := os.WriteFile(p, []byte(`{"benches": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

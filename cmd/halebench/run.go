@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -67,7 +68,7 @@ func (o *runOptions) addFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.ho.UpdateBaselines, "update-baselines", false, "record the subject's figures into baselines.json from --runs independent runs (keeps overrides, notes and every unknown key)")
 	fs.IntVar(&o.ho.Runs, "runs", 0, "independent runs --update-baselines records, each in fresh containers (default 5; 1 makes the band a guess)")
 	fs.IntVar(&o.ho.Confirm, "confirm", 5, "samples re-measured on a subject cell over its band before its verdict (0: none)")
-	fs.Float64Var(&o.ho.Alpha, "alpha", 0.01, "significance level a regression needs (one-sided Mann–Whitney U against the baseline's samples)")
+	fs.Float64Var(&o.ho.Alpha, "alpha", judge.DefaultAlpha, "significance level a regression needs, above 0 and below 0.5 (one-sided Mann–Whitney U against the baseline's samples)")
 	fs.BoolVar(&o.ho.Strict, "strict", false, "an inconclusive bench fails the gate (exit 1)")
 	fs.BoolVar(&o.ho.GateAnyMachine, "gate-any-machine", false, "gate times on baselines recorded on another machine (CPU, CPUs, privilege or cgroup version differ) or on none (a file that records no machine, like the seed's)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print only the JSON report on stdout")
@@ -103,6 +104,7 @@ func runRun(ctx context.Context, args []string) error {
 	o.ho.Suite, o.ho.Langs, o.ho.Subject = o.suite, o.langs, o.subject
 	o.ho.Log, o.ho.Live, o.ho.OutCap = log, live, 1<<20
 	o.ho.CountNoCacheSim, o.ho.ShardCosts = !o.countCacheSim, o.shard.Costs
+	o.ho.FailUnmeasured = inCI(os.Getenv)
 	if o.ho.Shard, err = o.shard.Resolve(os.Getenv, log); err != nil {
 		return badInput("run", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/subject"
@@ -109,7 +110,7 @@ func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions
 	plan, err := harness.Prepare(harness.Options{
 		Suite: suiteDir, Bench: bench, Langs: strings.Join(rec.Settings.Languages, ","), Subject: rec.Subject,
 		Timeout: timeout, Iters: rec.Iters, Warmup: rec.Warmup, OutCap: rec.Settings.OutputCapBytes, MemLimit: rec.Settings.MemLimitBytes,
-		Baselines: filepath.Join(suiteDir, "baselines.json"), ResultsDir: o.ResultsDir, Log: o.Log, Unprivileged: true,
+		Alpha: judge.DefaultAlpha, ResultsDir: o.ResultsDir, Log: o.Log, Unprivileged: true,
 		Images: image.Options{NoBuild: true, Prefix: ns, SourceDateEpoch: m.SourceDateEpoch, Subject: subject.Build{Src: filepath.Join(dir, "no-hale")}},
 	})
 	if err != nil {
