@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -10,7 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/ab"
+	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 )
 
 var bin string
@@ -71,6 +76,48 @@ func TestHelpAndUsageErrors(t *testing.T) {
 	}
 	if code, _, _ := run(t, nil, "run", "--help"); code != 0 {
 		t.Fatalf("run --help: exit %d", code)
+	}
+	// Help of help is the help: it once recursed into a stack overflow.
+	for _, args := range [][]string{{"help", "help"}, {"help", "-h"}, {"--help", "--help"}, {"-h", "help"}, {"help", "--help"}} {
+		code, out, errOut := run(t, nil, args...)
+		if code != 0 || !strings.HasPrefix(out, "halebench — ") || !strings.Contains(out, "Exit codes:") || errOut != "" {
+			t.Errorf("%v: exit %d, stdout %.60q, stderr %.200q", args, code, out, errOut)
+		}
+	}
+	if code, out, _ := run(t, nil, "help", "run"); code != 0 || !strings.HasPrefix(out, "Usage: halebench run") {
+		t.Errorf("help run: exit %d, %.60q", code, out)
+	}
+	if code, _, errOut := run(t, nil, "help", "frobnicate"); code != 2 || !strings.Contains(errOut, `unknown verb "frobnicate"`) {
+		t.Errorf("help frobnicate: exit %d, %s", code, errOut)
+	}
+}
+
+// The top-level help names every exit code and what gives it.
+func TestHelpExitCodes(t *testing.T) {
+	for _, want := range []string{"instruction count", "ab --fail-on-slower", "3    the subject was not measured", "CI=true"} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("the usage's exit codes lack %q", want)
+		}
+	}
+}
+
+// The subject not measured is exit 3, whichever verb says so; what wraps
+// it does not change that.
+func TestExitCodeUnmeasured(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"run in CI", fmt.Errorf("hale: unavailable (x); in CI ...: %w", judge.ErrUnmeasured), 3},
+		{"ab's side", &ab.ErrSide{Side: "B", Err: fmt.Errorf("hale is build_failed: y: %w", judge.ErrUnmeasured)}, 3},
+		{"bisect's end", fmt.Errorf("--good=abc: %w: z", bisect.ErrEndNotBuilt), 3},
+		{"ab's side, not the subject", &ab.ErrSide{Side: "A", Err: errors.New("engine gone")}, 2},
+		{"a regression", judge.ErrRegression, 1},
+	} {
+		if got := exitCode(c.err); got != c.want {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
+		}
 	}
 }
 
@@ -137,6 +184,15 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 		{[]string{"run", suite, "--summary=" + link}, []string{link, "not a regular file"}},
 		{[]string{"run", "--suite=" + envSuite, "--lang=c", "--subject=c"}, []string{"bench loop_b", `"VALGRIND_OPTS"`, "is not allowed"}},
 		{[]string{"ab", "--suite=" + envSuite, "--lang=c", "--subject=c"}, []string{"bench loop_b", `"VALGRIND_OPTS"`, "is not allowed"}},
+		// Inputs that would gate nothing.
+		{[]string{"run", suite, "--baselines=/nonexistent/b.json"}, []string{"--baselines=/nonexistent/b.json: no such file"}},
+		{[]string{"run", suite, "--baselines=/nonexistent/b.json", "--update-baselines"}, []string{"its folder /nonexistent does not exist"}},
+		{[]string{"run", suite, "--alpha=0"}, []string{"--alpha=0: want a significance level above 0 and below 0.5"}},
+		{[]string{"run", suite, "--alpha=NaN"}, []string{"--alpha=NaN"}},
+		{[]string{"run", suite, "--alpha=0.7"}, []string{"--alpha=0.7"}},
+		{[]string{"ab", suite, "--subject=c", "--threshold=0"}, []string{"--threshold=0: want a fraction above 0 and below 1"}},
+		{[]string{"ab", suite, "--subject=c", "--budget=-1m"}, []string{"--budget=-1m0s"}},
+		{[]string{"prune", "--cache-dir=/nonexistent-halebench-cache"}, []string{"--cache-dir=/nonexistent-halebench-cache: no such folder"}},
 	}
 	for _, c := range cases {
 		code, _, errOut := run(t, noEngine, c.args...)

@@ -42,7 +42,9 @@ recorded on another machine: nothing gates), or a failure.
 Exit codes: 0 fine (inconclusive too, unless --strict), 1 the subject regressed
 (time, memory or instructions) or failed on a bench (did not build, crashed, timed out, bad
 output, parity mismatch, a baselined bench gone), 2 the run could not be made,
-130 interrupted.
+3 in CI (CI=true) the subject's toolchain could not be had, so nothing was gated
+(the other languages are measured and the report written first; on a workstation
+a warning and 0), 130 interrupted.
 
 In CI: --junit=FILE writes one JUnit test case per subject bench; --summary=FILE
 (and $GITHUB_STEP_SUMMARY, when set) gets a Markdown summary appended, the
@@ -75,7 +77,7 @@ func (o *runOptions) addFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.html, "html", false, "also write the HTML page (halebench report) next to the JSON report")
 	fs.StringVar(&o.ho.Baselines, "baselines", "", "baselines file (default <suite>/baselines.json)")
 	fs.StringVar(&o.ho.ResultsDir, "results", "results", "folder for the JSON reports")
-	fs.BoolVar(&o.ho.RequireSubject, "require-subject", false, "exit 2 when the subject's toolchain is unavailable, instead of warning")
+	fs.BoolVar(&o.ho.RequireSubject, "require-subject", false, "exit 2 before measuring when the subject's toolchain is unavailable, instead of warning (in CI, CI=true, the run exits 3 after measuring the rest)")
 	fs.BoolVar(&o.ho.Unprivileged, "unprivileged", false, "run containers without privilege: no per-sample memory peak (said in the report)")
 	fs.StringVar(&o.junit, "junit", "", "also write the subject's benches as JUnit XML to `FILE` (a regression or failure is a failure, what was not judged is skipped)")
 	fs.StringVar(&o.summary, "summary", "", "also append a Markdown step summary (the verdict, what needs attention, the grid) to `FILE`; $GITHUB_STEP_SUMMARY, when set, gets it too")
