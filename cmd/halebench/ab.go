@@ -120,6 +120,9 @@ func runAB(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("ab", err)
 	}
+	if err := o.outputs.Check(); err != nil {
+		return badInput("ab", err)
+	}
 	eng, err := dial(ctx)
 	if err != nil {
 		return err

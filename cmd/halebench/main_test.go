@@ -161,6 +161,8 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 		os.WriteFile(filepath.Join(envSuite, "benches", "micro", n), []byte("int main(void) { return 0; }\n"), 0o644)
 	}
 	os.WriteFile(filepath.Join(envSuite, "benches", "catalogue.json"), []byte(`{"benches": {"loop_b": {"env": {"VALGRIND_OPTS": "--toggle-collect=main"}}}}`), 0o644)
+	junk := filepath.Join(t.TempDir(), "evidence.tar")
+	os.WriteFile(junk, []byte("not a tar"), 0o644)
 	cases := []struct {
 		args []string
 		want []string
@@ -193,6 +195,14 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 		{[]string{"ab", suite, "--subject=c", "--threshold=0"}, []string{"--threshold=0: want a fraction above 0 and below 1"}},
 		{[]string{"ab", suite, "--subject=c", "--budget=-1m"}, []string{"--budget=-1m0s"}},
 		{[]string{"prune", "--cache-dir=/nonexistent-halebench-cache"}, []string{"--cache-dir=/nonexistent-halebench-cache: no such folder"}},
+		// Checked before the engine, though the verb needs one.
+		{[]string{"replay", junk}, []string{"replay: reading bundle " + junk}},
+		{[]string{"own-image", "--dir=" + t.TempDir()}, []string{"no Dockerfile there"}},
+		{[]string{"own-image", "--dir=../..", "-t=Not A Tag"}, []string{`-t="Not A Tag" is not an image reference`}},
+		{[]string{"ab", suite, "--subject=c", "--html=/nonexistent-dir/ab.html"}, []string{"--html=/nonexistent-dir/ab.html", "does not exist"}},
+		{[]string{"ab", suite, "--subject=c", "--b-image=Bad Image"}, []string{`--b-image="Bad Image"`}},
+		{[]string{"run", suite, "--base-image=debian trixie"}, []string{`--base-image="debian trixie" is not an image reference`}},
+		{[]string{"run", suite, "--hale-image=Hale:1"}, []string{`--hale-image="Hale:1"`}},
 	}
 	for _, c := range cases {
 		code, _, errOut := run(t, noEngine, c.args...)
