@@ -116,11 +116,11 @@ func runAB(ctx context.Context, args []string) error {
 	}
 	o.ao.Langs, o.ao.Subject, o.ao.ShardCosts = o.langs, o.subject, o.shard.Costs
 	o.ao.Log, o.ao.OutCap = log, 1<<20
-	plan, err := ab.Prepare(o.ao)
-	if err != nil {
+	if err := o.outputs.Check(); err != nil {
 		return badInput("ab", err)
 	}
-	if err := o.outputs.Check(); err != nil {
+	plan, err := ab.Prepare(o.ao)
+	if err != nil {
 		return badInput("ab", err)
 	}
 	eng, err := dial(ctx)

@@ -238,6 +238,31 @@ func TestRegressionExit1(t *testing.T) {
 	}
 }
 
+// Green only on evidence: with no hale to be had (no ../hale beside the
+// suite, the release's URL a closed port, see TestMain), a run in CI
+// measures the rest, writes its report and exits 3 naming why; on a
+// workstation the same run warns and exits 0.
+func TestUnmeasuredSubjectExit3InCI(t *testing.T) {
+	enginetest.Connect(t)
+	dir := t.TempDir()
+	args := []string{"run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count", "--lang=c", "--iters=1", "--warmup=0",
+		"--confirm=0", "--count=off", "--results=" + filepath.Join(dir, "results"), "--junit=" + filepath.Join(dir, "junit.xml")}
+	code, _, errOut := run(t, []string{"CI=true"}, args...)
+	if code != 3 || !strings.Contains(errOut, "halebench: hale: unavailable (") || !strings.Contains(errOut, "in CI (CI=true)") {
+		t.Fatalf("CI=true: exit %d, want 3 naming why\n%s", code, errOut)
+	}
+	if reports, _ := filepath.Glob(filepath.Join(dir, "results", "run-*.json")); len(reports) != 1 {
+		t.Fatalf("CI=true: the report is written all the same: %v", reports)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "junit.xml")); err != nil {
+		t.Fatalf("CI=true: the JUnit file is written all the same: %v", err)
+	}
+	code, _, errOut = run(t, []string{"CI=false"}, args...)
+	if code != 0 || !strings.Contains(errOut, "warning: hale: unavailable") {
+		t.Fatalf("CI=false: exit %d, want 0 and the warning\n%s", code, errOut)
+	}
+}
+
 // show re-renders a stored report without an engine; bad files exit 2.
 func TestShow(t *testing.T) {
 	dir := t.TempDir()
