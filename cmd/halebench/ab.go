@@ -42,7 +42,8 @@ A side is a suite tree and a subject build: --a-suite/--b-suite (default
 --suite), and for hale one of --a-ref/--b-ref (a tag, branch or commit id of --hale-git),
 --a-src/--b-src (a hale tree) or --a-image/--b-image (an image with hale on
 PATH); a side without one takes the common --hale-* flags. A equal to B is an
-A/A, said. A side that does not build at all, or an unknown ref: exit 2.
+A/A, said. An unknown ref, or a side whose images cannot be made: exit 2; a
+side whose subject toolchain cannot be had (its clone or build failed): exit 3.
 
 --lang lists the languages compared (default: the subject only); --bench,
 --subject, --quiet are run's.
@@ -57,7 +58,9 @@ Output: the grid on stdout, or --json, or --markdown (release notes);
 --html=FILE also writes a page with a forest plot. The result (the JSON
 --json prints) is also stored as results/ab-<UTC stamp>-<id>.json (--results),
 which show prints and merge joins. Exit 1 with --fail-on-slower
-when a bench is slower; 2 the run could not be made; 130 interrupted.
+when a bench is slower; 2 the run could not be made (--threshold must be above
+0 and below 1, --budget and --warmup not negative); 3 the subject was not
+measured; 130 interrupted.
 
 Flags:
 `
@@ -113,6 +116,9 @@ func runAB(ctx context.Context, args []string) error {
 	}
 	o.ao.Langs, o.ao.Subject, o.ao.ShardCosts = o.langs, o.subject, o.shard.Costs
 	o.ao.Log, o.ao.OutCap = log, 1<<20
+	if err := o.outputs.Check(); err != nil {
+		return badInput("ab", err)
+	}
 	plan, err := ab.Prepare(o.ao)
 	if err != nil {
 		return badInput("ab", err)

@@ -59,7 +59,7 @@ func TestMergeABVerb(t *testing.T) {
 	var files []string
 	for k := 1; k <= 2; k++ {
 		r := &report.Result{Schema: report.ABSchema, Subject: "c", A: "suite a", B: "suite b", Threshold: 0.02, Looks: []int{6}, StoppedBy: "resolved",
-			Shard: &report.Shard{Index: k, Total: 2, SuiteBenches: part.Benches, Benches: part.Part(k), Digest: part.Digest, SuiteSourcesDigest: "sha256:s"}}
+			Shard: &report.Shard{Index: k, Total: 2, SuiteBenches: part.Benches, Benches: part.Part(k), Digest: part.Digest, SuiteSourcesDigest: "sha256:5555555555555555555555555555555555555555555555555555555555555555"}}
 		for _, name := range part.Part(k) {
 			r.Benches = append(r.Benches, report.ABBench{Name: name, Lang: "c", Verdict: judge.Same, Ratio: 1.0123, RatioLow: 1.001, RatioHigh: 1.02})
 		}

@@ -25,8 +25,8 @@ As a fan-out: --plan prints the commits as a CI matrix; each job runs
   halebench run --hale-git=DIR --hale-ref=<commit> --lang=hale --count=only --bench=LIST
 and --from-reports=DIR answers from those reports' exact counts, ordered
 by the same first-parent walk (so --hale-git, --good and --bad are given).
-Exit 2 on unknown refs, a bad range, an end that does not build (or has no
-report), or a report refused.
+Exit 2 on unknown refs, a bad range, or a report refused; 3 when an end
+does not build (or has no report): the subject was not measured there.
 
 Flags:
 `

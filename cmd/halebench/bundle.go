@@ -74,11 +74,18 @@ func runReplay(ctx context.Context, args []string) error {
 	if fi, err := os.Stat(pos[0]); err != nil || !fi.Mode().IsRegular() {
 		return badInput("replay", fmt.Errorf("replay: %s is not a bundle file (make one with halebench bundle)", pos[0]))
 	}
+	o := evidence.ReplayOptions{ResultsDir: *results, Log: log, Notes: stderr, Partial: &reports}
+	// The bundle is unpacked and checked before the engine is dialled.
+	u, err := evidence.Unpack(pos[0], o)
+	if err != nil {
+		return badInput("replay", fmt.Errorf("replay: %w", err))
+	}
+	defer u.Close()
 	eng, err := dial(ctx)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
 	// The bundle's baselines gate the replay as they gated the run.
-	return evidence.ReplayOn(ctx, eng, pos[0], evidence.ReplayOptions{ResultsDir: *results, Log: log, Notes: stderr, Partial: &reports}, os.Stdout)
+	return evidence.ReplayOn(ctx, eng, u, o, os.Stdout)
 }

@@ -16,6 +16,14 @@ import (
 
 var errHelp = errors.New("help shown")
 
+// inCI says whether halebench runs in CI: CI=true, as GitHub Actions,
+// GitLab and most CI services set it. There a run that could not measure
+// its subject fails (exit 3) instead of passing with a warning.
+func inCI(getenv func(string) string) bool {
+	ci, err := strconv.ParseBool(getenv("CI"))
+	return err == nil && ci
+}
+
 // inputError marks an error the user makes right by changing what they
 // gave (a flag, a file, the suite): exit 2, with the message as it is and
 // a pointer to the verb's help. The error it wraps stays reachable.

@@ -59,7 +59,7 @@ func TestForgingBenchRunEndsOnItsOwn(t *testing.T) {
 	go func() {
 		defer close(done)
 		code, out, errOut = run(t, nil, "run", "--suite="+suite, "--lang=c", "--subject=c", "--iters=2", "--json",
-			"--baselines="+filepath.Join(dir, "b.json"), "--results="+filepath.Join(dir, "results"))
+			"--baselines="+emptyBaselines(t, dir), "--results="+filepath.Join(dir, "results"))
 	}()
 	select {
 	case <-done:
@@ -111,7 +111,7 @@ func TestHostileSuiteCountedEndsOnItsOwn(t *testing.T) {
 	go func() {
 		defer close(done)
 		code, out, errOut = run(t, nil, "run", "--suite="+suite, "--lang=c", "--subject=c", "--timeout=5s", "--iters=2", "--json",
-			"--baselines="+filepath.Join(dir, "b.json"), "--results="+filepath.Join(dir, "results"))
+			"--baselines="+emptyBaselines(t, dir), "--results="+filepath.Join(dir, "results"))
 	}()
 	select {
 	case <-done:
@@ -169,7 +169,7 @@ func TestSIGTERMWithHostileBench(t *testing.T) {
 	suite := hostileSuite(t, "holder")
 	dir := t.TempDir()
 	cmd, errb := startArgs(t, "run", "--suite="+suite, "--bench=holder", "--lang=c", "--subject=c", "--iters=3", "--timeout=10m",
-		"--baselines="+filepath.Join(dir, "b.json"), "--results="+filepath.Join(dir, "results"))
+		"--baselines="+emptyBaselines(t, dir), "--results="+filepath.Join(dir, "results"))
 	runID := waitContainer(t, eng, cmd.Process.Pid)
 	time.Sleep(3 * time.Second) // the holder's sample is under way
 	sent := time.Now()

@@ -22,7 +22,7 @@ func runBounded(t *testing.T, env []string, args ...string) (int, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), notCI), env...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	err := cmd.Run()

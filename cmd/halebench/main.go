@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/session"
 )
@@ -47,12 +48,21 @@ to stderr: --progress=auto draws a live line there only when it is a
 terminal, plain prints lines only, quiet (or --quiet) nothing.
 
 Exit codes:
-  0    fine (also when the subject's toolchain is unavailable: a warning says so)
-  1    the subject regressed against baselines.json (time or memory), failed
-       on a bench, or (with --strict) a bench was inconclusive; verify: an
-       image differs; compare --fail-on-slower: a bench is significantly
-       slower in NEW
-  2    the run could not be made (bad input, no engine, no BuildKit, bad baselines)
+  0    fine (on a workstation also when the subject's toolchain is
+       unavailable: a warning says so; in CI that is 3)
+  1    the subject regressed against baselines.json (time, memory or
+       instruction count), failed on a bench, or (with --strict) a bench was
+       inconclusive; ab --fail-on-slower: a bench is slower in B;
+       compare --fail-on-slower: a bench is significantly slower in NEW;
+       verify: an image differs
+  2    the run could not be made (bad input, no engine, no BuildKit, bad
+       baselines, a gate parameter out of range); run --require-subject
+       without the subject's toolchain
+  3    the subject was not measured: its toolchain could not be had (no
+       ../hale, the release unreachable, a clone or build that failed, an
+       unknown --hale-ref), so nothing was gated. run: in CI only (CI=true,
+       as GitHub Actions and GitLab set it), after writing the report; ab
+       and bisect: always
   130  interrupted (SIGINT, SIGTERM or SIGHUP): containers removed, partial report
        written, within 20 s; a second signal exits at once and says whether
        the partial report was written
@@ -100,8 +110,17 @@ func dispatch(ctx context.Context, args []string) error {
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
+		// help VERB is the verb's own help; help of help (help help,
+		// help -h, --help --help) is this text. Only a verb is dispatched
+		// to: asking again never recurses.
 		if len(args) > 1 {
-			return dispatch(ctx, []string{args[1], "--help"})
+			if verb, ok := verbs[args[1]]; ok {
+				return verb(ctx, []string{"--help"})
+			}
+			if !isHelp(args[1]) {
+				fmt.Fprint(os.Stderr, usage)
+				return badInput("", fmt.Errorf("help %s: unknown verb %q", args[1], args[1]))
+			}
 		}
 		fmt.Print(usage)
 		return nil
@@ -110,6 +129,8 @@ func dispatch(ctx context.Context, args []string) error {
 		return badInput("", fmt.Errorf("unknown verb %q", args[0]))
 	}
 }
+
+func isHelp(arg string) bool { return arg == "help" || arg == "-h" || arg == "--help" }
 
 // exitCode is the one place errors become exit codes.
 func exitCode(err error) int {
@@ -129,6 +150,12 @@ func exitCode(err error) int {
 	case errors.Is(err, render.ErrSlower):
 		fmt.Fprintln(stderr, "halebench: compare: a bench is significantly slower in NEW and --fail-on-slower was given")
 		return 1
+	case errors.Is(err, judge.ErrUnmeasured):
+		// Neither a regression (1) nor a run that could not be made (2):
+		// the run was made but there is no evidence to gate on, and CI
+		// must tell "fix the subject's build" from both.
+		fmt.Fprintln(stderr, "halebench:", err)
+		return 3
 	case errors.Is(err, evidence.ErrDiffer):
 		fmt.Fprintln(stderr, "halebench: a rebuilt image differs from the report (see the lines above)")
 		return 1

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -10,10 +12,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/ab"
+	"github.com/hale-lang/halebench/orchestrator/bisect"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 )
 
 var bin string
+
+// notCI is the binary's environment as on a workstation, whatever the
+// test's own: under CI=true (.ci/run) a run without hale exits 3, and the
+// tests that mean that say CI=true themselves (a later entry wins).
+const notCI = "CI=false"
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "halebench-cli-")
@@ -40,7 +50,7 @@ func TestMain(m *testing.M) {
 func run(t *testing.T, env []string, args ...string) (int, string, string) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), notCI), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -66,6 +76,48 @@ func TestHelpAndUsageErrors(t *testing.T) {
 	}
 	if code, _, _ := run(t, nil, "run", "--help"); code != 0 {
 		t.Fatalf("run --help: exit %d", code)
+	}
+	// Help of help is the help: it once recursed into a stack overflow.
+	for _, args := range [][]string{{"help", "help"}, {"help", "-h"}, {"--help", "--help"}, {"-h", "help"}, {"help", "--help"}} {
+		code, out, errOut := run(t, nil, args...)
+		if code != 0 || !strings.HasPrefix(out, "halebench — ") || !strings.Contains(out, "Exit codes:") || errOut != "" {
+			t.Errorf("%v: exit %d, stdout %.60q, stderr %.200q", args, code, out, errOut)
+		}
+	}
+	if code, out, _ := run(t, nil, "help", "run"); code != 0 || !strings.HasPrefix(out, "Usage: halebench run") {
+		t.Errorf("help run: exit %d, %.60q", code, out)
+	}
+	if code, _, errOut := run(t, nil, "help", "frobnicate"); code != 2 || !strings.Contains(errOut, `unknown verb "frobnicate"`) {
+		t.Errorf("help frobnicate: exit %d, %s", code, errOut)
+	}
+}
+
+// The top-level help names every exit code and what gives it.
+func TestHelpExitCodes(t *testing.T) {
+	for _, want := range []string{"instruction count", "ab --fail-on-slower", "3    the subject was not measured", "CI=true"} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("the usage's exit codes lack %q", want)
+		}
+	}
+}
+
+// The subject not measured is exit 3, whichever verb says so; what wraps
+// it does not change that.
+func TestExitCodeUnmeasured(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"run in CI", fmt.Errorf("hale: unavailable (x); in CI ...: %w", judge.ErrUnmeasured), 3},
+		{"ab's side", &ab.ErrSide{Side: "B", Err: fmt.Errorf("hale is build_failed: y: %w", judge.ErrUnmeasured)}, 3},
+		{"bisect's end", fmt.Errorf("--good=abc: %w: z", bisect.ErrEndNotBuilt), 3},
+		{"ab's side, not the subject", &ab.ErrSide{Side: "A", Err: errors.New("engine gone")}, 2},
+		{"a regression", judge.ErrRegression, 1},
+	} {
+		if got := exitCode(c.err); got != c.want {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
+		}
 	}
 }
 
@@ -118,6 +170,8 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 	os.MkdirAll(filepath.Join(microLink, "benches"), 0o755)
 	os.Symlink(filepath.Join(outside, "micro"), filepath.Join(microLink, "benches", "micro"))
 	os.Symlink(outside, filepath.Join(benchesLink, "benches"))
+	junk := filepath.Join(t.TempDir(), "evidence.tar")
+	os.WriteFile(junk, []byte("not a tar"), 0o644)
 	cases := []struct {
 		args []string
 		want []string
@@ -144,6 +198,23 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 		{[]string{"run", suite, "--summary=" + link}, []string{link, "not a regular file"}},
 		{[]string{"run", "--suite=" + envSuite, "--lang=c", "--subject=c"}, []string{"bench loop_b", `"VALGRIND_OPTS"`, "is not allowed"}},
 		{[]string{"ab", "--suite=" + envSuite, "--lang=c", "--subject=c"}, []string{"bench loop_b", `"VALGRIND_OPTS"`, "is not allowed"}},
+		// Inputs that would gate nothing.
+		{[]string{"run", suite, "--baselines=/nonexistent/b.json"}, []string{"--baselines=/nonexistent/b.json: no such file"}},
+		{[]string{"run", suite, "--baselines=/nonexistent/b.json", "--update-baselines"}, []string{"its folder /nonexistent does not exist"}},
+		{[]string{"run", suite, "--alpha=0"}, []string{"--alpha=0: want a significance level above 0 and below 0.5"}},
+		{[]string{"run", suite, "--alpha=NaN"}, []string{"--alpha=NaN"}},
+		{[]string{"run", suite, "--alpha=0.7"}, []string{"--alpha=0.7"}},
+		{[]string{"ab", suite, "--subject=c", "--threshold=0"}, []string{"--threshold=0: want a fraction above 0 and below 1"}},
+		{[]string{"ab", suite, "--subject=c", "--budget=-1m"}, []string{"--budget=-1m0s"}},
+		{[]string{"prune", "--cache-dir=/nonexistent-halebench-cache"}, []string{"--cache-dir=/nonexistent-halebench-cache: no such folder"}},
+		// Checked before the engine, though the verb needs one.
+		{[]string{"replay", junk}, []string{"replay: reading bundle " + junk}},
+		{[]string{"own-image", "--dir=" + t.TempDir()}, []string{"no Dockerfile there"}},
+		{[]string{"own-image", "--dir=../..", "-t=Not A Tag"}, []string{`-t="Not A Tag" is not an image reference`}},
+		{[]string{"ab", suite, "--subject=c", "--html=/nonexistent-dir/ab.html"}, []string{"--html=/nonexistent-dir/ab.html", "does not exist"}},
+		{[]string{"ab", suite, "--subject=c", "--b-image=Bad Image"}, []string{`--b-image="Bad Image"`}},
+		{[]string{"run", suite, "--base-image=debian trixie"}, []string{`--base-image="debian trixie" is not an image reference`}},
+		{[]string{"run", suite, "--hale-image=Hale:1"}, []string{`--hale-image="Hale:1"`}},
 	}
 	for _, c := range cases {
 		code, _, errOut := run(t, noEngine, c.args...)
@@ -176,6 +247,31 @@ func TestRegressionExit1(t *testing.T) {
 		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--gate-any-machine", "--results="+filepath.Join(dir, "results"), "--json")
 	if code != 1 || !strings.HasPrefix(strings.TrimSpace(out), "{") || !strings.Contains(out, `"status": "regression"`) {
 		t.Fatalf("--json: exit %d\n%s", code, out)
+	}
+}
+
+// Green only on evidence: with no hale to be had (no ../hale beside the
+// suite, the release's URL a closed port, see TestMain), a run in CI
+// measures the rest, writes its report and exits 3 naming why; on a
+// workstation the same run warns and exits 0.
+func TestUnmeasuredSubjectExit3InCI(t *testing.T) {
+	enginetest.Connect(t)
+	dir := t.TempDir()
+	args := []string{"run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count", "--lang=c", "--iters=1", "--warmup=0",
+		"--confirm=0", "--count=off", "--results=" + filepath.Join(dir, "results"), "--junit=" + filepath.Join(dir, "junit.xml")}
+	code, _, errOut := run(t, []string{"CI=true"}, args...)
+	if code != 3 || !strings.Contains(errOut, "halebench: hale: unavailable (") || !strings.Contains(errOut, "in CI (CI=true)") {
+		t.Fatalf("CI=true: exit %d, want 3 naming why\n%s", code, errOut)
+	}
+	if reports, _ := filepath.Glob(filepath.Join(dir, "results", "run-*.json")); len(reports) != 1 {
+		t.Fatalf("CI=true: the report is written all the same: %v", reports)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "junit.xml")); err != nil {
+		t.Fatalf("CI=true: the JUnit file is written all the same: %v", err)
+	}
+	code, _, errOut = run(t, []string{"CI=false"}, args...)
+	if code != 0 || !strings.Contains(errOut, "warning: hale: unavailable") {
+		t.Fatalf("CI=false: exit %d, want 0 and the warning\n%s", code, errOut)
 	}
 }
 
@@ -241,7 +337,7 @@ func TestCompareVerb(t *testing.T) {
 		t.Fatalf("--json: exit %d\n%s", code, out)
 	}
 	abP := "../../orchestrator/result/testdata/today/ab-20261206T101112Z-abc123.json"
-	for _, verb := range [][]string{{"report"}, {"bundle", "-o", filepath.Join(dir, "e.tar")}, {"verify"}} {
+	for _, verb := range [][]string{{"bundle", "-o", filepath.Join(dir, "e.tar")}, {"verify"}} {
 		code, _, errOut := run(t, []string{"DOCKER_HOST=unix:///nonexistent"}, append(verb, abP)...)
 		if code != 2 || !strings.Contains(errOut, abP+" is an ab result (halebench-ab/1)") || !strings.Contains(errOut, "takes a run report") {
 			t.Errorf("%s of an ab result: exit %d, %s", verb[0], code, errOut)
@@ -319,4 +415,16 @@ func checkCIResults(t *testing.T, errOut, junit string, summaries ...string) {
 			t.Fatalf("summary %s (%v):\n%s", p, err, md)
 		}
 	}
+}
+
+// emptyBaselines writes a baselines file with no bench in dir and returns
+// its path: a --baselines path that does not exist is refused (it would
+// gate nothing).
+func emptyBaselines(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "b.json")
+	if err := os.WriteFile(p, []byte(`{"benches": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -46,14 +46,15 @@ shards of another subject, --iters, variants, sources, partition or images,
 and a shard missing or given twice.
 
 Exit codes: 0 fine, 1 the merged run regressed or failed (or, under
---strict, was inconclusive), 2 the shards could not be merged.
+--strict, was inconclusive), 2 the shards could not be merged, 3 in CI
+(CI=true) the shards did not measure the subject (as run gives it).
 
 Flags:
 `
 
 func runMerge(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	o := render.Merged{StepSummary: os.Getenv("GITHUB_STEP_SUMMARY")}
+	o := render.Merged{StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"), FailUnmeasured: inCI(os.Getenv)}
 	fs.BoolVar(&o.JSON, "json", false, "print only the merged JSON report on stdout")
 	fs.StringVar(&o.Out, "o", "", "also write the merged JSON report to `FILE`")
 	fs.StringVar(&o.HTML, "html", "", "also write the merged report's HTML page to `FILE`")

@@ -36,6 +36,9 @@ func runOwnImage(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("own-image", err)
 	}
+	if err := image.CheckOwn(*dir, *tag); err != nil {
+		return badInput("own-image", err)
+	}
 	log, _, err := out.log("own-image")
 	if err != nil {
 		return err

@@ -325,7 +325,7 @@ func writeFakeShards(t *testing.T, files []string) {
 			Host:       report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprint("runner-", k)}},
 			Count:      &report.Count{Mode: "only", Runs: 2, CostSeconds: 1},
 			Categories: []report.Category{{Name: "all", Title: "All", Benches: benches}},
-			Shard:      &report.Shard{Index: k, Total: len(files), SuiteBenches: p.Benches, Benches: p.Part(k), Digest: p.Digest, SuiteSourcesDigest: "sha256:s"}}
+			Shard:      &report.Shard{Index: k, Total: len(files), SuiteBenches: p.Benches, Benches: p.Part(k), Digest: p.Digest, SuiteSourcesDigest: "sha256:5555555555555555555555555555555555555555555555555555555555555555"}}
 		for _, name := range p.Part(k) {
 			r.Benches = append(r.Benches, &report.Bench{Name: name, Category: "all", Status: judge.OK, CountVerdict: judge.OK,
 				SubjectResult: &report.Lang{Status: judge.OK, Count: &report.CountLane{Ir: 1234, Verdict: judge.OK}}, Comparatives: map[string]*report.Lang{}})

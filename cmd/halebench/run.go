@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -41,7 +42,9 @@ recorded on another machine: nothing gates), or a failure.
 Exit codes: 0 fine (inconclusive too, unless --strict), 1 the subject regressed
 (time, memory or instructions) or failed on a bench (did not build, crashed, timed out, bad
 output, parity mismatch, a baselined bench gone), 2 the run could not be made,
-130 interrupted.
+3 in CI (CI=true) the subject's toolchain could not be had, so nothing was gated
+(the other languages are measured and the report written first; on a workstation
+a warning and 0), 130 interrupted.
 
 In CI: --junit=FILE writes one JUnit test case per subject bench; --summary=FILE
 (and $GITHUB_STEP_SUMMARY, when set) gets a Markdown summary appended, the
@@ -67,14 +70,14 @@ func (o *runOptions) addFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.ho.UpdateBaselines, "update-baselines", false, "record the subject's figures into baselines.json from --runs independent runs (keeps overrides, notes and every unknown key)")
 	fs.IntVar(&o.ho.Runs, "runs", 0, "independent runs --update-baselines records, each in fresh containers (default 5; 1 makes the band a guess)")
 	fs.IntVar(&o.ho.Confirm, "confirm", 5, "samples re-measured on a subject cell over its band before its verdict (0: none)")
-	fs.Float64Var(&o.ho.Alpha, "alpha", 0.01, "significance level a regression needs (one-sided Mann–Whitney U against the baseline's samples)")
+	fs.Float64Var(&o.ho.Alpha, "alpha", judge.DefaultAlpha, "significance level a regression needs, above 0 and below 0.5 (one-sided Mann–Whitney U against the baseline's samples)")
 	fs.BoolVar(&o.ho.Strict, "strict", false, "an inconclusive bench fails the gate (exit 1)")
 	fs.BoolVar(&o.ho.GateAnyMachine, "gate-any-machine", false, "gate times on baselines recorded on another machine (CPU, CPUs, privilege or cgroup version differ) or on none (a file that records no machine, like the seed's)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print only the JSON report on stdout")
 	fs.BoolVar(&o.html, "html", false, "also write the HTML page (halebench report) next to the JSON report")
 	fs.StringVar(&o.ho.Baselines, "baselines", "", "baselines file (default <suite>/baselines.json)")
 	fs.StringVar(&o.ho.ResultsDir, "results", "results", "folder for the JSON reports")
-	fs.BoolVar(&o.ho.RequireSubject, "require-subject", false, "exit 2 when the subject's toolchain is unavailable, instead of warning")
+	fs.BoolVar(&o.ho.RequireSubject, "require-subject", false, "exit 2 before measuring when the subject's toolchain is unavailable, instead of warning (in CI, CI=true, the run exits 3 after measuring the rest)")
 	fs.BoolVar(&o.ho.Unprivileged, "unprivileged", false, "run containers without privilege: no per-sample memory peak (said in the report)")
 	fs.StringVar(&o.junit, "junit", "", "also write the subject's benches as JUnit XML to `FILE` (a regression or failure is a failure, what was not judged is skipped)")
 	fs.StringVar(&o.summary, "summary", "", "also append a Markdown step summary (the verdict, what needs attention, the grid) to `FILE`; $GITHUB_STEP_SUMMARY, when set, gets it too")
@@ -103,6 +106,7 @@ func runRun(ctx context.Context, args []string) error {
 	o.ho.Suite, o.ho.Langs, o.ho.Subject = o.suite, o.langs, o.subject
 	o.ho.Log, o.ho.Live, o.ho.OutCap = log, live, 1<<20
 	o.ho.CountNoCacheSim, o.ho.ShardCosts = !o.countCacheSim, o.shard.Costs
+	o.ho.FailUnmeasured = inCI(os.Getenv)
 	if o.ho.Shard, err = o.shard.Resolve(os.Getenv, log); err != nil {
 		return badInput("run", err)
 	}

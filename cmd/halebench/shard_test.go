@@ -178,7 +178,7 @@ func writeShards(t *testing.T) []string {
 			Host:       report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprint("runner-", k)}},
 			Count:      &report.Count{Mode: "only", Runs: 2, CostSeconds: 1},
 			Categories: []report.Category{{Name: "all", Title: "All", Benches: benches}},
-			Shard:      &report.Shard{Index: k, Total: 2, SuiteBenches: p.Benches, Benches: p.Part(k), Digest: p.Digest, SuiteSourcesDigest: "sha256:s"}}
+			Shard:      &report.Shard{Index: k, Total: 2, SuiteBenches: p.Benches, Benches: p.Part(k), Digest: p.Digest, SuiteSourcesDigest: "sha256:5555555555555555555555555555555555555555555555555555555555555555"}}
 		for _, name := range p.Part(k) {
 			b := &report.Bench{Name: name, Category: "all", Status: judge.OK, CountVerdict: judge.OK,
 				SubjectResult: &report.Lang{Status: judge.OK, Count: &report.CountLane{Ir: 1234, Verdict: judge.OK}}, Comparatives: map[string]*report.Lang{}}
@@ -218,10 +218,38 @@ func TestMergeVerb(t *testing.T) {
 		{[]string{files[0]}, "shard(s) 2 of them are missing"},
 		{[]string{link, files[1]}, link + ": not a report"},
 		{[]string{files[0], "../../baselines-c.json"}, "baselines-c.json: not a report"},
+		// A digest merge names by its first digits: once a panic.
+		{shortDigest(t, files), `partition_digest "sha256:abc" is not a sha256 digest`},
 	} {
 		code, _, errOut := run(t, nil, append([]string{"merge"}, c.files...)...)
-		if code != 2 || !strings.Contains(errOut, c.want) {
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Contains(errOut, "panic") || strings.Contains(errOut, "goroutine") {
 			t.Errorf("merge %v: exit %d, %q; want 2 and %q", c.files, code, errOut, c.want)
 		}
 	}
+}
+
+// shortDigest copies the shard reports with partition_digest "sha256:abc"
+// in each (they still agree with each other).
+func shortDigest(t *testing.T, files []string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var out []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		doc["shard"].(map[string]any)["partition_digest"] = "sha256:abc"
+		data, _ = json.Marshal(doc)
+		p := filepath.Join(dir, filepath.Base(f))
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
 }

@@ -25,7 +25,7 @@ const testSuite = "../../orchestrator/harness/testdata/suite"
 func start(t *testing.T, dir string, iters string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	return startArgs(t, "run", "--suite="+testSuite, "--bench=spin", "--lang=c", "--subject=c",
-		"--iters="+iters, "--baselines="+filepath.Join(dir, "b.json"), "--results="+filepath.Join(dir, "results"))
+		"--iters="+iters, "--baselines="+emptyBaselines(t, dir), "--results="+filepath.Join(dir, "results"))
 }
 
 // startArgs starts the binary with args, its stderr kept (safe to read
@@ -33,6 +33,7 @@ func start(t *testing.T, dir string, iters string) (*exec.Cmd, *syncBuffer) {
 func startArgs(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), notCI)
 	errb := &syncBuffer{}
 	cmd.Stderr = errb
 	if err := cmd.Start(); err != nil {
@@ -165,7 +166,7 @@ func TestSIGKILLLeftoversRemovedByNextRun(t *testing.T) {
 		t.Fatal("SIGKILL left nothing to clean: the test proves nothing")
 	}
 	code, _, errOut := run(t, nil, "run", "--suite="+testSuite, "--bench=count", "--lang=c", "--subject=c", "--iters=1",
-		"--baselines="+filepath.Join(dir, "b.json"), "--results="+filepath.Join(dir, "results"))
+		"--baselines="+emptyBaselines(t, dir), "--results="+filepath.Join(dir, "results"))
 	if code != 0 || !strings.Contains(errOut, "left by a killed halebench run") {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}

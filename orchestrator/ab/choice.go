@@ -52,6 +52,9 @@ func (c Choice) Spec(X, suite, git string, images image.Options, hale subject.Bu
 		hale.Src, hale.Image = c.Src, ""
 		what = append(what, "hale tree "+c.Src)
 	case c.Image != "":
+		if err := image.CheckRef("--"+x+"-image", c.Image); err != nil {
+			return spec, err
+		}
 		hale.Src, hale.Image = "", c.Image
 		what = append(what, "hale image "+c.Image)
 	}

@@ -59,6 +59,9 @@ func compare(t *testing.T, a, b string, set ab.Settings, sh ...result.Spec) *ab.
 	t.Helper()
 	eng := enginetest.Connect(t)
 	var log bytes.Buffer
+	if set.Threshold == 0 {
+		set.Threshold = 0.02 // the CLI's default: Prepare takes no 0 for it
+	}
 	o := ab.Options{A: ab.SideSpec{Suite: a, What: "A " + a}, B: ab.SideSpec{Suite: b, What: "B " + b}, Subject: "c",
 		Settings: set, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20, Log: &log}
 	if len(sh) > 0 {

@@ -8,13 +8,15 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
-// ErrSide says a side could not be built at all (exit 2).
+// ErrSide says a side could not be built at all: exit 2, or 3 when it is
+// the subject's toolchain that could not be had (it wraps judge.ErrUnmeasured).
 type ErrSide struct {
 	Side string
 	Err  error
@@ -100,7 +102,8 @@ func buildSide(ctx context.Context, s *session.Session, side string, spec SideSp
 		tc := imgs.Toolchains[l.Name]
 		if tc.Status != image.Available {
 			if l.Name == p.Subject {
-				return out, &ErrSide{Side: side, Err: fmt.Errorf("%s is %s: %s", l.Name, tc.Status, tc.Reason)}
+				// Nothing to compare without it: judge.ErrUnmeasured (exit 3).
+				return out, &ErrSide{Side: side, Err: fmt.Errorf("%s is %s: %s: %w", l.Name, tc.Status, tc.Reason, judge.ErrUnmeasured)}
 			}
 			out.missing[l.Name] = fmt.Sprintf("%s is %s", l.Name, tc.Status)
 		}

@@ -22,6 +22,19 @@ type Outputs struct {
 	FailOnSlower   bool
 }
 
+// Check refuses, before the engine is dialled, an output that could not
+// be written after the rounds: the page's folder missing, or its path a
+// link or no regular file.
+func (o Outputs) Check() error {
+	if o.HTML == "" {
+		return nil
+	}
+	if err := report.CheckWritable(o.HTML); err != nil {
+		return fmt.Errorf("--html=%s: %w", o.HTML, err)
+	}
+	return nil
+}
+
 // Give stores res (saying where, or why not, on log), shows it on out and
 // writes its page, and returns the verb's error: runErr, else a failure to
 // store or to show it, else ErrSlower.

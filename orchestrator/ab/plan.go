@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -60,8 +61,16 @@ func Prepare(o Options) (*Plan, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	if o.Settings.Threshold < 0 || o.Settings.Threshold >= 1 {
-		return nil, fmt.Errorf("--threshold=%v: want a fraction between 0 and 1 (0.02 is 2 %%)", o.Settings.Threshold)
+	// Checked as given, before Defaults: a --threshold=0 read as "the
+	// default" would be a band nobody asked for.
+	if err := judge.CheckBand("--threshold", o.Settings.Threshold); err != nil {
+		return nil, err
+	}
+	if o.Settings.Budget < 0 {
+		return nil, fmt.Errorf("--budget=%s: cannot be negative (0: no budget)", o.Settings.Budget)
+	}
+	if o.Settings.Warmup < 0 {
+		return nil, fmt.Errorf("--warmup=%d: cannot be negative", o.Settings.Warmup)
 	}
 	s := o.Settings.Defaults()
 	if s.MinRounds < 3 || s.MaxRounds < s.MinRounds || s.MaxRounds > 1000 {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -55,7 +56,8 @@ var ErrNotBuilt = errors.New("commit does not build")
 
 // ErrEndNotBuilt marks a good or bad end that could not be built: there is
 // nothing to search against.
-var ErrEndNotBuilt = errors.New("an end of the range was not built")
+// It wraps judge.ErrUnmeasured: the subject was not measured (exit 3).
+var ErrEndNotBuilt = fmt.Errorf("an end of the range was not built (%w)", judge.ErrUnmeasured)
 
 // Outcome is how a bisect ended.
 type Outcome string

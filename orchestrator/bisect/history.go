@@ -27,7 +27,7 @@ func FirstParent(ctx context.Context, repo, good, bad string) ([]Commit, error) 
 		return nil, err
 	}
 	if g == b {
-		return nil, fmt.Errorf("--good=%s and --bad=%s are one commit %s: %w (give two commits, good the older)", good, bad, g[:12], ErrBadRange)
+		return nil, fmt.Errorf("--good=%s and --bad=%s are one commit %s: %w (give two commits, good the older)", good, bad, termtext.ShortID(g), ErrBadRange)
 	}
 	out, err := gitrepo.Run(ctx, "-C", repo, "log", "--first-parent", "--reverse", "--format=%H %P%x00%s", g+".."+b)
 	if err != nil {
@@ -47,7 +47,7 @@ func FirstParent(ctx context.Context, repo, good, bad string) ([]Commit, error) 
 			continue
 		}
 		if i == 0 && (len(f) < 2 || f[1] != g) {
-			return nil, fmt.Errorf("--good=%s (%s) is not on the first-parent history of --bad=%s: %w (give a good that --bad descends from by first parents, e.g. an earlier release tag)", good, g[:12], bad, ErrBadRange)
+			return nil, fmt.Errorf("--good=%s (%s) is not on the first-parent history of --bad=%s: %w (give a good that --bad descends from by first parents, e.g. an earlier release tag)", good, termtext.ShortID(g), bad, ErrBadRange)
 		}
 		list = append(list, Commit{ID: f[0], Subject: termtext.Line(subject)})
 	}

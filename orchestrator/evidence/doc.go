@@ -8,7 +8,8 @@
 //
 // A report and a bundle come from elsewhere, so nothing in them is trusted:
 // recorded packages and mirror are held to their grammar before a build,
-// a bundle is unpacked within caps and against its manifest (Extract), its
+// a bundle is unpacked within caps and against its manifest, and its report
+// and suite read and the replay planned, before any engine (Unpack), its
 // image archive is read before loading and loaded only under a namespace of
 // the replay's own (LoadImages), replayed images run unprivileged, and every
 // name from a report is cleaned before it is printed.

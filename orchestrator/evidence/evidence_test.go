@@ -16,6 +16,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/evidence"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 )
 
@@ -35,9 +36,12 @@ func TestBundleRemoveReplay(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "baselines.json"), []byte(`{"benches": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	plan, err := harness.Prepare(harness.Options{
 		Suite: "../harness/testdata/suite", Bench: "count", Langs: "c", Subject: "c",
-		Iters: 2, Warmup: 0, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20,
+		Iters: 2, Warmup: 0, Timeout: time.Minute, Alpha: judge.DefaultAlpha, MemLimit: 1 << 30, OutCap: 1 << 20,
 		Baselines: filepath.Join(dir, "baselines.json"), ResultsDir: filepath.Join(dir, "results"),
 		Images: image.Options{Subject: subject.Build{Src: t.TempDir()}}, Log: testLog{t},
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/subject"
@@ -36,10 +37,11 @@ type ReplayOptions struct {
 }
 
 // ReplayOn is the replay verb on eng: in a session that builds nothing,
-// the bundle replayed as Replay does and, when it ran, its medians written
-// to w next to the recorded ones. Once the session is open, o.Partial is
-// told where the replay's report goes.
-func ReplayOn(ctx context.Context, eng engine.Driver, bundle string, o ReplayOptions, w io.Writer) error {
+// the unpacked bundle u (Unpack: checked before the engine was dialled)
+// replayed as Replay does and, when it ran, its medians written to w next
+// to the recorded ones. Once the session is open, o.Partial is told where
+// the replay's report goes.
+func ReplayOn(ctx context.Context, eng engine.Driver, u *Unpacked, o ReplayOptions, w io.Writer) error {
 	s, err := session.Open(ctx, session.Options{Kind: "replay", Engine: eng, Images: image.Options{NoBuild: true}, Log: o.Log})
 	if err != nil {
 		return err
@@ -48,57 +50,89 @@ func ReplayOn(ctx context.Context, eng engine.Driver, bundle string, o ReplayOpt
 	if o.Partial != nil {
 		o.Partial.GoTo(o.ResultsDir)
 	}
-	rec, now, err := Replay(ctx, s.Eng, bundle, o)
+	now, err := u.replay(ctx, s.Eng, o)
 	if now != nil {
-		if werr := WriteComparison(w, rec, now); werr != nil && err == nil {
+		if werr := WriteComparison(w, u.Recorded, now); werr != nil && err == nil {
 			err = werr
 		}
 	}
 	return err
 }
 
-// Replay unpacks a bundle (checking every file against its manifest),
-// loads its images under a namespace of its own (see LoadImages), runs the
-// same benches on them unprivileged with nothing built, and returns the
-// recorded report and the new one. Nothing in the bundle is trusted: its
-// images are foreign code, so they get no privilege and no existing tag.
-func Replay(ctx context.Context, eng engine.Driver, bundle string, o ReplayOptions) (rec, now *report.Report, err error) {
+// Unpacked is a bundle extracted into a folder of its own (every file
+// checked against its manifest) with its report, suite and baselines read
+// and checked, and the run that replays it planned: all a replay's input,
+// checked without an engine. Close removes the folder.
+type Unpacked struct {
+	Recorded *report.Report
+	dir      string
+	m        *Manifest
+	ns       string
+	plan     *harness.Plan
+}
+
+// Unpack extracts and checks the bundle for a replay (o's RunID names the
+// namespace its images will be loaded under). Its errors are the bundle's.
+func Unpack(bundle string, o ReplayOptions) (u *Unpacked, err error) {
 	dir, err := os.MkdirTemp("", "halebench-replay-")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	defer func() {
+		if err != nil {
+			os.RemoveAll(dir)
+		}
+	}()
 	m, err := Extract(bundle, dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if o.RunID == "" {
 		o.RunID = fmt.Sprintf("%d-%d", time.Now().Unix(), os.Getpid())
 	}
-	ns := ReplayPrefix + "/" + o.RunID
-	// The report, the suite and its baselines are checked before the
-	// engine is touched; then the images are loaded.
-	rec, err = ReadReport(filepath.Join(dir, "report.json"))
-	if err != nil {
-		return nil, nil, err
+	u = &Unpacked{dir: dir, m: m, ns: ReplayPrefix + "/" + o.RunID}
+	if u.Recorded, err = ReadReport(filepath.Join(dir, "report.json")); err != nil {
+		return nil, err
 	}
 	if o.Notes == nil {
 		o.Notes = o.Log
 	}
-	NoteMaker(o.Notes, rec)
-	plan, err := replayPlan(rec, m, dir, ns, o)
+	NoteMaker(o.Notes, u.Recorded)
+	if u.plan, err = replayPlan(u.Recorded, m, dir, u.ns, o); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// Close removes the unpacked bundle.
+func (u *Unpacked) Close() { os.RemoveAll(u.dir) }
+
+// Replay unpacks a bundle (Unpack), loads its images under a namespace of
+// its own (see LoadImages), runs the same benches on them unprivileged with
+// nothing built, and returns the recorded report and the new one. Nothing
+// in the bundle is trusted: its images are foreign code, so they get no
+// privilege and no existing tag.
+func Replay(ctx context.Context, eng engine.Driver, bundle string, o ReplayOptions) (rec, now *report.Report, err error) {
+	u, err := Unpack(bundle, o)
 	if err != nil {
-		return rec, nil, err
+		return nil, nil, err
 	}
-	if _, err := LoadImages(ctx, eng, m, filepath.Join(dir, "images.tar"), ns); err != nil {
-		return rec, nil, err
+	defer u.Close()
+	now, err = u.replay(ctx, eng, o)
+	return u.Recorded, now, err
+}
+
+// replay loads u's images and reruns its benches on them.
+func (u *Unpacked) replay(ctx context.Context, eng engine.Driver, o ReplayOptions) (*report.Report, error) {
+	if _, err := LoadImages(ctx, eng, u.m, filepath.Join(u.dir, "images.tar"), u.ns); err != nil {
+		return nil, err
 	}
-	fmt.Fprintf(o.Log, "replay: %d images loaded as %s/…, every digest as the manifest says\n", len(m.Images), ns)
-	res, err := harness.OnEngine(ctx, eng, plan)
+	fmt.Fprintf(o.Log, "replay: %d images loaded as %s/…, every digest as the manifest says\n", len(u.m.Images), u.ns)
+	res, err := harness.OnEngine(ctx, eng, u.plan)
 	if res == nil || res.Report == nil {
-		return rec, nil, err
+		return nil, err
 	}
-	return rec, res.Report, err
+	return res.Report, err
 }
 
 // replayPlan is the run the recorded report describes, on the images
@@ -116,7 +150,7 @@ func replayPlan(rec *report.Report, m *Manifest, dir, ns string, o ReplayOptions
 	plan, err := harness.Prepare(harness.Options{
 		Suite: suiteDir, Bench: bench, Langs: strings.Join(rec.Settings.Languages, ","), Subject: rec.Subject,
 		Timeout: timeout, Iters: rec.Iters, Warmup: rec.Warmup, OutCap: rec.Settings.OutputCapBytes, MemLimit: rec.Settings.MemLimitBytes,
-		Baselines: filepath.Join(suiteDir, "baselines.json"), ResultsDir: o.ResultsDir, Log: o.Log, Unprivileged: true,
+		Alpha: judge.DefaultAlpha, ResultsDir: o.ResultsDir, Log: o.Log, Unprivileged: true,
 		Images: image.Options{NoBuild: true, Prefix: ns, SourceDateEpoch: m.SourceDateEpoch, Subject: subject.Build{Src: filepath.Join(dir, "no-hale")}},
 	})
 	if err != nil {

@@ -3,6 +3,7 @@ package harness_test
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,9 +118,14 @@ func fakeEnv(images fakeImages, eng *fakeEngine, ncpu int) harness.Env {
 
 func fakeOptions(t *testing.T, langs, subject, bench string) harness.Options {
 	dir := t.TempDir()
+	// A baselines file given by path must exist (else it gates nothing):
+	// an empty one, which --update-baselines tests write over.
+	if err := os.WriteFile(filepath.Join(dir, "baselines.json"), []byte(`{"benches": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return harness.Options{
 		Suite: "testdata/suite", Bench: bench, Langs: langs, Subject: subject,
-		Iters: 3, Warmup: 1, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20,
+		Iters: 3, Warmup: 1, Timeout: time.Minute, Alpha: judge.DefaultAlpha, MemLimit: 1 << 30, OutCap: 1 << 20,
 		Baselines: filepath.Join(dir, "baselines.json"), ResultsDir: filepath.Join(dir, "results"),
 		// The fake answers time; the count lane's tests turn counting on.
 		Count: "off",
@@ -251,6 +257,30 @@ func TestFakeSubjectUnavailable(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "require-subject") || !strings.Contains(err.Error(), "no hale source tree") {
 		t.Fatalf("err = %v, want one naming --require-subject and the reason", err)
 	}
+	if errors.Is(err, judge.ErrUnmeasured) {
+		t.Fatalf("--require-subject refuses before measuring (exit 2), got ErrUnmeasured: %v", err)
+	}
+}
+
+// In CI (FailUnmeasured) a run without the subject's toolchain still
+// measures the rest and writes its report, then ends in ErrUnmeasured
+// naming why; with the subject there, FailUnmeasured changes nothing.
+func TestFakeSubjectUnmeasuredInCI(t *testing.T) {
+	eng := &fakeEngine{elapsed: map[string]int64{"c": 1000, "hale": 1000}, check: map[string]string{"c": "n:1", "hale": "n:1"}}
+	images := fakeImages{unavailable: map[string]string{"hale": "the pinned release could not be fetched"}}
+	o := fakeOptions(t, "c", "hale", "count")
+	o.FailUnmeasured = true
+	res, err := runFake(t, context.Background(), fakeEnv(images, eng, 2), o)
+	if !errors.Is(err, judge.ErrUnmeasured) || !strings.Contains(err.Error(), "could not be fetched") || !strings.Contains(err.Error(), "CI") {
+		t.Fatalf("err = %v, want ErrUnmeasured naming the reason and CI", err)
+	}
+	if res == nil || res.ReportPath == "" || res.Report.SubjectStatus != string(image.Unavailable) {
+		t.Fatalf("the report is written all the same: %+v", res)
+	}
+	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o)
+	if err != nil || res.Report.SubjectStatus != string(image.Available) {
+		t.Fatalf("with hale there: err %v, subject %q", err, res.Report.SubjectStatus)
+	}
 }
 
 // A crash keeps its failing sample and stderr; a bench needing more CPUs
@@ -347,6 +377,16 @@ func TestPrepareRejectsBadInput(t *testing.T) {
 		{"baselines", func(o *harness.Options) { o.Baselines = corrupt }, "at line 3"},
 		{"baselines file named", func(o *harness.Options) { o.Baselines = corrupt }, corrupt},
 		{"timeout", func(o *harness.Options) { o.Timeout = 0 }, "--timeout"},
+		// A gate that could never fire, or a file that would gate nothing.
+		{"alpha 0", func(o *harness.Options) { o.Alpha = 0 }, "--alpha=0: want a significance level above 0 and below 0.5"},
+		{"alpha negative", func(o *harness.Options) { o.Alpha = -0.1 }, "--alpha=-0.1"},
+		{"alpha 0.5", func(o *harness.Options) { o.Alpha = 0.5 }, "--alpha=0.5"},
+		{"alpha NaN", func(o *harness.Options) { o.Alpha = math.NaN() }, "--alpha=NaN"},
+		{"baselines missing", func(o *harness.Options) { o.Baselines = "/nonexistent/b.json" }, "--baselines=/nonexistent/b.json: no such file"},
+		{"baselines update in a missing folder", func(o *harness.Options) { o.Baselines, o.UpdateBaselines = "/nonexistent/b.json", true }, "its folder /nonexistent does not exist"},
+		{"warmup", func(o *harness.Options) { o.Warmup = -1 }, "--warmup=-1"},
+		{"confirm", func(o *harness.Options) { o.Confirm = -1 }, "--confirm=-1"},
+		{"runs", func(o *harness.Options) { o.Runs = 51; o.UpdateBaselines = true }, "--runs=51"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -357,6 +397,16 @@ func TestPrepareRejectsBadInput(t *testing.T) {
 				t.Fatalf("err = %v, want one containing %q", err, c.want)
 			}
 		})
+	}
+}
+
+// --update-baselines may name a file that does not exist yet (in a folder
+// that does): the run records it.
+func TestPrepareUpdateBaselinesNewFile(t *testing.T) {
+	o := fakeOptions(t, "c", "c", "")
+	o.Baselines, o.UpdateBaselines = filepath.Join(t.TempDir(), "new.json"), true
+	if _, err := harness.Prepare(o); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -60,7 +60,8 @@ var (
 
 // Run runs a prepared suite. The error is ErrRegression when the subject
 // regressed, ErrFailed when it failed on a bench, ErrInconclusive under
-// --strict, ErrInterrupted when ctx was cancelled (the partial report is
+// --strict, judge.ErrUnmeasured when FailUnmeasured was asked and the
+// subject had no toolchain, ErrInterrupted when ctx was cancelled (the partial report is
 // written either way), or what stopped the run from being made.
 //
 // Values flow one way: images, then per bench its measurements and the
@@ -127,6 +128,9 @@ func (r *run) judgeAndWrite(passes [][]*benchRun) (*Result, error) {
 	res, err := r.finish(st)
 	if err != nil {
 		return res, err
+	}
+	if r.unmeasured != "" { // the root cause: what else failed followed from it
+		return res, fmt.Errorf("%s; in CI (CI=true) a run that could not measure its subject fails, with nothing gated: %w", r.unmeasured, judge.ErrUnmeasured)
 	}
 	return res, judge.GateError(st, r.p.Strict)
 }

@@ -13,14 +13,20 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 func options(t *testing.T, langs, subject, bench string) harness.Options {
 	dir := t.TempDir()
+	// A baselines file given by path must exist (else it gates nothing):
+	// an empty one, which --update-baselines tests write over.
+	if err := os.WriteFile(filepath.Join(dir, "baselines.json"), []byte(`{"benches": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return harness.Options{
 		Suite: "testdata/suite", Bench: bench, Langs: langs, Subject: subject,
-		Iters: 3, Warmup: 1, Timeout: time.Minute, MemLimit: 1 << 30, OutCap: 1 << 20,
+		Iters: 3, Warmup: 1, Timeout: time.Minute, Alpha: judge.DefaultAlpha, MemLimit: 1 << 30, OutCap: 1 << 20,
 		Baselines: filepath.Join(dir, "baselines.json"), ResultsDir: filepath.Join(dir, "results"),
 		Log: testLog{t},
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -32,11 +33,15 @@ type Options struct {
 	UpdateBaselines bool
 	Runs            int     // independent runs an --update-baselines records (default 5)
 	Confirm         int     // samples re-measured on a suspect cell before its verdict (0: none)
-	Alpha           float64 // significance level of a regression (default 0.01)
+	Alpha           float64 // significance level of a regression, in (0, 0.5): judge.DefaultAlpha unless told
 	Strict          bool    // an inconclusive bench fails the gate
 	GateAnyMachine  bool    // gate on a baseline measured on another machine
-	RequireSubject  bool
-	Unprivileged    bool
+	RequireSubject  bool    // refuse to run without the subject's toolchain (exit 2, nothing measured)
+	// FailUnmeasured (set in CI) measures the rest without the subject's
+	// toolchain and writes the report, then ends in judge.ErrUnmeasured: a
+	// run that gated nothing is not a pass.
+	FailUnmeasured bool
+	Unprivileged   bool
 	// The count lane: --count (auto, off, only), --count-langs
 	// (comparatives to count too), --count-runs (counted runs per cell, at
 	// least 2), --count-budget (0: none), --count-jobs (cells counted at
@@ -82,8 +87,12 @@ type Plan struct {
 // layout and catalogue, the baselines file — without touching an engine,
 // so a bad input is reported as itself. Its errors are all the user's to fix.
 func Prepare(o Options) (*Plan, error) {
+	givenBaselines := o.Baselines != ""
 	o, err := withDefaults(o)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkBaselinesPath(o.Baselines, givenBaselines, o.UpdateBaselines); err != nil {
 		return nil, err
 	}
 	p := &Plan{Options: o}
@@ -125,6 +134,29 @@ func Prepare(o Options) (*Plan, error) {
 	return p, p.selectShard()
 }
 
+// checkBaselinesPath refuses a baselines file that would gate nothing: a
+// --baselines path that does not exist reads as an empty file (every bench
+// no_baseline, exit 0), so a typo would pass every run. Only
+// --update-baselines may name a new file, in a folder that exists (else it
+// would fail after the whole run). A suite's own baselines.json may be
+// absent: a suite starts without one.
+func checkBaselinesPath(path string, given, update bool) error {
+	_, err := os.Lstat(path)
+	switch {
+	case err == nil || !errors.Is(err, os.ErrNotExist):
+		return nil // judge.Load reads it, or says what is wrong with it
+	case update:
+		dir := filepath.Dir(path)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("--update-baselines: %s cannot be created: its folder %s does not exist (create the folder, or give --baselines=PATH in one that does)", path, dir)
+		}
+		return nil
+	case given:
+		return fmt.Errorf("--baselines=%s: no such file; a run gated on it would gate nothing (check the path, or record one with --update-baselines)", path)
+	}
+	return nil
+}
+
 // withDefaults checks the options that need no file and fills in the
 // defaults of those left zero.
 func withDefaults(o Options) (Options, error) {
@@ -162,11 +194,11 @@ func withDefaults(o Options) (Options, error) {
 	if o.Runs > 1 && !o.UpdateBaselines {
 		return o, fmt.Errorf("--runs=%d: only --update-baselines takes several runs", o.Runs)
 	}
-	if o.Alpha == 0 {
-		o.Alpha = 0.01
-	}
-	if o.Alpha <= 0 || o.Alpha >= 0.5 {
-		return o, fmt.Errorf("--alpha=%v: want a significance level between 0 and 0.5", o.Alpha)
+	// No default for 0: --alpha=0 would be a gate that never fires, so
+	// every caller says its level (the CLI's flag defaults to
+	// judge.DefaultAlpha).
+	if err := judge.CheckAlpha("--alpha", o.Alpha); err != nil {
+		return o, err
 	}
 	if o.Confirm < 0 {
 		return o, fmt.Errorf("--confirm=%d: cannot be negative", o.Confirm)

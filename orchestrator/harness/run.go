@@ -13,6 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // run is one run's values as they are made: the images, what the host and
@@ -34,6 +35,9 @@ type run struct {
 	count    *counting
 	// rebaseline is what an --update-baselines recorded.
 	rebaseline *report.Rebaseline
+	// unmeasured is why the subject was not measured, when FailUnmeasured
+	// makes that the run's end ("": it was, or nobody asked).
+	unmeasured string
 }
 
 // benchRun is one bench of one pass: its languages' measurements, how
@@ -76,6 +80,9 @@ func (r *run) checkSubject() error {
 	msg := fmt.Sprintf("%s: %s (%s)", p.SubjectLang.Name, r.subject.Status, r.subject.Reason)
 	if p.RequireSubject {
 		return errors.New(msg + " and --require-subject was given")
+	}
+	if p.FailUnmeasured {
+		r.unmeasured = fmt.Sprintf("%s: %s (%s)", p.SubjectLang.Name, r.subject.Status, termtext.FirstLine(r.subject.Reason))
 	}
 	// The reason was said when the images were made: the log refers to it.
 	r.warn(msg+"; nothing gates this run", fmt.Sprintf("%s: %s (%s); measuring the other languages, nothing gates", p.SubjectLang.Name, r.subject.Status, report.SaidAbove(p.SubjectLang.Name)))

@@ -31,6 +31,12 @@ func (g Given) Options(s SubjectBuild, dir string) (o Options, key string, err e
 	if err != nil {
 		return Options{}, "", err
 	}
+	// A tag's presence is the engine's to say; its form is checked here.
+	if g.BaseImage != "" {
+		if err := CheckRef("--base-image", g.BaseImage); err != nil {
+			return Options{}, "", err
+		}
+	}
 	o = Options{BaseImage: g.BaseImage, Mirror: g.Mirror, Subject: s, NoBuild: g.NoBuild, NoCache: g.NoCache, SourceDateEpoch: epoch}
 	if o.Mirror == "" {
 		o.Mirror = DefaultMirror

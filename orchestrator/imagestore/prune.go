@@ -27,6 +27,17 @@ func Trim(dir string, age time.Duration, dryRun bool) (Pruned, error) {
 	if age < 0 {
 		return Pruned{}, errors.New("prune: --cache-dir-age must not be negative")
 	}
+	// Trimming makes nothing: a folder that is not there is a mistyped
+	// path (Prune would create it and say "removed 0").
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return Pruned{}, fmt.Errorf("prune: --cache-dir=%s: no such folder (give the folder run --cache-dir keeps its images in)", dir)
+	case err != nil:
+		return Pruned{}, fmt.Errorf("prune: --cache-dir=%s: %w", dir, err)
+	case !fi.IsDir():
+		return Pruned{}, fmt.Errorf("prune: --cache-dir=%s is not a folder (%s)", dir, kindOf(fi.Mode()))
+	}
 	return Prune(dir, age, time.Now())
 }
 
@@ -116,4 +127,15 @@ func (c *Cache) pruneFile(d os.DirEntry, before time.Time, live map[string]bool,
 // String says what was removed, for the log.
 func (p Pruned) String() string {
 	return fmt.Sprintf("%d image entries, %d blobs (%.1f MB) and %d stray files", p.Entries, p.Blobs, float64(p.Bytes)/1e6, p.Strays)
+}
+
+// kindOf names a file mode's type for a message.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m&os.ModeSymlink != 0:
+		return "a link"
+	case m.IsRegular():
+		return "a file"
+	}
+	return m.Type().String()
 }

@@ -13,6 +13,15 @@ var (
 	ErrInconclusive = errors.New("a bench was inconclusive and --strict was given")
 )
 
+// ErrUnmeasured says the subject was not measured at all (its toolchain
+// could not be had: no source, an unreachable release, a clone or build
+// that failed): there is no evidence to gate on, which is neither a
+// regression (1) nor a run that could not be made (2) — the CLI gives it an
+// exit code of its own (3), so CI fails on it and says which fix is needed.
+// A run returns it where the caller asked for evidence (CI); ab and bisect,
+// which have nothing to compare without the subject, always do.
+var ErrUnmeasured = errors.New("the subject was not measured")
+
 // GateError is what a run's status means for the CLI (its severity decides
 // whether it fails the gate): ErrFailed for a failure, ErrRegression for a
 // regression, ErrInconclusive for an inconclusive run under strict; nil

@@ -90,8 +90,8 @@ type Table struct {
 // metric, at significance level alpha, both checked first. Its errors are
 // all the user's to fix.
 func CompareFiles(oldPath, newPath, lang, metric string, alpha float64) (Table, error) {
-	if alpha <= 0 || alpha >= 1 {
-		return Table{}, errors.New("compare: --alpha must be between 0 and 1")
+	if err := judge.CheckAlpha("compare: --alpha", alpha); err != nil {
+		return Table{}, err
 	}
 	m, ok := judge.ByName(metric)
 	if !ok || !m.Sampled() {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -80,7 +81,9 @@ func TestCompareFiles(t *testing.T) {
 		metric, newest string
 		want           string
 	}{
-		{1, "time", fixture, "compare: --alpha must be between 0 and 1"},
+		{1, "time", fixture, "compare: --alpha=1: want a significance level above 0 and below 0.5"},
+		{0, "time", fixture, "compare: --alpha=0: want"},
+		{math.NaN(), "time", fixture, "compare: --alpha=NaN: want"},
 		{0.05, "instructions", fixture, "compare: --metric=instructions: give one of time, memory"},
 		{0.05, "time", "testdata/absent.json", "absent.json"},
 	} {

@@ -25,6 +25,9 @@ type Merged struct {
 	JSON                      bool
 	Out, HTML, JUnit, Summary string
 	StepSummary               string
+	// FailUnmeasured (set in CI, as run's) ends the merge of a run whose
+	// subject was not measured in judge.ErrUnmeasured, its outputs written.
+	FailUnmeasured bool
 }
 
 // ci are a merged run's CI outputs.
@@ -58,7 +61,12 @@ func (o Merged) Give(out io.Writer, p *termtext.Printer, m *result.Doc) error {
 	}
 	switch m.Kind {
 	case result.Run:
-		return o.ci().Finish(m.Run, judge.GateError(m.Run.Status, m.Run.Gate.Strict), p)
+		err := judge.GateError(m.Run.Status, m.Run.Gate.Strict)
+		if o.FailUnmeasured && m.Run.SubjectStatus != string(judge.Available) {
+			err = fmt.Errorf("the shards did not measure their subject %s (%s); in CI (CI=true) a run that could not measure its subject fails, with nothing gated: %w",
+				termtext.Line(m.Run.Subject), termtext.Line(m.Run.SubjectStatus), judge.ErrUnmeasured)
+		}
+		return o.ci().Finish(m.Run, err, p)
 	case result.AB:
 		return o.abSummary(m.AB)
 	}

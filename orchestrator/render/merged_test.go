@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,5 +84,25 @@ func TestMergedGiveRun(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(said.String()), "\n")
 	if err != judge.ErrRegression || len(lines) != 3 || !strings.HasPrefix(lines[0], "shard 1/2: ") || lines[2] != "halebench: "+Of(r).Line() || out.Len() == 0 {
 		t.Errorf("%v, said:\n%s", err, said.String())
+	}
+}
+
+// In CI a merged run whose shards did not measure the subject ends in
+// judge.ErrUnmeasured (exit 3), its outputs written; elsewhere it passes.
+func TestMergedGiveUnmeasured(t *testing.T) {
+	r, err := result.ReadRun(fixture, "report")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Status, r.Subject, r.SubjectStatus = judge.OK, "hale", "unavailable"
+	r.Shard = &report.Shard{Total: 1, Parts: []report.ShardPart{{Index: 1, File: "a.json"}}}
+	for _, ci := range []bool{false, true} {
+		var out, said strings.Builder
+		p := termtext.NewPrinter(&said)
+		err := Merged{FailUnmeasured: ci}.Give(&out, p, &result.Doc{Kind: result.Run, Run: r})
+		p.Close()
+		if ci && (!errors.Is(err, judge.ErrUnmeasured) || !strings.Contains(err.Error(), "hale (unavailable)")) || !ci && err != nil {
+			t.Errorf("CI %v: %v", ci, err)
+		}
 	}
 }

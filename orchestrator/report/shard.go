@@ -1,6 +1,12 @@
 package report
 
-import "github.com/hale-lang/halebench/orchestrator/judge"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
+)
 
 // Shard is the partition of a sharded run (run --shard=K/N) and the part a
 // report holds. In a report halebench merge wrote, Index is 0 and Parts
@@ -39,4 +45,15 @@ type ShardPart struct {
 	Benches          []string     `json:"benches"`
 	CountCostSeconds float64      `json:"count_cost_seconds,omitempty"`
 	SourcesDigest    string       `json:"sources_digest"`
+}
+
+// CheckDigest refuses a stored digest that is not "sha256:" and 64
+// lowercase hex digits (what halebench writes): a reader may then name it
+// by its first hex digits without guarding. field names it in the error.
+func CheckDigest(field, d string) error {
+	hexPart, ok := strings.CutPrefix(d, "sha256:")
+	if !ok || len(hexPart) != 64 || strings.Trim(hexPart, "0123456789abcdef") != "" {
+		return fmt.Errorf("%s %q is not a sha256 digest (\"sha256:\" and 64 lowercase hex digits)", field, termtext.Line(d))
+	}
+	return nil
 }

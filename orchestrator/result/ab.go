@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // ABShard is one shard's ab result (ab --shard=K/N) and the file it came
@@ -62,7 +63,7 @@ func MergeAB(shards []ABShard, at string) (*report.Result, error) {
 	first := *sorted[0].Result
 	m := &first // the comparison's facts, which the shards agree on, from shard 1
 	sh := *first.Shard
-	m.GeneratedAt, m.RunID = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12]
+	m.GeneratedAt, m.RunID = at, "merged-"+termtext.ShortID(sh.Digest)
 	m.Shard, m.Benches, m.Warnings, m.Rounds, m.ElapsedNs = &sh, nil, nil, 0, 0
 	m.Halebench = report.This() // the merge's writer; each part keeps its shard's
 	sh.Index, sh.From, sh.Benches, sh.Parts = 0, "", sh.SuiteBenches, nil

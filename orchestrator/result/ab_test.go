@@ -29,7 +29,7 @@ func abShards(t *testing.T, n int) []ABShard {
 			Threshold: 0.02, Confidence: 0.95, Looks: []int{6, 60}, Seed: 7, Rounds: 6 + k, StoppedBy: "resolved", ElapsedNs: int64(k) * 1e9,
 			Host: report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
 			Shard: &report.Shard{Index: k, Total: n, From: "--shard", SuiteBenches: part.Benches, Benches: part.Part(k),
-				BalancedBy: part.BalancedBy, Loads: part.Loads, Digest: part.Digest, SuiteSourcesDigest: "sha256:src"}}
+				BalancedBy: part.BalancedBy, Loads: part.Loads, Digest: part.Digest, SuiteSourcesDigest: "sha256:5555555555555555555555555555555555555555555555555555555555555555"}}
 		for _, name := range []string{"A", "B"} {
 			r.Sides = append(r.Sides, report.Side{Name: name, What: "suite " + name,
 				Images:      map[string]report.Toolchain{"c": {Status: "available", Digest: "sha256:tc"}},
@@ -102,6 +102,13 @@ func TestMergeABRefuses(t *testing.T) {
 	otherImage.Sides = append([]report.Side(nil), otherImage.Sides...)
 	otherImage.Sides[1].BenchImages = map[string]report.BenchImage{"c": {Digest: "sha256:other"}}
 	two := abShards(t, 2)
+	var short []ABShard
+	for i, sh := range shards {
+		r := *sh.Result
+		part := *r.Shard
+		part.Digest, r.Shard = "sha256:abc", &part
+		short = append(short, ABShard{File: fmt.Sprintf("short%d.json", i+1), Result: &r})
+	}
 	for _, c := range []struct {
 		name   string
 		shards []ABShard
@@ -113,6 +120,7 @@ func TestMergeABRefuses(t *testing.T) {
 		{"another B", []ABShard{shards[0], writeAB(t, dir, "b.json", &otherB), shards[2]}, filepath.Join(dir, "b.json"), "side B is suite c here"},
 		{"another image", []ABShard{shards[0], writeAB(t, dir, "i.json", &otherImage), shards[2]}, filepath.Join(dir, "i.json"), "side B's c bench image"},
 		{"another N", []ABShard{shards[0], two[1]}, two[1].File, "N disagrees"},
+		{"a short partition digest", short, short[0].File, `partition_digest "sha256:abc" is not a sha256 digest`},
 	} {
 		_, err := MergeAB(c.shards, "now")
 		if err == nil || !strings.Contains(err.Error(), c.file) || !strings.Contains(err.Error(), c.want) {

@@ -36,6 +36,12 @@ func readShard(path string) (*Doc, error) {
 	if err != nil {
 		return nil, &Refusal{File: path, Why: "not a report: " + err.Error()}
 	}
+	return d, checkShard(d)
+}
+
+// checkShard checks a document read is a complete shard of its kind.
+func checkShard(d *Doc) (err error) {
+	path := d.File
 	switch d.Kind {
 	case Run:
 		err = Shard{File: path, Report: d.Run}.check()
@@ -44,7 +50,7 @@ func readShard(path string) (*Doc, error) {
 	case Xproc:
 		err = XprocShard{File: path, Report: d.Xproc}.check()
 	}
-	return d, err
+	return err
 }
 
 // Docs joins shards already read, all of one kind, by that kind's rule.
@@ -53,6 +59,11 @@ func Docs(docs []*Doc, at string) (*Doc, error) {
 		return nil, errors.New("no shard files given")
 	}
 	m := &Doc{Kind: docs[0].Kind}
+	for _, d := range docs[1:] { // each kind's rule reads its own field only
+		if d.Kind != m.Kind {
+			return nil, refuse(d.File, "%s, but %s is %s: give the shards of one run, one ab or one xproc", d.Kind.What(), docs[0].File, m.Kind.What())
+		}
+	}
 	var err error
 	switch m.Kind {
 	case Run:

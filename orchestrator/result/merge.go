@@ -3,10 +3,10 @@ package result
 import (
 	"errors"
 	"sort"
-	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Reports joins the shards of one run into one report, written at (RFC
@@ -29,7 +29,7 @@ func Reports(shards []Shard, at string) (*report.Report, error) {
 	first := *sorted[0].Report
 	m := &first // the run's facts, which the shards agree on, from shard 1
 	sh := *first.Shard
-	m.GeneratedAt, m.RunID, m.SourcesDigest = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12], sh.SuiteSourcesDigest
+	m.GeneratedAt, m.RunID, m.SourcesDigest = at, "merged-"+termtext.ShortID(sh.Digest), sh.SuiteSourcesDigest
 	m.Shard, m.Benches, m.Warnings, m.Samplers, m.FlaggedBy = &sh, nil, nil, nil, nil
 	m.Halebench = report.This() // the merge's writer; each part keeps its shard's
 	sh.Index, sh.From, sh.Benches, sh.Parts = 0, "", sh.SuiteBenches, nil

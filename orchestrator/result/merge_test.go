@@ -37,7 +37,7 @@ func shards(n int) []Shard {
 			Categories:    []report.Category{{Name: "all", Benches: suiteNames}},
 			SourcesDigest: fmt.Sprintf("sha256:part%d", k),
 			Shard: &report.Shard{Index: k, Total: n, SuiteBenches: p.Benches, Benches: p.Part(k), BalancedBy: p.BalancedBy,
-				Loads: p.Loads, Digest: p.Digest, SuiteSourcesDigest: "sha256:suite"},
+				Loads: p.Loads, Digest: p.Digest, SuiteSourcesDigest: "sha256:5555555555555555555555555555555555555555555555555555555555555555"},
 		}
 		for i, name := range p.Part(k) {
 			b := &report.Bench{Name: name, Status: judge.OK, CountVerdict: judge.OK,
@@ -72,7 +72,7 @@ func TestMergeJoinsAsTheyAre(t *testing.T) {
 	if m.Status != judge.Regression || !reflect.DeepEqual(m.FlaggedBy, []string{"instructions"}) {
 		t.Fatalf("status %s flagged %v; want shard 2's regression", m.Status, m.FlaggedBy)
 	}
-	if m.Count.CostSeconds != 6 || m.Count.Cells != len(suiteNames) || m.SourcesDigest != "sha256:suite" {
+	if m.Count.CostSeconds != 6 || m.Count.Cells != len(suiteNames) || m.SourcesDigest != "sha256:5555555555555555555555555555555555555555555555555555555555555555" {
 		t.Fatalf("count %+v, sources %s; want cost 1+2+3, every cell, the suite's digest", m.Count, m.SourcesDigest)
 	}
 	sh := m.Shard
@@ -135,8 +135,14 @@ func TestMergeRefuses(t *testing.T) {
 			s[1].Report.Shard.SuiteBenches = append([]string{"aaa"}, s[1].Report.Shard.SuiteBenches...)
 			return s
 		}, "shard2.json", "a different suite than shard1.json's: +aaa"},
-		{"other sources", func(s []Shard) []Shard { s[2].Report.Shard.SuiteSourcesDigest = "sha256:other"; return s }, "shard3.json", "different bench sources"},
-		{"other partition", func(s []Shard) []Shard { s[1].Report.Shard.Digest = "sha256:other"; return s }, "shard2.json", "a different partition"},
+		{"other sources", func(s []Shard) []Shard {
+			s[2].Report.Shard.SuiteSourcesDigest = "sha256:6666666666666666666666666666666666666666666666666666666666666666"
+			return s
+		}, "shard3.json", "different bench sources"},
+		{"other partition", func(s []Shard) []Shard {
+			s[1].Report.Shard.Digest = "sha256:6666666666666666666666666666666666666666666666666666666666666666"
+			return s
+		}, "shard2.json", "a different partition"},
 		{"another subject build", func(s []Shard) []Shard {
 			s[1].Report.Images = map[string]report.Toolchain{"c": {Status: judge.Available, Digest: "sha256:other"}}
 			return s
@@ -166,6 +172,22 @@ func TestMergeRefuses(t *testing.T) {
 		{"a shard index past N", func(s []Shard) []Shard { s[2].Report.Shard.Index = 4; return s }, "shard3.json", "shard 4 of 3, which cannot be"},
 		{"unsorted lists", func(s []Shard) []Shard { s[0].Report.Shard.SuiteBenches = []string{"b", "a"}; return s }, "shard1.json", "not sorted"},
 		{"null bench", func(s []Shard) []Shard { s[0].Report.Benches = append(s[0].Report.Benches, nil); return s }, "shard1.json", "null"},
+		// Digests a merge names by their first digits: a short one once
+		// panicked on the slice, in every shard alike.
+		{"a short partition digest", func(s []Shard) []Shard {
+			for _, sh := range s {
+				sh.Report.Shard.Digest = "sha256:abc"
+			}
+			return s
+		}, "shard1.json", `partition_digest "sha256:abc" is not a sha256 digest`},
+		{"a partition digest not hex", func(s []Shard) []Shard {
+			s[0].Report.Shard.Digest = "sha256:" + strings.Repeat("Z", 64)
+			return s
+		}, "shard1.json", "partition_digest"},
+		{"a sources digest without its algorithm", func(s []Shard) []Shard {
+			s[1].Report.Shard.SuiteSourcesDigest = strings.Repeat("5", 64)
+			return s
+		}, "shard2.json", "suite_sources_digest"},
 	} {
 		_, err := Reports(c.edit(shards(3)), "x")
 		rf, ok := err.(*Refusal)

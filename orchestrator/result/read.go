@@ -112,6 +112,12 @@ func checkField(file, kind, without string, sh *report.Shard, interrupted bool) 
 	case sh.Digest == "" || sh.SuiteSourcesDigest == "":
 		return refuse(file, "shard field lacks its partition or sources digest")
 	}
+	if err := report.CheckDigest("shard field's partition_digest", sh.Digest); err != nil {
+		return refuse(file, "%v", err)
+	}
+	if err := report.CheckDigest("shard field's suite_sources_digest", sh.SuiteSourcesDigest); err != nil {
+		return refuse(file, "%v", err)
+	}
 	if err := sortedSet(sh.SuiteBenches); err != nil {
 		return refuse(file, "shard field's suite_benches: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // XprocShard is one shard's xproc report (xproc --shard=K/N) and the file
@@ -99,7 +100,7 @@ func MergeXproc(shards []XprocShard, at string) (*report.XprocReport, error) {
 	first := *sorted[0].Report
 	m := &first // the xproc's facts, which the shards agree on, from shard 1
 	sh := *first.Shard
-	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+strings.TrimPrefix(sh.Digest, "sha256:")[:12], judge.OK
+	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+termtext.ShortID(sh.Digest), judge.OK
 	m.Shard, m.Variants = &sh, map[string][]*report.XprocResult{}
 	m.Halebench = report.This() // the merge's writer; each part keeps its shard's
 	m.Images, m.BenchImages = map[string]report.Toolchain{}, map[string]report.BenchImage{}

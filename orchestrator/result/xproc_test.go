@@ -54,7 +54,7 @@ func xprocShards(t *testing.T, n int, variants ...string) []XprocShard {
 			Base: report.Base{ID: "sha256:base"}, Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 			Variants: map[string][]*report.XprocResult{},
 			Shard: &report.Shard{Index: k, Total: n, From: "--shard", SuiteBenches: part.Benches, Benches: part.Part(k),
-				BalancedBy: part.BalancedBy, Loads: part.Loads, Digest: part.Digest, SuiteSourcesDigest: "sha256:src"}}
+				BalancedBy: part.BalancedBy, Loads: part.Loads, Digest: part.Digest, SuiteSourcesDigest: "sha256:5555555555555555555555555555555555555555555555555555555555555555"}}
 		for _, v := range variants {
 			holdsOther, holdsHale := false, part.Has(k, report.Unit(v, "hale"))
 			for _, l := range xprocLangs {
@@ -237,8 +237,13 @@ func TestMergeXprocRefuses(t *testing.T) {
 		{"subject", others(1, edit("subject.json", 1, func(r *report.XprocReport) { r.Subject = "c" })), "the subject is c here, hale there"},
 		{"iters", others(1, edit("iters.json", 1, func(r *report.XprocReport) { r.Iters = 5 })), "--iters is 5 here, 3 there"},
 		{"variants", []XprocShard{shards[0], xprocShards(t, 3, "small")[1], shards[2]}, "the variants is small here, large,small there"},
-		{"sources", others(1, edit("sources.json", 1, func(r *report.XprocReport) { r.Shard.SuiteSourcesDigest = "sha256:other" })), "different bench sources"},
-		{"partition", others(1, edit("partition.json", 1, func(r *report.XprocReport) { r.Shard.Digest = "sha256:other" })), "a different partition"},
+		{"sources", others(1, edit("sources.json", 1, func(r *report.XprocReport) {
+			r.Shard.SuiteSourcesDigest = "sha256:6666666666666666666666666666666666666666666666666666666666666666"
+		})), "different bench sources"},
+		{"partition", others(1, edit("partition.json", 1, func(r *report.XprocReport) {
+			r.Shard.Digest = "sha256:6666666666666666666666666666666666666666666666666666666666666666"
+		})), "a different partition"},
+		{"short partition digest", others(1, edit("short.json", 1, func(r *report.XprocReport) { r.Shard.Digest = "sha256:abc" })), `partition_digest "sha256:abc" is not a sha256 digest`},
 		{"image", others(withHale, edit("image.json", withHale, func(r *report.XprocReport) {
 			r.BenchImages["hale"] = report.BenchImage{Digest: "sha256:other"}
 		})), "the hale bench image is sha256:other here"},

@@ -32,6 +32,9 @@ func (b Build) Check() error {
 			return fmt.Errorf("%s=%s is not a folder", d.flag, d.path)
 		}
 	}
+	if b.Image != "" {
+		return image.CheckRef("--hale-image", b.Image)
+	}
 	return nil
 }
 
