@@ -31,10 +31,10 @@ type run struct {
 	// noBaseline is why the baselines hold nothing for this run (they
 	// were recorded on another architecture), "" when they may.
 	noBaseline string
-	benches  []*benchRun        // this pass's
-	gone     []string           // benches the baseline names that the suite lost
-	samplers []runner.Started
-	count    *counting
+	benches    []*benchRun // this pass's
+	gone       []string    // benches the baseline names that the suite lost
+	samplers   []runner.Started
+	count      *counting
 	// rebaseline is what an --update-baselines recorded.
 	rebaseline *report.Rebaseline
 }
