@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,20 +92,69 @@ func flagsHaveF(entry string) bool {
 	return false
 }
 
+// armSuite is a suite of two small C benches for the arm64 lane (small,
+// since an emulated Valgrind counts some four microseconds an
+// instruction): a loop of calls, and the same loop steering its own count
+// with a client request in its timed region.
+func armSuite(t *testing.T) string {
+	t.Helper()
+	const loop = `#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+%s
+static int64_t mono_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + (int64_t)ts.tv_nsec;
+}
+__attribute__((noinline)) static int64_t step(int64_t x) {
+    __asm__ volatile("");
+    return x * 2 + 1;
+}
+int main(void) {
+    int64_t acc = 0;
+    int64_t t0 = mono_ns();
+    %s
+    for (int64_t i = 0; i < 200000; i++) acc = step(i);
+    __asm__ volatile("" : "+r"(acc) : : "memory");
+    int64_t t1 = mono_ns();
+    printf("elapsed_ns=%%lld\ncheck=acc:%%lld\n", (long long)(t1 - t0), (long long)acc);
+    return 0;
+}
+`
+	dir := t.TempDir()
+	files := map[string]string{
+		"benches/catalogue.json":    `{"categories": [{"name": "overhead", "title": "Overhead microbenches", "benches": ["arm_loop", "arm_steer"]}], "benches": {}}`,
+		"benches/micro/arm_loop.c":  fmt.Sprintf(loop, "", ""),
+		"benches/micro/arm_steer.c": fmt.Sprintf(loop, "#include <valgrind/callgrind.h>", "CALLGRIND_ZERO_STATS; /* steers its own count */"),
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 // The arm64 lane on this x86-64 host: with QEMU's emulator registered, a C
 // run --platform=linux/arm64 builds arm64 images through the engine's
-// BuildKit (their programs aarch64 ELF), runs fn_call emulated (exit 0,
-// no time gates, the report and the grid say emulated), records its count
-// in an arm64 baselines file and gates the next run on it, the count equal;
-// the checked-in amd64 baselines gate none of it.
+// BuildKit (their programs aarch64 ELF), runs emulated (exit 0, no time
+// gates, the report and the grid say emulated), records a count in an
+// arm64 baselines file and gates the next run on it, the count equal;
+// refuses to count a program that issues a client request in its timed
+// region; and amd64 baselines gate none of it.
 func TestSlowArm64Emulated(t *testing.T) {
 	enginetest.Slow(t)
 	registerQEMU(t)
 	eng := enginetest.Connect(t)
 	dir := t.TempDir()
 	arm := filepath.Join(dir, "baselines-arm64.json")
-	common := []string{"--suite=../..", "--platform=linux/arm64", "--lang=c", "--subject=c", "--bench=fn_call", "--json"}
-	code, out, errOut := run(t, nil, append([]string{"run", "--iters=2", "--baselines=" + arm, "--results=" + filepath.Join(dir, "timed")}, common...)...)
+	common := []string{"--suite=" + armSuite(t), "--platform=linux/arm64", "--lang=c", "--subject=c", "--json"}
+	code, out, errOut := run(t, nil, append([]string{"run", "--iters=2", "--count=off", "--baselines=" + arm, "--results=" + filepath.Join(dir, "timed")}, common...)...)
 	if code != 0 {
 		t.Fatalf("run --platform=linux/arm64: exit %d\n%s", code, errOut)
 	}
@@ -112,9 +162,9 @@ func TestSlowArm64Emulated(t *testing.T) {
 	if rep.Host.ImageArch != "arm64" || !strings.Contains(rep.Host.Emulated, "emulator") {
 		t.Fatalf("host: image_arch %q, emulated %q", rep.Host.ImageArch, rep.Host.Emulated)
 	}
-	b := rep.bench(t, "fn_call")
+	b := rep.bench(t, "arm_loop")
 	if b.Status != string(judge.Emulated) || !strings.Contains(b.SubjectResult.Detail, "time and memory not gated: emulated") {
-		t.Fatalf("fn_call: %s (%s), want emulated", b.Status, b.SubjectResult.Detail)
+		t.Fatalf("arm_loop: %s (%s), want emulated", b.Status, b.SubjectResult.Detail)
 	}
 	ref := rep.BenchImages["c"].Ref
 	img, ok, err := eng.Image(context.Background(), ref)
@@ -122,41 +172,53 @@ func TestSlowArm64Emulated(t *testing.T) {
 		t.Fatalf("bench image %s: found %v, architecture %q (%v)", ref, ok, img.Arch, err)
 	}
 	// e_machine, at byte 18 of an ELF header: 0xb7 0x00 is EM_AARCH64.
-	machine, err := eng.Command(context.Background(), ref, "test-arm64", []string{"od", "-An", "-tx1", "-j18", "-N2", "/bench/bin/fn_call"})
+	machine, err := eng.Command(context.Background(), ref, "test-arm64", []string{"od", "-An", "-tx1", "-j18", "-N2", "/bench/bin/arm_loop"})
 	if err != nil || strings.TrimSpace(machine) != "b7 00" {
-		t.Fatalf("/bench/bin/fn_call's ELF machine is %q, want b7 00 (aarch64): %v", machine, err)
+		t.Fatalf("/bench/bin/arm_loop's ELF machine is %q, want b7 00 (aarch64): %v", machine, err)
 	}
 	code, grid, _ := run(t, nil, "show", stored(t, filepath.Join(dir, "timed")))
 	if code != 0 || !strings.Contains(grid, "emulated (arm64 images)") {
 		t.Fatalf("show: exit %d, the grid does not say emulated:\n%s", code, grid)
 	}
 
-	// The count, recorded in an arm64 file, then gating the next run.
+	// The count, recorded in an arm64 file, then gating the next run; the
+	// program that steers its own count is refused, saying why.
 	code, out, errOut = run(t, nil, append([]string{"run", "--count=only", "--update-baselines", "--baselines=" + arm, "--results=" + dir}, common...)...)
 	if code != 0 {
 		t.Fatalf("recording the arm64 count: exit %d\n%s", code, errOut)
 	}
-	recorded := armReport(t, out).bench(t, "fn_call").SubjectResult.Count.Ir
+	first := armReport(t, out)
+	recorded := first.bench(t, "arm_loop").SubjectResult.Count.Ir
+	s := first.bench(t, "arm_steer")
+	why := s.SubjectResult.Count.Reason
+	for _, r := range s.SubjectResult.Count.Runs {
+		why += " " + r.Detail
+	}
+	if s.CountVerdict != string(judge.CountFailed) || !strings.Contains(why, "aarch64 client-request sequence") {
+		t.Fatalf("arm_steer's count: %s (%q), want count_failed naming the aarch64 client request", s.CountVerdict, why)
+	}
 	f, err := judge.Load(arm)
-	if err != nil || f.Arch != "arm64" || f.Benches["fn_call"] == nil || f.Benches["fn_call"].Instructions == 0 || f.Benches["fn_call"].CountTarget != "armv8-a" {
+	if err != nil || f.Arch != "arm64" || f.Benches["arm_loop"] == nil || f.Benches["arm_loop"].Instructions == 0 || f.Benches["arm_loop"].CountTarget != "armv8-a" {
 		t.Fatalf("the arm64 baselines: %+v (%v)", f, err)
 	}
-	code, out, errOut = run(t, nil, append([]string{"run", "--count=only", "--baselines=" + arm, "--results=" + dir}, common...)...)
+	code, out, errOut = run(t, nil, append([]string{"run", "--count=only", "--bench=arm_loop", "--baselines=" + arm, "--results=" + dir}, common...)...)
 	if code != 0 {
 		t.Fatalf("gating on the arm64 count: exit %d\n%s", code, errOut)
 	}
-	again := armReport(t, out).bench(t, "fn_call")
+	again := armReport(t, out).bench(t, "arm_loop")
 	if again.CountVerdict != string(judge.OK) || again.SubjectResult.Count.Ir != recorded {
-		t.Fatalf("fn_call counted %d then %d, verdict %s; want equal counts, ok", recorded, again.SubjectResult.Count.Ir, again.CountVerdict)
+		t.Fatalf("arm_loop counted %d then %d, verdict %s; want equal counts, ok", recorded, again.SubjectResult.Count.Ir, again.CountVerdict)
 	}
 
-	// The checked-in C baselines are amd64's: they gate no arm64 run.
-	code, out, errOut = run(t, nil, append([]string{"run", "--count=only", "--baselines=../../baselines-c.json", "--results=" + dir}, common...)...)
+	// A file recorded on amd64 gates no arm64 run.
+	amd := filepath.Join(dir, "baselines-amd64.json")
+	os.WriteFile(amd, []byte(`{"updated_at": "2026-01-01T00:00:00Z", "subject": "c", "benches": {"arm_loop": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 0.3}}}`), 0o644)
+	code, out, errOut = run(t, nil, append([]string{"run", "--iters=1", "--count=off", "--bench=arm_loop", "--baselines=" + amd, "--results=" + dir}, common...)...)
 	if code != 0 {
 		t.Fatalf("an arm64 run on amd64 baselines: exit %d\n%s", code, errOut)
 	}
-	if b := armReport(t, out).bench(t, "fn_call"); b.Status != string(judge.NoBaseline) || b.SubjectResult.Detail != "no_baseline (recorded on amd64)" {
-		t.Fatalf("fn_call on amd64 baselines: %s (%q)", b.Status, b.SubjectResult.Detail)
+	if b := armReport(t, out).bench(t, "arm_loop"); b.Status != string(judge.Emulated) || !strings.Contains(errOut, "recorded on amd64") {
+		t.Fatalf("arm_loop on amd64 baselines: %s (%q)\n%s", b.Status, b.SubjectResult.Detail, errOut)
 	}
 }
 
@@ -178,7 +240,11 @@ type armBench struct {
 	SubjectResult struct {
 		Detail string `json:"detail"`
 		Count  struct {
-			Ir uint64 `json:"ir"`
+			Ir     uint64 `json:"ir"`
+			Reason string `json:"reason"`
+			Runs   []struct {
+				Detail string `json:"detail"`
+			} `json:"runs"`
 		} `json:"count"`
 	} `json:"subject_result"`
 }

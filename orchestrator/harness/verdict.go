@@ -35,6 +35,12 @@ func (r *run) platform(pl session.Platform) error {
 	}
 	r.host.ImageArch, r.host.Emulated = pl.Arch, pl.Emulated
 	p := r.p
+	// The languages as they build and count on this architecture (the
+	// counted builds' CPU target the report and the baselines record).
+	p.SubjectLang = p.SubjectLang.ForArch(pl.Arch)
+	for i, l := range p.Languages {
+		p.Languages[i] = l.ForArch(pl.Arch)
+	}
 	if pl.Emulated != "" {
 		if p.UpdateBaselines && p.Count != CountOnly {
 			return fmt.Errorf("--update-baselines: this run's %s images run emulated on this %s host, so its times and memory peaks are the emulator's, not measurements; record their counts alone with --count=only, or record times on a %s host", pl.Arch, r.env.Host.Arch, pl.Arch)
