@@ -15,7 +15,8 @@ all: build
 # deps: host tools that only tests want: headless chromium (opens the HTML
 # report in TestPageInChromium) and python3-junitparser (reads the JUnit file
 # in TestJUnitReadByJunitparser). Installed through apt only when run as root
-# (as .ci/run is, where CI=true makes a missing one a failure); as any other
+# (as .ci/run is, where CI=true makes a missing one a failure); and Debian's
+# qemu-user-static (TestSlowArm64Emulated runs arm64 images under it); as any other
 # user, a missing one is named with the test that will skip, and nothing else
 # needs it. Building and benching need no host tool beyond Go.
 deps: deps-test
@@ -31,6 +32,11 @@ deps-test:
 	    echo "installing python3-junitparser (a real JUnit consumer reads --junit's file in its test)" >&2; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-junitparser >/dev/null; \
 	  else echo "note: no python3-junitparser and not root: TestJUnitReadByJunitparser (cireport) will skip; install Debian's python3-junitparser to run it" >&2; fi; }
+	@command -v qemu-aarch64-static >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing qemu-user-static (TestSlowArm64Emulated runs arm64 images under its user-mode emulator)" >&2; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static >/dev/null; \
+	  else echo "note: no qemu-user-static and not root: TestSlowArm64Emulated (cmd/halebench) will skip; it also registers the emulator in binfmt_misc, which needs root" >&2; fi; }
 
 # The commit and dirty flag every document names (halebench version): set
 # at link time, since go build stamps none in a linked git worktree or with

@@ -60,6 +60,7 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.images.NoBuild, "no-build", false, "build nothing: use the images a previous build made for these sources")
 	fs.StringVar(&c.images.BaseImage, "base-image", "", "Debian trixie image to build the toolchains FROM: local, or pulled where a registry answers, only pinned by digest (REPO@sha256:...); default: bootstrap one inside the engine with mmdebstrap")
 	fs.StringVar(&c.images.Mirror, "mirror", image.DefaultMirror, "Debian mirror the base is bootstrapped from")
+	fs.StringVar(&c.images.Platform, "platform", "", "the images' platform: linux/amd64 or linux/arm64 (default: the engine's own); another than the engine's runs under its emulator: times and memory are then not measurements and never gate, counts do")
 	fs.StringVar(&c.hale.Src, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite; where that is absent, the pinned release "+subject.DefaultRef+" from "+subject.DefaultURL+", or $HALEBENCH_HALE_URL)")
 	fs.StringVar(&c.hale.Image, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
 	addHaleFlags(fs, &c.hale)

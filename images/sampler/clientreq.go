@@ -34,9 +34,25 @@ import (
 // Valgrind's JIT recognises.
 var clientRequestMagic = []byte{0x48, 0xc1, 0xc7, 0x03, 0x48, 0xc1, 0xc7, 0x0d, 0x48, 0xc1, 0xc7, 0x3d, 0x48, 0xc1, 0xc7, 0x33}
 
+// clientRequestMagicARM64 is the aarch64 preamble (valgrind.h's
+// PLAT_arm64_linux): ror x12, x12 by #3, #13, #51, #61, again 128 bits in
+// all; each is EXTR x12, x12, x12, #n (0x93cc018c | n<<10), little-endian.
+var clientRequestMagicARM64 = []byte{0x8c, 0x0d, 0xcc, 0x93, 0x8c, 0x35, 0xcc, 0x93, 0x8c, 0xcd, 0xcc, 0x93, 0x8c, 0xf5, 0xcc, 0x93}
+
+// clientRequestMagics are the preambles looked for, by the architecture
+// whose Valgrind recognises each. Every file is searched for all of them:
+// the sampler runs natively, also beside an image of another architecture
+// whose programs run under the host's emulator (Valgrind there counts
+// the guest's instructions), and a sequence of either in any file refuses.
+var clientRequestMagics = []struct {
+	arch  string
+	magic []byte
+}{{"amd64", clientRequestMagic}, {"aarch64", clientRequestMagicARM64}}
+
 // libDirs is where the loader finds a needed library when the program
-// names no path of its own (Debian's multiarch folders first).
-var libDirs = []string{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib"}
+// names no path of its own (Debian's multiarch folders first: amd64's,
+// then arm64's; an image holds those of its own architecture).
+var libDirs = []string{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib"}
 
 // compiledPrefix is where compiled programs are (a test moves it).
 var compiledPrefix = "/bench/"
@@ -61,7 +77,7 @@ func clientRequests(prog string) string {
 			continue
 		}
 		seen[path] = true
-		at, needed, err := scanFile(path)
+		at, arch, needed, err := scanFile(path)
 		if err != nil {
 			if path == prog {
 				return fmt.Sprintf("the counted program %s could not be checked for Valgrind client requests: %v", prog, err)
@@ -69,8 +85,8 @@ func clientRequests(prog string) string {
 			continue // a library the loader would not find either
 		}
 		if at >= 0 {
-			return fmt.Sprintf("not counted as honest: %s holds Valgrind's client-request sequence (at byte %d), so the program can steer its own count "+
-				"(toggle collection, zero the counters); only halebench's clock gate may issue client requests", path, at)
+			return fmt.Sprintf("not counted as honest: %s holds Valgrind's %s client-request sequence (at byte %d), so the program can steer its own count "+
+				"(toggle collection, zero the counters); only halebench's clock gate may issue client requests", path, arch, at)
 		}
 		queue = append(queue, needed...)
 	}
@@ -81,57 +97,68 @@ func clientRequests(prog string) string {
 // path (its links resolved, never into /proc, /sys or /dev; opened without
 // blocking; read at most scanCap bytes) and, for an
 // ELF object, resolves the libraries it needs. at is -1 when the sequence
-// is not there.
-func scanFile(path string) (at int64, needed []string, err error) {
+// is not there; arch names whose sequence it is.
+func scanFile(path string) (at int64, arch string, needed []string, err error) {
 	// A library's name is often a link (libm.so.6); what it names must be
 	// a file of the image, never a kernel's (/proc/kcore).
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return -1, nil, err
+		return -1, "", nil, err
 	}
 	if engineMade(real) {
-		return -1, nil, fmt.Errorf("%s is not a file of the image", real)
+		return -1, "", nil, fmt.Errorf("%s is not a file of the image", real)
 	}
 	fd, err := syscall.Open(real, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return -1, nil, err
+		return -1, "", nil, err
 	}
 	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return -1, nil, err
+		return -1, "", nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return -1, nil, fmt.Errorf("not a regular file (%s)", st.Mode().Type())
+		return -1, "", nil, fmt.Errorf("not a regular file (%s)", st.Mode().Type())
 	}
-	if at, err = findMagic(io.LimitReader(f, scanCap)); err != nil || at >= 0 {
-		return at, nil, err
+	if at, arch, err = findMagic(io.LimitReader(f, scanCap)); err != nil || at >= 0 {
+		return at, arch, nil, err
 	}
 	ef, err := elf.NewFile(f)
 	if err != nil {
-		return -1, nil, nil // not ELF: nothing it needs
+		return -1, "", nil, nil // not ELF: nothing it needs
 	}
-	return -1, resolveNeeded(ef, filepath.Dir(path)), nil
+	return -1, "", resolveNeeded(ef, filepath.Dir(path)), nil
 }
 
-// findMagic is the offset of the first client-request sequence in r, -1
-// when there is none.
-func findMagic(r io.Reader) (int64, error) {
+// findMagic is the offset of the first client-request sequence in r, of
+// any architecture (-1 when there is none), and whose it is.
+func findMagic(r io.Reader) (int64, string, error) {
 	buf := make([]byte, 1<<20)
-	keep := len(clientRequestMagic) - 1
+	keep := 0
+	for _, m := range clientRequestMagics {
+		if len(m.magic)-1 > keep {
+			keep = len(m.magic) - 1
+		}
+	}
 	var base int64 // offset of buf[0]
 	carry := 0
 	for {
 		n, err := io.ReadFull(r, buf[carry:])
-		if i := bytes.Index(buf[:carry+n], clientRequestMagic); i >= 0 {
-			return base + int64(i), nil
+		first, arch := -1, ""
+		for _, m := range clientRequestMagics {
+			if i := bytes.Index(buf[:carry+n], m.magic); i >= 0 && (first < 0 || i < first) {
+				first, arch = i, m.arch
+			}
+		}
+		if first >= 0 {
+			return base + int64(first), arch, nil
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return -1, nil
+			return -1, "", nil
 		}
 		if err != nil {
-			return -1, err
+			return -1, "", err
 		}
 		total := carry + n
 		copy(buf, buf[total-keep:total])

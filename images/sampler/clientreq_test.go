@@ -11,20 +11,58 @@ import (
 	"testing"
 )
 
-// The sequence is found wherever it lies in a file, across the reader's
-// buffer boundary too, and not where it is not.
+// Each architecture's sequence is found wherever it lies in a file, across
+// the reader's buffer boundary too, and not where it is not.
 func TestFindMagic(t *testing.T) {
-	for _, at := range []int{0, 1<<20 - 5, 3<<20 + 7} {
-		data := make([]byte, at+64)
-		copy(data[at:], clientRequestMagic)
-		if got, err := findMagic(bytes.NewReader(data)); err != nil || got != int64(at) {
-			t.Errorf("at %d: found at %d (%v)", at, got, err)
+	for _, m := range clientRequestMagics {
+		for _, at := range []int{0, 1<<20 - 5, 3<<20 + 7} {
+			data := make([]byte, at+64)
+			copy(data[at:], m.magic)
+			if got, arch, err := findMagic(bytes.NewReader(data)); err != nil || got != int64(at) || arch != m.arch {
+				t.Errorf("%s at %d: found at %d as %q (%v)", m.arch, at, got, arch, err)
+			}
+		}
+		near := append([]byte{}, m.magic...)
+		near[15] ^= 1
+		if got, _, _ := findMagic(bytes.NewReader(append(make([]byte, 1<<20), near...))); got != -1 {
+			t.Errorf("%s: a near miss was found at %d", m.arch, got)
 		}
 	}
-	near := append([]byte{}, clientRequestMagic...)
-	near[15] ^= 1
-	if got, _ := findMagic(bytes.NewReader(append(make([]byte, 1<<20), near...))); got != -1 {
-		t.Errorf("a near miss was found at %d", got)
+}
+
+// The aarch64 preamble is valgrind.h's four rotations of x12 (ror x12,
+// x12, #n is EXTR Xd, Xn, Xm, #n with all three x12), encoded here from the
+// instruction's fields: sf=1, N=1, opcode 0b100111, Rm, imms, Rn, Rd.
+func TestARM64MagicIsValgrindsPreamble(t *testing.T) {
+	var want []byte
+	for _, n := range []uint32{3, 13, 51, 61} {
+		const x12 = 12
+		w := uint32(1)<<31 | 0b100111<<23 | 1<<22 | x12<<16 | n<<10 | x12<<5 | x12
+		want = append(want, byte(w), byte(w>>8), byte(w>>16), byte(w>>24))
+	}
+	if !bytes.Equal(clientRequestMagicARM64, want) {
+		t.Fatalf("the aarch64 preamble is % x, ror x12 by 3, 13, 51, 61 encodes as % x", clientRequestMagicARM64, want)
+	}
+}
+
+// An aarch64 program holding the sequence (here a file of its bytes under
+// the compiled folder, as an arm64 bench image's program is) is refused,
+// the sequence's architecture named; one without is not.
+func TestClientRequestsARM64(t *testing.T) {
+	dir := t.TempDir()
+	prog := append([]byte("\x7fELF\x02\x01\x01\x00"), make([]byte, 4096)...)
+	honest := filepath.Join(dir, "honest")
+	os.WriteFile(honest, prog, 0o755)
+	steer := filepath.Join(dir, "steer")
+	os.WriteFile(steer, append(append(append([]byte{}, prog...), clientRequestMagicARM64...), 0x4a, 0x01, 0x0a, 0xaa), 0o755)
+	old := compiledPrefix
+	compiledPrefix = dir + "/"
+	defer func() { compiledPrefix = old }()
+	if why := clientRequests(steer); !strings.Contains(why, "aarch64 client-request sequence") {
+		t.Errorf("an aarch64 program with a client request: %q", why)
+	}
+	if why := clientRequests(honest); why != "" {
+		t.Errorf("an honest program was refused: %q", why)
 	}
 }
 

@@ -35,6 +35,10 @@ func OnEngine(ctx context.Context, eng engine.Driver, p *Plan) (*Result, error) 
 		return nil, err
 	}
 	defer s.Close()
+	if pl := session.PlatformOf(s.Host, s.Builder.Arch()); pl.Emulated != "" {
+		// ab's verdicts are times; an emulator's are no measurement.
+		return nil, fmt.Errorf("ab --platform=linux/%s: %s; compare %s builds on a %s host, or count them with run --count=only", pl.Arch, pl.Emulated, pl.Arch, pl.Arch)
+	}
 	a, err := buildSide(ctx, s, "A", p.A, p.ASuite, p)
 	if err != nil {
 		return nil, err

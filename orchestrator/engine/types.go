@@ -62,6 +62,8 @@ type Image struct {
 	// RepoDigests are the repo@sha256:… it was pulled by (none when built
 	// or loaded here).
 	RepoDigests []string
+	// Arch is the architecture its config names (amd64, arm64; "": unknown).
+	Arch string
 }
 
 // StoredImage is one image of the engine's store, with what pruning needs
@@ -95,6 +97,9 @@ type Build struct {
 	Dir   string
 	What  string    // names the build in progress lines and errors
 	Log   io.Writer // each step that ran, as it completes (nil: none)
+	// Platform is the image's platform ("linux/arm64"; "": the engine's
+	// own): its RUN steps run under the host's emulator where it differs.
+	Platform string
 }
 
 // Built is the outcome of one build.

@@ -86,7 +86,11 @@ func buildShared(e engine.Driver, l suite.Language, srcs []image.Source) (shared
 	}
 	defer bk.Close()
 	var log strings.Builder
-	b := image.New(e, bk, &log, image.Options{RunID: "enginetest"})
+	info, err := e.Info(ctx)
+	if err != nil {
+		return sharedImage{}, err
+	}
+	b := image.New(e, bk, &log, image.Options{RunID: "enginetest", EngineArch: info.Arch})
 	bi, err := b.BenchImage(ctx, l, srcs)
 	if err != nil {
 		return sharedImage{}, fmt.Errorf("%w\n%s", err, log.String())

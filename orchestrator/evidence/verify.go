@@ -83,6 +83,9 @@ type VerifyOptions struct {
 	Langs   []string // only these languages' toolchain and bench images (and the base, and the sampler's toolchain, go's); nil: all
 	RunID   string
 	Log     io.Writer
+	// EngineArch is the engine's architecture (its info's; "": amd64):
+	// the report's images are rebuilt for the architecture they were.
+	EngineArch string
 }
 
 func (o VerifyOptions) wantsExactly(lang string) bool {
@@ -116,7 +119,7 @@ func VerifyOn(ctx context.Context, eng engine.Driver, rep *report.Report, o Veri
 	}
 	defer s.Close()
 	start := time.Now()
-	o.RunID = s.RunID
+	o.RunID, o.EngineArch = s.RunID, s.Host.Arch
 	rows, err := Verify(ctx, s.Eng, s.BuildKit(), rep, o)
 	if err != nil {
 		return err
@@ -139,7 +142,7 @@ func Verify(ctx context.Context, eng image.Engine, bk image.Solver, rep *report.
 	opts := image.Options{
 		RunID: o.RunID, NoCache: true, Prefix: VerifyPrefix, Subject: o.Subject,
 		SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Mirror: mirrorOf(rep.Base),
-		Pins: map[string][]string{},
+		Pins: map[string][]string{}, Arch: image.NormArch(rep.Host.ImageArch), EngineArch: o.EngineArch,
 	}
 	for lang, tc := range rep.Images {
 		if tc.Inputs != nil && tc.Inputs.BuildArgs["PACKAGES"] != "" {

@@ -252,7 +252,7 @@ func (r *run) updateCounts(pass []*benchRun) error {
 		}
 		return nil
 	}
-	names, err := judge.UpdateCounts(p.Baselines, p.SubjectLang.Name, m, time.Now())
+	names, err := judge.UpdateCounts(p.Baselines, p.SubjectLang.Name, r.host.ImageArch, m, time.Now())
 	if err != nil {
 		return err
 	}

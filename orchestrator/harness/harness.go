@@ -37,6 +37,9 @@ type Env struct {
 	Ready func(ctx context.Context) (Engine, error)
 	// Engine is what Ready returned; Run sets it once the images exist.
 	Engine Engine
+	// Platform is the images' architecture and whether they run emulated
+	// (zero: the engine's own, natively).
+	Platform session.Platform
 }
 
 // Errors the CLI maps to exit codes: the gate's are judge's, ErrInterrupted

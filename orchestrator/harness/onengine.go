@@ -25,5 +25,5 @@ func OnEngine(ctx context.Context, eng engine.Driver, p *Plan) (*Result, error) 
 		}
 		return sp, nil
 	}
-	return Run(ctx, Env{RunID: s.RunID, Host: s.Host, Images: s.Builder, Ready: ready}, p)
+	return Run(ctx, Env{RunID: s.RunID, Host: s.Host, Images: s.Builder, Ready: ready, Platform: session.PlatformOf(s.Host, s.Builder.Arch())}, p)
 }

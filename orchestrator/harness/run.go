@@ -29,10 +29,13 @@ type run struct {
 	subject  report.Toolchain // the subject's toolchain, or why there is none
 	warnings []string
 	machine  *judge.MachineGate // decided once
-	benches  []*benchRun        // this pass's
-	gone     []string           // benches the baseline names that the suite lost
-	samplers []runner.Started
-	count    *counting
+	// noBaseline is why the baselines hold nothing for this run (they
+	// were recorded on another architecture), "" when they may.
+	noBaseline string
+	benches    []*benchRun // this pass's
+	gone       []string    // benches the baseline names that the suite lost
+	samplers   []runner.Started
+	count      *counting
 	// rebaseline is what an --update-baselines recorded.
 	rebaseline *report.Rebaseline
 	// unmeasured is why the subject was not measured, when FailUnmeasured
@@ -53,6 +56,9 @@ type benchRun struct {
 func newRun(env Env, p *Plan) (*run, error) {
 	r := &run{p: p, env: env, at: startedAt(), warnings: append([]string{}, p.Warnings...), count: newCounting(p)}
 	r.host = report.Host{HostInfo: session.HostInfo(env.Host), OrchestratorCPUs: orchestratorCPUs(env.Host.LogicalCPUs)}
+	if err := r.platform(env.Platform); err != nil {
+		return nil, err
+	}
 	var err error
 	r.digest, err = plan.Digest(benchSources(p.Catalogue))
 	return r, err

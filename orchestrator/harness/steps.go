@@ -107,7 +107,7 @@ func updateBaselines(r *run, passes [][]*benchRun) (*report.Rebaseline, error) {
 	}
 	host := fmt.Sprintf("%s, %d CPUs, kernel %s", r.host.CPUModel, r.host.LogicalCPUs, r.host.Kernel)
 	mach := r.machineOf()
-	f, names, err := judge.Update(p.Baselines, m, judge.Provenance{Subject: p.SubjectLang.Name, Toolchain: r.subject.Version, Host: host, Machine: &mach}, time.Now())
+	f, names, err := judge.Update(p.Baselines, m, judge.Provenance{Subject: p.SubjectLang.Name, Toolchain: r.subject.Version, Host: host, Machine: &mach, Arch: r.host.ImageArch}, time.Now())
 	if err != nil {
 		return nil, err
 	}

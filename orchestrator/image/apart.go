@@ -33,9 +33,18 @@ const LabelTrusted = "org.halebench.trusted"
 // toolchain image, which a --b-image side chooses) in the go toolchain and,
 // for a language counted by region, the clock gate with the language's own C
 // compiler (it is preloaded into that image's programs) as the bench uid.
-func apartDockerfile(region bool) string {
+//
+// In a foreign image set (another architecture than the engine's) the
+// sampler stage is the engine's own platform: the go toolchain is the
+// engine's, and the sampler it builds runs natively (the bench programs it
+// starts run under the emulator, inside its seccomp filter).
+func apartDockerfile(region, foreign bool) string {
 	var b strings.Builder
-	b.WriteString("ARG TOOLCHAIN\nARG GO_TOOLCHAIN\nFROM ${GO_TOOLCHAIN} AS sampler\nCOPY sampler/ /build/sampler/\n")
+	from := "FROM ${GO_TOOLCHAIN} AS sampler\n"
+	if foreign {
+		from = "FROM --platform=$BUILDPLATFORM ${GO_TOOLCHAIN} AS sampler\n"
+	}
+	b.WriteString("ARG TOOLCHAIN\nARG GO_TOOLCHAIN\n" + from + "COPY sampler/ /build/sampler/\n")
 	b.WriteString("RUN cd /build/sampler && CGO_ENABLED=0 go build -trimpath -o /out/halebench-sampler .\n")
 	if region {
 		b.WriteString("FROM ${TOOLCHAIN} AS gate\nCOPY gate.sh /gate/gate.sh\nCOPY count/ /gate/count/\nUSER 65534:65534\nRUN sh /gate/gate.sh\n")
@@ -59,8 +68,8 @@ func gateScript() string {
 }
 
 // apartFiles is the apart build's context and the parts of its inputs.
-func apartFiles(lang suite.Language, sampler map[string][]byte, gate []byte) map[string][]byte {
-	files := map[string][]byte{"Dockerfile": []byte(apartDockerfile(countsRegion(lang)))}
+func apartFiles(lang suite.Language, sampler map[string][]byte, gate []byte, foreign bool) map[string][]byte {
+	files := map[string][]byte{"Dockerfile": []byte(apartDockerfile(countsRegion(lang), foreign))}
 	for name, data := range sampler {
 		files[name] = data
 	}

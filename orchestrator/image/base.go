@@ -50,8 +50,12 @@ func (b *Builder) makeBase(ctx context.Context) (Base, error) {
 	if b.opts.BaseImage != "" {
 		return b.givenBase(ctx)
 	}
-	ref := b.opts.Prefix + "/base:" + BaseSuite + "-" + b.epochString()
-	in := &Inputs{Builder: "mmdebstrap --variant=minbase --include=ca-certificates " + BaseSuite + " " + b.opts.Mirror + "; " + builderName(), SourceDateEpoch: b.opts.SourceDateEpoch}
+	ref := b.opts.Prefix + "/base:" + BaseSuite + "-" + b.epochString() + archTag(b.arch())
+	archOpt := ""
+	if b.arch() != ArchAMD64 {
+		archOpt = "--arch=" + debArch(b.arch()) + " "
+	}
+	in := &Inputs{Builder: "mmdebstrap " + archOpt + "--variant=minbase --include=ca-certificates " + BaseSuite + " " + b.opts.Mirror + "; " + builderName(), SourceDateEpoch: b.opts.SourceDateEpoch}
 	img, ok, err := b.eng.Image(ctx, ref)
 	if err != nil {
 		return Base{}, err
@@ -101,6 +105,9 @@ func (b *Builder) checkBase(img engine.Image) string {
 	}
 	if len(img.Layers) != 1 {
 		why = append(why, fmt.Sprintf("it has %d layers, a base made here has one", len(img.Layers)))
+	}
+	if w := archWhy(img.Arch, b.arch()); w != "" {
+		why = append(why, w)
 	}
 	return strings.Join(why, "; ")
 }
@@ -188,6 +195,7 @@ func (b *Builder) mmdebstrap(ctx context.Context, ref string) (Base, error) {
 		Labels: map[string]string{
 			labelRootfs: sum, labelMirror: b.opts.Mirror, LabelEpoch: b.epochString(),
 		},
+		Arch: b.arch(),
 	}
 	id, err := FromRootfs(ctx, b.eng, f, ref, b.opts.SourceDateEpoch, cfg)
 	if err != nil {

@@ -200,7 +200,8 @@ func (b *Builder) BenchImage(ctx context.Context, lang suite.Language, sources [
 	var t Toolchain
 	s := image{repo: b.opts.Prefix + "/bench-" + lang.Name, key: inputsDigest(append([]string{tc.ID, goTC.ID}, bf.parts...)...),
 		contextDir: dir, dfDir: dir, args: args, in: in, what: "benches " + lang.Name, parent: tc.layers,
-		parentWhy: joinWhy(parentWhy(tc.Ref, tc.Provenance), parentWhy(goTC.Ref, goTC.Provenance))}
+		parentWhy: joinWhy(parentWhy(tc.Ref, tc.Provenance), parentWhy(goTC.Ref, goTC.Provenance)),
+		tag:       archTag(b.arch()), arch: b.arch()}
 	if err := b.buildOrFind(ctx, &t, s); err != nil {
 		return bi, err
 	}
@@ -227,6 +228,7 @@ type benchContext struct {
 // script, the benches' sources as src/<unit>.<ext>), the apart build's (the
 // sampler's sources and the clock gate's) and its inputs.
 func (b *Builder) benchFiles(lang suite.Language, sources []Source) (benchContext, error) {
+	lang = lang.ForArch(b.arch())
 	df := benchDockerfile(countsRegion(lang))
 	files := map[string][]byte{"Dockerfile": []byte(df), "build.sh": []byte(buildScript(lang)), "bin/.keep": nil}
 	sampler := map[string][]byte{"sampler/go.mod": []byte("module " + images.SamplerModule + "\n\ngo 1.22\n")}
@@ -234,7 +236,7 @@ func (b *Builder) benchFiles(lang suite.Language, sources []Source) (benchContex
 	if err != nil {
 		return benchContext{}, err
 	}
-	apart := apartFiles(lang, sampler, gate)
+	apart := apartFiles(lang, sampler, gate, b.Foreign())
 	parts := []string{df, string(files["build.sh"]), string(apart["Dockerfile"]), string(sampler["sampler/go.mod"]), images.ClockGateFile, string(gate), gateScript()}
 	for _, name := range images.SamplerFiles {
 		data, err := images.FS.ReadFile(name)

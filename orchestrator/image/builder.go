@@ -57,6 +57,11 @@ type Options struct {
 	// CacheKey signs the entries kept in CacheDir and, when set, is
 	// required of those restored (HALEBENCH_CACHE_KEY; see Provenance).
 	CacheKey []byte
+	// Arch is the architecture of the images (amd64, arm64; "": the
+	// engine's own); EngineArch is the engine's (Docker's names are mapped,
+	// "": amd64). When they differ the images' programs run under the
+	// host's emulator (binfmt_misc with QEMU's user-mode emulator).
+	Arch, EngineArch string
 }
 
 // Builder makes images. Its methods may be called from several goroutines
@@ -78,6 +83,11 @@ type Builder struct {
 	// untrusted are the images handed out that may not run privileged,
 	// with why (see Provenance).
 	untrusted map[string]string
+	// native makes the images of the engine's own architecture when this
+	// builder's are foreign: the sampler is built there (it runs natively,
+	// so its seccomp filter sees the host's system calls, the emulator's
+	// among them); nil when the images are the engine's own.
+	native *Builder
 }
 
 // toolchainCall is one making of a language's toolchain: done is closed
@@ -115,6 +125,14 @@ func New(eng Engine, bk Solver, log io.Writer, opts Options) *Builder {
 	b := &Builder{eng: eng, sv: &solver{s: bk, log: log}, log: log, opts: opts}
 	if opts.CacheDir != "" && !opts.NoCache {
 		b.cache = imagestore.New(opts.CacheDir, eng, log, opts.CacheKey)
+	}
+	b.sv.platform = b.platform()
+	if b.Foreign() {
+		nopts := opts
+		nopts.Arch = b.engineArch()
+		b.native = New(eng, bk, log, nopts)
+		b.native.cache, b.native.log = b.cache, log
+		b.native.sv.log = log
 	}
 	return b
 }
@@ -200,6 +218,9 @@ func (b *Builder) Toolchain(ctx context.Context, lang suite.Language) (Toolchain
 // SamplerToolchain is the toolchain image (go's) in which the sampler every
 // bench image carries is built: without it nothing can run.
 func (b *Builder) SamplerToolchain(ctx context.Context) (Toolchain, error) {
+	if b.native != nil {
+		return b.native.SamplerToolchain(ctx)
+	}
 	lang := suite.SamplerLang()
 	tc, err := b.Toolchain(ctx, lang)
 	if err != nil {
@@ -235,6 +256,7 @@ func (b *Builder) makeToolchain(ctx context.Context, lang suite.Language) (Toolc
 		contextDir: dir, dfDir: dir, args: map[string]string{"BASE": base.Ref},
 		in:   &Inputs{DockerfileSHA256: sha256Hex(df), BaseDigest: base.ID},
 		what: "toolchain " + lang.Name, parent: base.layers, parentWhy: parentWhy(base.Ref, base.Provenance),
+		tag: archTag(b.arch()), arch: b.arch(),
 	}
 	s.prepare = b.pinPackages(ctx, base, df, lang.Name, s.what, s.args)
 	if err := b.buildOrFind(ctx, &tc, s); err != nil {
@@ -281,9 +303,11 @@ type image struct {
 	what       string
 	parent     []string // the layers it must start with: those of the image it is built FROM
 	parentWhy  string   // why an image it is built FROM is not trusted ("": they are)
+	tag        string   // what the tag ends with: its architecture's archTag
+	arch       string   // its architecture, checked on an image found under its tag
 }
 
-func (s image) ref() string { return s.repo + ":" + s.key[:16] }
+func (s image) ref() string { return s.repo + ":" + s.key[:16] + s.tag }
 
 // buildOrFind builds s, or finds it already made from these inputs (checked
 // on the image, not taken by its tag), or with NoBuild requires it to exist.
@@ -328,7 +352,11 @@ func (b *Builder) useFound(ctx context.Context, tc *Toolchain, img engine.Image,
 	if b.opts.NoCache && !b.opts.NoBuild {
 		return false, nil
 	}
-	if why := checkFound(img, s.key, b.epochString(), s.parent); why != "" {
+	why := checkFound(img, s.key, b.epochString(), s.parent)
+	if w := archWhy(img.Arch, s.arch); w != "" {
+		why = strings.TrimPrefix(why+"; "+w, "; ")
+	}
+	if why != "" {
 		if b.opts.NoBuild {
 			return false, fmt.Errorf("%s: image %s is not what these inputs make (%s) and --no-build was given; run without --no-build to rebuild it", s.what, s.ref(), why)
 		}

@@ -29,6 +29,9 @@ const maxKeyedFile = 4 << 20
 // the folder the run rewrites is saved anew.
 func CacheKey(o Options, dir string) (string, error) {
 	parts := []string{"halebench-cache-v2", builderName(), fmt.Sprint(o.SourceDateEpoch), o.Mirror, o.BaseImage}
+	if o.Arch != "" && o.Arch != ArchAMD64 {
+		parts = append(parts, "arch", o.Arch) // amd64's key is the one it always was
+	}
 	if o.Subject != nil {
 		parts = append(parts, o.Subject.CacheKey()...)
 	} else {

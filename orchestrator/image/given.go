@@ -18,6 +18,8 @@ type Given struct {
 	NoCache   bool
 	CacheDir  string
 	PrintKey  bool
+	// Platform is --platform: linux/amd64 or linux/arm64 ("": the engine's own).
+	Platform string
 }
 
 // Options are g as a builder takes them, s the subject build, the epoch
@@ -37,7 +39,11 @@ func (g Given) Options(s SubjectBuild, dir string) (o Options, key string, err e
 			return Options{}, "", err
 		}
 	}
-	o = Options{BaseImage: g.BaseImage, Mirror: g.Mirror, Subject: s, NoBuild: g.NoBuild, NoCache: g.NoCache, SourceDateEpoch: epoch}
+	arch, err := ParsePlatform(g.Platform)
+	if err != nil {
+		return Options{}, "", err
+	}
+	o = Options{BaseImage: g.BaseImage, Mirror: g.Mirror, Subject: s, NoBuild: g.NoBuild, NoCache: g.NoCache, SourceDateEpoch: epoch, Arch: arch}
 	if o.Mirror == "" {
 		o.Mirror = DefaultMirror
 	}

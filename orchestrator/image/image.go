@@ -122,6 +122,10 @@ type Config struct {
 	Labels map[string]string
 	// CreatedBy is the history's one line ("": made by mmdebstrap).
 	CreatedBy string
+	// Arch is the architecture the config names ("": amd64): `docker
+	// import --platform` does not set it on every engine, so halebench
+	// writes the config itself.
+	Arch string
 }
 
 // FromRootfs loads a root filesystem tarball as the one-layer image dst,
@@ -141,8 +145,12 @@ func FromRootfs(ctx context.Context, eng ReproEngine, rootfs io.Reader, dst stri
 	if c.CreatedBy == "" {
 		c.CreatedBy = "halebench: root filesystem made by mmdebstrap"
 	}
+	arch := c.Arch
+	if arch == "" {
+		arch = ArchAMD64
+	}
 	cfg := map[string]any{
-		"architecture": "amd64",
+		"architecture": arch,
 		"os":           "linux",
 		"config":       map[string]any{"Env": c.Env, "Cmd": c.Cmd, "Labels": c.Labels},
 		"history":      []any{map[string]any{"created_by": c.CreatedBy}},

@@ -38,7 +38,7 @@ func TestBuildScriptCountedBuild(t *testing.T) {
 		if counted != (l.CountCompile != "") {
 			t.Errorf("%s: counted build in the script %v, CountCompile %q", l.Name, counted, l.CountCompile)
 		}
-		gate := strings.Contains(apartDockerfile(countsRegion(l)), "AS gate")
+		gate := strings.Contains(apartDockerfile(countsRegion(l), false), "AS gate")
 		if gate != (l.CountScope == "region") {
 			t.Errorf("%s: clock gate built %v, scope %q", l.Name, gate, l.CountScope)
 		}

@@ -18,6 +18,8 @@ type Solver interface {
 type solver struct {
 	s   Solver
 	log io.Writer
+	// platform is every build's platform ("": the engine's own).
+	platform string
 }
 
 // export is where a build's result goes: into the engine's image store
@@ -35,7 +37,7 @@ func exportLocal(dir string) export { return export{dir: dir} }
 func (s *solver) solve(ctx context.Context, contextDir, dockerfileDir string, buildArgs map[string]string, noCache bool, to export, what string) (engine.Built, error) {
 	return s.s.Build(ctx, engine.Build{
 		Context: contextDir, Dockerfile: dockerfileDir, Args: buildArgs, NoCache: noCache,
-		Image: to.image, Dir: to.dir, What: what, Log: s.log,
+		Image: to.image, Dir: to.dir, What: what, Log: s.log, Platform: s.platform,
 	})
 }
 

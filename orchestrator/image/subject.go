@@ -68,7 +68,7 @@ func (b *Builder) BuildOnBase(ctx context.Context, tc *Toolchain, r Recipe) erro
 	in := &Inputs{DockerfileSHA256: sha256Hex(r.Shipped), BaseDigest: base.ID, Files: r.Files}
 	key := append(append([]string{base.ID, string(r.Shipped)}, r.Parts...), b.epochString())
 	r.Args["BASE"] = base.Ref
-	return b.buildOrFind(ctx, tc, image{
+	return b.buildOrFind(ctx, tc, image{tag: archTag(b.arch()), arch: b.arch(),
 		repo: b.opts.Prefix + "/toolchain-" + r.Name, key: inputsDigest(key...),
 		contextDir: r.ContextDir, dfDir: dfDir, args: r.Args, in: in, what: "toolchain " + r.Name, parent: base.layers,
 		parentWhy: parentWhy(base.Ref, base.Provenance),

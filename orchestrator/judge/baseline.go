@@ -29,6 +29,10 @@ type File struct {
 	HaleVersion string           `json:"hale_version,omitempty"`
 	Host        string           `json:"host,omitempty"`
 	Machine     *BaselineMachine `json:"machine,omitempty"`
+	// Arch is the architecture of the images its figures were taken in
+	// (arm64); "" in a file that holds figures is amd64, where every
+	// figure was taken before architectures were named.
+	Arch string `json:"arch,omitempty"`
 	// HostDriftSigma is the median of the benches' drift_sigma: the
 	// movement between runs that the host gives every bench. It floors each
 	// bench's own drift (see Entry.Drift).
@@ -165,6 +169,17 @@ func (e *Entry) Drift() float64 {
 // field, or the seed's subject (hale) for a file written before that field
 // (the seed suite's);
 // "" for a file with no bench yet, which fits any subject.
+// ArchOf is the architecture a file's figures were taken on ("": it holds none).
+func (f *File) ArchOf() string {
+	switch {
+	case f.Arch != "":
+		return f.Arch
+	case len(f.Benches) > 0:
+		return "amd64"
+	}
+	return ""
+}
+
 func (f *File) SubjectOf() string {
 	if f.Subject != "" {
 		return f.Subject
@@ -244,4 +259,5 @@ type Provenance struct {
 	Toolchain string
 	Host      string
 	Machine   *BaselineMachine
+	Arch      string // the images' architecture; amd64 is left unwritten
 }

@@ -27,6 +27,9 @@ func check(f *File) string {
 	if msg := relative("", "host_drift_sigma", f.HostDriftSigma, MaxRelSigma); msg != "" {
 		return msg
 	}
+	if f.Arch != "" && f.Arch != "amd64" && f.Arch != "arm64" {
+		return fmt.Sprintf("field arch is %q, want amd64 or arm64 (or none: amd64)", f.Arch)
+	}
 	if f.Machine != nil && f.Machine.LogicalCPUs < 0 {
 		return fmt.Sprintf("field machine.logical_cpus is %d, want 0 or more", f.Machine.LogicalCPUs)
 	}

@@ -229,6 +229,14 @@ func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *Entry) {
 		// Not timed (--count=only): the counts are all the bench has.
 		v.Status = cc.Verdict
 	}
+	if v.Status == Emulated && cc.Verdict != Regression {
+		// The times stay unjudged; what the counts said is said beside.
+		if cc.Baseline > 0 {
+			v.Detail[subject] += fmt.Sprintf("; instructions gated: %s, %d against the baseline's %d (%+.2f%%)", cc.Verdict, cc.Median, cc.Baseline, 100*(cc.Ratio-1))
+		} else {
+			v.Detail[subject] += fmt.Sprintf("; instructions %s", cc.Verdict)
+		}
+	}
 	if v.Status == IncomparableMachine && (cc.Verdict == OK || cc.Verdict == Improved) {
 		// Times from another machine do not gate; its count did, and held.
 		v.Status = cc.Verdict

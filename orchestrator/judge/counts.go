@@ -93,14 +93,22 @@ var CountFields = &Fields{
 // (the file is edited as JSON values, not decoded into figures and
 // written back). A bench the file does not hold gets an entry of counts
 // alone. It returns the names it wrote.
-func UpdateCounts(path, subject string, c map[string]Counted, now time.Time) ([]string, error) {
+//
+// arch is the counted images' architecture: a file of another's is
+// refused, and a new arm64 file says it is one (amd64 is left unwritten,
+// as every file was before architectures were named).
+func UpdateCounts(path, subject, arch string, c map[string]Counted, now time.Time) ([]string, error) {
 	unlock, err := lock(path)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if _, err := Load(path); err != nil { // the file as it stands must be valid
+	f, err := Load(path) // the file as it stands must be valid
+	if err != nil {
 		return nil, err
+	}
+	if a := f.ArchOf(); a != "" && arch != "" && a != arch {
+		return nil, fmt.Errorf("updating counts in %s: it holds figures recorded on %s and these counts are %s; give --baselines=PATH for a %s file (a missing file starts empty)", path, a, arch, arch)
 	}
 	top, benches, err := rawFile(path)
 	if err != nil {
@@ -119,6 +127,11 @@ func UpdateCounts(path, subject string, c map[string]Counted, now time.Time) ([]
 	}
 	if top["counts_updated_at"], err = encode(now.UTC().Format(time.RFC3339), false); err != nil {
 		return nil, err
+	}
+	if _, named := top["arch"]; !named && arch != "" && arch != "amd64" {
+		if top["arch"], err = encode(arch, false); err != nil {
+			return nil, err
+		}
 	}
 	if _, named := top["subject"]; !named && subject != "" { // a new file says whose counts it holds
 		if top["subject"], err = encode(subject, false); err != nil {

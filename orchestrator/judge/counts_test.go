@@ -52,7 +52,7 @@ func TestUpdateCountsLeavesTimeAndMemoryAsTheyWere(t *testing.T) {
 	path, before := copyFixture(t, "counts-before.json")
 	now := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
 	c := Counted{Instructions: 140000051, EstCycles: 140500000, Spread: 0, Scope: "region", Target: "x86-64-v3", Valgrind: "valgrind-3.19.0", Instrument: "callgrind", Digest: "sha256:ab"}
-	names, err := UpdateCounts(path, "hale", map[string]Counted{"fn_call": c, "fn_modular": c, "new_bench": c}, now)
+	names, err := UpdateCounts(path, "hale", "", map[string]Counted{"fn_call": c, "fn_modular": c, "new_bench": c}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func countOf(e map[string]json.RawMessage, isCount map[string]bool) int {
 func TestUpdateCountsStartsAFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "b.json")
 	c := Counted{Instructions: 5, Spread: 0.01, Scope: "process", Valgrind: "valgrind-3.19.0"}
-	if _, err := UpdateCounts(path, "c", map[string]Counted{"x": c}, time.Now()); err != nil {
+	if _, err := UpdateCounts(path, "c", "", map[string]Counted{"x": c}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	f, err := Load(path)
@@ -195,7 +195,7 @@ func TestStoredFilesCountsRoundTrip(t *testing.T) {
 		}
 		path := filepath.Join(t.TempDir(), "baselines.json")
 		os.WriteFile(path, data, 0o644)
-		if _, err := UpdateCounts(path, f.Subject, c, now); err != nil {
+		if _, err := UpdateCounts(path, f.Subject, "", c, now); err != nil {
 			t.Fatal(err)
 		}
 		if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {

@@ -98,6 +98,13 @@ type Gate struct {
 	Entry        *Entry
 	Alpha        float64
 	Incomparable string
+	// Emulated says how the subject ran under an emulator ("": natively):
+	// its times and memory are the emulator's and never gate, whatever
+	// the baseline; its counts (the guest's instructions) still do.
+	Emulated string
+	// NoBaseline says why the baseline holds nothing for this run when
+	// it holds figures of another kind (recorded on another architecture).
+	NoBaseline string
 }
 
 // Check is one gated metric's verdict (MetricCheck).
@@ -149,7 +156,7 @@ func gate(c Cell, e *Entry, alpha float64) map[string]*Check {
 // in any sampled metric: a cell to measure again before the verdict.
 func Suspect(c Cell, g Gate) bool {
 	e := g.Entry
-	if e == nil || e.ElapsedNs <= 0 || g.Incomparable != "" || !c.measured() {
+	if e == nil || e.ElapsedNs <= 0 || g.Incomparable != "" || g.Emulated != "" || !c.measured() {
 		return false
 	}
 	for _, m := range All() {
@@ -233,8 +240,16 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 		v.Status = SubjectUnavailable
 	case !subj.measured() || subj.Status == StatusParityMismatch:
 		v.Status = subj.Status
+	case g.Emulated != "":
+		// Before the baseline: an emulator's times are no measurement,
+		// with a baseline or without one.
+		v.Status = Emulated
+		v.Detail[subject] = "time and memory not gated: emulated (" + g.Emulated + ")"
 	case g.Entry == nil || g.Entry.ElapsedNs <= 0: // none, or counts alone
 		v.Status = NoBaseline
+		if g.NoBaseline != "" {
+			v.Detail[subject] = "no_baseline (" + g.NoBaseline + ")"
+		}
 	case g.Incomparable != "":
 		v.Status = IncomparableMachine
 		v.Detail[subject] = "time and memory not gated: " + g.Incomparable

@@ -37,7 +37,7 @@ func (s Status) Severity() Severity {
 		return Fine
 	case "", NoBaseline, SubjectUnavailable, NoSubjectSource, Unavailable, Skipped, NotCounted:
 		return Absent
-	case IncomparableMachine, Incomparable:
+	case IncomparableMachine, Incomparable, Emulated:
 		return Unjudged
 	case Regression, MemRegression, Slower:
 		return Regresses

@@ -33,6 +33,7 @@ const (
 	Improved            Status = "improved"             // faster than the band, significantly: informational
 	IncomparableMachine Status = "incomparable_machine" // the baseline was measured on another machine
 	MemRegression       Status = "mem_regression"       // the memory peak grew past its band
+	Emulated            Status = "emulated"             // the images' programs ran under an emulator: their times are not measurements
 	NoBench             Status = "no_bench"             // the baseline names a bench the suite no longer has
 	Failed              Status = "failed"               // a run whose subject failed on some bench
 )

@@ -52,6 +52,9 @@ func Update(path string, m map[string]Measured, p Provenance, now time.Time) (*F
 	}
 	f.UpdatedAt = now.UTC().Format(time.RFC3339)
 	f.Subject, f.Toolchain, f.Host = p.Subject, p.Toolchain, p.Host
+	if p.Arch != "" && p.Arch != "amd64" {
+		f.Arch = p.Arch
+	}
 	if p.Machine != nil {
 		f.Machine = p.Machine
 	}

@@ -85,6 +85,9 @@ func gridHeader(w io.Writer, r *Report, o GridOptions) {
 	fmt.Fprintf(w, "\nhost: %s, %d CPUs, kernel %s, cgroup %s, engine %s; %d samples per cell after %d warm-up; privilege %s; memory peak: %s\n",
 		clean(orUnknown(h.CPUModel)), h.LogicalCPUs, clean(h.Kernel), clean(h.CgroupVersion), clean(h.EngineVersion),
 		r.Iters, r.Warmup, clean(h.Privilege.String()), clean(memPeakSource(r)))
+	if h.Emulated != "" {
+		fmt.Fprintf(w, "emulated (%s images): %s\n", clean(h.ImageArch), clean(h.Emulated))
+	}
 	fmt.Fprintf(w, "cells: median elapsed (ratio = language / %s; > 1 means %s is faster)\n", subjectTitle, subjectTitle)
 }
 

@@ -96,6 +96,11 @@ type Host struct {
 	MemPeakError      string    `json:"mem_peak_error,omitempty"`
 	ContainerCgroup   string    `json:"container_cgroup_version,omitempty"`
 	OrchestratorCPUs  string    `json:"orchestrator_cpus"`
+	// ImageArch is the architecture of the images the benches ran in
+	// (amd64, arm64); Emulated says how they ran under an emulator ("":
+	// natively, on the engine's own architecture).
+	ImageArch string `json:"image_arch,omitempty"`
+	Emulated  string `json:"emulated,omitempty"`
 	// Confinement is what the first sampler to answer measured.
 	Confinement *Confinement `json:"confinement,omitempty"`
 }

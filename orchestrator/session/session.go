@@ -77,6 +77,9 @@ func (s *Session) open(ctx context.Context) error {
 	if s.Host, err = s.Eng.Info(ctx); err != nil {
 		return err
 	}
+	// The engine's architecture, read from it: the images are of it unless
+	// --platform asks for another.
+	s.opts.Images.EngineArch = image.NormArch(s.Host.Arch)
 	if !s.opts.Images.NoBuild {
 		if s.bk, err = s.Eng.Builder(ctx); err != nil {
 			return err
@@ -152,5 +155,9 @@ func (s *Session) Close() {
 // BuildKit and run id.
 func (s *Session) BuilderWith(o image.Options) *image.Builder {
 	o.RunID = s.RunID
+	o.EngineArch = s.opts.Images.EngineArch
+	if o.Arch == "" {
+		o.Arch = s.opts.Images.Arch
+	}
 	return image.New(s.Eng, s.BuildKit(), s.opts.Log, o)
 }

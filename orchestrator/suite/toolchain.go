@@ -243,3 +243,36 @@ func (l Language) Argv(bin, src string) []string {
 	}
 	return out
 }
+
+// The CPU baseline of counted builds on arm64: ARMv8.0-A, what every
+// arm64 machine runs (Graviton, Apple Silicon, the Ampere and Cortex cores
+// of CI runners), so that a count does not depend on the core either.
+const countTargetARM64 = "armv8-a"
+
+// archSpellings are how the table's amd64 counted builds name their CPU
+// target, and how the same build says arm64's baseline, per compiler.
+var archSpellings = map[string][][2]string{
+	"arm64": {
+		{"-march=" + countTarget, "-march=" + countTargetARM64}, // clang
+		{"target-cpu=" + countTarget, "target-cpu=generic"},     // rustc: generic is armv8-a
+		{"GOAMD64=v3", "GOARM64=v8.0"},                          // go
+	},
+}
+
+// ForArch is the language as it builds and counts on arch (Go's names:
+// amd64, arm64). The table is amd64's, unchanged there; on arm64 the
+// counted builds target armv8-a. hale's --target-cpu baseline is hale's own
+// per-architecture baseline and is kept as it is.
+func (l Language) ForArch(arch string) Language {
+	sp, ok := archSpellings[arch]
+	if !ok {
+		return l
+	}
+	for _, s := range sp {
+		l.CountCompile = strings.ReplaceAll(l.CountCompile, s[0], s[1])
+	}
+	if l.CountTarget == countTarget {
+		l.CountTarget = countTargetARM64
+	}
+	return l
+}

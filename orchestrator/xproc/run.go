@@ -91,6 +91,9 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 		return nil, "", err
 	}
 	defer s.Close()
+	if pl := session.PlatformOf(s.Host, s.Builder.Arch()); pl.Emulated != "" {
+		return nil, "", fmt.Errorf("xproc --platform=linux/%s: %s; run xproc on a %s host", pl.Arch, pl.Emulated, pl.Arch)
+	}
 	rep := &Report{
 		Kind: report.XprocKind, Schema: report.XprocSchema, Halebench: report.This(), GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
 		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: session.HostInfo(s.Host)},

@@ -85,6 +85,9 @@ func solveOpt(b engine.Build) (bkclient.SolveOpt, error) {
 	if b.NoCache {
 		attrs["no-cache"] = ""
 	}
+	if b.Platform != "" {
+		attrs["platform"] = b.Platform
+	}
 	export := bkclient.ExportEntry{Type: "moby", Attrs: map[string]string{"name": b.Image}}
 	if b.Dir != "" {
 		export = bkclient.ExportEntry{Type: "local", OutputDir: b.Dir}

@@ -20,7 +20,7 @@ func (e *Engine) Image(ctx context.Context, ref string) (engine.Image, bool, err
 		}
 		return engine.Image{}, false, fmt.Errorf("inspecting image %s: %w", ref, err)
 	}
-	img := engine.Image{Ref: ref, ID: ins.ID, Layers: ins.RootFS.Layers, RepoDigests: ins.RepoDigests}
+	img := engine.Image{Ref: ref, ID: ins.ID, Layers: ins.RootFS.Layers, RepoDigests: ins.RepoDigests, Arch: ins.Architecture}
 	if ins.Config != nil {
 		img.Labels = ins.Config.Labels
 	}
