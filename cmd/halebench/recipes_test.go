@@ -183,13 +183,13 @@ func dockerRun(t *testing.T, w []string, hostEnv map[string]string) containerCmd
 			c.groups = append(c.groups, w[i])
 		case "-e":
 			i++
+			// -e NAME is in the container's environment (docker inspect
+			// shows it) whether or not the host has it
 			name, val, ok := strings.Cut(w[i], "=")
 			if !ok {
-				val, ok = hostEnv[name]
+				val = hostEnv[name]
 			}
-			if ok {
-				c.env[name] = val
-			}
+			c.env[name] = val
 		case "-v":
 			i++
 			parts := strings.Split(w[i], ":")
