@@ -105,3 +105,28 @@ func dedup(s []string) []string {
 	}
 	return out
 }
+
+// Every flag's placeholder in `halebench help VERB` is a type (string,
+// int, duration…) or a word in capitals (SIZE, FILE): Go's flag package
+// takes the first back-quoted word of a usage as its placeholder, so a
+// usage quoting a value (`oom`, `same`) prints -memory oom.
+func TestHelpPlaceholders(t *testing.T) {
+	types := map[string]bool{"string": true, "int": true, "uint": true, "int64": true, "uint64": true, "float": true, "duration": true}
+	_, usage, _ := run(t, nil, "help")
+	n := 0
+	for _, m := range regexp.MustCompile(`(?m)^  halebench ([a-z-]+)`).FindAllStringSubmatch(usage, -1) {
+		if m[1] == "help" {
+			continue
+		}
+		_, out, _ := run(t, nil, "help", m[1])
+		for _, f := range regexp.MustCompile(`(?m)^  -([a-z0-9-]+) (\S+)$`).FindAllStringSubmatch(out, -1) {
+			n++
+			if p := f[2]; !types[p] && p != strings.ToUpper(p) {
+				t.Errorf("halebench help %s: -%s %s: a placeholder neither a type nor a word in capitals (reword the usage's back-quoted word)", m[1], f[1], p)
+			}
+		}
+	}
+	if n < 50 {
+		t.Fatalf("read only %d placeholders from the verbs' help: is its format changed?", n)
+	}
+}
