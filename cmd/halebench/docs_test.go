@@ -18,6 +18,9 @@ var foreignFlags = map[string]bool{
 	"--instr-at-start": true, "--chown": true, "--from": true, "--for": true,
 	"--toggle-collect": true, // Callgrind's, named where docs/security.md says why VALGRIND_OPTS is refused
 	"--host":           true, // dockerd's, in the Kubernetes recipe's docker:dind sidecar
+	"--user":           true, // docker run's, in the CI recipes (the runner's uid and gid)
+	"--group-add":      true, // docker run's, in the CI recipes (the engine socket's group)
+	"--from-literal":   true, // kubectl create secret's, in the Kubernetes recipe
 }
 
 // TestDocsMatchHelp holds README.md and docs/*.md to the binary: every verb
@@ -128,5 +131,38 @@ func TestHelpPlaceholders(t *testing.T) {
 	}
 	if n < 50 {
 		t.Fatalf("read only %d placeholders from the verbs' help: is its format changed?", n)
+	}
+}
+
+// flagTables are the docs pages that hold a verb's table of flags.
+var flagTables = map[string]string{"run": "docs/run.md", "images": "docs/images.md", "prune": "docs/images.md"}
+
+// Every flag of a verb (its FlagSet, as `halebench help VERB` lists it) is
+// in the first cell of a row of its docs page's flag table, so a flag added
+// in the code fails here until the table names it.
+func TestFlagTables(t *testing.T) {
+	docs := readDocs(t)
+	cell := regexp.MustCompile("`--([a-z0-9-]+)")
+	for verb, page := range flagTables {
+		named := map[string]bool{}
+		for _, l := range strings.Split(docs[page], "\n") {
+			if !strings.HasPrefix(l, "| `--") {
+				continue
+			}
+			first := strings.SplitN(strings.ReplaceAll(l, `\|`, "/"), "|", 3)[1]
+			for _, m := range cell.FindAllStringSubmatch(first, -1) {
+				named[m[1]] = true
+			}
+		}
+		_, out, _ := run(t, nil, "help", verb)
+		flags := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`).FindAllStringSubmatch(out, -1)
+		if len(flags) < 3 {
+			t.Fatalf("halebench help %s lists %d flags: is its format changed?", verb, len(flags))
+		}
+		for _, f := range flags {
+			if !named[f[1]] {
+				t.Errorf("%s's flag table has no row for --%s (halebench help %s)", page, f[1], verb)
+			}
+		}
 	}
 }
