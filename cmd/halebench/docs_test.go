@@ -166,3 +166,56 @@ func TestFlagTables(t *testing.T) {
 		}
 	}
 }
+
+// No paragraph of a docs page (outside code blocks) is said twice in it: a
+// merge that kept both sides of a conflict leaves one.
+func TestDocsNoRepeatedParagraph(t *testing.T) {
+	fence := regexp.MustCompile("(?s)```.*?```")
+	for name, text := range readDocs(t) {
+		seen := map[string]bool{}
+		for _, p := range strings.Split(fence.ReplaceAllString(text, ""), "\n\n") {
+			p = strings.Join(strings.Fields(p), " ")
+			if len(p) < 40 {
+				continue
+			}
+			if seen[p] {
+				t.Errorf("%s says twice: %.120s", name, p)
+			}
+			seen[p] = true
+		}
+	}
+}
+
+// Every package, folder or file the Makefile names exists, and a test it
+// names as "TestX (package)" is in that package: a package renamed or
+// folded into another fails here until the Makefile follows.
+func TestMakefilePaths(t *testing.T) {
+	data, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := string(data)
+	paths := regexp.MustCompile(`(?:^|[\s(])\.?/?((?:cmd|orchestrator|tools|images|benches|xproc|docs)/[A-Za-z0-9_./-]*[A-Za-z0-9_])`).FindAllStringSubmatch(mk, -1)
+	tests := regexp.MustCompile(`(Test[A-Za-z0-9_]+) \(([a-z0-9/]+)\)`).FindAllStringSubmatch(mk, -1)
+	if len(paths) < 2 || len(tests) < 2 {
+		t.Fatalf("read %d paths and %d named tests from the Makefile: is its wording changed?", len(paths), len(tests))
+	}
+	for _, m := range paths {
+		if _, err := os.Stat(filepath.Join("../..", m[1])); err != nil {
+			t.Errorf("the Makefile names %s: %v", m[1], err)
+		}
+	}
+	for _, m := range tests {
+		files, _ := filepath.Glob(filepath.Join("../..", m[2], "*_test.go"))
+		found := false
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err == nil && strings.Contains(string(src), "func "+m[1]+"(") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the Makefile says %s is in %s: no such test there", m[1], m[2])
+		}
+	}
+}
