@@ -21,6 +21,7 @@ var foreignFlags = map[string]bool{
 	"--user":           true, // docker run's, in the CI recipes (the runner's uid and gid)
 	"--group-add":      true, // docker run's, in the CI recipes (the engine socket's group)
 	"--from-literal":   true, // kubectl create secret's, in the Kubernetes recipe
+	"--build-arg":      true, // docker build's, in the README
 }
 
 // TestDocsMatchHelp holds README.md and docs/*.md to the binary: every verb
