@@ -170,8 +170,9 @@ func (j *ghJob) run(t *testing.T, n int, s ghStep) {
 	t.Helper()
 	script := strings.Replace(j.expand(t, s.Run), runImage, runImage+strings.TrimPrefix(recipeArgs, " ")+" ", 1)
 	file := filepath.Join(j.files, "step-"+itoa(n)+".sh")
-	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
+	// the runner's own file, as the runner writes its step scripts
+	if err := os.WriteFile(file, []byte(script), 0o644); err != nil || os.Chown(file, int(j.r.uid), int(j.r.gid)) != nil {
+		t.Fatalf("writing %s for %s: %v", file, j.r.name, err)
 	}
 	env := []string{"GITHUB_WORKSPACE=" + j.work, "GITHUB_OUTPUT=" + filepath.Join(j.files, "output"),
 		"GITHUB_STEP_SUMMARY=" + filepath.Join(j.files, "summary.md"), "HALEBENCH_IMAGE=" + j.tag, "RUNNER_TEMP=" + j.files}
