@@ -2,15 +2,18 @@
 # host's engine through its socket:
 #   docker run --rm -v /var/run/docker.sock:/var/run/docker.sock halebench run
 # With no registry, BASE is the Debian base halebench makes: `make image` runs
-# `halebench own-image`, which builds this through the engine's BuildKit.
+# `halebench own-image`, which builds this through the engine's BuildKit. With
+# nothing but Docker and a registry: mkdir -p build/hostca && docker build
+# --build-arg BASE=debian:trixie -t halebench . (not reproducible; see README).
 ARG BASE=halebench/base:trixie
 FROM ${BASE} AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends golang-go ca-certificates git \
  && rm -rf /var/lib/apt/lists/*
-# Trust what the host trusts (make image copies its CA bundle here).
+# Trust what the host trusts (make image copies its CA bundle here; a plain
+# docker build after `mkdir -p build/hostca` gives none).
 COPY build/hostca/ /usr/local/share/ca-certificates/
-RUN update-ca-certificates >/dev/null 2>&1 || true; cat /usr/local/share/ca-certificates/*.crt >> /etc/ssl/certs/ca-certificates.crt
+RUN update-ca-certificates >/dev/null 2>&1 || true; for f in /usr/local/share/ca-certificates/*.crt; do [ ! -f "$f" ] || cat "$f" >> /etc/ssl/certs/ca-certificates.crt; done
 # go.mod asks for a newer Go than Debian's; the module proxy serves it.
 ENV GOTOOLCHAIN=auto CGO_ENABLED=0
 WORKDIR /src

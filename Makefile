@@ -1,12 +1,15 @@
 # halebench — see README.md. Needs a Docker Engine (access to its socket: the
-# docker group is enough) and Go (see go.mod). Nothing here needs root: the
-# Debian base image is bootstrapped inside the engine.
+# docker group is enough) and Go (see go.mod): every target builds bin/halebench
+# first, `make image` too (halebench builds its own image; with nothing but
+# Docker, see the README). Nothing here needs root: the Debian base image is
+# bootstrapped inside the engine.
 GO      ?= go
 BIN     := bin/halebench
 ARGS    ?=
 # the tag `make image` gives halebench's own image (a test on a shared
 # engine gives its own, leaving halebench:latest alone)
 HALEBENCH_IMAGE ?= halebench:latest
+IMAGE_ARGS ?=
 
 .PHONY: all deps deps-test build bench images test test-slow image check-hl clean
 
@@ -26,12 +29,12 @@ deps-test:
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing chromium (the HTML report's test opens the page headless)" >&2; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  else echo "note: no chromium and not root: TestPageInChromium (htmlreport) will skip; install Debian's chromium to run it" >&2; fi; }
+	  else echo "note: no chromium and not root: TestPageInChromium (orchestrator/render) will skip; install Debian's chromium to run it" >&2; fi; }
 	@/usr/bin/python3 -c 'import junitparser' >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing python3-junitparser (a real JUnit consumer reads --junit's file in its test)" >&2; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-junitparser >/dev/null; \
-	  else echo "note: no python3-junitparser and not root: TestJUnitReadByJunitparser (cireport) will skip; install Debian's python3-junitparser to run it" >&2; fi; }
+	  else echo "note: no python3-junitparser and not root: TestJUnitReadByJunitparser (orchestrator/render) will skip; install Debian's python3-junitparser to run it" >&2; fi; }
 	@command -v qemu-aarch64-static >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing qemu-user-static (TestSlowArm64Emulated runs arm64 images under its user-mode emulator)" >&2; \
@@ -71,11 +74,13 @@ test-slow: deps
 
 # halebench's own image, built by halebench through the engine's BuildKit
 # FROM the locally made base, reproducibly (see `halebench help own-image`).
+# IMAGE_ARGS passes own-image flags: a CI job gives its restored cache folder
+# (IMAGE_ARGS=--cache-dir=.halebench-cache), so the base is not built cold.
 # The host's CA bundle goes along: where the host reaches the module proxy
 # through an intercepting proxy, the build container must trust it too.
 image: build
 	mkdir -p build/hostca && cp /etc/ssl/certs/ca-certificates.crt build/hostca/host.crt
-	./$(BIN) own-image -t $(HALEBENCH_IMAGE)
+	./$(BIN) own-image -t $(HALEBENCH_IMAGE) $(IMAGE_ARGS)
 
 # Parse + type-check the .hl programs with a hale tree's own crates (offline).
 check-hl:

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/evidence"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 const bundleHelp = `Usage: halebench bundle [flags] REPORT.json -o evidence.tar
@@ -43,7 +44,7 @@ func runBundle(ctx context.Context, args []string) error {
 		return err
 	}
 	st, _ := os.Stat(*out)
-	fmt.Printf("%s\t%d bytes\t%d images\t%d files\n", *out, st.Size(), len(m.Images), len(m.Files))
+	fmt.Printf("%s\t%s\t%d images\t%d files\n", *out, termtext.Size(st.Size()), len(m.Images), len(m.Files))
 	return nil
 }
 

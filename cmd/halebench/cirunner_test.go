@@ -230,3 +230,43 @@ func readOutputs(t *testing.T, file string) map[string]string {
 	}
 	return out
 }
+
+// removable checks what a job left as its runner's next job finds it: in
+// the work tree and the job's own folders nothing owned by root (or any
+// user but the runner's), and the runner's `git clean -ffdx` in the work
+// tree exits 0 and leaves nothing untracked. A container that ran as root
+// and wrote results/ or the cache folder fails both.
+func (r *runner) removable(t *testing.T, job, work string, dirs ...string) {
+	t.Helper()
+	var foreign []string
+	for _, d := range append([]string{work}, dirs...) {
+		filepath.WalkDir(d, func(p string, e os.DirEntry, err error) error {
+			if err != nil {
+				foreign = append(foreign, fmt.Sprintf("%s: %v", p, err))
+				return nil
+			}
+			info, err := e.Info()
+			if err != nil {
+				return nil
+			}
+			if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Uid != r.uid {
+				foreign = append(foreign, fmt.Sprintf("%s (uid %d)", p, st.Uid))
+				if e.IsDir() {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		})
+	}
+	if len(foreign) > 0 {
+		t.Errorf("the %s job left %d entries its runner's user %s does not own, e.g. %s", job, len(foreign), r.name, strings.Join(foreign[:min(5, len(foreign))], ", "))
+	}
+	out, err := r.cmd(work, nil, "git", "clean", "-ffdx").CombinedOutput()
+	if err != nil {
+		t.Errorf("the %s job: git clean -ffdx as %s: %v\n%s", job, r.name, err, out)
+	}
+	if st, _ := r.cmd(work, nil, "git", "status", "--porcelain", "--ignored").Output(); len(st) > 0 {
+		t.Errorf("the %s job: after git clean -ffdx as %s, left:\n%s", job, r.name, st)
+	}
+	t.Logf("the %s job: nothing left that %s does not own; git clean -ffdx as %s exit 0", job, r.name, r.name)
+}

@@ -18,6 +18,10 @@ var foreignFlags = map[string]bool{
 	"--instr-at-start": true, "--chown": true, "--from": true, "--for": true,
 	"--toggle-collect": true, // Callgrind's, named where docs/security.md says why VALGRIND_OPTS is refused
 	"--host":           true, // dockerd's, in the Kubernetes recipe's docker:dind sidecar
+	"--user":           true, // docker run's, in the CI recipes (the runner's uid and gid)
+	"--group-add":      true, // docker run's, in the CI recipes (the engine socket's group)
+	"--from-literal":   true, // kubectl create secret's, in the Kubernetes recipe
+	"--build-arg":      true, // docker build's, in the README
 }
 
 // TestDocsMatchHelp holds README.md and docs/*.md to the binary: every verb
@@ -104,4 +108,115 @@ func dedup(s []string) []string {
 		}
 	}
 	return out
+}
+
+// Every flag's placeholder in `halebench help VERB` is a type (string,
+// int, duration…) or a word in capitals (SIZE, FILE): Go's flag package
+// takes the first back-quoted word of a usage as its placeholder, so a
+// usage quoting a value (`oom`, `same`) prints -memory oom.
+func TestHelpPlaceholders(t *testing.T) {
+	types := map[string]bool{"string": true, "int": true, "uint": true, "int64": true, "uint64": true, "float": true, "duration": true}
+	_, usage, _ := run(t, nil, "help")
+	n := 0
+	for _, m := range regexp.MustCompile(`(?m)^  halebench ([a-z-]+)`).FindAllStringSubmatch(usage, -1) {
+		if m[1] == "help" {
+			continue
+		}
+		_, out, _ := run(t, nil, "help", m[1])
+		for _, f := range regexp.MustCompile(`(?m)^  -([a-z0-9-]+) (\S+)$`).FindAllStringSubmatch(out, -1) {
+			n++
+			if p := f[2]; !types[p] && p != strings.ToUpper(p) {
+				t.Errorf("halebench help %s: -%s %s: a placeholder neither a type nor a word in capitals (reword the usage's back-quoted word)", m[1], f[1], p)
+			}
+		}
+	}
+	if n < 50 {
+		t.Fatalf("read only %d placeholders from the verbs' help: is its format changed?", n)
+	}
+}
+
+// flagTables are the docs pages that hold a verb's table of flags.
+var flagTables = map[string]string{"run": "docs/run.md", "images": "docs/images.md", "prune": "docs/images.md"}
+
+// Every flag of a verb (its FlagSet, as `halebench help VERB` lists it) is
+// in the first cell of a row of its docs page's flag table, so a flag added
+// in the code fails here until the table names it.
+func TestFlagTables(t *testing.T) {
+	docs := readDocs(t)
+	cell := regexp.MustCompile("`--([a-z0-9-]+)")
+	for verb, page := range flagTables {
+		named := map[string]bool{}
+		for _, l := range strings.Split(docs[page], "\n") {
+			if !strings.HasPrefix(l, "| `--") {
+				continue
+			}
+			first := strings.SplitN(strings.ReplaceAll(l, `\|`, "/"), "|", 3)[1]
+			for _, m := range cell.FindAllStringSubmatch(first, -1) {
+				named[m[1]] = true
+			}
+		}
+		_, out, _ := run(t, nil, "help", verb)
+		flags := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`).FindAllStringSubmatch(out, -1)
+		if len(flags) < 3 {
+			t.Fatalf("halebench help %s lists %d flags: is its format changed?", verb, len(flags))
+		}
+		for _, f := range flags {
+			if !named[f[1]] {
+				t.Errorf("%s's flag table has no row for --%s (halebench help %s)", page, f[1], verb)
+			}
+		}
+	}
+}
+
+// No paragraph of a docs page (outside code blocks) is said twice in it: a
+// merge that kept both sides of a conflict leaves one.
+func TestDocsNoRepeatedParagraph(t *testing.T) {
+	fence := regexp.MustCompile("(?s)```.*?```")
+	for name, text := range readDocs(t) {
+		seen := map[string]bool{}
+		for _, p := range strings.Split(fence.ReplaceAllString(text, ""), "\n\n") {
+			p = strings.Join(strings.Fields(p), " ")
+			if len(p) < 40 {
+				continue
+			}
+			if seen[p] {
+				t.Errorf("%s says twice: %.120s", name, p)
+			}
+			seen[p] = true
+		}
+	}
+}
+
+// Every package, folder or file the Makefile names exists, and a test it
+// names as "TestX (package)" is in that package: a package renamed or
+// folded into another fails here until the Makefile follows.
+func TestMakefilePaths(t *testing.T) {
+	data, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := string(data)
+	paths := regexp.MustCompile(`(?:^|[\s(])\.?/?((?:cmd|orchestrator|tools|images|benches|xproc|docs)/[A-Za-z0-9_./-]*[A-Za-z0-9_])`).FindAllStringSubmatch(mk, -1)
+	tests := regexp.MustCompile(`(Test[A-Za-z0-9_]+) \(([a-z0-9/]+)\)`).FindAllStringSubmatch(mk, -1)
+	if len(paths) < 2 || len(tests) < 2 {
+		t.Fatalf("read %d paths and %d named tests from the Makefile: is its wording changed?", len(paths), len(tests))
+	}
+	for _, m := range paths {
+		if _, err := os.Stat(filepath.Join("../..", m[1])); err != nil {
+			t.Errorf("the Makefile names %s: %v", m[1], err)
+		}
+	}
+	for _, m := range tests {
+		files, _ := filepath.Glob(filepath.Join("../..", m[2], "*_test.go"))
+		found := false
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err == nil && strings.Contains(string(src), "func "+m[1]+"(") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the Makefile says %s is in %s: no such test there", m[1], m[2])
+		}
+	}
 }

@@ -21,7 +21,7 @@ var driver engine.Choice
 // driver registered is refused as the flags are parsed, naming the drivers
 // there are.
 func addDriverFlag(fs *flag.FlagSet) {
-	fs.Var(&driver, "driver", "the engine driver: "+strings.Join(engine.Drivers(), ", ")+" (default "+engine.Default+"; Docker's engine is the one DOCKER_HOST, else DOCKER_CONTEXT, else the docker CLI's current context names)")
+	fs.Var(&driver, "driver", "the engine `DRIVER`: "+strings.Join(engine.Drivers(), ", ")+" (default "+engine.Default+"; Docker's engine is the one DOCKER_HOST, else DOCKER_CONTEXT, else the docker CLI's current context names)")
 }
 
 // dial connects the engine of the driver --driver names; Close hangs it up.

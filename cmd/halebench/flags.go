@@ -12,6 +12,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 var errHelp = errors.New("help shown")
@@ -62,7 +63,7 @@ func (c *common) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.images.Mirror, "mirror", image.DefaultMirror, "Debian mirror the base is bootstrapped from")
 	fs.StringVar(&c.images.Platform, "platform", "", "the images' platform: linux/amd64 or linux/arm64 (default: the engine's own); another than the engine's runs under its emulator: times and memory are then not measurements and never gate, counts do")
 	fs.StringVar(&c.hale.Src, "hale-src", "", "hale source tree to build hale-cli from (default ../hale beside the suite; where that is absent, the pinned release "+subject.DefaultRef+" from "+subject.DefaultURL+", or $HALEBENCH_HALE_URL)")
-	fs.StringVar(&c.hale.Image, "hale-image", "", "local image with `hale` on PATH, instead of --hale-src")
+	fs.StringVar(&c.hale.Image, "hale-image", "", "local `IMAGE` with hale on PATH, instead of --hale-src")
 	addHaleFlags(fs, &c.hale)
 	c.out.addFlags(fs)
 	addCacheFlags(fs, &c.images)
@@ -134,7 +135,7 @@ func parseN(fs *flag.FlagSet, args []string, help string, n int, what string) ([
 // byteSize parses 512m, 4g, 1048576.
 type byteSize int64
 
-func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+func (b *byteSize) String() string { return termtext.SizeFlag(int64(*b)) }
 
 func (b *byteSize) Set(s string) error {
 	s = strings.ToLower(strings.TrimSpace(s))

@@ -55,6 +55,8 @@ func (j *ghJob) play(t *testing.T, steps []ghStep) {
 			j.restore(t, s)
 		case strings.HasPrefix(s.Uses, "actions/cache/save@"):
 			j.save(t, s)
+		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
+			// the runner's user has Go on PATH already (runnerEnv)
 		case strings.HasPrefix(s.Uses, "actions/upload-artifact@"):
 		case s.Uses != "":
 			t.Fatalf("step %d uses %s, which this test does not play", i+1, s.Uses)
@@ -160,19 +162,20 @@ func (j *ghJob) save(t *testing.T, s ghStep) {
 }
 
 // run is a run: step, as GitHub runs it on Linux (bash -eo pipefail), with
-// halebench:latest made the test's tag and the run's arguments made small
-// (recipeArgs). The job plays a push on a protected branch: an env value
-// naming the secret HALEBENCH_CACHE_KEY gets the test's key.
+// $HALEBENCH_IMAGE the test's tag (the job's env, which names it by the
+// run's id, is not read) and the run's arguments made small (recipeArgs),
+// $RUNNER_TEMP the job's own folder. The job plays a push on a protected
+// branch: an env value naming the secret HALEBENCH_CACHE_KEY gets the test's key.
 func (j *ghJob) run(t *testing.T, n int, s ghStep) {
 	t.Helper()
-	script := strings.ReplaceAll(j.expand(t, s.Run), "halebench:latest", j.tag)
-	script = strings.Replace(script, j.tag+" run ", j.tag+" run"+recipeArgs+" ", 1)
+	script := strings.Replace(j.expand(t, s.Run), runImage, runImage+strings.TrimPrefix(recipeArgs, " ")+" ", 1)
 	file := filepath.Join(j.files, "step-"+itoa(n)+".sh")
-	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
+	// the runner's own file, as the runner writes its step scripts
+	if err := os.WriteFile(file, []byte(script), 0o644); err != nil || os.Chown(file, int(j.r.uid), int(j.r.gid)) != nil {
+		t.Fatalf("writing %s for %s: %v", file, j.r.name, err)
 	}
 	env := []string{"GITHUB_WORKSPACE=" + j.work, "GITHUB_OUTPUT=" + filepath.Join(j.files, "output"),
-		"GITHUB_STEP_SUMMARY=" + filepath.Join(j.files, "summary.md"), "HALEBENCH_IMAGE=" + j.tag}
+		"GITHUB_STEP_SUMMARY=" + filepath.Join(j.files, "summary.md"), "HALEBENCH_IMAGE=" + j.tag, "RUNNER_TEMP=" + j.files}
 	for k, v := range s.Env {
 		if strings.Contains(v, "secrets.HALEBENCH_CACHE_KEY") {
 			v = recipeCacheKey

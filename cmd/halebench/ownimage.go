@@ -15,7 +15,8 @@ Builds halebench's own image (the root Dockerfile, the checkout as its
 context) through the engine's BuildKit, FROM the Debian base halebench makes,
 with its packages pinned and its layers and config normalised to
 SOURCE_DATE_EPOCH like every other image, and tags it. Prints the reference
-and digest. ` + "`make image`" + ` runs this.
+and digest. ` + "`make image`" + ` runs this. With --cache-dir (a CI job's
+cache folder, after its restore) the base is restored instead of built.
 
 Flags:
 `
@@ -27,12 +28,13 @@ func runOwnImage(ctx context.Context, args []string) error {
 	tag := fs.String("t", "halebench:latest", "the tag to give the image")
 	mirror := fs.String("mirror", image.DefaultMirror, "Debian mirror the base is bootstrapped from")
 	noCache := fs.Bool("no-cache", false, "rebuild every step without BuildKit's cache")
+	cacheDir := fs.String("cache-dir", "", "cache folder for CI, as run's: the base (and this image) restored from `DIR` (checked) instead of built, and kept there after a build")
 	var out outputFlags
 	out.addFlags(fs)
 	if _, err := parseN(fs, args, ownImageHelp, 0, ""); err != nil {
 		return err
 	}
-	epoch, _, err := image.SourceDateEpoch()
+	opts, _, err := image.Given{Mirror: *mirror, NoCache: *noCache, CacheDir: *cacheDir}.Options(nil, *dir)
 	if err != nil {
 		return badInput("own-image", err)
 	}
@@ -49,7 +51,7 @@ func runOwnImage(ctx context.Context, args []string) error {
 	}
 	defer eng.Close()
 	img, err := session.OwnImage(ctx, eng, session.Options{Kind: "own-image", Log: log,
-		Images: image.Options{Mirror: *mirror, NoCache: *noCache, SourceDateEpoch: epoch}}, *dir, *tag)
+		Images: opts}, *dir, *tag)
 	if err != nil {
 		return err
 	}

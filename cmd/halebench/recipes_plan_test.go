@@ -45,11 +45,12 @@ func githubPlan(t *testing.T, tmp string) recipePlan {
 		}
 		sub := func(s string) string { return strings.ReplaceAll(s, "${{ matrix.shard }}", itoa(k)) }
 		ws := filepath.Join(tmp, "shard"+itoa(k))
-		runStep := step(t, bench, "halebench:latest run ")
-		cacheKeyGate(t, runStep)
+		runStep := step(t, bench, runImage)
+		cacheKeyGate(t, step(t, bench, keyWrite))
 		line, _ := runStep["run"].(string)
-		c := dockerRun(t, words(t, sub(line), ws, nil), cacheKeyEnv)
-		hasKey(t, c)
+		c := dockerRun(t, words(t, sub(line), ws, nil), nil)
+		asRunner(t, line, c)
+		keyFile(t, c, filepath.Join(runnerTemp, "halebench-cache-key"))
 		sp, results := parseRun(t, c)
 		wantShard(t, sp, k, p.n)
 		p.shards = append(p.shards, c)
@@ -72,6 +73,7 @@ func githubPlan(t *testing.T, tmp string) recipePlan {
 	}
 	distinct(t, p.reports)
 	cacheSplit(t, bench)
+	githubHardened(t, doc, bench, recipeText(t, "github-shards.yml"))
 	if s := step(t, merge, "make "); s["run"] != "make build" {
 		t.Errorf("the merge job runs %q; merge needs no engine: `make build` (the binary), not the image", s["run"])
 	}
@@ -111,8 +113,13 @@ func cacheSplit(t *testing.T, job map[string]any) {
 		}
 		return -1
 	}
-	if at(restore) > at(step(t, job, "halebench:latest run ")) || at(save) != len(steps)-1 {
+	if at(restore) > at(step(t, job, runImage)) || at(save) != len(steps)-1 {
 		t.Error("want actions/cache/restore before the run and actions/cache/save as the last step")
+	}
+	// make image restores the base from the folder: after the restore, or
+	// every job builds the base cold
+	if img := step(t, job, "make image"); at(img) < at(restore) || !strings.Contains(img["run"].(string), "--cache-dir=") {
+		t.Errorf("make image (%q) before the cache restore or without its folder: the base is built cold in every job", img["run"])
 	}
 	if cond, _ := save["if"].(string); !strings.Contains(cond, "always()") {
 		t.Errorf("actions/cache/save runs if %q: without always() a run that exits 1 saves nothing", cond)
@@ -192,10 +199,12 @@ func gitlabPlan(t *testing.T, tmp string) recipePlan {
 	p := recipePlan{n: bench["parallel"].(int)}
 	mergeDir := filepath.Join(tmp, "merge")
 	for k := 1; k <= p.n; k++ {
-		env := map[string]string{"CI_NODE_INDEX": itoa(k), "CI_NODE_TOTAL": itoa(p.n)}
+		env := map[string]string{"CI_NODE_INDEX": itoa(k), "CI_NODE_TOTAL": itoa(p.n), "CI_JOB_ID": "4" + itoa(k)}
 		ws := filepath.Join(tmp, "shard"+itoa(k))
-		c := dockerRun(t, words(t, scriptLine(t, bench["script"], "halebench:latest run "), ws, env), merged(env, cacheKeyEnv))
-		hasKey(t, c)
+		line := scriptLine(t, bench["script"], runImage)
+		c := dockerRun(t, words(t, line, ws, env), env)
+		asRunner(t, line, c)
+		keyFile(t, c, "/tmp/halebench-cache-key-4"+itoa(k))
 		sp, results := parseRun(t, c)
 		wantShard(t, sp, k, p.n)
 		p.shards = append(p.shards, c)
@@ -214,8 +223,12 @@ func gitlabPlan(t *testing.T, tmp string) recipePlan {
 		p.reports = append(p.reports, filepath.Join(mergeDir, w[2]))
 	}
 	distinct(t, p.reports)
+	gitlabHardened(t, bench, recipeText(t, "gitlab-shards.yml"))
+	if to, _ := merge["timeout"].(string); to == "" {
+		t.Error("the merge job has no timeout")
+	}
 	p.mkdirs = mkdirs(t, scriptLine(t, merge["script"], "mkdir -p"), mergeDir)
-	p.merge = dockerRun(t, words(t, scriptLine(t, merge["script"], "halebench:latest merge "), mergeDir, nil), nil)
+	p.merge = hostCmd(t, words(t, scriptLine(t, merge["script"], "bin/halebench merge "), mergeDir, nil), mergeDir)
 	junit, _ := get(merge, "artifacts", "reports", "junit").(string)
 	p.readBack = append(p.readBack, filepath.Join(mergeDir, junit))
 	return p
@@ -232,7 +245,7 @@ func k8sPlan(t *testing.T, tmp string) recipePlan {
 	for _, d := range recipeDocs(t, "k8s-indexed-job.yaml") {
 		label, _ := get(d, "metadata", "labels", "halebench-step").(string)
 		steps[label] = append(steps[label], get(d, "kind").(string))
-		if name, _ := get(d, "metadata", "name").(string); !strings.HasSuffix(name, "-RUNID") {
+		if name, _ := get(d, "metadata", "name").(string); !strings.HasSuffix(name, "-RUNID") && name != "halebench-cache" {
 			t.Errorf("%s %s: a fixed name; end it in -RUNID, which each run replaces (a Job applied again under its name runs nothing)", d["kind"], name)
 		}
 		switch {
@@ -242,10 +255,11 @@ func k8sPlan(t *testing.T, tmp string) recipePlan {
 			merge = d
 		}
 	}
-	if shards == nil || merge == nil || strings.Join(steps["shards"], ",") != "PersistentVolumeClaim,Job" || strings.Join(steps["merge"], ",") != "Job" {
-		t.Fatalf("want a PVC and an Indexed Job labelled halebench-step=shards, a Job labelled merge; got %v", steps)
+	if shards == nil || merge == nil || strings.Join(steps["shards"], ",") != "PersistentVolumeClaim,PersistentVolumeClaim,Job" || strings.Join(steps["merge"], ",") != "Job" {
+		t.Fatalf("want two PVCs (results, cache) and an Indexed Job labelled halebench-step=shards, a Job labelled merge; got %v", steps)
 	}
 	dindSidecar(t, shards)
+	k8sHardened(t, shards, merge)
 	p := recipePlan{n: get(shards, "spec", "completions").(int)}
 	for i := 0; i < p.n; i++ {
 		c, script := podCmd(t, shards, tmp, map[string]string{"JOB_COMPLETION_INDEX": itoa(i)})
@@ -285,12 +299,12 @@ func dindSidecar(t *testing.T, job map[string]any) {
 	pod := get(job, "spec", "template", "spec")
 	var dind any
 	for _, c := range list(get(pod, "initContainers")) {
-		if get(c, "image") == "docker:dind" && get(c, "restartPolicy") == "Always" {
+		if img, _ := get(c, "image").(string); strings.HasPrefix(img, "docker:") && strings.Contains(img, "-dind@sha256:") && get(c, "restartPolicy") == "Always" {
 			dind = c
 		}
 	}
 	if dind == nil {
-		t.Fatal("no docker:dind sidecar (initContainers, restartPolicy: Always): a containerd node has no Docker socket")
+		t.Fatal("no docker:…-dind@sha256:… sidecar (initContainers, restartPolicy: Always; pinned by digest): a containerd node has no Docker socket")
 	}
 	mounts := func(c any) map[string]string {
 		out := map[string]string{}
@@ -366,18 +380,6 @@ func podCmd(t *testing.T, job map[string]any, tmp string, index map[string]strin
 	}
 	c.args = args
 	return c, nil
-}
-
-// cacheKeyEnv is the job's environment where the CI hands the cache's
-// signing key in.
-var cacheKeyEnv = map[string]string{"HALEBENCH_CACHE_KEY": "the-ci-secret"}
-
-// hasKey checks that a shard's container gets the job's cache key.
-func hasKey(t *testing.T, c containerCmd) {
-	t.Helper()
-	if c.env["HALEBENCH_CACHE_KEY"] != cacheKeyEnv["HALEBENCH_CACHE_KEY"] {
-		t.Error("the shard's docker run does not pass HALEBENCH_CACHE_KEY on (-e HALEBENCH_CACHE_KEY)")
-	}
 }
 
 func merged(a, b map[string]string) map[string]string {

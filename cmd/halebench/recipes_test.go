@@ -42,6 +42,9 @@ type recipePlan struct {
 type containerCmd struct {
 	env    map[string]string
 	mounts map[string]string // container path → host path
+	ro     map[string]bool   // container paths mounted read-only
+	user   string            // docker run --user
+	groups []string          // docker run --group-add
 	args   []string          // halebench's, the verb first
 }
 
@@ -100,6 +103,16 @@ func recipeDocs(t *testing.T, name string) []map[string]any {
 	}
 }
 
+// recipeText is docs/recipes/name as it is.
+func recipeText(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("../../docs/recipes", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
 // get walks maps by key; nil where a key is missing.
 func get(v any, keys ...string) any {
 	for _, k := range keys {
@@ -131,7 +144,7 @@ func words(t *testing.T, line, dir string, env map[string]string) []string {
 	}
 	cmd := exec.Command("bash", "-c", "set -f; printf '%s\\0' "+line)
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "PWD=" + dir}
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "PWD=" + dir, "HALEBENCH_IMAGE=" + jobImage, "RUNNER_TEMP=" + runnerTemp}
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -142,11 +155,19 @@ func words(t *testing.T, line, dir string, env map[string]string) []string {
 	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 }
 
-// dockerRun reads `docker run [--rm] [-e NAME[=V]] [-v HOST:CTR[:ro]]
-// halebench:latest ARGS…`; hostEnv is what -e NAME passes on.
+// What words gives $HALEBENCH_IMAGE (a job's own tag for halebench's
+// image) and $RUNNER_TEMP (GitHub's folder for the job's own files).
+const (
+	jobImage   = "halebench:ci-the-job"
+	runnerTemp = "/runner/temp"
+)
+
+// dockerRun reads `docker run [--rm] [--user U] [--group-add G] [-e
+// NAME[=V]] [-v HOST:CTR[:ro]] "$HALEBENCH_IMAGE" ARGS…`; hostEnv is what
+// -e NAME passes on.
 func dockerRun(t *testing.T, w []string, hostEnv map[string]string) containerCmd {
 	t.Helper()
-	c := containerCmd{env: map[string]string{}, mounts: map[string]string{}}
+	c := containerCmd{env: map[string]string{}, mounts: map[string]string{}, ro: map[string]bool{}}
 	if len(w) < 3 || w[0] != "docker" || w[1] != "run" {
 		t.Fatalf("%q: not a docker run", w)
 	}
@@ -154,25 +175,32 @@ func dockerRun(t *testing.T, w []string, hostEnv map[string]string) containerCmd
 	for ; i < len(w) && strings.HasPrefix(w[i], "-"); i++ {
 		switch w[i] {
 		case "--rm":
+		case "--user":
+			i++
+			c.user = w[i]
+		case "--group-add":
+			i++
+			c.groups = append(c.groups, w[i])
 		case "-e":
 			i++
+			// -e NAME is in the container's environment (docker inspect
+			// shows it) whether or not the host has it
 			name, val, ok := strings.Cut(w[i], "=")
 			if !ok {
-				val, ok = hostEnv[name]
+				val = hostEnv[name]
 			}
-			if ok {
-				c.env[name] = val
-			}
+			c.env[name] = val
 		case "-v":
 			i++
 			parts := strings.Split(w[i], ":")
 			c.mounts[parts[1]] = parts[0]
+			c.ro[parts[1]] = len(parts) == 3 && parts[2] == "ro"
 		default:
 			t.Fatalf("%q: docker flag %s not understood here", w, w[i])
 		}
 	}
-	if i >= len(w) || w[i] != "halebench:latest" {
-		t.Fatalf("%q: not halebench's image", w)
+	if i >= len(w) || w[i] != jobImage {
+		t.Fatalf("%q: not halebench's image under the job's own tag (\"$HALEBENCH_IMAGE\"; a shared halebench:latest is retagged by every job on the engine)", w)
 	}
 	c.args = w[i+1:]
 	return c

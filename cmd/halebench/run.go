@@ -82,7 +82,7 @@ func (o *runOptions) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.junit, "junit", "", "also write the subject's benches as JUnit XML to `FILE` (a regression or failure is a failure, what was not judged is skipped)")
 	fs.StringVar(&o.summary, "summary", "", "also append a Markdown step summary (the verdict, what needs attention, the grid) to `FILE`; $GITHUB_STEP_SUMMARY, when set, gets it too")
 	fs.DurationVar(&o.ho.Timeout, "timeout", 120*time.Second, "per-sample timeout")
-	fs.Var((*byteSize)(&o.ho.MemLimit), "memory", "per-sample memory limit (e.g. 512m, 4g); over it a sample is `oom`")
+	fs.Var((*byteSize)(&o.ho.MemLimit), "memory", "per-sample memory limit as a `SIZE` (e.g. 512m, 4g); over it a sample is oom")
 }
 
 func runRun(ctx context.Context, args []string) error {

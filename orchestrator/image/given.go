@@ -26,7 +26,8 @@ type Given struct {
 // SourceDateEpoch's. With PrintKey, key is the key a CI cache step stores
 // the cache folder of a run on the suite in dir under (CacheKey), and no
 // folder is looked at; else a cache folder is checked (before any engine
-// is asked) and set, signed with $HALEBENCH_CACHE_KEY when that is set.
+// is asked) and set, signed with $HALEBENCH_CACHE_KEY (or the file
+// $HALEBENCH_CACHE_KEY_FILE names) when that is set.
 // Its errors are all the user's to fix.
 func (g Given) Options(s SubjectBuild, dir string) (o Options, key string, err error) {
 	epoch, _, err := SourceDateEpoch()
@@ -58,6 +59,6 @@ func (g Given) Options(s SubjectBuild, dir string) (o Options, key string, err e
 		return o, "", err
 	}
 	o.CacheDir = g.CacheDir
-	o.CacheKey, err = imagestore.SigningKey(os.Getenv("HALEBENCH_CACHE_KEY"))
+	o.CacheKey, err = imagestore.KeyFromEnv(os.Getenv)
 	return o, "", err
 }

@@ -31,6 +31,13 @@ func TestGivenOptions(t *testing.T) {
 	if o, _, err := (Given{CacheDir: dir}).Options(nil, suite); err != nil || o.CacheDir != dir || o.CacheKey != nil {
 		t.Errorf("--cache-dir: %+v %v", o, err)
 	}
+	keyFile := filepath.Join(t.TempDir(), "key")
+	os.WriteFile(keyFile, []byte(strings.Repeat("k", 32)+"\n"), 0o600)
+	t.Setenv("HALEBENCH_CACHE_KEY_FILE", keyFile)
+	if o, _, err := (Given{CacheDir: dir}).Options(nil, suite); err != nil || string(o.CacheKey) != strings.Repeat("k", 32) {
+		t.Errorf("--cache-dir with HALEBENCH_CACHE_KEY_FILE: key %q, %v", o.CacheKey, err)
+	}
+	t.Setenv("HALEBENCH_CACHE_KEY_FILE", "")
 	t.Setenv("SOURCE_DATE_EPOCH", "soon")
 	if _, _, err := (Given{PrintKey: true}).Options(nil, suite); err == nil || !strings.Contains(err.Error(), "SOURCE_DATE_EPOCH") {
 		t.Errorf("a bad epoch: %v", err)

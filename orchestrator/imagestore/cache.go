@@ -1,12 +1,14 @@
 package imagestore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
+	"syscall"
 	"time"
 )
 
@@ -52,6 +54,48 @@ func SigningKey(k string) ([]byte, error) {
 		return nil, fmt.Errorf("HALEBENCH_CACHE_KEY has %d characters, fewer than %d: give a random secret (e.g. `openssl rand -hex 32`), or unset it", len(k), MinKeyLen)
 	}
 	return []byte(k), nil
+}
+
+// maxKeyFile bounds what is read of $HALEBENCH_CACHE_KEY_FILE: a key is
+// some dozens of characters.
+const maxKeyFile = 4096
+
+// KeyFromEnv is the signing key the environment gives: $HALEBENCH_CACHE_KEY,
+// or the content of the file $HALEBENCH_CACHE_KEY_FILE names (one trailing
+// newline dropped; an empty file is no key, as an empty variable is). The
+// file is how a key reaches a container: an -e value is shown by `docker
+// inspect` to everyone who can reach the engine, a mounted file is not.
+// Both set is refused (which one was meant?); the file must be a regular
+// file (never followed through a link) of at most 4 KiB.
+func KeyFromEnv(getenv func(string) string) ([]byte, error) {
+	k, file := getenv("HALEBENCH_CACHE_KEY"), getenv("HALEBENCH_CACHE_KEY_FILE")
+	if file == "" {
+		return SigningKey(k)
+	}
+	if k != "" {
+		return nil, errors.New("both HALEBENCH_CACHE_KEY and HALEBENCH_CACHE_KEY_FILE are set: give the key one way (the file, where a container reads it)")
+	}
+	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("HALEBENCH_CACHE_KEY_FILE: %w: name a readable file holding the key (not a link)", err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("HALEBENCH_CACHE_KEY_FILE %s is not a regular file: name the file holding the key", file)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("HALEBENCH_CACHE_KEY_FILE %s: %w", file, err)
+	}
+	if len(data) > maxKeyFile {
+		return nil, fmt.Errorf("HALEBENCH_CACHE_KEY_FILE %s holds over %d bytes: a key, not another file", file, maxKeyFile)
+	}
+	data = bytes.TrimSuffix(bytes.TrimSuffix(data, []byte("\n")), []byte("\r"))
+	key, err := SigningKey(string(data))
+	if err != nil {
+		return nil, fmt.Errorf("%w (read from HALEBENCH_CACHE_KEY_FILE %s)", err, file)
+	}
+	return key, nil
 }
 
 // New returns the cache folder dir (see Prepare) on eng; what it refuses

@@ -493,3 +493,45 @@ func TestSigningKey(t *testing.T) {
 		t.Errorf("long enough: %q %v", k, err)
 	}
 }
+
+// $HALEBENCH_CACHE_KEY_FILE: the key read from a file (a trailing newline
+// dropped, an empty file no key); both ways at once, a link, a folder, a
+// missing or oversized file and a short key refused, saying which.
+func TestKeyFromEnv(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("k", MinKeyLen)
+	files := map[string]string{"key": long + "\n", "empty": "", "short": "short\n", "big": strings.Repeat("k", maxKeyFile+1)}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Symlink(filepath.Join(dir, "key"), filepath.Join(dir, "link"))
+	for _, c := range []struct {
+		key, file string
+		want      string // the key, or a word of the error
+		err       bool
+	}{
+		{key: long, want: long},
+		{file: "key", want: long},
+		{file: "empty", want: ""},
+		{key: long, file: "key", want: "both", err: true},
+		{file: "short", want: "openssl rand", err: true},
+		{file: "big", want: "over 4096 bytes", err: true},
+		{file: "link", want: "not a link", err: true},
+		{file: "missing", want: "no such file", err: true},
+		{file: ".", want: "not a regular file", err: true},
+	} {
+		env := map[string]string{"HALEBENCH_CACHE_KEY": c.key}
+		if c.file != "" {
+			env["HALEBENCH_CACHE_KEY_FILE"] = filepath.Join(dir, c.file)
+		}
+		k, err := KeyFromEnv(func(n string) string { return env[n] })
+		switch {
+		case c.err && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%+v: %q %v; want an error saying %q", c, k, err, c.want)
+		case !c.err && (err != nil || string(k) != c.want):
+			t.Errorf("%+v: %q %v; want %q", c, k, err, c.want)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // Pruned is what Prune removed.
@@ -126,7 +128,7 @@ func (c *Cache) pruneFile(d os.DirEntry, before time.Time, live map[string]bool,
 
 // String says what was removed, for the log.
 func (p Pruned) String() string {
-	return fmt.Sprintf("%d image entries, %d blobs (%.1f MB) and %d stray files", p.Entries, p.Blobs, float64(p.Bytes)/1e6, p.Strays)
+	return fmt.Sprintf("%d image entries, %d blobs (%s) and %d stray files", p.Entries, p.Blobs, termtext.Size(p.Bytes), p.Strays)
 }
 
 // kindOf names a file mode's type for a message.

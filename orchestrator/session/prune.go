@@ -303,9 +303,9 @@ func planCache(ctx context.Context, eng Engine, opts PruneOptions) CachePlan {
 	}
 	if size > opts.CacheKeep {
 		c.Prune = true
-		c.Why = fmt.Sprintf("over the %s limit: the least recently used records go until %s remain", Bytes(opts.CacheKeep), Bytes(opts.CacheKeep))
+		c.Why = fmt.Sprintf("over the %s limit: the least recently used records go until %s remain", termtext.Size(opts.CacheKeep), termtext.Size(opts.CacheKeep))
 	} else {
-		c.Why = fmt.Sprintf("within the %s limit: nothing to prune", Bytes(opts.CacheKeep))
+		c.Why = fmt.Sprintf("within the %s limit: nothing to prune", termtext.Size(opts.CacheKeep))
 	}
 	if c.Prune && !opts.DryRun {
 		c.Freed, c.Err = eng.PruneBuildCache(ctx, opts.CacheKeep)
@@ -341,20 +341,20 @@ func Print(w io.Writer, p *Plan, dryRun bool) {
 			fmt.Fprintf(w, "kept     %s (%s): %s\n", im.Name(), termtext.ShortID(im.ID), im.Reason)
 		}
 	}
-	fmt.Fprintf(w, "build cache: %d records, %s (%s not in use): %s\n", p.Cache.Records, Bytes(p.Cache.Size), Bytes(p.Cache.Reclaimable), p.Cache.Why)
+	fmt.Fprintf(w, "build cache: %d records, %s (%s not in use): %s\n", p.Cache.Records, termtext.Size(p.Cache.Size), termtext.Size(p.Cache.Reclaimable), p.Cache.Why)
 	if p.Cache.Err != nil {
 		fmt.Fprintf(w, "build cache: %v\n", p.Cache.Err)
 	}
 	total := freed + p.Cache.Freed
-	fmt.Fprintf(w, "%s %d image(s), %s", verb, removed, Bytes(freed))
+	fmt.Fprintf(w, "%s %d image(s), %s", verb, removed, termtext.Size(freed))
 	if unknown > 0 {
 		fmt.Fprintf(w, " (+%d of unknown size)", unknown)
 	}
 	if p.Cache.Freed > 0 {
-		fmt.Fprintf(w, "; build cache %s", Bytes(p.Cache.Freed))
+		fmt.Fprintf(w, "; build cache %s", termtext.Size(p.Cache.Freed))
 	}
 	if !dryRun {
-		fmt.Fprintf(w, "; freed %s in all", Bytes(total))
+		fmt.Fprintf(w, "; freed %s in all", termtext.Size(total))
 	}
 	fmt.Fprintln(w)
 }
@@ -363,19 +363,5 @@ func sizeText(n int64) string {
 	if n < 0 {
 		return "size unknown"
 	}
-	return Bytes(n) + " its own"
-}
-
-// Bytes writes a byte count in its most readable unit.
-func Bytes(n int64) string {
-	v := float64(n)
-	switch {
-	case v >= 1<<30:
-		return fmt.Sprintf("%.3g GiB", v/(1<<30))
-	case v >= 1<<20:
-		return fmt.Sprintf("%.3g MiB", v/(1<<20))
-	case v >= 1<<10:
-		return fmt.Sprintf("%.3g KiB", v/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+	return termtext.Size(n) + " its own"
 }

@@ -11,4 +11,8 @@
 // or a new table cell or row. It cleans with termtext first, so the result
 // is also safe on a terminal and in a CI log. It escapes nothing for any
 // other format.
+//
+// Size and SizeFlag write a byte count for people (1.5 GiB; 4g as a size
+// flag takes it): every size halebench prints to a person goes through
+// them, while JSON keeps the bytes.
 package termtext
