@@ -201,7 +201,6 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 	}
 	c.WallNs = smp.WallNs
 	got, gate := countOf(c, smp, countLogOf{text: log, conns: conns, pid: pidOf(r)}, region, !o.count.NoCacheSim)
-	got.Check = smp.Check
 	return got, gate, spent
 }
 

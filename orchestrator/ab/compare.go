@@ -78,9 +78,8 @@ type state struct {
 	p          Pair
 	m          *judge.Metric // what a sample's figure is (Settings.Metric)
 	a, b       []int64
-	ca, cb     []runner.Count     // each side's counted runs, from round 1
-	timed      [2][]runner.Sample // each side's measured samples (their check= lines hold the counts)
-	got        [2]int64           // this round's sample of each side, until both have one
+	ca, cb     []runner.Count // each side's counted runs, from round 1
+	got        [2]int64       // this round's sample of each side, until both have one
 	done       bool
 	verdict    judge.Status
 	detail     string
@@ -192,7 +191,6 @@ func take(st *state, round, side int, o runner.Outcome) bool {
 		return true
 	}
 	st.got[side] = v
-	st.timed[side] = append(st.timed[side], o.Samples...)
 	if side == 0 && round == 1 && st.p.A.Job.Count != nil {
 		st.ca = o.Counts
 	}
@@ -237,7 +235,7 @@ func finish(st *state, level, t float64) Bench {
 	if b.Verdict == "" {
 		b.Verdict, b.Detail = judge.Unresolved, "no round was run"
 	}
-	judgeCounts(&b, st.p, cell(st.ca, st.timed[0]), cell(st.cb, st.timed[1]))
+	judgeCounts(&b, st.p, st.ca, st.cb)
 	return b
 }
 

@@ -21,18 +21,11 @@ func countJob(l suite.Language, name string, sampleTimeout time.Duration) (*wire
 	return &cj, ""
 }
 
-// cell is one side's counted runs with its timed samples' check= line,
-// which every counted run must print (judge.Summarize).
-func cell(counts []runner.Count, timed []runner.Sample) judge.CountCell {
-	check, ok := judge.TimedCheck(timed)
-	return judge.CountCell{Asked: true, Runs: counts, Check: check, HasCheck: ok}
-}
-
 // judgeCounts sets b's instructions from each side's counted runs, by the
 // count lane's rule (judge.Summarize): a side whose runs disagree (threads,
 // clock-driven work) is count_unstable and the pair has no instruction
 // ratio, as run would not gate it.
-func judgeCounts(b *Bench, p Pair, a, bs judge.CountCell) {
+func judgeCounts(b *Bench, p Pair, a, bs []runner.Count) {
 	if p.NotCounted != "" {
 		b.CountStatus = judge.NotCounted
 		b.Detail = join(b.Detail, "not counted: "+p.NotCounted)
@@ -41,7 +34,8 @@ func judgeCounts(b *Bench, p Pair, a, bs judge.CountCell) {
 	if p.A.Job.Count == nil || p.B.Job.Count == nil || b.Rounds == 0 {
 		return // nothing was asked, or no round ran
 	}
-	ca, cb := judge.Summarize(a), judge.Summarize(bs)
+	ca := judge.Summarize(judge.CountCell{Asked: true, Runs: a})
+	cb := judge.Summarize(judge.CountCell{Asked: true, Runs: bs})
 	b.InstrA, b.InstrB = ca.Median, cb.Median
 	switch {
 	case ca.Status == judge.CountFailed || cb.Status == judge.CountFailed:

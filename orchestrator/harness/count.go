@@ -113,9 +113,7 @@ func cellOf(ln *lane) judge.CountCell {
 	if !ln.count.asked {
 		return judge.CountCell{}
 	}
-	check, timed := judge.TimedCheck(ln.out.Samples)
-	return judge.CountCell{Asked: true, NotCounted: ln.count.why, Runs: ln.out.Counts, Target: ln.lang.CountTarget, Valgrind: ln.out.Env.Valgrind,
-		Check: check, HasCheck: timed}
+	return judge.CountCell{Asked: true, NotCounted: ln.count.why, Runs: ln.out.Counts, Target: ln.lang.CountTarget, Valgrind: ln.out.Env.Valgrind}
 }
 
 // laneCount is a lane's count lane as the report keeps it.

@@ -26,28 +26,6 @@ type CountCell struct {
 	Runs       []wire.Count
 	Target     string // the CPU target of the counted build
 	Valgrind   string // `valgrind --version` in its image
-	// Check is the timed runs' check= line (TimedCheck) when HasCheck:
-	// every counted run must print the same.
-	Check    string
-	HasCheck bool
-}
-
-// TimedCheck is the check= line the measured samples of a cell agree on,
-// and whether there was one to agree on (no measured sample, or samples
-// that differ among themselves: false, and the counted runs are held only
-// to each other).
-func TimedCheck(samples []wire.Sample) (string, bool) {
-	check, seen := "", false
-	for _, s := range samples {
-		if s.Warmup || s.Status != wire.StatusOK {
-			continue
-		}
-		if seen && s.Check != check {
-			return "", false
-		}
-		check, seen = s.Check, true
-	}
-	return check, seen
 }
 
 // Counts is what a cell's counted runs say together.
@@ -86,9 +64,6 @@ func Summarize(c CountCell) Counts {
 			scopes[r.Scope] = true
 		}
 	}
-	if s.Why == "" {
-		s.Why = checkDiffers(c, ok)
-	}
 	switch {
 	case s.Why != "":
 		s.Status = CountFailed
@@ -123,29 +98,6 @@ func Summarize(c CountCell) Counts {
 		s.Why = fmt.Sprintf("counted runs differ by %.4f%% (%d to %d instructions), over the %.2f%% the determinism rule allows", 100*s.Spread, lo, hi, 100*StableSpread)
 	}
 	return s
-}
-
-// checkDiffers says why the counted runs are not the timed program's work
-// ("" when they are): a counted run whose check= line is not the timed
-// runs' (a counted build of its own that skips or changes the work, which
-// a compiler under test can make), or counted runs that differ among
-// themselves when nothing was timed.
-func checkDiffers(c CountCell, ok []wire.Count) string {
-	want, timed := c.Check, c.HasCheck
-	for i, r := range ok {
-		if !timed && i == 0 {
-			want = r.Check
-			continue
-		}
-		if r.Check == want {
-			continue
-		}
-		if timed {
-			return fmt.Sprintf("the counted run printed check=%q, the timed runs check=%q: the counted program did not do the timed program's work, so its count is not the bench's", r.Check, want)
-		}
-		return fmt.Sprintf("the counted runs printed different check= lines (%q, %q): not the same work", want, r.Check)
-	}
-	return ""
 }
 
 // CountCheck is the count lane's verdict on a cell.

@@ -87,9 +87,6 @@ type Count struct {
 	// EstCycles = Ir + 10·(I1mr+D1mr+D1mw) + 100·(ILmr+DLmr+DLmw).
 	EstCycles uint64 `json:"est_cycles,omitempty"`
 	WallNs    int64  `json:"wall_ns"`
-	// Check is the counted run's check= line: the judge holds it to the
-	// timed runs' (a counted build that does other work is no count).
-	Check string `json:"check,omitempty"`
 	// Threads: the program started a second thread, so its count depends
 	// on how the threads interleaved; two runs that agree prove nothing
 	// and the judge never gates it (count_unstable).
