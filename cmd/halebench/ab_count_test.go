@@ -9,7 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -121,11 +121,11 @@ func TestABClientRequestIsNotFasterByInstructions(t *testing.T) {
 	for _, b := range res.Benches {
 		benches[b.Name] = b
 	}
-	if p := benches["plain"]; p.CountStatus != judge.OK || p.InstrRatio < 0.999 || p.InstrRatio > 1.001 || p.InstrA < 5000000 {
+	if p := benches["plain"]; p.CountStatus != outcome.OK || p.InstrRatio < 0.999 || p.InstrRatio > 1.001 || p.InstrA < 5000000 {
 		t.Fatalf("the control bench was not counted alike on both sides: %s %d/%d ratio %v %q\n%s", p.CountStatus, p.InstrA, p.InstrB, p.InstrRatio, p.Detail, grid.String())
 	}
 	h := benches["hidden"]
-	if h.CountStatus != judge.CountFailed || h.InstrRatio != 0 || !strings.Contains(h.Detail, "B: ") ||
+	if h.CountStatus != outcome.CountFailed || h.InstrRatio != 0 || !strings.Contains(h.Detail, "B: ") ||
 		strings.Contains(h.Detail, "A: ") || !strings.Contains(h.Detail, "client-request sequence") {
 		t.Errorf("B, which toggles Callgrind's collection, was judged by its count: %s, instructions %d/%d, ratio %v, %q\n%s",
 			h.CountStatus, h.InstrA, h.InstrB, h.InstrRatio, h.Detail, grid.String())

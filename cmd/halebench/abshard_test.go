@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
@@ -61,7 +61,7 @@ func TestMergeABVerb(t *testing.T) {
 		r := &report.Result{Schema: report.ABSchema, Subject: "c", A: "suite a", B: "suite b", Threshold: 0.02, Looks: []int{6}, StoppedBy: "resolved",
 			Shard: &report.Shard{Index: k, Total: 2, SuiteBenches: part.Benches, Benches: part.Part(k), Digest: part.Digest, SuiteSourcesDigest: "sha256:5555555555555555555555555555555555555555555555555555555555555555"}}
 		for _, name := range part.Part(k) {
-			r.Benches = append(r.Benches, report.ABBench{Name: name, Lang: "c", Verdict: judge.Same, Ratio: 1.0123, RatioLow: 1.001, RatioHigh: 1.02})
+			r.Benches = append(r.Benches, report.ABBench{Name: name, Lang: "c", Verdict: outcome.Same, Ratio: 1.0123, RatioLow: 1.001, RatioHigh: 1.02})
 		}
 		path := filepath.Join(dir, fmt.Sprintf("ab-%d.json", k))
 		if err := report.WriteFile(path, r); err != nil {

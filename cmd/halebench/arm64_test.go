@@ -12,6 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // qemuBinfmt is where binfmt_misc keeps the aarch64 emulator's entry, and
@@ -163,7 +164,7 @@ func TestSlowArm64Emulated(t *testing.T) {
 		t.Fatalf("host: image_arch %q, emulated %q", rep.Host.ImageArch, rep.Host.Emulated)
 	}
 	b := rep.bench(t, "arm_loop")
-	if b.Status != string(judge.Emulated) || !strings.Contains(b.SubjectResult.Detail, "time and memory not gated: emulated") {
+	if b.Status != string(outcome.Emulated) || !strings.Contains(b.SubjectResult.Detail, "time and memory not gated: emulated") {
 		t.Fatalf("arm_loop: %s (%s), want emulated", b.Status, b.SubjectResult.Detail)
 	}
 	ref := rep.BenchImages["c"].Ref
@@ -194,7 +195,7 @@ func TestSlowArm64Emulated(t *testing.T) {
 	for _, r := range s.SubjectResult.Count.Runs {
 		why += " " + r.Detail
 	}
-	if s.CountVerdict != string(judge.CountFailed) || !strings.Contains(why, "aarch64 client-request sequence") {
+	if s.CountVerdict != string(outcome.CountFailed) || !strings.Contains(why, "aarch64 client-request sequence") {
 		t.Fatalf("arm_steer's count: %s (%q), want count_failed naming the aarch64 client request", s.CountVerdict, why)
 	}
 	f, err := judge.Load(arm)
@@ -206,7 +207,7 @@ func TestSlowArm64Emulated(t *testing.T) {
 		t.Fatalf("gating on the arm64 count: exit %d\n%s", code, errOut)
 	}
 	again := armReport(t, out).bench(t, "arm_loop")
-	if again.CountVerdict != string(judge.OK) || again.SubjectResult.Count.Ir != recorded {
+	if again.CountVerdict != string(outcome.OK) || again.SubjectResult.Count.Ir != recorded {
 		t.Fatalf("arm_loop counted %d then %d, verdict %s; want equal counts, ok", recorded, again.SubjectResult.Count.Ir, again.CountVerdict)
 	}
 
@@ -217,7 +218,7 @@ func TestSlowArm64Emulated(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("an arm64 run on amd64 baselines: exit %d\n%s", code, errOut)
 	}
-	if b := armReport(t, out).bench(t, "arm_loop"); b.Status != string(judge.Emulated) || !strings.Contains(errOut, "recorded on amd64") {
+	if b := armReport(t, out).bench(t, "arm_loop"); b.Status != string(outcome.Emulated) || !strings.Contains(errOut, "recorded on amd64") {
 		t.Fatalf("arm_loop on amd64 baselines: %s (%q)\n%s", b.Status, b.SubjectResult.Detail, errOut)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"golang.org/x/sys/unix"
 )
@@ -76,7 +76,7 @@ func TestVerifyRefusesHostilePackages(t *testing.T) {
 	rep := report.Report{Schema: report.Schema,
 		Base: report.Base{Ref: "halebench/base:trixie-1", ID: "sha256:aa", Inputs: &report.Inputs{SourceDateEpoch: 1,
 			Builder: "mmdebstrap --variant=minbase --include=ca-certificates trixie http://deb.debian.org/debian; halebench"}},
-		Images: map[string]report.Toolchain{"c": {Status: judge.Available, Ref: "halebench/toolchain-c:x",
+		Images: map[string]report.Toolchain{"c": {Status: outcome.Available, Ref: "halebench/toolchain-c:x",
 			Inputs: &report.Inputs{BuildArgs: map[string]string{"PACKAGES": "-o APT::Update::Pre-Invoke::=touch${IFS}/tmp/owned clang=1"}}}}}
 	data, _ := json.Marshal(rep)
 	p := filepath.Join(t.TempDir(), "report.json")

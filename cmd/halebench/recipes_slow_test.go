@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -75,7 +75,7 @@ func TestSlowShardRecipe(t *testing.T) {
 		switch {
 		case b.SubjectResult == nil:
 			compared[string(b.Status)]++
-		case b.SubjectResult.Count != nil && b.SubjectResult.Count.Verdict == judge.CountUnstable:
+		case b.SubjectResult.Count != nil && b.SubjectResult.Count.Verdict == outcome.CountUnstable:
 			compared["count_unstable, counts not compared"]++
 		default:
 			compared["counts compared"]++

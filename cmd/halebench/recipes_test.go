@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"gopkg.in/yaml.v3"
@@ -349,14 +349,14 @@ func writeFakeShards(t *testing.T, files []string) {
 	p := result.Split(len(files), result.Costs{Of: map[string]int64{"fn_call": 1, "json_parse": 5, "loop_overhead": 1}, By: "test"})
 	for i, f := range files {
 		k := i + 1
-		r := &report.Report{Schema: report.Schema, RunID: fmt.Sprint("run-", k), Status: judge.OK, Subject: "c", SubjectStatus: "available",
+		r := &report.Report{Schema: report.Schema, RunID: fmt.Sprint("run-", k), Status: outcome.OK, Subject: "c", SubjectStatus: "available",
 			Host:       report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprint("runner-", k)}},
 			Count:      &report.Count{Mode: "only", Runs: 2, CostSeconds: 1},
 			Categories: []report.Category{{Name: "all", Title: "All", Benches: benches}},
 			Shard:      &report.Shard{Index: k, Total: len(files), SuiteBenches: p.Benches, Benches: p.Part(k), Digest: p.Digest, SuiteSourcesDigest: "sha256:5555555555555555555555555555555555555555555555555555555555555555"}}
 		for _, name := range p.Part(k) {
-			r.Benches = append(r.Benches, &report.Bench{Name: name, Category: "all", Status: judge.OK, CountVerdict: judge.OK,
-				SubjectResult: &report.Lang{Status: judge.OK, Count: &report.CountLane{Ir: 1234, Verdict: judge.OK}}, Comparatives: map[string]*report.Lang{}})
+			r.Benches = append(r.Benches, &report.Bench{Name: name, Category: "all", Status: outcome.OK, CountVerdict: outcome.OK,
+				SubjectResult: &report.Lang{Status: outcome.OK, Count: &report.CountLane{Ir: 1234, Verdict: outcome.OK}}, Comparatives: map[string]*report.Lang{}})
 		}
 		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 			t.Fatal(err)

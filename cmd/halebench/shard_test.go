@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
@@ -117,7 +117,7 @@ func sameRun(t *testing.T, whole, merged *report.Report) {
 	}
 	var want []string // the suite's benches: not those the baselines name and the suite lost
 	for _, b := range whole.Benches {
-		if b.Status != judge.NoBench {
+		if b.Status != outcome.NoBench {
 			want = append(want, b.Name)
 		}
 	}
@@ -141,7 +141,7 @@ func sameBench(t *testing.T, b, w *report.Bench) {
 		t.Errorf("%s: status %s count %s; unsharded %s %s", b.Name, b.Status, b.CountVerdict, w.Status, w.CountVerdict)
 		return
 	}
-	if w.SubjectResult == nil && w.Status == judge.NoSubjectSource {
+	if w.SubjectResult == nil && w.Status == outcome.NoSubjectSource {
 		return
 	}
 	if b.SubjectResult == nil {
@@ -149,7 +149,7 @@ func sameBench(t *testing.T, b, w *report.Bench) {
 		return
 	}
 	bc, wc := b.SubjectResult.Count, w.SubjectResult.Count
-	if bc != nil && wc != nil && bc.Verdict == judge.CountUnstable && wc.Verdict == judge.CountUnstable {
+	if bc != nil && wc != nil && bc.Verdict == outcome.CountUnstable && wc.Verdict == outcome.CountUnstable {
 		return
 	}
 	if bc == nil || wc == nil || bc.Ir != wc.Ir || bc.Ir == 0 || !reflect.DeepEqual(irs(bc), irs(wc)) {
@@ -174,16 +174,16 @@ func writeShards(t *testing.T) []string {
 	dir := t.TempDir()
 	var files []string
 	for k := 1; k <= 2; k++ {
-		r := &report.Report{Schema: report.Schema, RunID: fmt.Sprint("run-", k), Status: judge.OK, Subject: "c", SubjectStatus: "available",
+		r := &report.Report{Schema: report.Schema, RunID: fmt.Sprint("run-", k), Status: outcome.OK, Subject: "c", SubjectStatus: "available",
 			Host:       report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprint("runner-", k)}},
 			Count:      &report.Count{Mode: "only", Runs: 2, CostSeconds: 1},
 			Categories: []report.Category{{Name: "all", Title: "All", Benches: benches}},
 			Shard:      &report.Shard{Index: k, Total: 2, SuiteBenches: p.Benches, Benches: p.Part(k), Digest: p.Digest, SuiteSourcesDigest: "sha256:5555555555555555555555555555555555555555555555555555555555555555"}}
 		for _, name := range p.Part(k) {
-			b := &report.Bench{Name: name, Category: "all", Status: judge.OK, CountVerdict: judge.OK,
-				SubjectResult: &report.Lang{Status: judge.OK, Count: &report.CountLane{Ir: 1234, Verdict: judge.OK}}, Comparatives: map[string]*report.Lang{}}
+			b := &report.Bench{Name: name, Category: "all", Status: outcome.OK, CountVerdict: outcome.OK,
+				SubjectResult: &report.Lang{Status: outcome.OK, Count: &report.CountLane{Ir: 1234, Verdict: outcome.OK}}, Comparatives: map[string]*report.Lang{}}
 			if k == 2 {
-				b.Status, b.CountVerdict, r.Status = judge.Regression, judge.Regression, judge.Regression
+				b.Status, b.CountVerdict, r.Status = outcome.Regression, outcome.Regression, outcome.Regression
 			}
 			r.Benches = append(r.Benches, b)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -81,7 +82,7 @@ type state struct {
 	ca, cb     []runner.Count // each side's counted runs, from round 1
 	got        [2]int64       // this round's sample of each side, until both have one
 	done       bool
-	verdict    judge.Status
+	verdict    outcome.Status
 	detail     string
 	countAsked bool
 }
@@ -104,7 +105,7 @@ func Compare(ctx context.Context, s plan.Sampler, pairs []Pair, set Settings) *R
 	for _, p := range pairs {
 		st := &state{p: p, m: set.Metric}
 		if why := missingOf(p); why != "" {
-			st.done, st.verdict, st.detail = true, judge.Missing, why
+			st.done, st.verdict, st.detail = true, outcome.Missing, why
 		}
 		all = append(all, st)
 	}
@@ -182,10 +183,10 @@ func take(st *state, round, side int, o runner.Outcome) bool {
 	if len(o.Samples) > 0 {
 		v = figure(st.m, o.Samples[0])
 	}
-	if o.Status != judge.OK || v <= 0 {
-		st.done, st.verdict = true, judge.Missing
-		if o.Status == judge.Interrupted {
-			st.verdict = judge.Unresolved
+	if o.Status != outcome.OK || v <= 0 {
+		st.done, st.verdict = true, outcome.Missing
+		if o.Status == outcome.Interrupted {
+			st.verdict = outcome.Unresolved
 		}
 		st.detail = fmt.Sprintf("%c: %s %s", name, o.Status, termtext.FirstLine(cmp.Or(o.Detail, o.BuildError)))
 		return true
@@ -207,7 +208,7 @@ func take(st *state, round, side int, o runner.Outcome) bool {
 // look gives a pair its verdict at this look; a resolved pair stops.
 func look(st *state, level, t float64) {
 	lo, hi, est := interval(st, level)
-	if v := report.Verdict(est, lo, hi, t); v != judge.Unresolved {
+	if v := report.Verdict(est, lo, hi, t); v != outcome.Unresolved {
 		st.done, st.verdict = true, v
 	}
 }
@@ -233,7 +234,7 @@ func finish(st *state, level, t float64) Bench {
 		}
 	}
 	if b.Verdict == "" {
-		b.Verdict, b.Detail = judge.Unresolved, "no round was run"
+		b.Verdict, b.Detail = outcome.Unresolved, "no round was run"
 	}
 	judgeCounts(&b, st.p, st.ca, st.cb)
 	return b

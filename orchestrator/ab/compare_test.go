@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
@@ -18,7 +19,7 @@ import (
 type fakeSampler struct {
 	rng   *rand.Rand
 	times map[string]float64 // image -> true ns
-	fail  map[string]judge.Status
+	fail  map[string]outcome.Status
 	irs   map[string]uint64
 	multi map[string]bool  // images whose program starts a second thread
 	mems  map[string]int64 // image -> its cgroup memory peak, KiB (none: no peak)
@@ -38,7 +39,7 @@ func (f *fakeSampler) Sample(ctx context.Context, w runner.Where, j runner.Job) 
 		drift *= 3 // an outlier from a neighbour
 	}
 	ns := f.times[w.Image] * drift * (1 + 0.01*f.rng.NormFloat64())
-	o := runner.Outcome{Status: judge.OK, Samples: []runner.Sample{{ElapsedNs: int64(ns), MaxRSSKB: 1}}}
+	o := runner.Outcome{Status: outcome.OK, Samples: []runner.Sample{{ElapsedNs: int64(ns), MaxRSSKB: 1}}}
 	if kb, ok := f.mems[w.Image]; ok {
 		kb += int64(f.rng.Intn(8))
 		o.Samples[0].MemPeakKB = &kb
@@ -65,12 +66,12 @@ func pair(name, a, b string) Pair {
 func TestCompareFindsKnownEffects(t *testing.T) {
 	f := &fakeSampler{rng: rand.New(rand.NewSource(3)),
 		times: map[string]float64{"a1": 1e6, "b1": 1.10e6, "a2": 2e6, "b2": 2e6, "a3": 1e6, "b3": 0.9e6, "a4": 1e6},
-		fail:  map[string]judge.Status{"b4": judge.BuildFailed},
+		fail:  map[string]outcome.Status{"b4": outcome.BuildFailed},
 		irs:   map[string]uint64{"a1": 1_000_000, "b1": 1_100_000}}
 	pairs := []Pair{pair("slow", "a1", "b1"), pair("same", "a2", "b2"), pair("fast", "a3", "b3"), pair("broken", "a4", "b4")}
 	pairs = append(pairs, Pair{Name: "gone", Lang: "c", A: pairs[0].A, B: Side{Missing: "no such bench in B"}})
 	res := Compare(context.Background(), f, pairs, Settings{Seed: 42, Threshold: 0.03})
-	want := map[string]judge.Status{"slow": judge.Slower, "same": judge.Same, "fast": judge.Faster, "broken": judge.Missing, "gone": judge.Missing}
+	want := map[string]outcome.Status{"slow": outcome.Slower, "same": outcome.Same, "fast": outcome.Faster, "broken": outcome.Missing, "gone": outcome.Missing}
 	for _, b := range res.Benches {
 		if b.Verdict != want[b.Name] {
 			t.Errorf("%s: %s (ratio %.3f [%.3f, %.3f] after %d rounds; %s), want %s", b.Name, b.Verdict, b.Ratio, b.RatioLow, b.RatioHigh, b.Rounds, b.Detail, want[b.Name])
@@ -92,7 +93,7 @@ func TestCompareAAFlagsNothing(t *testing.T) {
 		f := &fakeSampler{rng: rand.New(rand.NewSource(seed)), times: map[string]float64{"x": 1e6, "y": 5e5, "z": 3e6}}
 		res := Compare(context.Background(), f, []Pair{pair("x", "x", "x"), pair("y", "y", "y"), pair("z", "z", "z")}, Settings{Seed: seed})
 		for _, b := range res.Benches {
-			if b.Verdict == judge.Slower || b.Verdict == judge.Faster {
+			if b.Verdict == outcome.Slower || b.Verdict == outcome.Faster {
 				t.Errorf("seed %d: A/A %s is %s (%.3f [%.3f, %.3f])", seed, b.Name, b.Verdict, b.Ratio, b.RatioLow, b.RatioHigh)
 			}
 		}
@@ -138,15 +139,15 @@ func TestScheduleIsInterleavedAndSeeded(t *testing.T) {
 func TestVerdictRule(t *testing.T) {
 	cases := []struct {
 		r, lo, hi float64
-		want      judge.Status
+		want      outcome.Status
 	}{
-		{1.05, 1.03, 1.07, judge.Slower},
-		{1.01, 1.005, 1.015, judge.Same}, // real but inside the band
-		{1.03, 1.01, 1.05, judge.Slower}, // estimate past the band, interval above 1
-		{1.015, 1.01, 1.03, judge.Unresolved},
-		{0.95, 0.93, 0.97, judge.Faster},
-		{1.0, 0.99, 1.01, judge.Same},
-		{1.0, 0.9, 1.1, judge.Unresolved},
+		{1.05, 1.03, 1.07, outcome.Slower},
+		{1.01, 1.005, 1.015, outcome.Same}, // real but inside the band
+		{1.03, 1.01, 1.05, outcome.Slower}, // estimate past the band, interval above 1
+		{1.015, 1.01, 1.03, outcome.Unresolved},
+		{0.95, 0.93, 0.97, outcome.Faster},
+		{1.0, 0.99, 1.01, outcome.Same},
+		{1.0, 0.9, 1.1, outcome.Unresolved},
 	}
 	for _, c := range cases {
 		if got := report.Verdict(c.r, c.lo, c.hi, 0.02); got != c.want {
@@ -164,7 +165,7 @@ func TestBudgetAndInterruptStop(t *testing.T) {
 		t.Fatalf("stopped by %s after %d jobs", res.StoppedBy, len(f.calls))
 	}
 	res = Compare(context.Background(), f, []Pair{pair("x", "a", "b")}, Settings{Budget: 1})
-	if res.StoppedBy != "budget" || res.Benches[0].Verdict != judge.Unresolved {
+	if res.StoppedBy != "budget" || res.Benches[0].Verdict != outcome.Unresolved {
 		t.Fatalf("budget: stopped by %s, %s", res.StoppedBy, res.Benches[0].Verdict)
 	}
 }
@@ -175,8 +176,8 @@ func TestBudgetAndInterruptStop(t *testing.T) {
 func TestCompareByMetric(t *testing.T) {
 	for _, tc := range []struct {
 		m    *judge.Metric
-		want judge.Status
-	}{{nil, judge.Same}, {judge.MetricTime, judge.Same}, {judge.MetricMemory, judge.Slower}} {
+		want outcome.Status
+	}{{nil, outcome.Same}, {judge.MetricTime, outcome.Same}, {judge.MetricMemory, outcome.Slower}} {
 		f := &fakeSampler{rng: rand.New(rand.NewSource(5)), times: map[string]float64{"a": 1e6, "b": 1e6},
 			mems: map[string]int64{"a": 10_000, "b": 12_000}}
 		res := Compare(context.Background(), f, []Pair{pair("m", "a", "b")}, Settings{Seed: 5, Metric: tc.m})

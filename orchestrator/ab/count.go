@@ -6,6 +6,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -27,7 +28,7 @@ func countJob(l suite.Language, name string, sampleTimeout time.Duration) (*wire
 // ratio, as run would not gate it.
 func judgeCounts(b *Bench, p Pair, a, bs []runner.Count) {
 	if p.NotCounted != "" {
-		b.CountStatus = judge.NotCounted
+		b.CountStatus = outcome.NotCounted
 		b.Detail = join(b.Detail, "not counted: "+p.NotCounted)
 		return
 	}
@@ -38,23 +39,23 @@ func judgeCounts(b *Bench, p Pair, a, bs []runner.Count) {
 	cb := judge.Summarize(judge.CountCell{Asked: true, Runs: bs})
 	b.InstrA, b.InstrB = ca.Median, cb.Median
 	switch {
-	case ca.Status == judge.CountFailed || cb.Status == judge.CountFailed:
-		b.CountStatus = judge.CountFailed
-		b.Detail = join(b.Detail, "counts failed: "+sideWhy(ca, cb, judge.CountFailed))
-	case ca.Status == judge.CountUnstable || cb.Status == judge.CountUnstable:
-		b.CountStatus = judge.CountUnstable
-		b.Detail = join(b.Detail, "counts unstable: "+sideWhy(ca, cb, judge.CountUnstable))
+	case ca.Status == outcome.CountFailed || cb.Status == outcome.CountFailed:
+		b.CountStatus = outcome.CountFailed
+		b.Detail = join(b.Detail, "counts failed: "+sideWhy(ca, cb, outcome.CountFailed))
+	case ca.Status == outcome.CountUnstable || cb.Status == outcome.CountUnstable:
+		b.CountStatus = outcome.CountUnstable
+		b.Detail = join(b.Detail, "counts unstable: "+sideWhy(ca, cb, outcome.CountUnstable))
 	case ca.Scope != cb.Scope:
-		b.CountStatus = judge.CountFailed
+		b.CountStatus = outcome.CountFailed
 		b.Detail = join(b.Detail, fmt.Sprintf("counts failed: A counted %s, B %s", ca.Scope, cb.Scope))
 	default:
-		b.CountStatus = judge.OK
+		b.CountStatus = outcome.OK
 		b.InstrRatio = float64(cb.Median) / float64(ca.Median)
 	}
 }
 
 // sideWhy names the side (or sides) whose counts ended st, with why.
-func sideWhy(a, b judge.Counts, st judge.Status) string {
+func sideWhy(a, b judge.Counts, st outcome.Status) string {
 	switch {
 	case a.Status == st && b.Status == st:
 		return "A: " + a.Why + "; B: " + b.Why

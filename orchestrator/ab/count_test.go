@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -27,14 +28,14 @@ func TestCompareCountsByRunsRule(t *testing.T) {
 	for _, b := range res.Benches {
 		by[b.Name] = b
 	}
-	if b := by["threaded"]; b.CountStatus != judge.CountUnstable || b.InstrRatio != 0 || !strings.Contains(b.Detail, "B: the program started a second thread") {
+	if b := by["threaded"]; b.CountStatus != outcome.CountUnstable || b.InstrRatio != 0 || !strings.Contains(b.Detail, "B: the program started a second thread") {
 		t.Errorf("threaded: count %s, ratio %v, detail %q", b.CountStatus, b.InstrRatio, b.Detail)
 	}
-	if b := by["exact"]; b.CountStatus != judge.OK || b.InstrRatio != 2 {
+	if b := by["exact"]; b.CountStatus != outcome.OK || b.InstrRatio != 2 {
 		t.Errorf("exact: count %s, ratio %v", b.CountStatus, b.InstrRatio)
 	}
 	// 10 and 11 instructions: a 10 % spread, past the determinism rule.
-	if b := by["jumpy"]; b.CountStatus != judge.CountUnstable || b.InstrRatio != 0 {
+	if b := by["jumpy"]; b.CountStatus != outcome.CountUnstable || b.InstrRatio != 0 {
 		t.Errorf("jumpy: count %s, ratio %v", b.CountStatus, b.InstrRatio)
 	}
 	var grid strings.Builder
@@ -50,7 +51,7 @@ func TestCompareCountFailed(t *testing.T) {
 	p := pair("one", "a", "b")
 	p.B.Job.Count = &wire.CountJob{Runs: 1}
 	res := Compare(context.Background(), f, []Pair{p}, Settings{Seed: 1, MaxRounds: 6})
-	if b := res.Benches[0]; b.CountStatus != judge.CountFailed || b.InstrRatio != 0 || !strings.Contains(b.Detail, "B: 1 counted runs") {
+	if b := res.Benches[0]; b.CountStatus != outcome.CountFailed || b.InstrRatio != 0 || !strings.Contains(b.Detail, "B: 1 counted runs") {
 		t.Errorf("count %s, ratio %v, detail %q", b.CountStatus, b.InstrRatio, b.Detail)
 	}
 }

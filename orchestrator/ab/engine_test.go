@@ -12,7 +12,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
@@ -94,13 +94,13 @@ func TestABOnEngine(t *testing.T) {
 	for _, bn := range res.Benches {
 		got[bn.Name] = bn
 	}
-	if fmb := got["fn_modular"]; fmb.Rounds < 6 || fmb.MedianA <= 0 || fmb.MedianB <= fmb.MedianA || len(fmb.SamplesA) != fmb.Rounds || fmb.Verdict == judge.Missing || fmb.Verdict == judge.Faster {
+	if fmb := got["fn_modular"]; fmb.Rounds < 6 || fmb.MedianA <= 0 || fmb.MedianB <= fmb.MedianA || len(fmb.SamplesA) != fmb.Rounds || fmb.Verdict == outcome.Missing || fmb.Verdict == outcome.Faster {
 		t.Errorf("fn_modular: %+v", fmb)
 	}
-	if g := got["gone_in_b"]; g.Verdict != judge.Missing || !strings.Contains(g.Detail, "B: no such bench") {
+	if g := got["gone_in_b"]; g.Verdict != outcome.Missing || !strings.Contains(g.Detail, "B: no such bench") {
 		t.Errorf("gone_in_b: %s %q", g.Verdict, g.Detail)
 	}
-	if br := got["broken_in_b"]; br.Verdict != judge.Missing || !strings.Contains(br.Detail, "B: build_failed") {
+	if br := got["broken_in_b"]; br.Verdict != outcome.Missing || !strings.Contains(br.Detail, "B: build_failed") {
 		t.Errorf("broken_in_b: %s %q", br.Verdict, br.Detail)
 	}
 	if res.Seed != 5 {
@@ -178,7 +178,7 @@ func TestSlowABKnownEffects(t *testing.T) {
 	aa := compare(t, a, suite(t, files), ab.Settings{})
 	for _, bn := range aa.Benches {
 		logBench(t, "A/A", bn)
-		if bn.Verdict == judge.Slower || bn.Verdict == judge.Faster {
+		if bn.Verdict == outcome.Slower || bn.Verdict == outcome.Faster {
 			againAA(t, "A/A", bn, files[bn.Name+".c"])
 		}
 	}
@@ -198,9 +198,9 @@ func TestSlowABKnownEffects(t *testing.T) {
 				truth = bn.InstrRatio
 			}
 			switch {
-			case bn.Name == "fn_modular" && (bn.Verdict != judge.Slower || bn.RatioLow > truth || bn.RatioHigh < truth):
+			case bn.Name == "fn_modular" && (bn.Verdict != outcome.Slower || bn.RatioLow > truth || bn.RatioHigh < truth):
 				t.Errorf("fn_modular %s: %s %.3f [%.3f, %.3f], true ratio %.4f", v.what, bn.Verdict, bn.Ratio, bn.RatioLow, bn.RatioHigh, truth)
-			case bn.Name != "fn_modular" && (bn.Verdict == judge.Slower || bn.Verdict == judge.Faster):
+			case bn.Name != "fn_modular" && (bn.Verdict == outcome.Slower || bn.Verdict == outcome.Faster):
 				againAA(t, v.what, bn, files[bn.Name+".c"])
 			}
 		}
@@ -216,7 +216,7 @@ func againAA(t *testing.T, what string, first ab.Bench, src string) {
 	res := compare(t, suite(t, one), suite(t, one), ab.Settings{Seed: 977})
 	for _, bn := range res.Benches {
 		logBench(t, what+" again", bn)
-		if bn.Verdict == judge.Slower || bn.Verdict == judge.Faster {
+		if bn.Verdict == outcome.Slower || bn.Verdict == outcome.Faster {
 			t.Errorf("%s: %s flagged %s twice: %.3f [%.3f, %.3f], then %.3f [%.3f, %.3f]", what, bn.Name, bn.Verdict, first.Ratio, first.RatioLow, first.RatioHigh, bn.Ratio, bn.RatioLow, bn.RatioHigh)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 )
@@ -44,7 +44,7 @@ func TestOutputsHTMLFollowsNoLink(t *testing.T) {
 // folder it cannot be stored in next, and --fail-on-slower only when all
 // else went well.
 func TestOutputsGive(t *testing.T) {
-	slower := &Result{A: "a", B: "b", RunID: "ab-x-1", GeneratedAt: "2026-12-06T10:11:12Z", Benches: []Bench{{Name: "n", Lang: "c", Verdict: judge.Slower}}}
+	slower := &Result{A: "a", B: "b", RunID: "ab-x-1", GeneratedAt: "2026-12-06T10:11:12Z", Benches: []Bench{{Name: "n", Lang: "c", Verdict: outcome.Slower}}}
 	dir := t.TempDir()
 	var out, log strings.Builder
 	if err := (Outputs{Results: dir, Markdown: true, FailOnSlower: true}).Give(slower, nil, &out, &log); err != ErrSlower {

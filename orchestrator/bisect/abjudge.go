@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -182,8 +183,8 @@ func judgeRatio(name, bench string, t Ratio, instr float64, noInstr string) (Rat
 
 // noInstr says why a compared bench has no instruction ratio: its counts
 // are unstable on a side (they cannot place a commit), or it was not counted.
-func noInstr(st judge.Status, detail string) string {
-	if st == judge.CountUnstable {
+func noInstr(st outcome.Status, detail string) string {
+	if st == outcome.CountUnstable {
 		return "its instruction counts are unstable: " + orNone(detail, "a side's runs disagree or it starts a thread") + "; they cannot place a commit"
 	}
 	return orNone(detail, "the count lane does not count hale here")

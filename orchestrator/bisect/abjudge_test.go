@@ -10,7 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 )
 
@@ -58,9 +58,9 @@ func (s fakeStepsOf) AB(_ context.Context, p *ab.Plan) (*ab.Result, error) {
 	for _, name := range p.Names {
 		tl := s.f.time[name]
 		r := tl[b] / tl[a]
-		bench := ab.Bench{Name: name, Lang: "hale", Ratio: r, RatioLow: r * 0.995, RatioHigh: r * 1.005, CountStatus: judge.NotCounted}
+		bench := ab.Bench{Name: name, Lang: "hale", Ratio: r, RatioLow: r * 0.995, RatioHigh: r * 1.005, CountStatus: outcome.NotCounted}
 		if il, ok := s.f.instr[name]; ok {
-			bench.InstrRatio, bench.CountStatus = il[b]/il[a], judge.OK
+			bench.InstrRatio, bench.CountStatus = il[b]/il[a], outcome.OK
 		}
 		res.Benches = append(res.Benches, bench)
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -152,7 +153,7 @@ func reportCommit(file string, r *report.Report) (string, error) {
 // of benches is refused.
 func countsOf(file string, r *report.Report, benches []string) (*counted, error) {
 	c := &counted{file: file, ir: map[string]uint64{}, unstable: map[string]bool{}}
-	if tc := r.Images[bisected().Name]; tc.Status == judge.BuildFailed {
+	if tc := r.Images[bisected().Name]; tc.Status == outcome.BuildFailed {
 		c.skip = "hale did not build: " + termtext.Clean(tc.Reason)
 		return c, nil
 	}
@@ -174,7 +175,7 @@ func countsOf(file string, r *report.Report, benches []string) (*counted, error)
 			c.skip = fmt.Sprintf("%s has no instruction count of %s (its status: %s)", file, name, benchStatus(byName[name]))
 			return c, nil
 		}
-		c.ir[name], c.unstable[name] = res.Count.Ir, res.Count.Verdict == judge.CountUnstable
+		c.ir[name], c.unstable[name] = res.Count.Ir, res.Count.Verdict == outcome.CountUnstable
 	}
 	return c, nil
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -16,17 +16,17 @@ import (
 // instructions (0: not counted); failed makes hale's build failed.
 func countReport(id string, irs map[string]uint64, failed bool) *report.Report {
 	r := &report.Report{Schema: report.Schema, Subject: "hale", Images: map[string]report.Toolchain{
-		"hale": {Status: judge.Available, Hale: &report.HaleBuild{Ref: id, Commit: id}}}}
+		"hale": {Status: outcome.Available, Hale: &report.HaleBuild{Ref: id, Commit: id}}}}
 	if failed {
-		r.Images["hale"] = report.Toolchain{Status: judge.BuildFailed, Reason: "cargo: error[E0425]", Hale: &report.HaleBuild{Ref: id}}
+		r.Images["hale"] = report.Toolchain{Status: outcome.BuildFailed, Reason: "cargo: error[E0425]", Hale: &report.HaleBuild{Ref: id}}
 		return r
 	}
 	for name, ir := range irs {
-		lane := &report.CountLane{Ir: ir, Verdict: judge.OK}
+		lane := &report.CountLane{Ir: ir, Verdict: outcome.OK}
 		if ir == 0 {
 			lane = nil
 		}
-		r.Benches = append(r.Benches, &report.Bench{Name: name, Status: judge.OK, SubjectResult: &report.Lang{Status: judge.OK, Count: lane}})
+		r.Benches = append(r.Benches, &report.Bench{Name: name, Status: outcome.OK, SubjectResult: &report.Lang{Status: outcome.OK, Count: lane}})
 	}
 	return r
 }
@@ -119,7 +119,7 @@ func TestFromReportsMissingAndUnstable(t *testing.T) {
 		}
 		r := countReport(c.ID, map[string]uint64{"fn": ir}, false)
 		if i == 4 {
-			r.Benches[0].SubjectResult.Count.Verdict = judge.CountUnstable
+			r.Benches[0].SubjectResult.Count.Verdict = outcome.CountUnstable
 		}
 		writeReport(t, dir, fmt.Sprintf("r%d.json", i), r)
 	}

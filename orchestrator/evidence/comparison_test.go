@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -41,18 +41,18 @@ func TestWriteComparisonCleansWhatReportsCarry(t *testing.T) {
 // A replayed cell shows its number whenever status says it carries one (a
 // regression's too), and the status word otherwise.
 func TestWriteComparisonShowsMeasuredCells(t *testing.T) {
-	rep := func(st judge.Status) *report.Report {
+	rep := func(st outcome.Status) *report.Report {
 		return &report.Report{Subject: "c", Benches: []*report.Bench{{Name: "fn", SubjectResult: &report.Lang{Status: st, ElapsedNsMedian: 2_000_000}}}}
 	}
 	var out bytes.Buffer
-	if err := WriteComparison(&out, rep(judge.OK), rep(judge.Regression)); err != nil {
+	if err := WriteComparison(&out, rep(outcome.OK), rep(outcome.Regression)); err != nil {
 		t.Fatal(err)
 	}
 	if s := out.String(); strings.Count(s, "2.000ms") != 2 || !strings.Contains(s, "1.00") {
 		t.Fatalf("a regression's replayed number is hidden:\n%s", s)
 	}
 	out.Reset()
-	if err := WriteComparison(&out, rep(judge.OK), rep(judge.Timeout)); err != nil {
+	if err := WriteComparison(&out, rep(outcome.OK), rep(outcome.Timeout)); err != nil {
 		t.Fatal(err)
 	}
 	if s := out.String(); !strings.Contains(s, "timeout") || strings.Count(s, "2.000ms") != 1 {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -45,7 +45,7 @@ func TestReadReportRefusesHostileInputs(t *testing.T) {
 		rep := report.Report{Schema: report.Schema,
 			Base: report.Base{Ref: "halebench/base:trixie-1", ID: "sha256:aa", Inputs: &report.Inputs{
 				Builder: builder, SourceDateEpoch: 1}},
-			Images: map[string]report.Toolchain{"c": {Status: judge.Available, Ref: "halebench/toolchain-c:x",
+			Images: map[string]report.Toolchain{"c": {Status: outcome.Available, Ref: "halebench/toolchain-c:x",
 				Inputs: &report.Inputs{BuildArgs: map[string]string{"PACKAGES": packages}}}}}
 		data, err := json.Marshal(rep)
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/session"
 )
@@ -29,7 +29,7 @@ func TestFakeEmulatedTimesNeverGate(t *testing.T) {
 		t.Fatalf("an emulated run failed the gate: %v", err)
 	}
 	b := bench(res.Report, "count")
-	if b.Status != judge.Emulated || !strings.Contains(b.SubjectResult.Detail, "emulated") {
+	if b.Status != outcome.Emulated || !strings.Contains(b.SubjectResult.Detail, "emulated") {
 		t.Fatalf("bench %s (%s), want emulated", b.Status, b.SubjectResult.Detail)
 	}
 	if h := res.Report.Host; h.ImageArch != "arm64" || h.Emulated != emulatedWhy {
@@ -69,7 +69,7 @@ func TestFakeBaselinesKeyedByArch(t *testing.T) {
 				t.Fatalf("a %s file gated a %s run: %v", c.file, c.run, err)
 			}
 			b := bench(res.Report, "count")
-			if b.Status != judge.NoBaseline || b.SubjectResult.Detail != "no_baseline (recorded on "+c.file+")" {
+			if b.Status != outcome.NoBaseline || b.SubjectResult.Detail != "no_baseline (recorded on "+c.file+")" {
 				t.Fatalf("bench %s (%q), want no_baseline (recorded on %s)", b.Status, b.SubjectResult.Detail, c.file)
 			}
 			o.UpdateBaselines = true

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -12,7 +13,7 @@ import (
 
 // assemble is the report of the run's values, with status st: the one
 // place a run's values take the report's shape.
-func (r *run) assemble(st judge.Status) *report.Report {
+func (r *run) assemble(st outcome.Status) *report.Report {
 	p := r.p
 	rep := &report.Report{
 		Kind: report.Kind, Schema: report.Schema, Halebench: report.This(), GeneratedAt: r.at, RunID: r.env.RunID, Status: st,
@@ -63,7 +64,7 @@ func (r *run) assemble(st judge.Status) *report.Report {
 	}
 	for _, name := range r.gone {
 		rep.Benches = append(rep.Benches, &report.Bench{Name: name, Kind: p.Base.Benches[name].Kind, Category: "missing",
-			Status: judge.NoBench, Verdict: "the baselines name this bench; the suite has no program for it any more",
+			Status: outcome.NoBench, Verdict: "the baselines name this bench; the suite has no program for it any more",
 			Comparatives: map[string]*report.Lang{}, ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{}})
 	}
 	return rep
@@ -135,7 +136,7 @@ func langResult(ln *lane, comparable bool) *report.Lang {
 	if res.Samples == nil {
 		res.Samples = []report.Sample{}
 	}
-	if out.Status != judge.OK {
+	if out.Status != outcome.OK {
 		res.Samples = session.Samples(failingSamples(out))
 		return res
 	}
@@ -175,8 +176,8 @@ func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 		}
 	}
 	subj := rb.SubjectResult
-	if subj == nil || subj.ElapsedNsMedian <= 0 || !(subj.Status == judge.OK || subj.Status == judge.StatusParityMismatch ||
-		subj.Status == judge.Regression || subj.Status == judge.MemRegression) {
+	if subj == nil || subj.ElapsedNsMedian <= 0 || !(subj.Status == outcome.OK || subj.Status == outcome.StatusParityMismatch ||
+		subj.Status == outcome.Regression || subj.Status == outcome.MemRegression) {
 		return
 	}
 	m, rss := subj.ElapsedNsMedian, subj.MaxRSSKBMedian

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -124,7 +125,7 @@ func laneCount(ln *lane, v *judge.CountCheck) *report.CountLane {
 	cl := &report.CountLane{Runs: []report.CountRunResult{}, Scope: v.Scope, Ir: v.Median, EstCycles: v.EstCycles, Spread: v.Spread,
 		Verdict: v.Verdict, Reason: v.Why, Baseline: v.Baseline, Band: v.Band, Target: ln.lang.CountTarget,
 		Valgrind: ln.out.Env.Valgrind, Instrument: v.Instrument, WallNs: ln.count.ns, CPUs: ln.count.cpus, TimeoutNs: ln.count.timeout.Nanoseconds()}
-	if v.Baseline > 0 && v.Verdict != judge.Incomparable {
+	if v.Baseline > 0 && v.Verdict != outcome.Incomparable {
 		d := v.Delta
 		cl.Delta = &d
 	}
@@ -237,7 +238,7 @@ func (r *run) updateCounts(pass []*benchRun) error {
 		if ln == nil || v == nil {
 			continue
 		}
-		if v.Status != judge.OK {
+		if v.Status != outcome.OK {
 			fmt.Fprintf(p.Log, "baselines: %s counts not recorded (%s: %s)\n", br.b.Name, v.Status, v.Why)
 			continue
 		}
@@ -266,7 +267,7 @@ func (r *run) updateCounts(pass []*benchRun) error {
 // none, judged against e (the subject's entry: one run may settle it).
 func countLine(ln *lane, e *judge.Entry) string {
 	s := judge.SummarizeAgainst(cellOf(ln), e)
-	if s.Status != judge.OK && s.Status != judge.CountUnstable {
+	if s.Status != outcome.OK && s.Status != outcome.CountUnstable {
 		return string(s.Status) + ": " + s.Why
 	}
 	runs := fmt.Sprintf("spread %.4f%%", 100*s.Spread)

@@ -12,6 +12,7 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
@@ -24,7 +25,7 @@ func (f *fakeEngine) count(w runner.Where, j runner.Job) runner.Outcome {
 		f.countCPUs, f.runsOf = map[string]bool{}, map[string]int{}
 	}
 	f.countCPUs[w.CPUs] = true
-	o := runner.Outcome{Status: judge.OK, Samples: []runner.Sample{}, Env: runner.Env{Valgrind: "valgrind-3.19.0", CgroupVersion: "v1"}}
+	o := runner.Outcome{Status: outcome.OK, Samples: []runner.Sample{}, Env: runner.Env{Valgrind: "valgrind-3.19.0", CgroupVersion: "v1"}}
 	irs, ok := f.counts[w.Lang]
 	for i := 0; i < j.Count.Runs; i++ {
 		if !ok {
@@ -132,9 +133,9 @@ func TestFakeCountOnlyGate(t *testing.T) {
 	o.UpdateBaselines = false
 	for _, c := range []struct {
 		ir   uint64
-		want judge.Status
+		want outcome.Status
 		err  error
-	}{{1000000, judge.OK, nil}, {1004000, judge.OK, nil}, {1100000, judge.Regression, harness.ErrRegression}, {1020000, judge.Regression, harness.ErrRegression}} {
+	}{{1000000, outcome.OK, nil}, {1004000, outcome.OK, nil}, {1100000, outcome.Regression, harness.ErrRegression}, {1020000, outcome.Regression, harness.ErrRegression}} {
 		eng := &fakeEngine{counts: map[string][]uint64{"c": {c.ir}}}
 		res, err := runCounted(t, o, eng)
 		// The baseline repeated to the instruction: one run equal to it
@@ -149,7 +150,7 @@ func TestFakeCountOnlyGate(t *testing.T) {
 		if b.Status != c.want || b.CountVerdict != c.want || *b.SubjectResult.Count.Delta != int64(c.ir)-1000000 {
 			t.Fatalf("%d: bench %s count %s lane %+v", c.ir, b.Status, b.CountVerdict, b.SubjectResult.Count)
 		}
-		if c.want == judge.Regression && (strings.Join(res.Report.FlaggedBy, ",") != "instructions" || res.Report.Status != judge.Regression) {
+		if c.want == outcome.Regression && (strings.Join(res.Report.FlaggedBy, ",") != "instructions" || res.Report.Status != outcome.Regression) {
 			t.Fatalf("flagged by %v, run %s", res.Report.FlaggedBy, res.Report.Status)
 		}
 	}
@@ -168,13 +169,13 @@ func TestFakeCountBesideTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := bench(res.Report, "count")
-	if b.Status != judge.NoBaseline || b.CountVerdict != judge.CountFailed || !strings.Contains(b.SubjectResult.Count.Reason, "unrecognised instruction") {
+	if b.Status != outcome.NoBaseline || b.CountVerdict != outcome.CountFailed || !strings.Contains(b.SubjectResult.Count.Reason, "unrecognised instruction") {
 		t.Fatalf("bench %s count %s lane %+v", b.Status, b.CountVerdict, b.SubjectResult.Count)
 	}
-	if g := b.Comparatives["go"].Count; g == nil || g.Verdict != judge.NotCounted || g.Reason == "" {
+	if g := b.Comparatives["go"].Count; g == nil || g.Verdict != outcome.NotCounted || g.Reason == "" {
 		t.Fatalf("go's count lane %+v", g)
 	}
-	if len(b.SubjectResult.ElapsedNsSamples) != 3 || b.SubjectResult.Status != judge.OK {
+	if len(b.SubjectResult.ElapsedNsSamples) != 3 || b.SubjectResult.Status != outcome.OK {
 		t.Fatalf("time not measured beside a failed count: %+v", b.SubjectResult)
 	}
 	c := res.Report.Count
@@ -183,7 +184,7 @@ func TestFakeCountBesideTime(t *testing.T) {
 	}
 	eng.counts = map[string][]uint64{"c": {1000000, 1001000}}
 	res, _ = runCounted(t, o, eng)
-	if cl := bench(res.Report, "count").SubjectResult.Count; cl.Verdict != judge.CountUnstable || cl.Spread != 0.001 || len(cl.Runs) != 2 {
+	if cl := bench(res.Report, "count").SubjectResult.Count; cl.Verdict != outcome.CountUnstable || cl.Spread != 0.001 || len(cl.Runs) != 2 {
 		t.Fatalf("unstable lane %+v", cl)
 	}
 }
@@ -203,7 +204,7 @@ func TestFakeCountBudget(t *testing.T) {
 		t.Fatalf("%d count jobs, over budget %v", len(eng.countJobs), res.Report.Count.OverBudget)
 	}
 	for _, b := range res.Report.Benches {
-		if b.CountVerdict != judge.NotCounted || !strings.Contains(b.SubjectResult.Count.Reason, "over budget") {
+		if b.CountVerdict != outcome.NotCounted || !strings.Contains(b.SubjectResult.Count.Reason, "over budget") {
 			t.Fatalf("%s: %s %+v", b.Name, b.CountVerdict, b.SubjectResult.Count)
 		}
 	}
@@ -244,7 +245,7 @@ func TestFakeCountLaneInParallel(t *testing.T) {
 	crashed := 0
 	for _, b := range res.Report.Benches {
 		cl := b.SubjectResult.Count
-		if cl == nil || cl.Verdict != judge.NoBaseline || (cl.CPUs != "0" && cl.CPUs != "1") || cl.TimeoutNs != int64(runner.CountFloor) {
+		if cl == nil || cl.Verdict != outcome.NoBaseline || (cl.CPUs != "0" && cl.CPUs != "1") || cl.TimeoutNs != int64(runner.CountFloor) {
 			t.Fatalf("%s: c's count lane %+v", b.Name, cl)
 		}
 		py := b.Comparatives["python"]
@@ -252,7 +253,7 @@ func TestFakeCountLaneInParallel(t *testing.T) {
 			continue
 		}
 		crashed++
-		if g := py.Count; g == nil || g.Verdict != judge.NotCounted || !strings.Contains(g.Reason, "timed samples ended run_failed") || len(g.Runs) != 0 {
+		if g := py.Count; g == nil || g.Verdict != outcome.NotCounted || !strings.Contains(g.Reason, "timed samples ended run_failed") || len(g.Runs) != 0 {
 			t.Fatalf("%s: python's count lane %+v", b.Name, py.Count)
 		}
 	}
@@ -276,16 +277,16 @@ func TestFakeGuardsNotCountedByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g := bench(res.Report, "flat"); g.CountVerdict != judge.NotCounted || g.SubjectResult.Count.Reason != harness.NotCountedGuard {
+	if g := bench(res.Report, "flat"); g.CountVerdict != outcome.NotCounted || g.SubjectResult.Count.Reason != harness.NotCountedGuard {
 		t.Fatalf("guard: %s %+v", g.CountVerdict, g.SubjectResult.Count)
 	}
-	if b := bench(res.Report, "count"); b.CountVerdict != judge.NoBaseline || eng.countedRuns() != 2 || res.Report.Count.Guards {
+	if b := bench(res.Report, "count"); b.CountVerdict != outcome.NoBaseline || eng.countedRuns() != 2 || res.Report.Count.Guards {
 		t.Fatalf("count: %s, %d counted runs", b.CountVerdict, eng.countedRuns())
 	}
 	o.CountGuards = true
 	eng = &fakeEngine{counts: map[string][]uint64{"c": {9}}}
 	res, _ = runCounted(t, o, eng)
-	if g := bench(res.Report, "flat"); g.CountVerdict != judge.NoBaseline || eng.countedRuns() != 4 || !res.Report.Count.Guards {
+	if g := bench(res.Report, "flat"); g.CountVerdict != outcome.NoBaseline || eng.countedRuns() != 4 || !res.Report.Count.Guards {
 		t.Fatalf("--count-guards: %s, %d counted runs", g.CountVerdict, eng.countedRuns())
 	}
 }
@@ -303,11 +304,11 @@ func TestFakeSeedLayoutGuardsNotCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g := bench(res.Report, "flat"); g.CountVerdict != judge.NotCounted || g.SubjectResult.Count.Reason != harness.NotCountedGuard {
+	if g := bench(res.Report, "flat"); g.CountVerdict != outcome.NotCounted || g.SubjectResult.Count.Reason != harness.NotCountedGuard {
 		t.Errorf("flat (subject alone, no baseline): %s %+v", g.CountVerdict, g.SubjectResult.Count)
 	}
 	for _, name := range []string{"count", "gated"} {
-		if b := bench(res.Report, name); b.CountVerdict == judge.NotCounted {
+		if b := bench(res.Report, name); b.CountVerdict == outcome.NotCounted {
 			t.Errorf("%s: not counted (%+v)", name, b.SubjectResult.Count)
 		}
 	}
@@ -380,7 +381,7 @@ func TestFakeCountOnlyComparativeSkipped(t *testing.T) {
 	}
 	b := bench(res.Report, "count")
 	g := b.Comparatives["go"]
-	if g == nil || g.Status != judge.Skipped || g.Detail != harness.NotTimedNotCounted || len(g.ElapsedNsSamples) != 0 {
+	if g == nil || g.Status != outcome.Skipped || g.Detail != harness.NotTimedNotCounted || len(g.ElapsedNsSamples) != 0 {
 		t.Fatalf("go under --count=only: %+v", g)
 	}
 	if b.SubjectResult.Count == nil || b.SubjectResult.Count.Verdict == "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -65,7 +66,7 @@ func (c *counting) tasks(ctx context.Context, benches []*benchRun, prog *progres
 			switch {
 			case ctx.Err() != nil:
 				ln.count.job, ln.count.why = nil, "the run was interrupted before it was counted"
-			case ln.out.Status != judge.OK:
+			case ln.out.Status != outcome.OK:
 				ln.count.job, ln.count.why = nil, fmt.Sprintf("its timed samples ended %s: a program that fails is not counted", ln.out.Status)
 			}
 			if ln.count.job == nil {
@@ -200,7 +201,7 @@ func (c *counting) countJob(ctx context.Context, env Env, t countTask, cpu strin
 	if ln.out.ContainerID == "" {
 		ln.out.ContainerID = o.ContainerID
 	}
-	if len(o.Counts) == 0 && o.Status != judge.OK {
+	if len(o.Counts) == 0 && o.Status != outcome.OK {
 		return []runner.Count{{Status: wire.CountFailed, Detail: string(o.Status) + ": " + o.Detail}}, true
 	}
 	return o.Counts, true

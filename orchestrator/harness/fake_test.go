@@ -15,6 +15,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -80,28 +81,28 @@ func (f *fakeEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) r
 		f.onJob(len(f.jobs))
 	}
 	if ctx.Err() != nil {
-		return runner.Outcome{Status: judge.Interrupted, Samples: []runner.Sample{}}
+		return runner.Outcome{Status: outcome.Interrupted, Samples: []runner.Sample{}}
 	}
 	if j.Count != nil {
 		return f.count(w, j)
 	}
 	el, ok := f.elapsed[w.Lang]
 	if !ok {
-		return runner.Outcome{Status: judge.RunFailed, Detail: "signal SIGSEGV",
-			Samples: []runner.Sample{{Status: string(judge.RunFailed), Signal: "SIGSEGV", StderrTail: "boom"}}}
+		return runner.Outcome{Status: outcome.RunFailed, Detail: "signal SIGSEGV",
+			Samples: []runner.Sample{{Status: string(outcome.RunFailed), Signal: "SIGSEGV", StderrTail: "boom"}}}
 	}
 	peak := int64(2048)
 	if f.peakKB > 0 {
 		peak = f.peakKB
 	}
-	o := runner.Outcome{Status: judge.OK, Env: runner.Env{Affinity: w.CPUs, MemPeakSource: "per-sample cgroup (fake)", CgroupVersion: "v1"}}
+	o := runner.Outcome{Status: outcome.OK, Env: runner.Env{Affinity: w.CPUs, MemPeakSource: "per-sample cgroup (fake)", CgroupVersion: "v1"}}
 	for i := 0; i < j.Iters; i++ {
 		e := el
 		if f.timeOf != nil {
 			e = f.timeOf(w.Lang, f.samples[w.Lang])
 		}
 		f.samples[w.Lang]++
-		o.Samples = append(o.Samples, runner.Sample{Status: string(judge.OK), ElapsedNs: e, Check: f.check[w.Lang], MaxRSSKB: 1000, MemPeakKB: &peak, WallNs: e + 1000})
+		o.Samples = append(o.Samples, runner.Sample{Status: string(outcome.OK), ElapsedNs: e, Check: f.check[w.Lang], MaxRSSKB: 1000, MemPeakKB: &peak, WallNs: e + 1000})
 	}
 	return o
 }
@@ -154,7 +155,7 @@ func TestFakeGateRegressionThenUpdate(t *testing.T) {
 		t.Fatalf("err = %v, want a regression", err)
 	}
 	b := bench(res.Report, "count")
-	if b.Status != judge.Regression || res.Report.Status != judge.Regression || b.SubjectResult.Status != judge.Regression || !strings.Contains(b.SubjectResult.Detail, "over its 30.0% band") {
+	if b.Status != outcome.Regression || res.Report.Status != outcome.Regression || b.SubjectResult.Status != outcome.Regression || !strings.Contains(b.SubjectResult.Detail, "over its 30.0% band") {
 		t.Fatalf("bench %q, report %q, subject %+v", b.Status, res.Report.Status, b.SubjectResult)
 	}
 	if _, err := os.Stat(res.ReportPath); err != nil {
@@ -173,7 +174,7 @@ func TestFakeGateRegressionThenUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rerun after update: %v", err)
 	}
-	if b := bench(res.Report, "count"); b.Status != judge.OK || *b.BaselineElapsedNs != 5000 || b.BandFrom != "measured" {
+	if b := bench(res.Report, "count"); b.Status != outcome.OK || *b.BaselineElapsedNs != 5000 || b.BandFrom != "measured" {
 		t.Fatalf("rerun status %q", b.Status)
 	}
 }
@@ -188,7 +189,7 @@ func TestFakeReportAssembly(t *testing.T) {
 	}
 	r := res.Report
 	b := bench(r, "count")
-	if b.Status != judge.NoBaseline || b.Parity != "ok" || *b.ElapsedNsMedian != 1000 || len(b.ElapsedNsSamples) != 3 || *b.MemPeakKBMedian != 2048 {
+	if b.Status != outcome.NoBaseline || b.Parity != "ok" || *b.ElapsedNsMedian != 1000 || len(b.ElapsedNsSamples) != 3 || *b.MemPeakKBMedian != 2048 {
 		t.Fatalf("bench %+v", b)
 	}
 	if g := b.Comparatives["go"]; *g.RatioVsSubject != 3 || g.RatioVsHale != nil || g.CPUs != "1" || g.CPUsShared || g.Image != "fake/bench-go" {
@@ -197,7 +198,7 @@ func TestFakeReportAssembly(t *testing.T) {
 	if r.Host.MemPeakSource != "per-sample cgroup (fake)" || r.Host.Privilege.Mode != engine.ModePrivileged || r.Host.OrchestratorCPUs != "0" {
 		t.Fatalf("host %+v", r.Host)
 	}
-	if r.Status != judge.OK || r.SubjectStatus != string(image.Available) || len(r.Samplers) != 1 || r.SourcesDigest == "" {
+	if r.Status != outcome.OK || r.SubjectStatus != string(image.Available) || len(r.Samplers) != 1 || r.SourcesDigest == "" {
 		t.Fatalf("report %+v", r)
 	}
 	// Interleaved: a sample of each language in turn, round after round.
@@ -219,13 +220,13 @@ func TestFakeParityMismatchIsFlagged(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := bench(res.Report, "count")
-	if b.Parity != "mismatch" || b.Status != judge.NoBaseline {
+	if b.Parity != "mismatch" || b.Status != outcome.NoBaseline {
 		t.Fatalf("parity %q status %q", b.Parity, b.Status)
 	}
-	if g := b.Comparatives["go"]; g.Status != judge.StatusParityMismatch || g.ElapsedNsMedian <= 0 || !strings.Contains(g.Detail, "iters:999999") || g.RatioVsSubject == nil {
+	if g := b.Comparatives["go"]; g.Status != outcome.StatusParityMismatch || g.ElapsedNsMedian <= 0 || !strings.Contains(g.Detail, "iters:999999") || g.RatioVsSubject == nil {
 		t.Fatalf("go = %+v", g)
 	}
-	if p := b.Comparatives["python"]; p.Status != judge.OK || p.Check != b.SubjectResult.Check {
+	if p := b.Comparatives["python"]; p.Status != outcome.OK || p.Check != b.SubjectResult.Check {
 		t.Fatalf("python = %+v", p)
 	}
 	var grid strings.Builder
@@ -249,7 +250,7 @@ func TestFakeSubjectUnavailable(t *testing.T) {
 		t.Fatalf("subject %q warnings %v", res.Report.SubjectStatus, res.Report.Warnings)
 	}
 	b := bench(res.Report, "count")
-	if b.Status != judge.NoSubjectSource || b.Comparatives["c"].Status != judge.OK || b.Comparatives["c"].RatioVsSubject != nil {
+	if b.Status != outcome.NoSubjectSource || b.Comparatives["c"].Status != outcome.OK || b.Comparatives["c"].RatioVsSubject != nil {
 		t.Fatalf("count = %q %+v", b.Status, b.Comparatives["c"])
 	}
 	o.RequireSubject = true
@@ -296,21 +297,21 @@ func TestFakeFailuresAndCPUs(t *testing.T) {
 	o := fakeOptions(t, "c,go", "c", "")
 	o.Suite = dir
 	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o)
-	if !errors.Is(err, harness.ErrFailed) || res.Report.Status != judge.Failed {
+	if !errors.Is(err, harness.ErrFailed) || res.Report.Status != outcome.Failed {
 		t.Fatalf("a crashing subject: err %v, status %s", err, res.Report.Status)
 	}
 	one := bench(res.Report, "one")
-	if s := one.SubjectResult; s.Status != judge.RunFailed || !strings.Contains(s.Detail, "boom") || len(s.Samples) != 1 || one.Status != judge.RunFailed {
+	if s := one.SubjectResult; s.Status != outcome.RunFailed || !strings.Contains(s.Detail, "boom") || len(s.Samples) != 1 || one.Status != outcome.RunFailed {
 		t.Fatalf("one = %q %+v", one.Status, s)
 	}
-	if g := bench(res.Report, "two").Comparatives["go"]; g.CPUs != "0-1" || !g.CPUsShared || g.Status != judge.OK {
+	if g := bench(res.Report, "two").Comparatives["go"]; g.CPUs != "0-1" || !g.CPUsShared || g.Status != outcome.OK {
 		t.Fatalf("two/go = %+v", g)
 	}
 	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 1), o)
 	if !errors.Is(err, harness.ErrFailed) {
 		t.Fatal(err)
 	}
-	if g := bench(res.Report, "two").Comparatives["go"]; g.Status != judge.Skipped || !strings.Contains(g.Detail, "needs 2 CPUs") {
+	if g := bench(res.Report, "two").Comparatives["go"]; g.Status != outcome.Skipped || !strings.Contains(g.Detail, "needs 2 CPUs") {
 		t.Fatalf("two/go on one CPU = %+v", g)
 	}
 }
@@ -322,13 +323,13 @@ func TestFakeInterrupt(t *testing.T) {
 	defer cancel()
 	eng := &fakeEngine{elapsed: map[string]int64{"c": 1000}, check: map[string]string{"c": "n:1"}, onJob: func(n int) { cancel() }}
 	res, err := runFake(t, ctx, fakeEnv(fakeImages{}, eng, 2), fakeOptions(t, "c", "c", ""))
-	if !errors.Is(err, harness.ErrInterrupted) || res.Report.Status != judge.Interrupted {
+	if !errors.Is(err, harness.ErrInterrupted) || res.Report.Status != outcome.Interrupted {
 		t.Fatalf("err %v status %v", err, res.Report.Status)
 	}
 	if _, err := os.Stat(res.ReportPath); err != nil {
 		t.Fatal("no partial report:", err)
 	}
-	if len(eng.jobs) != 1 || bench(res.Report, "spin").SubjectResult.Status != judge.Interrupted {
+	if len(eng.jobs) != 1 || bench(res.Report, "spin").SubjectResult.Status != outcome.Interrupted {
 		t.Fatalf("jobs %v, spin %+v", eng.jobs, bench(res.Report, "spin").SubjectResult)
 	}
 }
@@ -348,7 +349,7 @@ func TestBaselinesOfAnotherSubject(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a c run judged against hale's baselines: %v", err)
 	}
-	if b := bench(res.Report, "count"); b.Status != judge.NoBaseline || len(res.Report.Warnings) == 0 {
+	if b := bench(res.Report, "count"); b.Status != outcome.NoBaseline || len(res.Report.Warnings) == 0 {
 		t.Fatalf("status %q warnings %v", b.Status, res.Report.Warnings)
 	}
 	o.UpdateBaselines = true

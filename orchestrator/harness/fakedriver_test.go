@@ -11,7 +11,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/harness"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
@@ -77,7 +77,7 @@ func TestAPlanRunsOnTheFakeDriver(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := res.Report
-	if r.Status != judge.OK || r.Host.CPUModel != "Fake CPU" || r.Host.Privilege.Mode != engine.ModePrivileged {
+	if r.Status != outcome.OK || r.Host.CPUModel != "Fake CPU" || r.Host.Privilege.Mode != engine.ModePrivileged {
 		t.Fatalf("report status %q, host %+v", r.Status, r.Host)
 	}
 	if r.Halebench == nil || *r.Halebench != *report.This() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -101,7 +102,7 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 		interrupted := r.measure(ctx)
 		r.samplers = append(r.samplers, r.env.Engine.CloseSamplers()...) // the next pass starts fresh containers
 		if interrupted {
-			return r.finish(judge.Interrupted)
+			return r.finish(outcome.Interrupted)
 		}
 		passes = append(passes, r.benches)
 	}
@@ -124,8 +125,8 @@ func (r *run) judgeAndWrite(passes [][]*benchRun) (*Result, error) {
 		if err = r.updateCounts(passes[len(passes)-1]); err != nil {
 			return nil, err
 		}
-		if st != judge.Failed {
-			st = judge.OK // an update run is not gated by the file it replaces
+		if st != outcome.Failed {
+			st = outcome.OK // an update run is not gated by the file it replaces
 		}
 	}
 	res, err := r.finish(st)
@@ -141,21 +142,21 @@ func (r *run) judgeAndWrite(passes [][]*benchRun) (*Result, error) {
 // interruptedOr is the partial report when ctx was cancelled, err otherwise.
 func (r *run) interruptedOr(ctx context.Context, err error) (*Result, error) {
 	if ctx.Err() != nil {
-		return r.finish(judge.Interrupted)
+		return r.finish(outcome.Interrupted)
 	}
 	return nil, err
 }
 
 // finish assembles the report from the run's values, with its status, and
 // writes it; an interrupted run's error is ErrInterrupted.
-func (r *run) finish(st judge.Status) (*Result, error) {
+func (r *run) finish(st outcome.Status) (*Result, error) {
 	rep := r.assemble(st)
 	path, err := report.Write(rep, r.p.ResultsDir)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Report: rep, ReportPath: path}
-	if st == judge.Interrupted {
+	if st == outcome.Interrupted {
 		return res, ErrInterrupted
 	}
 	return res, nil

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
@@ -95,7 +95,7 @@ func (pr *progress) countSkipped(bench string, ln *lane) {
 // finished prints a (bench, language)'s timed line; under --count=only a
 // cell still to count prints its line once counted (countDone).
 func (pr *progress) finished(bench, lang string, ln *lane) {
-	countOnly := len(ln.out.Samples) == 0 && ln.out.Status == judge.OK && ln.count.asked
+	countOnly := len(ln.out.Samples) == 0 && ln.out.Status == outcome.OK && ln.count.asked
 	if countOnly && ln.count.job != nil {
 		return
 	}
@@ -116,7 +116,7 @@ func (pr *progress) finished(bench, lang string, ln *lane) {
 }
 
 func progressLine(m measurement, cpus string) string {
-	if m.status != judge.OK {
+	if m.status != outcome.OK {
 		d := m.detail
 		if len(d) > 100 {
 			d = d[:100] + "…"

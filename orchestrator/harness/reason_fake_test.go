@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -50,7 +50,7 @@ func TestFakeUnavailableReasonSaidOnce(t *testing.T) {
 	if !strings.Contains(alone.String(), reason) {
 		t.Errorf("a grid on its own does not say the reason:\n%s", alone.String())
 	}
-	if b := bench(res.Report, "one"); b.Status != judge.SubjectUnavailable || b.SubjectResult.Detail != reason {
+	if b := bench(res.Report, "one"); b.Status != outcome.SubjectUnavailable || b.SubjectResult.Detail != reason {
 		t.Errorf("one: %s %q (the report keeps the reason)", b.Status, b.SubjectResult.Detail)
 	}
 }

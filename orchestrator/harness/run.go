@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -80,7 +81,7 @@ func (r *run) checkSubject() error {
 		}
 		r.warn(msg, msg)
 	}
-	if r.subject.Status == judge.Available {
+	if r.subject.Status == outcome.Available {
 		return nil
 	}
 	msg := fmt.Sprintf("%s: %s (%s)", p.SubjectLang.Name, r.subject.Status, r.subject.Reason)
@@ -156,7 +157,7 @@ func (r *run) benchStatuses() []judge.BenchStatus {
 		out = append(out, judge.BenchStatus{Status: br.verdict.Status, HadBaseline: r.p.Base.Benches[br.b.Name] != nil})
 	}
 	for range r.gone {
-		out = append(out, judge.BenchStatus{Status: judge.NoBench, HadBaseline: true})
+		out = append(out, judge.BenchStatus{Status: outcome.NoBench, HadBaseline: true})
 	}
 	return out
 }

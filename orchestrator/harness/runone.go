@@ -6,6 +6,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -61,7 +62,7 @@ func sampleBench(ctx context.Context, env Env, p *Plan, b *suite.Bench, built bu
 				interrupt(ln)
 			} else {
 				merge(&ln.out, r.Outcome)
-				ln.done = ln.out.Status != judge.OK
+				ln.done = ln.out.Status != outcome.OK
 			}
 			return ln.done
 		},
@@ -78,7 +79,7 @@ func sampleBench(ctx context.Context, env Env, p *Plan, b *suite.Bench, built bu
 
 // interrupt marks a lane the interruption reached before its last sample.
 func interrupt(ln *lane) {
-	ln.out.Status, ln.out.Detail, ln.done = judge.Interrupted, "the run was interrupted", true
+	ln.out.Status, ln.out.Detail, ln.done = outcome.Interrupted, "the run was interrupted", true
 }
 
 // newLanes is a bench's lanes, the subject's first, each with its job (and
@@ -101,19 +102,19 @@ func newLanes(env Env, p *Plan, b *suite.Bench, built built, seed int64, cnt *co
 		cpus, shared, err := runner.PlanCPUs(env.Host.LogicalCPUs, b.CPUs)
 		switch {
 		case tc.Status != image.Available:
-			ln.out.Status, ln.out.Detail, ln.done, ln.noToolchain = judge.Unavailable, tc.Reason, true, true
+			ln.out.Status, ln.out.Detail, ln.done, ln.noToolchain = outcome.Unavailable, tc.Reason, true, true
 		case bi.Ref == "":
-			ln.out.Status, ln.out.Detail, ln.done = judge.Unavailable, "no bench image", true
+			ln.out.Status, ln.out.Detail, ln.done = outcome.Unavailable, "no bench image", true
 		case err != nil:
-			ln.out.Status, ln.out.Detail, ln.done = judge.Skipped, err.Error(), true
+			ln.out.Status, ln.out.Detail, ln.done = outcome.Skipped, err.Error(), true
 		default:
 			ln.at = placement{image: bi.Ref, cpus: cpus, shared: shared}
 			ln.where, ln.base = runner.Place(b, l, bi, cpus, seed, runner.Limits{Timeout: p.Timeout, MemLimit: p.MemLimit, OutCap: p.OutCap})
-			ln.out.Status = judge.OK
+			ln.out.Status = outcome.OK
 			cnt.plan(ln, b)
 			if p.Count == CountOnly && !ln.count.asked {
 				// Nothing would be measured: say so, never an "ok" with no sample.
-				ln.out.Status, ln.out.Detail, ln.done = judge.Skipped, NotTimedNotCounted, true
+				ln.out.Status, ln.out.Detail, ln.done = outcome.Skipped, NotTimedNotCounted, true
 			}
 		}
 	}
@@ -132,7 +133,7 @@ func merge(acc *runner.Outcome, o runner.Outcome) {
 		acc.ContainerID = o.ContainerID
 	}
 	acc.JobNs += o.JobNs
-	if o.Status != judge.OK {
+	if o.Status != outcome.OK {
 		acc.Status, acc.Detail, acc.BuildError = o.Status, o.Detail, o.BuildError
 	}
 }
@@ -141,7 +142,7 @@ func merge(acc *runner.Outcome, o runner.Outcome) {
 // status and why, and on success its samples and check. Both the judge's
 // cell and the report's row are made from it.
 type measurement struct {
-	status  judge.Status
+	status  outcome.Status
 	detail  string
 	check   string
 	elapsed stats.Summary
@@ -154,10 +155,10 @@ type measurement struct {
 // first lines, the end of the failing sample's stderr), else every sample.
 func measured(out runner.Outcome) measurement {
 	m := measurement{status: out.Status, detail: out.Detail}
-	if m.status == judge.BuildFailed {
+	if m.status == outcome.BuildFailed {
 		m.detail = "compile error: " + firstLines(out.BuildError, 3)
 	}
-	if m.status != judge.OK {
+	if m.status != outcome.OK {
 		all := failingSamples(out)
 		if n := len(all); n > 0 && all[n-1].StderrTail != "" {
 			m.detail += "; stderr: " + lastLines(all[n-1].StderrTail, 5)
@@ -179,7 +180,7 @@ func measured(out runner.Outcome) measurement {
 	}
 	if len(checks) > 1 {
 		// The same program printed different checks from sample to sample.
-		m.status, m.detail = judge.StatusParityMismatch, "check differs between samples of the same program"
+		m.status, m.detail = outcome.StatusParityMismatch, "check differs between samples of the same program"
 	}
 	m.elapsed = stats.Summarize(m.el)
 	return m

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/session"
@@ -61,7 +62,7 @@ func subjectMeasurements(subject string, pass []*benchRun) map[string]measuremen
 		if ln == nil {
 			continue
 		}
-		if m := measured(ln.out); m.status == judge.OK && m.elapsed.Median > 0 && br.verdict.Cells[subject] != judge.StatusParityMismatch {
+		if m := measured(ln.out); m.status == outcome.OK && m.elapsed.Median > 0 && br.verdict.Cells[subject] != outcome.StatusParityMismatch {
 			out[br.b.Name] = m
 		}
 	}

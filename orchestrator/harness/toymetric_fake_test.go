@@ -11,6 +11,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -44,14 +45,14 @@ var toyNs = &judge.Metric{
 		return judge.Base{Median: ns, Band: e.Tol(), BandFrom: "toy: half the runs' median"}, ok
 	},
 	Judge: func(c judge.Values, b judge.Base, _ float64) judge.MetricCheck {
-		v := judge.MetricCheck{Status: judge.OK, Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom}
+		v := judge.MetricCheck{Status: outcome.OK, Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom}
 		v.Ratio = float64(c.Median) / float64(b.Median)
 		if v.Ratio > 1+v.Band {
-			v.Status, v.Why = judge.Regression, fmt.Sprintf("toy_ns %s the baseline", judge.Pct(v.Ratio))
+			v.Status, v.Why = outcome.Regression, fmt.Sprintf("toy_ns %s the baseline", judge.Pct(v.Ratio))
 		}
 		return v
 	},
-	Regressed: judge.Regression,
+	Regressed: outcome.Regression,
 	Column:    "toy_ns",
 	Format:    report.FormatNs,
 }
@@ -66,7 +67,7 @@ func TestFakeToyMetricDeclaredOnce(t *testing.T) {
 	}
 	rebaseline(t, o, eng())
 	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng(), 2), o)
-	if err != nil || res.Report.Status != judge.OK || strings.Contains(readFile(t, res.ReportPath), `"metrics"`) {
+	if err != nil || res.Report.Status != outcome.OK || strings.Contains(readFile(t, res.ReportPath), `"metrics"`) {
 		t.Fatalf("without the toy metric: err %v status %s", err, res.Report.Status)
 	}
 
@@ -80,8 +81,8 @@ func TestFakeToyMetricDeclaredOnce(t *testing.T) {
 	}
 	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, eng(), 2), o)
 	b := bench(res.Report, "count")
-	if !errors.Is(err, harness.ErrRegression) || res.Report.Status != judge.Regression || b.Status != judge.Regression ||
-		strings.Join(res.Report.FlaggedBy, ",") != "toy_ns" || b.TimeVerdict == nil || b.TimeVerdict.Status != judge.OK {
+	if !errors.Is(err, harness.ErrRegression) || res.Report.Status != outcome.Regression || b.Status != outcome.Regression ||
+		strings.Join(res.Report.FlaggedBy, ",") != "toy_ns" || b.TimeVerdict == nil || b.TimeVerdict.Status != outcome.OK {
 		t.Fatalf("gate: err %v status %s bench %s flagged %v time %+v", err, res.Report.Status, b.Status, res.Report.FlaggedBy, b.TimeVerdict)
 	}
 
@@ -97,7 +98,7 @@ func TestFakeToyMetricDeclaredOnce(t *testing.T) {
 		t.Fatalf("report: %v", err)
 	}
 	jb := doc.Benches[0]
-	if c := jb.Metrics["toy_ns"]; c.Status != judge.Regression || c.Baseline != *b.BaselineElapsedNs/2 || c.Median != *b.ElapsedNsMedian || jb.Subject.Metrics["toy_ns"] != *b.ElapsedNsMedian {
+	if c := jb.Metrics["toy_ns"]; c.Status != outcome.Regression || c.Baseline != *b.BaselineElapsedNs/2 || c.Median != *b.ElapsedNsMedian || jb.Subject.Metrics["toy_ns"] != *b.ElapsedNsMedian {
 		t.Fatalf("JSON: verdict %+v, subject's median %v", c, jb.Subject.Metrics)
 	}
 

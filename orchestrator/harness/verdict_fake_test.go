@@ -10,6 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // rebaseline records count's baseline for c from the fake's figures, over
@@ -75,14 +76,14 @@ func TestFakeVerdicts(t *testing.T) {
 
 	same := &fakeEngine{elapsed: map[string]int64{"c": 1}, check: map[string]string{"c": "n:1"}, timeOf: jittered(100_000)}
 	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, same, 2), o)
-	if err != nil || bench(res.Report, "count").Status != judge.OK || res.Report.Gate.Machine != "same" {
+	if err != nil || bench(res.Report, "count").Status != outcome.OK || res.Report.Gate.Machine != "same" {
 		t.Fatalf("unchanged: err %v status %s machine %q", err, bench(res.Report, "count").Status, res.Report.Gate.Machine)
 	}
 
 	slow := &fakeEngine{elapsed: map[string]int64{"c": 1}, check: map[string]string{"c": "n:1"}, timeOf: jittered(130_000)}
 	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, slow, 2), o)
 	b := bench(res.Report, "count")
-	if !errors.Is(err, harness.ErrRegression) || b.Status != judge.Regression || b.ConfirmSamples != 5 || len(b.ElapsedNsSamples) != 8 {
+	if !errors.Is(err, harness.ErrRegression) || b.Status != outcome.Regression || b.ConfirmSamples != 5 || len(b.ElapsedNsSamples) != 8 {
 		t.Fatalf("30%% slower: err %v status %s confirm %d samples %d", err, b.Status, b.ConfirmSamples, len(b.ElapsedNsSamples))
 	}
 	if b.TimeVerdict == nil || b.TimeVerdict.P == nil || *b.TimeVerdict.P >= 0.01 || !strings.Contains(b.Verdict, "over its") {
@@ -100,7 +101,7 @@ func TestFakeVerdicts(t *testing.T) {
 		return jittered(100_000)(l, n)
 	}}
 	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, fluke, 2), o)
-	if b := bench(res.Report, "count"); err != nil || b.Status == judge.Regression || b.ConfirmSamples != 5 {
+	if b := bench(res.Report, "count"); err != nil || b.Status == outcome.Regression || b.ConfirmSamples != 5 {
 		t.Fatalf("fluke: err %v status %s", err, b.Status)
 	}
 }
@@ -111,7 +112,7 @@ func TestFakeMemoryRegression(t *testing.T) {
 	rebaseline(t, o, &fakeEngine{elapsed: map[string]int64{"c": 1}, check: map[string]string{"c": "n:1"}, timeOf: jittered(100_000), peakKB: 4096})
 	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, &fakeEngine{elapsed: map[string]int64{"c": 1}, check: map[string]string{"c": "n:1"}, timeOf: jittered(100_000), peakKB: 8192}, 2), o)
 	b := bench(res.Report, "count")
-	if !errors.Is(err, harness.ErrRegression) || b.Status != judge.MemRegression || b.MemVerdict == nil || b.MemVerdict.Ratio != 2 {
+	if !errors.Is(err, harness.ErrRegression) || b.Status != outcome.MemRegression || b.MemVerdict == nil || b.MemVerdict.Ratio != 2 {
 		t.Fatalf("err %v status %s mem %+v", err, b.Status, b.MemVerdict)
 	}
 }
@@ -133,7 +134,7 @@ func TestFakeMachineAwareGate(t *testing.T) {
 		return &fakeEngine{elapsed: map[string]int64{"c": 1}, check: map[string]string{"c": "n:1"}, timeOf: jittered(200_000)}
 	}
 	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, slow(), 2), o)
-	if err != nil || bench(res.Report, "count").Status != judge.IncomparableMachine || !strings.Contains(res.Report.Gate.Machine, "Ryzen") {
+	if err != nil || bench(res.Report, "count").Status != outcome.IncomparableMachine || !strings.Contains(res.Report.Gate.Machine, "Ryzen") {
 		t.Fatalf("another machine: err %v status %s gate %+v", err, bench(res.Report, "count").Status, res.Report.Gate)
 	}
 	n := 0
@@ -156,7 +157,7 @@ func TestFakeMachineAwareGate(t *testing.T) {
 	// A file that records no machine (the seed's) cannot say its times
 	// were taken here: they do not gate unless --gate-any-machine asks.
 	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, slow(), 2), o)
-	if err != nil || res.Report.Gate.Machine != "unknown" || bench(res.Report, "count").Status != judge.IncomparableMachine {
+	if err != nil || res.Report.Gate.Machine != "unknown" || bench(res.Report, "count").Status != outcome.IncomparableMachine {
 		t.Fatalf("no machine recorded: err %v gate %+v", err, res.Report.Gate)
 	}
 	o.GateAnyMachine = true
@@ -172,7 +173,7 @@ func TestFakeFailuresFail(t *testing.T) {
 	o := fakeOptions(t, "c,go", "c", "count")
 	noC := &fakeEngine{elapsed: map[string]int64{"go": 1000}, check: map[string]string{"go": "n:1"}}
 	res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, noC, 2), o)
-	if !errors.Is(err, harness.ErrFailed) || bench(res.Report, "count").Status != judge.RunFailed {
+	if !errors.Is(err, harness.ErrFailed) || bench(res.Report, "count").Status != outcome.RunFailed {
 		t.Fatalf("crashing subject: %v", err)
 	}
 
@@ -181,7 +182,7 @@ func TestFakeFailuresFail(t *testing.T) {
 	o.Bench = ""
 	ok := &fakeEngine{elapsed: map[string]int64{"c": 1000, "go": 1000}, check: map[string]string{"c": "n:1", "go": "n:1"}}
 	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, ok, 2), o)
-	if g := bench(res.Report, "gone"); !errors.Is(err, harness.ErrFailed) || g == nil || g.Status != judge.NoBench {
+	if g := bench(res.Report, "gone"); !errors.Is(err, harness.ErrFailed) || g == nil || g.Status != outcome.NoBench {
 		t.Fatalf("a bench gone from the suite: err %v bench %+v", err, g)
 	}
 
@@ -194,7 +195,7 @@ func TestFakeFailuresFail(t *testing.T) {
 			timeOf: func(_ string, n int) int64 { return []int64{50_000, 100_000, 150_000}[n%3] }}
 	}
 	res, err = runFake(t, context.Background(), fakeEnv(fakeImages{}, wild(), 2), o)
-	if err != nil || bench(res.Report, "count").Status != judge.Inconclusive || res.Report.Status != judge.Inconclusive {
+	if err != nil || bench(res.Report, "count").Status != outcome.Inconclusive || res.Report.Status != outcome.Inconclusive {
 		t.Fatalf("noisy: err %v status %s", err, bench(res.Report, "count").Status)
 	}
 	o.Strict = true

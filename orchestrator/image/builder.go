@@ -14,7 +14,7 @@ import (
 	"github.com/hale-lang/halebench/images"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/imagestore"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -139,18 +139,18 @@ func New(eng Engine, bk Solver, log io.Writer, opts Options) *Builder {
 
 // Toolchain is one language's toolchain image, as the report records it.
 type Toolchain struct {
-	Lang       string       `json:"-"`
-	Status     judge.Status `json:"status"` // available, unavailable, build_failed
-	Reason     string       `json:"reason,omitempty"`
-	Ref        string       `json:"reference,omitempty"`
-	ID         string       `json:"id,omitempty"`
-	Digest     string       `json:"digest,omitempty"`
-	Base       string       `json:"base,omitempty"`
-	Version    string       `json:"version,omitempty"`
-	BuildFlags string       `json:"build_flags,omitempty"`
-	Executed   int          `json:"steps_executed"`
-	Cached     int          `json:"steps_cached"`
-	Inputs     *Inputs      `json:"inputs,omitempty"`
+	Lang       string         `json:"-"`
+	Status     outcome.Status `json:"status"` // available, unavailable, build_failed
+	Reason     string         `json:"reason,omitempty"`
+	Ref        string         `json:"reference,omitempty"`
+	ID         string         `json:"id,omitempty"`
+	Digest     string         `json:"digest,omitempty"`
+	Base       string         `json:"base,omitempty"`
+	Version    string         `json:"version,omitempty"`
+	BuildFlags string         `json:"build_flags,omitempty"`
+	Executed   int            `json:"steps_executed"`
+	Cached     int            `json:"steps_cached"`
+	Inputs     *Inputs        `json:"inputs,omitempty"`
 	// Hale is how hale-cli was built (only for hale built here).
 	Hale *HaleBuild `json:"hale_build,omitempty"`
 	// Warnings are what the toolchain got wrong without being unusable
@@ -164,9 +164,9 @@ type Toolchain struct {
 // What a toolchain can be: orchestrator/judge's names, so that what a
 // status means is decided there alone.
 const (
-	Available   = judge.Available
-	Unavailable = judge.Unavailable
-	BuildFailed = judge.BuildFailed
+	Available   = outcome.Available
+	Unavailable = outcome.Unavailable
+	BuildFailed = outcome.BuildFailed
 )
 
 // Base makes or finds the base image.

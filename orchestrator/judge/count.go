@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // The determinism rule: a cell is judged by counts only when at least
@@ -30,7 +31,7 @@ type CountCell struct {
 
 // Counts is what a cell's counted runs say together.
 type Counts struct {
-	Status    Status // ok, count_unstable, count_failed or not_counted
+	Status    outcome.Status // ok, count_unstable, count_failed or not_counted
 	Why       string
 	Scope     string
 	Ir        []uint64 // every run's, in order
@@ -45,7 +46,7 @@ type Counts struct {
 func Summarize(c CountCell) Counts {
 	var s Counts
 	if c.NotCounted != "" {
-		return Counts{Status: NotCounted, Why: c.NotCounted}
+		return Counts{Status: outcome.NotCounted, Why: c.NotCounted}
 	}
 	var ok []wire.Count
 	scopes := map[string]bool{}
@@ -66,16 +67,16 @@ func Summarize(c CountCell) Counts {
 	}
 	switch {
 	case s.Why != "":
-		s.Status = CountFailed
+		s.Status = outcome.CountFailed
 		return s
 	case len(ok) < MinCountedRuns:
-		s.Status, s.Why = CountFailed, fmt.Sprintf("%d counted runs, the determinism rule needs %d", len(ok), MinCountedRuns)
+		s.Status, s.Why = outcome.CountFailed, fmt.Sprintf("%d counted runs, the determinism rule needs %d", len(ok), MinCountedRuns)
 		return s
 	case len(scopes) > 1:
-		s.Status, s.Why = CountFailed, "the counted runs covered different scopes"
+		s.Status, s.Why = outcome.CountFailed, "the counted runs covered different scopes"
 		return s
 	case !sameInstrument(ok):
-		s.Status, s.Why = CountFailed, "the counted runs were counted by different instruments"
+		s.Status, s.Why = outcome.CountFailed, "the counted runs were counted by different instruments"
 		return s
 	}
 	s.Instrument = ok[0].Instrument
@@ -87,14 +88,14 @@ func Summarize(c CountCell) Counts {
 	}
 	lo, hi := ok[0].Ir, ok[len(ok)-1].Ir
 	s.Spread = float64(hi-lo) / float64(lo)
-	s.Status = OK
+	s.Status = outcome.OK
 	if threaded(ok) {
-		s.Status = CountUnstable
+		s.Status = outcome.CountUnstable
 		s.Why = fmt.Sprintf("the program started a second thread: its count depends on how the threads interleaved (runs differ by %.4f%%)", 100*s.Spread)
 		return s
 	}
 	if s.Spread > StableSpread {
-		s.Status = CountUnstable
+		s.Status = outcome.CountUnstable
 		s.Why = fmt.Sprintf("counted runs differ by %.4f%% (%d to %d instructions), over the %.2f%% the determinism rule allows", 100*s.Spread, lo, hi, 100*StableSpread)
 	}
 	return s
@@ -103,11 +104,11 @@ func Summarize(c CountCell) Counts {
 // CountCheck is the count lane's verdict on a cell.
 type CountCheck struct {
 	Counts
-	Verdict  Status  // ok, regression, improved, no_baseline, incomparable, or the Counts' status
-	Baseline uint64  // the baseline's instructions (0: none)
-	Delta    int64   // instructions over the baseline's
-	Ratio    float64 // instructions / the baseline's
-	Band     float64 // the relative band it was held to
+	Verdict  outcome.Status // ok, regression, improved, no_baseline, incomparable, or the Counts' status
+	Baseline uint64         // the baseline's instructions (0: none)
+	Delta    int64          // instructions over the baseline's
+	Ratio    float64        // instructions / the baseline's
+	Band     float64        // the relative band it was held to
 }
 
 // Count judges a cell's counts against a baseline entry (nil: none, as
@@ -117,17 +118,17 @@ type CountCheck struct {
 func Count(c CountCell, e *Entry) CountCheck {
 	v := CountCheck{Counts: SummarizeAgainst(c, e)}
 	v.Verdict = v.Status
-	if v.Status != OK {
+	if v.Status != outcome.OK {
 		return v
 	}
 	if !e.HasCounts() {
-		v.Verdict = NoBaseline
+		v.Verdict = outcome.NoBaseline
 		return v
 	}
 	b, _ := Instructions.Baseline(e)
 	v.Baseline, v.Band = e.Instructions, b.Band
 	if d := countDifferences(e, c, v.Scope, v.Instrument); d != "" {
-		v.Verdict, v.Why = Incomparable, "the baseline's counts were taken with "+d+": not judged"
+		v.Verdict, v.Why = outcome.Incomparable, "the baseline's counts were taken with "+d+": not judged"
 		return v
 	}
 	x := Instructions.Judge(Values{Median: int64(v.Median)}, b, 0)
@@ -174,14 +175,14 @@ func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *Entry) {
 		v.Counts[lang] = &cc
 	}
 	cc := v.Counts[subject]
-	if cc == nil || v.Status.Severity() == Fails {
+	if cc == nil || v.Status.Severity() == outcome.Fails {
 		return
 	}
-	if s := cells[subject]; s.Status == OK && s.Median == 0 {
+	if s := cells[subject]; s.Status == outcome.OK && s.Median == 0 {
 		// Not timed (--count=only): the counts are all the bench has.
 		v.Status = cc.Verdict
 	}
-	if v.Status == Emulated && cc.Verdict != Regression {
+	if v.Status == outcome.Emulated && cc.Verdict != outcome.Regression {
 		// The times stay unjudged; what the counts said is said beside.
 		if cc.Baseline > 0 {
 			v.Detail[subject] += fmt.Sprintf("; instructions gated: %s, %d against the baseline's %d (%+.2f%%)", cc.Verdict, cc.Median, cc.Baseline, 100*(cc.Ratio-1))
@@ -189,16 +190,16 @@ func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *Entry) {
 			v.Detail[subject] += fmt.Sprintf("; instructions %s", cc.Verdict)
 		}
 	}
-	if v.Status == IncomparableMachine && (cc.Verdict == OK || cc.Verdict == Improved) {
+	if v.Status == outcome.IncomparableMachine && (cc.Verdict == outcome.OK || cc.Verdict == outcome.Improved) {
 		// Times from another machine do not gate; its count did, and held.
 		v.Status = cc.Verdict
 		v.Detail[subject] += fmt.Sprintf("; instructions gated: %s, %d against the baseline's %d (%+.2f%%)", cc.Verdict, cc.Median, cc.Baseline, 100*(cc.Ratio-1))
 	}
-	if cc.Verdict != Regression {
+	if cc.Verdict != outcome.Regression {
 		return
 	}
 	v.Flagged = append(v.Flagged, Instructions.Name)
-	v.Status, v.Cells[subject] = Regression, Regression
+	v.Status, v.Cells[subject] = outcome.Regression, outcome.Regression
 	if d := v.Detail[subject]; d != "" {
 		v.Detail[subject] = d + "; " + cc.Why
 	} else {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 func runs(irs ...uint64) []wire.Count {
@@ -32,19 +33,19 @@ func TestSummarize(t *testing.T) {
 	cases := []struct {
 		name   string
 		cell   CountCell
-		status Status
+		status outcome.Status
 		median uint64
 		spread float64
 		why    string
 	}{
-		{"identical", counted(140000051, 140000051), OK, 140000051, 0, ""},
-		{"within 0.01 %", counted(1000000, 1000100, 1000050), OK, 1000050, 0.0001, ""},
-		{"over 0.01 %", counted(1000000, 1000101), CountUnstable, 1000000, 0.000101, "0.0101%"},
-		{"threads, agreeing", threads, CountUnstable, 681691, 0, "second thread"},
-		{"one run", counted(5), CountFailed, 0, 0, "needs 2"},
-		{"a run failed", failed, CountFailed, 0, 0, "unhandled instruction"},
-		{"nothing counted", counted(0, 0), CountFailed, 0, 0, "no instruction"},
-		{"not counted", CountCell{Asked: true, NotCounted: "node: Valgrind cannot run V8's JIT"}, NotCounted, 0, 0, "V8"},
+		{"identical", counted(140000051, 140000051), outcome.OK, 140000051, 0, ""},
+		{"within 0.01 %", counted(1000000, 1000100, 1000050), outcome.OK, 1000050, 0.0001, ""},
+		{"over 0.01 %", counted(1000000, 1000101), outcome.CountUnstable, 1000000, 0.000101, "0.0101%"},
+		{"threads, agreeing", threads, outcome.CountUnstable, 681691, 0, "second thread"},
+		{"one run", counted(5), outcome.CountFailed, 0, 0, "needs 2"},
+		{"a run failed", failed, outcome.CountFailed, 0, 0, "unhandled instruction"},
+		{"nothing counted", counted(0, 0), outcome.CountFailed, 0, 0, "no instruction"},
+		{"not counted", CountCell{Asked: true, NotCounted: "node: Valgrind cannot run V8's JIT"}, outcome.NotCounted, 0, 0, "V8"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -70,22 +71,22 @@ func TestCountVerdicts(t *testing.T) {
 		name  string
 		cell  CountCell
 		entry *Entry
-		want  Status
+		want  outcome.Status
 	}{
-		{"ok, identical", counted(1000000, 1000000), countEntry(1000000), OK},
-		{"ok inside the 0.5 % floor", counted(1004999, 1004999), countEntry(1000000), OK},
-		{"regression over the floor", counted(1005001, 1005001), countEntry(1000000), Regression},
-		{"2 % more work", counted(1020000, 1020000), countEntry(1000000), Regression},
-		{"inside a spread-derived band", counted(1007000, 1007000), wide, OK},
-		{"over a spread-derived band", counted(1009000, 1009000), wide, Regression},
-		{"improved", counted(900000, 900000), countEntry(1000000), Improved},
-		{"unstable is not gated", counted(2000000, 2100000), countEntry(1000000), CountUnstable},
-		{"failed", counted(1), countEntry(1000000), CountFailed},
-		{"no count baseline", counted(5, 5), &Entry{ElapsedNs: 1000}, NoBaseline},
-		{"no entry", counted(5, 5), nil, NoBaseline},
-		{"another valgrind", counted(2000000, 2000000), otherVg, Incomparable},
-		{"another target", counted(2000000, 2000000), otherTarget, Incomparable},
-		{"another scope", counted(2000000, 2000000), otherScope, Incomparable},
+		{"ok, identical", counted(1000000, 1000000), countEntry(1000000), outcome.OK},
+		{"ok inside the 0.5 % floor", counted(1004999, 1004999), countEntry(1000000), outcome.OK},
+		{"regression over the floor", counted(1005001, 1005001), countEntry(1000000), outcome.Regression},
+		{"2 % more work", counted(1020000, 1020000), countEntry(1000000), outcome.Regression},
+		{"inside a spread-derived band", counted(1007000, 1007000), wide, outcome.OK},
+		{"over a spread-derived band", counted(1009000, 1009000), wide, outcome.Regression},
+		{"improved", counted(900000, 900000), countEntry(1000000), outcome.Improved},
+		{"unstable is not gated", counted(2000000, 2100000), countEntry(1000000), outcome.CountUnstable},
+		{"failed", counted(1), countEntry(1000000), outcome.CountFailed},
+		{"no count baseline", counted(5, 5), &Entry{ElapsedNs: 1000}, outcome.NoBaseline},
+		{"no entry", counted(5, 5), nil, outcome.NoBaseline},
+		{"another valgrind", counted(2000000, 2000000), otherVg, outcome.Incomparable},
+		{"another target", counted(2000000, 2000000), otherTarget, outcome.Incomparable},
+		{"another scope", counted(2000000, 2000000), otherScope, outcome.Incomparable},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -93,7 +94,7 @@ func TestCountVerdicts(t *testing.T) {
 			if v.Verdict != c.want {
 				t.Fatalf("verdict %s (%s), want %s", v.Verdict, v.Why, c.want)
 			}
-			if c.want == Regression && (v.Delta <= 0 || !strings.Contains(v.Why, "instructions")) {
+			if c.want == outcome.Regression && (v.Delta <= 0 || !strings.Contains(v.Why, "instructions")) {
 				t.Fatalf("a regression says its exact delta: %d %q", v.Delta, v.Why)
 			}
 		})
@@ -109,25 +110,25 @@ func TestCountsGateAcrossMachines(t *testing.T) {
 	subj.Count = counted(1100000, 1100000)
 	g := Gate{Entry: countEntry(1000000), Alpha: 0.01, Incomparable: "differs: CPU Intel Xeon here, AMD EPYC in the baseline"}
 	v := Bench("c", map[string]Cell{"c": subj}, g)
-	if v.Status != Regression || v.Cells["c"] != Regression || len(v.Flagged) != 1 || v.Flagged[0] != Instructions.Name {
+	if v.Status != outcome.Regression || v.Cells["c"] != outcome.Regression || len(v.Flagged) != 1 || v.Flagged[0] != Instructions.Name {
 		t.Fatalf("status %s cell %s flagged %v", v.Status, v.Cells["c"], v.Flagged)
 	}
-	if v.Checks[MetricTime.Name] != nil || v.Counts["c"].Verdict != Regression || !strings.Contains(v.Detail["c"], "instructions") {
+	if v.Checks[MetricTime.Name] != nil || v.Counts["c"].Verdict != outcome.Regression || !strings.Contains(v.Detail["c"], "instructions") {
 		t.Fatalf("time %v counts %+v detail %q", v.Checks[MetricTime.Name], v.Counts["c"], v.Detail["c"])
 	}
-	if Run([]BenchStatus{{Status: v.Status, HadBaseline: true}}) != Regression {
+	if Run([]BenchStatus{{Status: v.Status, HadBaseline: true}}) != outcome.Regression {
 		t.Fatal("a count regression does not make the run a regression")
 	}
 	// The same count on another CPU: its count gated and held, so the
 	// bench is ok (not "not gated"), and says its time was not gated.
 	subj.Count = counted(1000000, 1000000)
-	if v := Bench("c", map[string]Cell{"c": subj}, g); v.Status != OK || v.Counts["c"].Verdict != OK ||
+	if v := Bench("c", map[string]Cell{"c": subj}, g); v.Status != outcome.OK || v.Counts["c"].Verdict != outcome.OK ||
 		!strings.Contains(v.Detail["c"], "time and memory not gated") || !strings.Contains(v.Detail["c"], "instructions gated: ok, 1000000 against the baseline's 1000000 (+0.00%)") {
 		t.Fatalf("same counts on another CPU: %s / %s, %q", v.Status, v.Counts["c"].Verdict, v.Detail["c"])
 	}
 	// A threaded count is not judged: nothing gates the bench.
 	subj.Count = counted(1000000, 1001000)
-	if v := Bench("c", map[string]Cell{"c": subj}, g); v.Status != IncomparableMachine {
+	if v := Bench("c", map[string]Cell{"c": subj}, g); v.Status != outcome.IncomparableMachine {
 		t.Fatalf("unstable counts on another CPU: %s / %s", v.Status, v.Counts["c"].Verdict)
 	}
 }
@@ -143,13 +144,13 @@ func TestCountsBesideTime(t *testing.T) {
 	cmp := ok("n:1", 900)
 	cmp.Count = counted(7, 7)
 	v := Bench("c", map[string]Cell{"c": subj, "go": cmp}, Gate{Entry: e, Alpha: 0.01})
-	if v.Status != OK || v.Counts["c"].Verdict != CountFailed || v.Counts["go"].Verdict != OK || len(v.Flagged) != 0 {
+	if v.Status != outcome.OK || v.Counts["c"].Verdict != outcome.CountFailed || v.Counts["go"].Verdict != outcome.OK || len(v.Flagged) != 0 {
 		t.Fatalf("status %s counts %s/%s flagged %v", v.Status, v.Counts["c"].Verdict, v.Counts["go"].Verdict, v.Flagged)
 	}
 	slow := ok("n:1", 2000)
 	slow.Count = counted(1000000, 1000000)
 	v = Bench("c", map[string]Cell{"c": slow}, Gate{Entry: e, Alpha: 0.01})
-	if v.Status != Regression || len(v.Flagged) != 1 || v.Flagged[0] != MetricTime.Name {
+	if v.Status != outcome.Regression || len(v.Flagged) != 1 || v.Flagged[0] != MetricTime.Name {
 		t.Fatalf("time regression: %s flagged %v", v.Status, v.Flagged)
 	}
 	// Not asked: no count lane at all.
@@ -157,7 +158,7 @@ func TestCountsBesideTime(t *testing.T) {
 		t.Fatalf("uncounted cells got counts %v", v.Counts)
 	}
 	// A bench whose entry holds counts alone has no time baseline.
-	if v := Bench("c", map[string]Cell{"c": ok("n:1", 1000)}, Gate{Entry: &Entry{Instructions: 5}, Alpha: 0.01}); v.Status != NoBaseline {
+	if v := Bench("c", map[string]Cell{"c": ok("n:1", 1000)}, Gate{Entry: &Entry{Instructions: 5}, Alpha: 0.01}); v.Status != outcome.NoBaseline {
 		t.Fatalf("counts-only entry: %s", v.Status)
 	}
 }
@@ -167,10 +168,10 @@ func TestCountsBesideTime(t *testing.T) {
 func TestCountOnlyBenchStatus(t *testing.T) {
 	for _, c := range []struct {
 		cell CountCell
-		want Status
-	}{{counted(1000000, 1000000), OK}, {counted(1), CountFailed}, {counted(1100000, 1100000), Regression},
-		{CountCell{Asked: true, NotCounted: "no valgrind"}, NotCounted}} {
-		subj := Cell{Status: OK, Count: c.cell}
+		want outcome.Status
+	}{{counted(1000000, 1000000), outcome.OK}, {counted(1), outcome.CountFailed}, {counted(1100000, 1100000), outcome.Regression},
+		{CountCell{Asked: true, NotCounted: "no valgrind"}, outcome.NotCounted}} {
+		subj := Cell{Status: outcome.OK, Count: c.cell}
 		v := Bench("c", map[string]Cell{"c": subj}, Gate{Entry: countEntry(1000000), Alpha: 0.01})
 		if v.Status != c.want {
 			t.Errorf("%+v: bench %s, want %s", c.cell.Runs, v.Status, c.want)
@@ -197,29 +198,29 @@ func TestCountInstruments(t *testing.T) {
 	}
 	cases := []struct {
 		here, base string
-		want       Status
+		want       outcome.Status
 	}{
-		{wire.InstrumentCallgrindCacheSim, "", OK},
-		{wire.InstrumentCallgrindCacheSim, wire.InstrumentCallgrindCacheSim, OK},
-		{wire.InstrumentCallgrind, wire.InstrumentCallgrind, OK},
-		{wire.InstrumentCallgrind, "", Incomparable},
-		{wire.InstrumentCallgrind, wire.InstrumentCallgrindCacheSim, Incomparable},
-		{wire.InstrumentCallgrindCacheSim, wire.InstrumentCallgrind, Incomparable},
-		{wire.InstrumentCallgrindCacheSim, "cachegrind", Incomparable},
-		{"cachegrind", "", Incomparable},
+		{wire.InstrumentCallgrindCacheSim, "", outcome.OK},
+		{wire.InstrumentCallgrindCacheSim, wire.InstrumentCallgrindCacheSim, outcome.OK},
+		{wire.InstrumentCallgrind, wire.InstrumentCallgrind, outcome.OK},
+		{wire.InstrumentCallgrind, "", outcome.Incomparable},
+		{wire.InstrumentCallgrind, wire.InstrumentCallgrindCacheSim, outcome.Incomparable},
+		{wire.InstrumentCallgrindCacheSim, wire.InstrumentCallgrind, outcome.Incomparable},
+		{wire.InstrumentCallgrindCacheSim, "cachegrind", outcome.Incomparable},
+		{"cachegrind", "", outcome.Incomparable},
 	}
 	for _, c := range cases {
 		v := Count(cell(c.here), entry(c.base))
 		if v.Verdict != c.want || v.Instrument != c.here {
 			t.Errorf("counted by %q, baseline by %q: %s (%s) instrument %q, want %s", c.here, c.base, v.Verdict, v.Why, v.Instrument, c.want)
 		}
-		if c.want == Incomparable && !strings.Contains(v.Why, "instrument") {
+		if c.want == outcome.Incomparable && !strings.Contains(v.Why, "instrument") {
 			t.Errorf("%q vs %q: %q does not name the instrument", c.here, c.base, v.Why)
 		}
 	}
 	mixed := cell(wire.InstrumentCallgrind)
 	mixed.Runs[1].Instrument = wire.InstrumentCallgrindCacheSim
-	if s := Summarize(mixed); s.Status != CountFailed {
+	if s := Summarize(mixed); s.Status != outcome.CountFailed {
 		t.Fatalf("runs of two instruments: %s", s.Status)
 	}
 	if s := Summarize(cell(wire.InstrumentCallgrind)); s.EstCycles != 0 {

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // One counted run at gate time. The determinism rule needs two runs that
@@ -32,7 +33,7 @@ func SummarizeAgainst(c CountCell, e *Entry) Counts {
 		return Summarize(c)
 	}
 	r := c.Runs[0]
-	s := Counts{Status: OK, Scope: r.Scope, Instrument: r.Instrument, Ir: []uint64{r.Ir}, Median: r.Ir, EstCycles: r.EstCycles}
+	s := Counts{Status: outcome.OK, Scope: r.Scope, Instrument: r.Instrument, Ir: []uint64{r.Ir}, Median: r.Ir, EstCycles: r.EstCycles}
 	if s.EstCycles == 0 {
 		s.EstCycles = r.EstimatedCycles()
 	}

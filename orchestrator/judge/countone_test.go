@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 func spreadEntry(ir uint64, spread float64) *Entry {
@@ -52,19 +53,19 @@ func TestSettledByOne(t *testing.T) {
 // count_unstable.
 func TestCountOneRunRule(t *testing.T) {
 	e := spreadEntry(1000000, 0)
-	if v := Count(counted(1000000), e); v.Verdict != OK || v.Median != 1000000 || v.Spread != 0 || v.Delta != 0 || v.EstCycles == 0 {
+	if v := Count(counted(1000000), e); v.Verdict != outcome.OK || v.Median != 1000000 || v.Spread != 0 || v.Delta != 0 || v.EstCycles == 0 {
 		t.Fatalf("one equal run: %+v", v)
 	}
-	if v := Count(counted(1000001), e); v.Verdict != CountFailed {
+	if v := Count(counted(1000001), e); v.Verdict != outcome.CountFailed {
 		t.Fatalf("one differing run judged alone: %+v", v)
 	}
-	if v := Count(counted(1100000, 1100000), e); v.Verdict != Regression {
+	if v := Count(counted(1100000, 1100000), e); v.Verdict != outcome.Regression {
 		t.Fatalf("a code change, confirmed by a second run: %+v", v)
 	}
-	if v := Count(counted(1000000, 1100000), e); v.Verdict != CountUnstable {
+	if v := Count(counted(1000000, 1100000), e); v.Verdict != outcome.CountUnstable {
 		t.Fatalf("a disagreeing pair: %+v", v)
 	}
-	if s := Summarize(counted(1000000)); s.Status != CountFailed {
+	if s := Summarize(counted(1000000)); s.Status != outcome.CountFailed {
 		t.Fatalf("without a baseline one run is not enough: %+v", s)
 	}
 }

@@ -3,7 +3,7 @@
 // sibling compares with the subject, whether the subject regressed against
 // its baseline, and what that makes of the bench and of the run. Pure logic
 // over values already measured: no engine, no files. The statuses it speaks
-// in are its own (status.go).
+// in are orchestrator/outcome's.
 //
 // metric.go declares the quantities a run measures and gates, once
 // each: a metric's name and unit, how a cell carries it, its keys in a
@@ -16,16 +16,6 @@
 //
 // The registry is not where values are measured or written: it holds rules
 // over values already measured and imports no engine and no report.
-//
-// status.go is the vocabulary of outcomes every stage of a run shares:
-// what the sampler said of a sample, what the runner said of a job, what the
-// judge said of a bench and of the run, what became of a toolchain image —
-// and, beside each, what it means: its Severity (does it fail the run, need
-// attention, or stay quiet) and its rank for sorting, which the judge, the
-// exit code and every renderer ask instead of deciding for themselves.
-// Deciding which status applies is the judge's work (orchestrator/judge);
-// the sampler's wire format keeps plain strings that map one to one onto
-// these.
 //
 // baseline.go, read.go and write.go read, judge against and rewrite baselines.json: the
 // subject language's accepted medians, each with a tolerance band. Only the

@@ -3,6 +3,8 @@ package judge
 import (
 	"os"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // FuzzParse: whatever a baselines file holds, its reader (Parse: one JSON
@@ -30,7 +32,7 @@ func FuzzParse(f *testing.F) {
 			if e == nil {
 				continue
 			}
-			subj := Cell{Status: OK, Median: 1100, Samples: []int64{1000, 1100, 1200}, MemKB: 100, MemSamples: []int64{100, 100, 100}}
+			subj := Cell{Status: outcome.OK, Median: 1100, Samples: []int64{1000, 1100, 1200}, MemKB: 100, MemSamples: []int64{100, 100, 100}}
 			_ = Bench("hale", map[string]Cell{"hale": subj}, Gate{Entry: e, Alpha: DefaultAlpha})
 		}
 	})

@@ -2,6 +2,8 @@ package judge
 
 import (
 	"fmt"
+
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // Instructions is the count lane's exact instruction count, held to the
@@ -13,7 +15,7 @@ var Instructions = &Metric{
 	Baseline:  instrBase,
 	Fields:    CountFields,
 	Judge:     instrRule,
-	Regressed: Regression,
+	Regressed: outcome.Regression,
 	Verdict:   "count_verdict",
 	Column:    "instructions",
 	Format:    func(n int64) string { return FormatCount(uint64(n)) },
@@ -35,13 +37,13 @@ func instrRule(c Values, b Base, _ float64) MetricCheck {
 	v.Ratio = float64(c.Median) / float64(b.Median)
 	switch {
 	case v.Ratio > 1+v.Band:
-		v.Status = Regression
+		v.Status = outcome.Regression
 		v.Why = fmt.Sprintf("instructions %s the baseline (%+d: %d vs %d), over its %s band", Pct(v.Ratio), delta, c.Median, b.Median, PctBand(v.Band))
 	case v.Ratio < 1-v.Band:
-		v.Status = Improved
+		v.Status = outcome.Improved
 		v.Why = fmt.Sprintf("instructions %s the baseline (%+d), past its %s band", Pct(v.Ratio), delta, PctBand(v.Band))
 	default:
-		v.Status = OK
+		v.Status = outcome.OK
 	}
 	return v
 }

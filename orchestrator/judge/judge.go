@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
@@ -72,7 +73,7 @@ func Parity(checks map[string]string) (verdict string, mismatched []string, agre
 
 // Cell is one language's result on a bench, as the judge needs it.
 type Cell struct {
-	Status     Status
+	Status     outcome.Status
 	Check      string
 	Median     int64   // elapsed ns; 0 when nothing was measured
 	Samples    []int64 // elapsed ns, every sample (confirmation included)
@@ -83,7 +84,7 @@ type Cell struct {
 
 // measured says whether the cell has a number that can be compared.
 func (c Cell) measured() bool {
-	return (c.Status == OK || c.Status == StatusParityMismatch) && c.Median > 0
+	return (c.Status == outcome.OK || c.Status == outcome.StatusParityMismatch) && c.Median > 0
 }
 
 // Metrics is what the cell's samples carry, as the metrics read it.
@@ -178,12 +179,12 @@ func pctBand(b float64) string { return PctBand(b) }
 // Verdict is what the judge decided of one bench.
 type Verdict struct {
 	// Status is the bench's: the subject's gate outcome, or why it has none.
-	Status Status
+	Status outcome.Status
 	Parity string
 	Check  string // the workload's check, as most siblings printed it
 	// Cells holds each language's status after judging (a parity mismatch
 	// or a regression replaces ok) and why, where it changed.
-	Cells  map[string]Status
+	Cells  map[string]outcome.Status
 	Detail map[string]string
 	// Ratios holds each measured comparative's median over the subject's
 	// (> 1: the subject is faster).
@@ -201,10 +202,10 @@ type Verdict struct {
 // Bench judges one bench from its cells (language -> result) and how its
 // subject is gated.
 func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
-	v, checks := Verdict{Cells: map[string]Status{}, Detail: map[string]string{}, Ratios: map[string]float64{}, Counts: map[string]*CountCheck{}}, map[string]string{}
+	v, checks := Verdict{Cells: map[string]outcome.Status{}, Detail: map[string]string{}, Ratios: map[string]float64{}, Counts: map[string]*CountCheck{}}, map[string]string{}
 	for lang, c := range cells {
 		v.Cells[lang] = c.Status
-		if c.Status == OK {
+		if c.Status == outcome.OK {
 			checks[lang] = c.Check
 		}
 	}
@@ -212,9 +213,9 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 	v.Parity, mismatched, v.Check = Parity(checks)
 	for _, lang := range mismatched {
 		c := cells[lang]
-		c.Status = StatusParityMismatch
+		c.Status = outcome.StatusParityMismatch
 		cells[lang] = c
-		v.Cells[lang] = StatusParityMismatch
+		v.Cells[lang] = outcome.StatusParityMismatch
 		v.Detail[lang] = fmt.Sprintf("check %q differs from the siblings' %q", c.Check, v.Check)
 	}
 
@@ -226,60 +227,66 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 			}
 		}
 	}
+	subjectStatus(&v, subject, subj, ok, cells, g)
+	judgeCounts(&v, subject, cells, g.Entry)
+	return v
+}
+
+// subjectStatus is the bench's status from its subject's cell subj (ok:
+// the bench has one) and how it is gated, with the detail that says why.
+func subjectStatus(v *Verdict, subject string, subj Cell, ok bool, cells map[string]Cell, g Gate) {
 	switch {
 	case unconfined(cells) != "":
 		// A sampler that could not confine its benches ran none: it fails.
-		v.Status = Unconfined
+		v.Status = outcome.Unconfined
 		v.Detail[unconfined(cells)] = "its sampler could not confine a bench, so it ran none (see the report's confinement)"
 	case !ok && g.Entry != nil:
-		v.Status = NoSubjectSource
+		v.Status = outcome.NoSubjectSource
 		v.Detail[subject] = "the baseline has this bench, the suite has no " + subject + " program for it"
 	case !ok:
-		v.Status = NoSubjectSource
-	case subj.Status == Unavailable:
-		v.Status = SubjectUnavailable
-	case !subj.measured() || subj.Status == StatusParityMismatch:
+		v.Status = outcome.NoSubjectSource
+	case subj.Status == outcome.Unavailable:
+		v.Status = outcome.SubjectUnavailable
+	case !subj.measured() || subj.Status == outcome.StatusParityMismatch:
 		v.Status = subj.Status
 	case g.Emulated != "":
 		// Before the baseline: an emulator's times are no measurement,
 		// with a baseline or without one.
-		v.Status = Emulated
+		v.Status = outcome.Emulated
 		v.Detail[subject] = "time and memory not gated: emulated (" + g.Emulated + ")"
 	case g.Entry == nil || g.Entry.ElapsedNs <= 0: // none, or counts alone
-		v.Status = NoBaseline
+		v.Status = outcome.NoBaseline
 		if g.NoBaseline != "" {
 			v.Detail[subject] = "no_baseline (" + g.NoBaseline + ")"
 		}
 	case g.Incomparable != "":
-		v.Status = IncomparableMachine
+		v.Status = outcome.IncomparableMachine
 		v.Detail[subject] = "time and memory not gated: " + g.Incomparable
 	default:
 		v.Checks = gate(subj, g.Entry, g.Alpha)
 		v.Status = combine(v.Checks)
 		switch v.Status {
-		case Regression, MemRegression:
+		case outcome.Regression, outcome.MemRegression:
 			v.Cells[subject] = v.Status
 			v.Detail[subject] = why(v.Checks)
-		case Inconclusive:
+		case outcome.Inconclusive:
 			v.Detail[subject] = why(v.Checks)
 		}
 	}
-	judgeCounts(&v, subject, cells, g.Entry)
-	return v
 }
 
 // combine is the bench's status from its metrics' checks: a regression
 // of any (time's, then memory's), then inconclusive, then improved, then
 // ok.
-func combine(checks map[string]*Check) Status {
-	for _, s := range []Status{Regression, MemRegression, Inconclusive, Improved} {
+func combine(checks map[string]*Check) outcome.Status {
+	for _, s := range []outcome.Status{outcome.Regression, outcome.MemRegression, outcome.Inconclusive, outcome.Improved} {
 		for _, c := range checks {
 			if c.Status == s {
 				return s
 			}
 		}
 	}
-	return OK
+	return outcome.OK
 }
 
 // why is every check's reason, in the registry's order.
@@ -297,17 +304,17 @@ func why(checks map[string]*Check) string {
 // any fails the run, else regression when the time or memory of any
 // regressed, else inconclusive when any needs attention, else ok. Whether
 // an inconclusive run fails the gate (--strict) is the caller's to say.
-func Run(benches []BenchStatus) Status {
-	worst := OK
+func Run(benches []BenchStatus) outcome.Status {
+	worst := outcome.OK
 	for _, b := range benches {
-		switch OfBench(b.Status, b.HadBaseline) {
-		case Fails:
-			return Failed
-		case Regresses:
-			worst = Regression
-		case Attention:
-			if worst == OK {
-				worst = Inconclusive
+		switch outcome.OfBench(b.Status, b.HadBaseline) {
+		case outcome.Fails:
+			return outcome.Failed
+		case outcome.Regresses:
+			worst = outcome.Regression
+		case outcome.Attention:
+			if worst == outcome.OK {
+				worst = outcome.Inconclusive
 			}
 		}
 	}
@@ -316,7 +323,7 @@ func Run(benches []BenchStatus) Status {
 
 // BenchStatus is what Run needs of a bench.
 type BenchStatus struct {
-	Status      Status
+	Status      outcome.Status
 	HadBaseline bool
 }
 
@@ -365,7 +372,7 @@ func Machine(f *File, path string, here BaselineMachine, anyMachine bool) Machin
 // unconfined ("" when none did).
 func unconfined(cells map[string]Cell) string {
 	for lang, c := range cells {
-		if c.Status == Unconfined {
+		if c.Status == outcome.Unconfined {
 			return lang
 		}
 	}

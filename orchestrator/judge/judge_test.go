@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 func TestParity(t *testing.T) {
@@ -33,7 +35,7 @@ func TestParity(t *testing.T) {
 }
 
 func ok(check string, median int64) Cell {
-	return Cell{Status: OK, Check: check, Median: median}
+	return Cell{Status: outcome.OK, Check: check, Median: median}
 }
 
 // Every status a bench can take, from the cells the runner gives.
@@ -44,38 +46,38 @@ func TestBench(t *testing.T) {
 		name     string
 		cells    map[string]Cell
 		entry    *Entry
-		status   Status
-		subject  Status // the subject's cell after judging ("" : no cell)
+		status   outcome.Status
+		subject  outcome.Status // the subject's cell after judging ("" : no cell)
 		parity   string
 		ratios   map[string]float64
 		detailed []string // languages with a detail
 	}{
 		{"ok", map[string]Cell{"hale": ok("n:1", 1200), "c": ok("n:1", 600)}, base,
-			OK, OK, ParityOK, map[string]float64{"c": 0.5}, nil},
+			outcome.OK, outcome.OK, ParityOK, map[string]float64{"c": 0.5}, nil},
 		{"regression", map[string]Cell{"hale": ok("n:1", 1301), "c": ok("n:1", 1301)}, base,
-			Regression, Regression, ParityOK, map[string]float64{"c": 1}, []string{"hale"}},
+			outcome.Regression, outcome.Regression, ParityOK, map[string]float64{"c": 1}, []string{"hale"}},
 		{"faster is never a regression", map[string]Cell{"hale": ok("n:1", 10)}, base,
-			Improved, OK, ParitySingle, map[string]float64{}, nil},
+			outcome.Improved, outcome.OK, ParitySingle, map[string]float64{}, nil},
 		{"no baseline", map[string]Cell{"hale": ok("n:1", 10)}, nil,
-			NoBaseline, OK, ParitySingle, map[string]float64{}, nil},
+			outcome.NoBaseline, outcome.OK, ParitySingle, map[string]float64{}, nil},
 		{"subject's check differs", map[string]Cell{"hale": ok("n:2", 900), "c": ok("n:1", 900), "go": ok("n:1", 1800)}, base,
-			StatusParityMismatch, StatusParityMismatch, ParityMismatch, map[string]float64{"c": 1, "go": 2}, []string{"hale"}},
+			outcome.StatusParityMismatch, outcome.StatusParityMismatch, ParityMismatch, map[string]float64{"c": 1, "go": 2}, []string{"hale"}},
 		{"a comparative's check differs", map[string]Cell{"hale": ok("n:1", 900), "c": ok("n:1", 900), "go": ok("n:3", 1800)}, base,
-			OK, OK, ParityMismatch, map[string]float64{"c": 1, "go": 2}, []string{"go"}},
-		{"a comparative's sampler could not confine", map[string]Cell{"hale": ok("n:1", 900), "go": {Status: Unconfined}}, base,
-			Unconfined, OK, ParitySingle, map[string]float64{}, []string{"go"}},
-		{"subject unavailable", map[string]Cell{"hale": {Status: Unavailable}, "c": ok("n:1", 9)}, base,
-			SubjectUnavailable, Unavailable, ParitySingle, map[string]float64{}, nil},
+			outcome.OK, outcome.OK, ParityMismatch, map[string]float64{"c": 1, "go": 2}, []string{"go"}},
+		{"a comparative's sampler could not confine", map[string]Cell{"hale": ok("n:1", 900), "go": {Status: outcome.Unconfined}}, base,
+			outcome.Unconfined, outcome.OK, ParitySingle, map[string]float64{}, []string{"go"}},
+		{"subject unavailable", map[string]Cell{"hale": {Status: outcome.Unavailable}, "c": ok("n:1", 9)}, base,
+			outcome.SubjectUnavailable, outcome.Unavailable, ParitySingle, map[string]float64{}, nil},
 		{"no subject source, baseline kept", map[string]Cell{"c": ok("n:1", 9), "go": ok("n:1", 9)}, base,
-			NoSubjectSource, "", ParityOK, map[string]float64{}, []string{"hale"}},
+			outcome.NoSubjectSource, "", ParityOK, map[string]float64{}, []string{"hale"}},
 		{"no subject source", map[string]Cell{"c": ok("n:1", 9), "go": ok("n:1", 9)}, nil,
-			NoSubjectSource, "", ParityOK, map[string]float64{}, nil},
-		{"subject failed to build", map[string]Cell{"hale": {Status: BuildFailed}, "c": ok("n:1", 9)}, base,
-			BuildFailed, BuildFailed, ParitySingle, map[string]float64{}, nil},
-		{"subject timed out", map[string]Cell{"hale": {Status: Timeout}}, base,
-			Timeout, Timeout, ParityNone, map[string]float64{}, nil},
-		{"a comparative crashed", map[string]Cell{"hale": ok("n:1", 1000), "c": {Status: RunFailed}}, base,
-			OK, OK, ParitySingle, map[string]float64{}, nil},
+			outcome.NoSubjectSource, "", ParityOK, map[string]float64{}, nil},
+		{"subject failed to build", map[string]Cell{"hale": {Status: outcome.BuildFailed}, "c": ok("n:1", 9)}, base,
+			outcome.BuildFailed, outcome.BuildFailed, ParitySingle, map[string]float64{}, nil},
+		{"subject timed out", map[string]Cell{"hale": {Status: outcome.Timeout}}, base,
+			outcome.Timeout, outcome.Timeout, ParityNone, map[string]float64{}, nil},
+		{"a comparative crashed", map[string]Cell{"hale": ok("n:1", 1000), "c": {Status: outcome.RunFailed}}, base,
+			outcome.OK, outcome.OK, ParitySingle, map[string]float64{}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -122,7 +124,7 @@ func cellOf(samples []int64) Cell {
 		}
 	}
 	med = s[len(s)/2]
-	return Cell{Status: OK, Check: "n:1", Median: med, Samples: samples}
+	return Cell{Status: outcome.OK, Check: "n:1", Median: med, Samples: samples}
 }
 
 func measuredEntry(median int64, samples []int64, noise, drift float64) *Entry {
@@ -139,14 +141,14 @@ func TestTimeVerdicts(t *testing.T) {
 	cases := []struct {
 		name    string
 		samples []int64
-		want    Status
+		want    outcome.Status
 	}{
-		{"unchanged", around(1_000_000, 0.02, 5, 3), OK},
-		{"30% slower", around(1_300_000, 0.02, 10, 1), Regression},
-		{"a little slower, within the band", around(1_030_000, 0.02, 10, 1), OK},
-		{"over the band but overlapping", []int64{1_060_000, 900_000, 1_200_000, 980_000, 1_080_000, 1_070_000, 1_010_000}, Inconclusive},
-		{"too noisy to resolve the band", []int64{600_000, 1_000_000, 1_400_000, 800_000, 1_200_000}, Inconclusive},
-		{"30% faster", around(700_000, 0.02, 10, 2), Improved},
+		{"unchanged", around(1_000_000, 0.02, 5, 3), outcome.OK},
+		{"30% slower", around(1_300_000, 0.02, 10, 1), outcome.Regression},
+		{"a little slower, within the band", around(1_030_000, 0.02, 10, 1), outcome.OK},
+		{"over the band but overlapping", []int64{1_060_000, 900_000, 1_200_000, 980_000, 1_080_000, 1_070_000, 1_010_000}, outcome.Inconclusive},
+		{"too noisy to resolve the band", []int64{600_000, 1_000_000, 1_400_000, 800_000, 1_200_000}, outcome.Inconclusive},
+		{"30% faster", around(700_000, 0.02, 10, 2), outcome.Improved},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -154,7 +156,7 @@ func TestTimeVerdicts(t *testing.T) {
 			if v.Status != c.want {
 				t.Fatalf("%s (ratio %.3f band %.3f noise %.4f p %v: %s), want %s", v.Status, v.Ratio, v.Band, v.Noise, v.P, v.Why, c.want)
 			}
-			if v.Status != OK && v.Why == "" {
+			if v.Status != outcome.OK && v.Why == "" {
 				t.Fatal("no reason given")
 			}
 		})
@@ -164,12 +166,12 @@ func TestTimeVerdicts(t *testing.T) {
 func TestMemoryVerdicts(t *testing.T) {
 	band := 0.01
 	e := &Entry{ElapsedNs: 1000, MemKB: 10_000, MemTolerance: &band, MemSamples: []int64{10_000, 10_004, 9_996, 10_000, 10_002}}
-	same := Cell{Status: OK, Median: 1000, MemKB: 10_100, MemSamples: []int64{10_100, 10_104, 10_096}}
-	if m := Memory(same, e, 0.01); m == nil || m.Status != OK || m.Band != MemBandFloor {
+	same := Cell{Status: outcome.OK, Median: 1000, MemKB: 10_100, MemSamples: []int64{10_100, 10_104, 10_096}}
+	if m := Memory(same, e, 0.01); m == nil || m.Status != outcome.OK || m.Band != MemBandFloor {
 		t.Fatalf("same memory: %+v", m)
 	}
-	twice := Cell{Status: OK, Median: 1000, MemKB: 20_000, MemSamples: []int64{20_000, 20_008, 19_996, 20_004, 20_000}}
-	if m := Memory(twice, e, 0.01); m == nil || m.Status != MemRegression || m.P == nil || *m.P >= 0.01 {
+	twice := Cell{Status: outcome.OK, Median: 1000, MemKB: 20_000, MemSamples: []int64{20_000, 20_008, 19_996, 20_004, 20_000}}
+	if m := Memory(twice, e, 0.01); m == nil || m.Status != outcome.MemRegression || m.P == nil || *m.P >= 0.01 {
 		t.Fatalf("twice the memory: %+v", m)
 	}
 	if Memory(twice, &Entry{ElapsedNs: 1000, MaxRSSKB: 5}, 0.01) != nil {
@@ -177,7 +179,7 @@ func TestMemoryVerdicts(t *testing.T) {
 	}
 	tol := 0.3
 	v := Bench("c", map[string]Cell{"c": twice}, Gate{Entry: &Entry{ElapsedNs: 1000, Tolerance: &tol, MemKB: 10_000, MemTolerance: &band, MemSamples: e.MemSamples}, Alpha: 0.01})
-	if v.Status != MemRegression || v.Cells["c"] != MemRegression || v.Checks["memory"] == nil || v.Checks["time"] == nil || v.Checks["time"].Status != OK {
+	if v.Status != outcome.MemRegression || v.Cells["c"] != outcome.MemRegression || v.Checks["memory"] == nil || v.Checks["time"] == nil || v.Checks["time"].Status != outcome.OK {
 		t.Fatalf("bench %+v", v)
 	}
 }
@@ -187,7 +189,7 @@ func TestIncomparableMachineAndSuspect(t *testing.T) {
 	e := &Entry{ElapsedNs: 1000, Tolerance: &tol}
 	slow := ok("n:1", 5000)
 	v := Bench("c", map[string]Cell{"c": slow}, Gate{Entry: e, Alpha: 0.01, Incomparable: "CPU Xeon here, Ryzen in the baseline"})
-	if v.Status != IncomparableMachine || v.Cells["c"] != OK || v.Checks["time"] != nil {
+	if v.Status != outcome.IncomparableMachine || v.Cells["c"] != outcome.OK || v.Checks["time"] != nil {
 		t.Fatalf("another machine's baseline gated: %+v", v)
 	}
 	if !Suspect(slow, Gate{Entry: e}) || Suspect(ok("n:1", 1100), Gate{Entry: e}) || Suspect(slow, Gate{Entry: e, Incomparable: "x"}) || Suspect(slow, Gate{}) {
@@ -198,18 +200,18 @@ func TestIncomparableMachineAndSuspect(t *testing.T) {
 func TestRun(t *testing.T) {
 	cases := []struct {
 		in   []BenchStatus
-		want Status
+		want outcome.Status
 	}{
-		{[]BenchStatus{{OK, true}, {NoBaseline, false}, {SubjectUnavailable, true}, {Improved, true}}, OK},
-		{[]BenchStatus{{OK, true}, {Inconclusive, true}}, Inconclusive},
-		{[]BenchStatus{{Inconclusive, true}, {Regression, true}}, Regression},
-		{[]BenchStatus{{MemRegression, true}}, Regression},
-		{[]BenchStatus{{Regression, true}, {BuildFailed, false}}, Failed},
-		{[]BenchStatus{{StatusParityMismatch, true}}, Failed},
-		{[]BenchStatus{{NoSubjectSource, true}}, Failed},
-		{[]BenchStatus{{NoSubjectSource, false}}, OK},
-		{[]BenchStatus{{NoBench, true}}, Failed},
-		{[]BenchStatus{{IncomparableMachine, true}}, OK},
+		{[]BenchStatus{{outcome.OK, true}, {outcome.NoBaseline, false}, {outcome.SubjectUnavailable, true}, {outcome.Improved, true}}, outcome.OK},
+		{[]BenchStatus{{outcome.OK, true}, {outcome.Inconclusive, true}}, outcome.Inconclusive},
+		{[]BenchStatus{{outcome.Inconclusive, true}, {outcome.Regression, true}}, outcome.Regression},
+		{[]BenchStatus{{outcome.MemRegression, true}}, outcome.Regression},
+		{[]BenchStatus{{outcome.Regression, true}, {outcome.BuildFailed, false}}, outcome.Failed},
+		{[]BenchStatus{{outcome.StatusParityMismatch, true}}, outcome.Failed},
+		{[]BenchStatus{{outcome.NoSubjectSource, true}}, outcome.Failed},
+		{[]BenchStatus{{outcome.NoSubjectSource, false}}, outcome.OK},
+		{[]BenchStatus{{outcome.NoBench, true}}, outcome.Failed},
+		{[]BenchStatus{{outcome.IncomparableMachine, true}}, outcome.OK},
 	}
 	for _, c := range cases {
 		if got := Run(c.in); got != c.want {
@@ -225,11 +227,11 @@ func TestTimeWithoutBaselineSamples(t *testing.T) {
 	tol := 0.3
 	e := &Entry{ElapsedNs: 1000, Tolerance: &tol}
 	noisy := []int64{600_000, 1_000_000, 1_400_000, 800_000, 1_200_000}
-	if v := Time(cellOf(noisy), e, 0.01); v.Status != Regression {
+	if v := Time(cellOf(noisy), e, 0.01); v.Status != outcome.Regression {
 		t.Fatalf("a thousand times the baseline: %s (%s)", v.Status, v.Why)
 	}
 	justOver := []int64{900, 1350, 1800, 1100, 1600}
-	if v := Time(cellOf(justOver), e, 0.01); v.Status != Inconclusive {
+	if v := Time(cellOf(justOver), e, 0.01); v.Status != outcome.Inconclusive {
 		t.Fatalf("just over, noisy: %s (%s)", v.Status, v.Why)
 	}
 }
@@ -242,14 +244,14 @@ func TestTimeAccountsForBetweenRunDrift(t *testing.T) {
 	steady := measuredEntry(1_000_000, base, 0.004, 0.01)
 	wandering := measuredEntry(1_000_000, base, 0.004, 0.24)
 	slow := cellOf(around(1_400_000, 0.02, 10, 1))
-	if v := Time(slow, steady, 0.01); v.Status != Regression {
+	if v := Time(slow, steady, 0.01); v.Status != outcome.Regression {
 		t.Fatalf("steady host: %s (%s)", v.Status, v.Why)
 	}
 	// The issue's 30% slowdown, on a host quiet enough to resolve it.
-	if v := Time(cellOf(around(1_300_000, 0.02, 10, 1)), steady, 0.01); v.Status != Regression {
+	if v := Time(cellOf(around(1_300_000, 0.02, 10, 1)), steady, 0.01); v.Status != outcome.Regression {
 		t.Fatalf("+30%% on a steady host: %s (%s)", v.Status, v.Why)
 	}
-	if v := Time(slow, wandering, 0.01); v.Status != Inconclusive || v.P == nil || *v.P < 0.01 {
+	if v := Time(slow, wandering, 0.01); v.Status != outcome.Inconclusive || v.P == nil || *v.P < 0.01 {
 		t.Fatalf("wandering host: %s p %v (%s)", v.Status, v.P, v.Why)
 	}
 }
@@ -259,8 +261,8 @@ func TestTimeAccountsForBetweenRunDrift(t *testing.T) {
 func TestSmallMemoryGrowthIsNoise(t *testing.T) {
 	band := 0.05
 	e := &Entry{ElapsedNs: 1000, MemKB: 256, MemTolerance: &band, MemSamples: []int64{256, 256, 256, 256, 256, 256}}
-	c := Cell{Status: OK, Median: 1000, MemKB: 300, MemSamples: []int64{300, 310, 300, 290, 300, 305}}
-	if m := Memory(c, e, 0.01); m == nil || m.Status != OK {
+	c := Cell{Status: outcome.OK, Median: 1000, MemKB: 300, MemSamples: []int64{300, 310, 300, 290, 300, 305}}
+	if m := Memory(c, e, 0.01); m == nil || m.Status != outcome.OK {
 		t.Fatalf("256 → 300 KiB: %+v", m)
 	}
 }
@@ -279,11 +281,11 @@ func TestQuietBenchOnADriftingHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	slower := cellOf(around(1_180_000, 0.01, 10, 1))
-	if v := Time(slower, f.Benches["quiet"], 0.01); v.Status != OK || v.Band < 0.35-1e-9 {
+	if v := Time(slower, f.Benches["quiet"], 0.01); v.Status != outcome.OK || v.Band < 0.35-1e-9 {
 		t.Fatalf("+18%% on a host whose runs drift 13.5%%: %s, band %v (%s)", v.Status, v.Band, v.Why)
 	}
 	own, _ := Parse("q.json", []byte(fmt.Sprintf(`{"updated_at": "x", "benches": {"quiet": {"kind": "micro", "elapsed_ns": 1000000, "maxrss_kb": 1, "noise": 0.004, "drift_sigma": 0.01, "band": 0.05, "samples": %s}}}`, jsonInts(base))))
-	if v := Time(slower, own.Benches["quiet"], 0.01); v.Status != Regression {
+	if v := Time(slower, own.Benches["quiet"], 0.01); v.Status != outcome.Regression {
 		t.Fatalf("the same shift against the bench's own drift alone: %s (%s)", v.Status, v.Why)
 	}
 }

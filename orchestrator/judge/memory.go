@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
@@ -21,7 +22,7 @@ var MetricMemory = &Metric{
 	Fields:    MemoryFields,
 	Record:    memRecord,
 	Judge:     memRule,
-	Regressed: MemRegression,
+	Regressed: outcome.MemRegression,
 	Verdict:   "mem_verdict",
 	Format:    FormatKiB,
 }
@@ -67,17 +68,17 @@ func memRule(c Values, b Base, alpha float64) MetricCheck {
 	v := MetricCheck{Median: c.Median, Baseline: b.Median, Band: b.Band, BandFrom: b.BandFrom, Noise: stats.RelSEMedian(c.Samples)}
 	v.Ratio = float64(c.Median) / float64(b.Median)
 	if v.Ratio <= 1+v.Band || c.Median-b.Median < MetricMemMinDeltaKB {
-		v.Status = OK
+		v.Status = outcome.OK
 		return v
 	}
 	if len(b.Samples) > 0 && len(c.Samples) > 0 {
 		p := stats.MannWhitneyGreater(c.Samples, b.Samples)
 		v.P = &p
 		if p >= alpha {
-			v.Status, v.Why = Inconclusive, fmt.Sprintf("memory %s the baseline, over its %s band, but not significant (p = %.2g)", Pct(v.Ratio), PctBand(v.Band), p)
+			v.Status, v.Why = outcome.Inconclusive, fmt.Sprintf("memory %s the baseline, over its %s band, but not significant (p = %.2g)", Pct(v.Ratio), PctBand(v.Band), p)
 			return v
 		}
 	}
-	v.Status, v.Why = MemRegression, fmt.Sprintf("memory %s the baseline (%d KiB vs %d KiB), over its %s band", Pct(v.Ratio), c.Median, b.Median, PctBand(v.Band))
+	v.Status, v.Why = outcome.MemRegression, fmt.Sprintf("memory %s the baseline (%d KiB vs %d KiB), over its %s band", Pct(v.Ratio), c.Median, b.Median, PctBand(v.Band))
 	return v
 }

@@ -3,6 +3,8 @@ package judge
 import (
 	"fmt"
 	"strings"
+
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // Values is one metric's figures in one cell: the median the verdict is
@@ -61,15 +63,15 @@ type Base struct {
 
 // Check is one gated metric's verdict on the subject.
 type MetricCheck struct {
-	Status   Status   `json:"status"`
-	Median   int64    `json:"median"`
-	Baseline int64    `json:"baseline"`
-	Ratio    float64  `json:"ratio"`     // median / baseline
-	Band     float64  `json:"band"`      // the relative band it was held to
-	BandFrom string   `json:"band_from"` // where the band comes from
-	Noise    float64  `json:"noise"`     // this run's relative standard error of the median
-	P        *float64 `json:"p,omitempty"`
-	Why      string   `json:"why,omitempty"`
+	Status   outcome.Status `json:"status"`
+	Median   int64          `json:"median"`
+	Baseline int64          `json:"baseline"`
+	Ratio    float64        `json:"ratio"`     // median / baseline
+	Band     float64        `json:"band"`      // the relative band it was held to
+	BandFrom string         `json:"band_from"` // where the band comes from
+	Noise    float64        `json:"noise"`     // this run's relative standard error of the median
+	P        *float64       `json:"p,omitempty"`
+	Why      string         `json:"why,omitempty"`
 }
 
 // Rule is a metric's verdict: this run's values against the baseline's,
@@ -96,7 +98,7 @@ type Metric struct {
 	Record func(e *Entry, runs []MetricCell)
 	Judge  Rule
 	// Regressed is the status a regression of it gives the subject.
-	Regressed Status
+	Regressed outcome.Status
 	// Verdict is the report's key of its verdict on a bench ("": under
 	// the bench's "metrics", by name, and each language's median under its
 	// "metrics").

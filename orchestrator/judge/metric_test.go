@@ -3,6 +3,8 @@ package judge
 import (
 	"strings"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // bisect's --metric: the default rule, a compared metric by name, and a
@@ -77,13 +79,13 @@ func TestBaselineFields(t *testing.T) {
 // band's edge does not.
 func TestInstructionsExact(t *testing.T) {
 	b := Base{Median: 1000, Band: 0.01}
-	if v := Instructions.Judge(Values{Median: 1010}, b, 0); v.Status != OK {
+	if v := Instructions.Judge(Values{Median: 1010}, b, 0); v.Status != outcome.OK {
 		t.Errorf("at the band: %+v", v)
 	}
-	if v := Instructions.Judge(Values{Median: 1011}, b, 0); v.Status != Regression || !strings.Contains(v.Why, "+11") {
+	if v := Instructions.Judge(Values{Median: 1011}, b, 0); v.Status != outcome.Regression || !strings.Contains(v.Why, "+11") {
 		t.Errorf("over the band: %+v", v)
 	}
-	if v := Instructions.Judge(Values{Median: 989}, b, 0); v.Status != Improved {
+	if v := Instructions.Judge(Values{Median: 989}, b, 0); v.Status != outcome.Improved {
 		t.Errorf("under the band: %+v", v)
 	}
 }

@@ -3,6 +3,8 @@ package judge
 import (
 	"errors"
 	"sort"
+
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // Errors a run's gate gives, which the CLI maps to exit code 1 (package
@@ -26,44 +28,24 @@ var ErrUnmeasured = errors.New("the subject was not measured")
 // whether it fails the gate): ErrFailed for a failure, ErrRegression for a
 // regression, ErrInconclusive for an inconclusive run under strict; nil
 // when it passes. A run's own verdict and a merge of its shards ask this.
-func GateError(st Status, strict bool) error {
+func GateError(st outcome.Status, strict bool) error {
 	sev := st.Severity()
 	switch {
 	case !sev.FailsGate(strict):
 		return nil
-	case sev == Fails:
+	case sev == outcome.Fails:
 		return ErrFailed
-	case sev == Regresses:
+	case sev == outcome.Regresses:
 		return ErrRegression
 	}
 	return ErrInconclusive
 }
 
-// FailsGate says whether a run or bench of this severity fails the gate:
-// a failure and a regression always do; what needs attention (inconclusive,
-// interrupted, a status this code does not know) does under --strict.
-// The exit code, the JUnit report and every other strict rule ask this.
-func (v Severity) FailsGate(strict bool) bool {
-	return v >= Regresses || strict && v == Attention
-}
-
-// Measured says whether a (bench, language) result with status s carries a
-// timed number a reader may see: it ran to the end (ok), the judge marked
-// it a regression of time or memory, or it ran but its check disagreed
-// with its siblings (parity_mismatch: its number shown, and marked).
-func (s Status) Measured() bool {
-	switch s {
-	case OK, Regression, MemRegression, StatusParityMismatch:
-		return true
-	}
-	return false
-}
-
 // Count is how many times one status occurs, with the worst severity it
 // had in context (see OfBench).
 type StatusCount struct {
-	Status   Status
-	Severity Severity
+	Status   outcome.Status
+	Severity outcome.Severity
 	N        int
 }
 
@@ -72,14 +54,14 @@ type StatusCount struct {
 // counted, whatever it is: a line that counts a fixed list says nothing of
 // a run whose benches all ended otherwise.
 type Tally struct {
-	at     map[Status]int
+	at     map[outcome.Status]int
 	counts []StatusCount
 }
 
 // Add counts s once, at severity v (s.Severity(), or OfBench's in context).
-func (t *Tally) Add(s Status, v Severity) {
+func (t *Tally) Add(s outcome.Status, v outcome.Severity) {
 	if t.at == nil {
-		t.at = map[Status]int{}
+		t.at = map[outcome.Status]int{}
 	}
 	i, ok := t.at[s]
 	if !ok {

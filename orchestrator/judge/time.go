@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
@@ -15,7 +16,7 @@ var MetricTime = &Metric{
 	Fields:    TimeFields,
 	Record:    timeRecord,
 	Judge:     timeRule,
-	Regressed: Regression,
+	Regressed: outcome.Regression,
 	Verdict:   "time_verdict",
 	Format:    FormatNs,
 	Headline:  true,
@@ -84,22 +85,22 @@ func timeRule(c Values, b Base, alpha float64) MetricCheck {
 	case v.Ratio > 1+v.Band && pSlow != nil:
 		v.P = pSlow
 		if *pSlow < alpha {
-			v.Status, v.Why = Regression, fmt.Sprintf("median %s the baseline, over its %s band, p = %.2g", Pct(v.Ratio), PctBand(v.Band), *pSlow)
+			v.Status, v.Why = outcome.Regression, fmt.Sprintf("median %s the baseline, over its %s band, p = %.2g", Pct(v.Ratio), PctBand(v.Band), *pSlow)
 		} else {
-			v.Status, v.Why = Inconclusive, fmt.Sprintf("median %s the baseline, over its %s band, but not significant (p = %.2g ≥ %.2g)", Pct(v.Ratio), PctBand(v.Band), *pSlow, alpha)
+			v.Status, v.Why = outcome.Inconclusive, fmt.Sprintf("median %s the baseline, over its %s band, but not significant (p = %.2g ≥ %.2g)", Pct(v.Ratio), PctBand(v.Band), *pSlow, alpha)
 		}
 	case v.Ratio > 1+v.Band && lo > 1+v.Band:
-		v.Status, v.Why = Regression, fmt.Sprintf("median %s the baseline, over its %s band by more than this run's ±%.1f%% (no baseline samples to test)", Pct(v.Ratio), PctBand(v.Band), 196*v.Noise)
+		v.Status, v.Why = outcome.Regression, fmt.Sprintf("median %s the baseline, over its %s band by more than this run's ±%.1f%% (no baseline samples to test)", Pct(v.Ratio), PctBand(v.Band), 196*v.Noise)
 	case v.Ratio > 1+v.Band:
-		v.Status, v.Why = Inconclusive, fmt.Sprintf("median %s the baseline, over its %s band, but this run's ±%.1f%% reaches back inside it (no baseline samples to test)", Pct(v.Ratio), PctBand(v.Band), 196*v.Noise)
+		v.Status, v.Why = outcome.Inconclusive, fmt.Sprintf("median %s the baseline, over its %s band, but this run's ±%.1f%% reaches back inside it (no baseline samples to test)", Pct(v.Ratio), PctBand(v.Band), 196*v.Noise)
 	case v.Ratio < 1-v.Band && ((pFast != nil && *pFast < alpha) || (pFast == nil && hi < 1-v.Band)):
-		v.Status, v.P, v.Why = Improved, pFast, fmt.Sprintf("median %s the baseline, past its %s band", Pct(v.Ratio), PctBand(v.Band))
+		v.Status, v.P, v.Why = outcome.Improved, pFast, fmt.Sprintf("median %s the baseline, past its %s band", Pct(v.Ratio), PctBand(v.Band))
 	case v.Ratio < 1-v.Band:
-		v.Status = OK
+		v.Status = outcome.OK
 	case !resolves(v.Noise, v.Band):
-		v.Status, v.Why = Inconclusive, fmt.Sprintf("this run's median is known to ±%.1f%%, wider than the %s band", 196*v.Noise, PctBand(v.Band))
+		v.Status, v.Why = outcome.Inconclusive, fmt.Sprintf("this run's median is known to ±%.1f%%, wider than the %s band", 196*v.Noise, PctBand(v.Band))
 	default:
-		v.Status = OK
+		v.Status = outcome.OK
 	}
 	return v
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
 
@@ -26,9 +26,9 @@ func (f *fakeSampler) Sample(ctx context.Context, w runner.Where, j runner.Job) 
 		f.onSend(len(f.sent))
 	}
 	if f.fail[w.Image] {
-		return runner.Outcome{Status: judge.RunFailed, Samples: []runner.Sample{}}
+		return runner.Outcome{Status: outcome.RunFailed, Samples: []runner.Sample{}}
 	}
-	return runner.Outcome{Status: judge.OK, Samples: []runner.Sample{{ElapsedNs: int64(len(f.sent))}}}
+	return runner.Outcome{Status: outcome.OK, Samples: []runner.Sample{{ElapsedNs: int64(len(f.sent))}}}
 }
 
 func (f *fakeSampler) SamplePair(ctx context.Context, w runner.PairWhere, reader, producer runner.Job) (runner.Outcome, *runner.Outcome) {
@@ -82,7 +82,7 @@ func TestExecDoneUnitSendsNothingMore(t *testing.T) {
 	var looks []int
 	e := &Exec{Sampler: f, Schedule: RoundRobin{N: 5}, Units: units,
 		Take: func(_ int, s Step, r Result) bool {
-			return r.Outcome.Status != judge.OK || s.Unit == 0 && s.Job == 1 && len(f.sent) > 4
+			return r.Outcome.Status != outcome.OK || s.Unit == 0 && s.Job == 1 && len(f.sent) > 4
 		},
 		Looks: []int{1, 3, 4}, Look: func(r int) { looks = append(looks, r) }}
 	stop, rounds := e.Run(context.Background())
@@ -156,7 +156,7 @@ func TestSendPairGoesThroughSamplePair(t *testing.T) {
 	reader.Side = "reader"
 	reader.Producer = &Producer{Where: runner.Where{Lang: "c", Image: "img", CPUs: "0"}, Job: runner.Job{Unit: "prod", Iters: 1}, ShmSize: 256 << 20}
 	r := Send(context.Background(), f, reader)
-	if len(f.pairs) != 1 || r.Producer == nil || r.Outcome.Status != judge.OK {
+	if len(f.pairs) != 1 || r.Producer == nil || r.Outcome.Status != outcome.OK {
 		t.Fatalf("pairs %v, result %+v: want one pair with both outcomes", f.pairs, r)
 	}
 	want := runner.PairWhere{Reader: reader.Where, Producer: reader.Producer.Where, ShmSize: 256 << 20}

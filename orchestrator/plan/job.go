@@ -3,7 +3,7 @@ package plan
 import (
 	"context"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
 
@@ -66,5 +66,5 @@ func Send(ctx context.Context, s Sampler, j Job) Result {
 // Interrupted is the result of a job not sent because the run was
 // interrupted first.
 func Interrupted() Result {
-	return Result{NotSent: true, Outcome: runner.Outcome{Status: judge.Interrupted, Detail: "the run was interrupted", Samples: []runner.Sample{}}}
+	return Result{NotSent: true, Outcome: runner.Outcome{Status: outcome.Interrupted, Detail: "the run was interrupted", Samples: []runner.Sample{}}}
 }

@@ -12,13 +12,14 @@ import (
 	"sort"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 type abView struct {
 	R        *report.Result
-	Verdict  judge.Status
+	Verdict  outcome.Status
 	Counts   []count
 	Problems []abProblem
 	Forest   template.HTML // "" when no bench has a ratio
@@ -28,7 +29,7 @@ type abView struct {
 
 type abProblem struct {
 	Bench, Lang, Detail string
-	Status              judge.Status
+	Status              outcome.Status
 	Size                *Size
 }
 
@@ -42,14 +43,14 @@ func ABPage(w io.Writer, r *report.Result) error {
 	var tally judge.Tally
 	// The verdict is the worst bench's (the first of the worst), so an ab
 	// whose benches are all faster says faster.
-	worst, seen := judge.Severity(-1), map[string]bool{}
+	worst, seen := outcome.Severity(-1), map[string]bool{}
 	for _, b := range r.Benches {
 		sev := b.Verdict.Severity()
 		tally.Add(b.Verdict, sev)
 		if sev > worst {
 			worst, v.Verdict = sev, b.Verdict
 		}
-		if !sev.Quiet() && sev > judge.Fine {
+		if !sev.Quiet() && sev > outcome.Fine {
 			v.Problems = append(v.Problems, abProblem{Bench: b.Name, Lang: b.Lang, Status: b.Verdict, Detail: clip(b.Detail, 300), Size: abSize(b)})
 		}
 		if !seen[b.Lang] {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -11,7 +12,7 @@ import (
 // the instructions (the count lane's metric, by its declared name) against the baseline's, the exact delta and the band.
 func countFigures(b *report.Bench) []string {
 	s := b.SubjectResult
-	if s == nil || s.Count == nil || s.Count.Verdict != judge.Regression || s.Count.Delta == nil || s.Count.Baseline == 0 {
+	if s == nil || s.Count == nil || s.Count.Verdict != outcome.Regression || s.Count.Delta == nil || s.Count.Baseline == 0 {
 		return nil
 	}
 	c := s.Count

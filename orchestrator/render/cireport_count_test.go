@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -14,11 +14,11 @@ import (
 // and the run's flagged_by is a property.
 func TestCountRegressionNamed(t *testing.T) {
 	d := int64(120000000)
-	r := &report.Report{Schema: report.Schema, GeneratedAt: "2026-12-04T00:00:00Z", Status: judge.Regression, Subject: "c",
+	r := &report.Report{Schema: report.Schema, GeneratedAt: "2026-12-04T00:00:00Z", Status: outcome.Regression, Subject: "c",
 		SubjectStatus: "available", FlaggedBy: []string{"instructions"},
-		Benches: []*report.Bench{{Name: "fn_modular", Status: judge.Regression, CountVerdict: judge.Regression, BaselineElapsedNs: ptr(int64(1)),
+		Benches: []*report.Bench{{Name: "fn_modular", Status: outcome.Regression, CountVerdict: outcome.Regression, BaselineElapsedNs: ptr(int64(1)),
 			Verdict: "instructions +85.7% over the baseline",
-			SubjectResult: &report.Lang{Status: judge.Regression, Count: &report.CountLane{Verdict: judge.Regression, Ir: 260000051,
+			SubjectResult: &report.Lang{Status: outcome.Regression, Count: &report.CountLane{Verdict: outcome.Regression, Ir: 260000051,
 				Baseline: 140000051, Delta: &d, Band: 0.005, Reason: "instructions +85.7% over the baseline"}}}}}
 	if line := Of(r).Line(); !strings.Contains(line, "fn_modular +85.71% instructions") {
 		t.Fatalf("verdict line %q", line)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -22,31 +22,31 @@ const hostileName = "::error::pwned\x1b[31m ##vso[task.setvariable variable=x]1 
 func sample() *report.Report {
 	p := 0.0012
 	return &report.Report{
-		Schema: report.Schema, GeneratedAt: "2026-12-03T19:00:00Z", RunID: "run-1", Status: judge.Failed,
+		Schema: report.Schema, GeneratedAt: "2026-12-03T19:00:00Z", RunID: "run-1", Status: outcome.Failed,
 		Subject: "hale", SubjectStatus: "available", Settings: report.Settings{Languages: []string{"hale", "go"}},
 		Gate: report.Gate{Machine: "same"},
 		Categories: []report.Category{{Name: "micro", Title: "Micro", Benches: []string{
 			"fn_modular", "fn_crash", "fn_noisy", "fn_new", hostileName, "fn_a", "fn_b"}}},
 		Benches: []*report.Bench{
-			{Name: "fn_modular", Status: judge.Regression, ElapsedNsMedian: ptr(int64(1_310_000)), BaselineElapsedNs: ptr(int64(1_000_000)),
-				TimeVerdict: &report.Check{Status: judge.Regression, Median: 1_310_000, Baseline: 1_000_000, Ratio: 1.31, Band: 0.05, BandFrom: "drift", P: &p,
+			{Name: "fn_modular", Status: outcome.Regression, ElapsedNsMedian: ptr(int64(1_310_000)), BaselineElapsedNs: ptr(int64(1_000_000)),
+				TimeVerdict: &report.Check{Status: outcome.Regression, Median: 1_310_000, Baseline: 1_000_000, Ratio: 1.31, Band: 0.05, BandFrom: "drift", P: &p,
 					Why: "median +31.0% the baseline, over its ±5.0% band, p = 0.0012"},
-				SubjectResult: &report.Lang{Status: judge.OK, ElapsedNsMedian: 1_310_000, Comparable: true}},
-			{Name: "fn_crash", Status: judge.RunFailed, BaselineElapsedNs: ptr(int64(5)),
-				SubjectResult: &report.Lang{Status: judge.RunFailed, Detail: "exit 139 (SIGSEGV)\nstack…", Comparable: true}},
-			{Name: "fn_noisy", Status: judge.Inconclusive, ElapsedNsMedian: ptr(int64(2_000_000)), BaselineElapsedNs: ptr(int64(2_000_000)),
+				SubjectResult: &report.Lang{Status: outcome.OK, ElapsedNsMedian: 1_310_000, Comparable: true}},
+			{Name: "fn_crash", Status: outcome.RunFailed, BaselineElapsedNs: ptr(int64(5)),
+				SubjectResult: &report.Lang{Status: outcome.RunFailed, Detail: "exit 139 (SIGSEGV)\nstack…", Comparable: true}},
+			{Name: "fn_noisy", Status: outcome.Inconclusive, ElapsedNsMedian: ptr(int64(2_000_000)), BaselineElapsedNs: ptr(int64(2_000_000)),
 				Verdict:       "this run's median is known to ±12.0%, wider than the ±5.0% band",
-				SubjectResult: &report.Lang{Status: judge.OK, ElapsedNsMedian: 2_000_000, Comparable: true}},
-			{Name: "fn_new", Status: judge.NoBaseline, ElapsedNsMedian: ptr(int64(3_000_000)),
+				SubjectResult: &report.Lang{Status: outcome.OK, ElapsedNsMedian: 2_000_000, Comparable: true}},
+			{Name: "fn_new", Status: outcome.NoBaseline, ElapsedNsMedian: ptr(int64(3_000_000)),
 				Verdict:       "the baselines hold no figure for this bench",
-				SubjectResult: &report.Lang{Status: judge.OK, ElapsedNsMedian: 3_000_000, Comparable: true}},
-			{Name: hostileName, Status: judge.BadOutput, BaselineElapsedNs: ptr(int64(5)),
-				SubjectResult: &report.Lang{Status: judge.BadOutput, Detail: "::warning::x\n##[error]y\x1b]0;title\x07 ]]> </failure>", Comparable: true}},
-			{Name: "fn_a", Status: judge.OK, ElapsedNsMedian: ptr(int64(1_500_000_000)), BaselineElapsedNs: ptr(int64(1_500_000_000)),
-				SubjectResult: &report.Lang{Status: judge.OK, ElapsedNsMedian: 1_500_000_000, Comparable: true},
-				Comparatives:  map[string]*report.Lang{"go": {Status: judge.Timeout, Detail: "no result within 2m0s"}}},
-			{Name: "fn_b", Status: judge.OK, ElapsedNsMedian: ptr(int64(1000)), BaselineElapsedNs: ptr(int64(1000)),
-				SubjectResult: &report.Lang{Status: judge.OK, ElapsedNsMedian: 1000, Comparable: true}},
+				SubjectResult: &report.Lang{Status: outcome.OK, ElapsedNsMedian: 3_000_000, Comparable: true}},
+			{Name: hostileName, Status: outcome.BadOutput, BaselineElapsedNs: ptr(int64(5)),
+				SubjectResult: &report.Lang{Status: outcome.BadOutput, Detail: "::warning::x\n##[error]y\x1b]0;title\x07 ]]> </failure>", Comparable: true}},
+			{Name: "fn_a", Status: outcome.OK, ElapsedNsMedian: ptr(int64(1_500_000_000)), BaselineElapsedNs: ptr(int64(1_500_000_000)),
+				SubjectResult: &report.Lang{Status: outcome.OK, ElapsedNsMedian: 1_500_000_000, Comparable: true},
+				Comparatives:  map[string]*report.Lang{"go": {Status: outcome.Timeout, Detail: "no result within 2m0s"}}},
+			{Name: "fn_b", Status: outcome.OK, ElapsedNsMedian: ptr(int64(1000)), BaselineElapsedNs: ptr(int64(1000)),
+				SubjectResult: &report.Lang{Status: outcome.OK, ElapsedNsMedian: 1000, Comparable: true}},
 		},
 	}
 }
@@ -76,7 +76,7 @@ func TestVerdictLine(t *testing.T) {
 
 	r := sample()
 	r.Benches = r.Benches[5:]
-	r.Status = judge.OK
+	r.Status = outcome.OK
 	if got := Of(r).Line(); got != "verdict ok — 2 ok" {
 		t.Fatalf("all ok: %q", got)
 	}
@@ -89,9 +89,9 @@ func TestVerdictLine(t *testing.T) {
 
 // Over three benches of one status, the line names three and counts the rest.
 func TestVerdictLineNamesThree(t *testing.T) {
-	r := &report.Report{Status: judge.Inconclusive}
+	r := &report.Report{Status: outcome.Inconclusive}
 	for _, n := range []string{"a", "b", "c", "d", "e"} {
-		r.Benches = append(r.Benches, &report.Bench{Name: n, Status: judge.Inconclusive})
+		r.Benches = append(r.Benches, &report.Bench{Name: n, Status: outcome.Inconclusive})
 	}
 	if got := Of(r).Line(); got != "verdict inconclusive — 5 inconclusive (a, b, c, 2 more)" {
 		t.Fatalf("got %q", got)
@@ -195,9 +195,9 @@ func TestJUnitStrictInconclusiveFails(t *testing.T) {
 // A run whose subject had no toolchain: every case is skipped with the
 // subject's reason, and nothing fails.
 func TestJUnitSubjectUnavailable(t *testing.T) {
-	r := &report.Report{Status: judge.OK, Subject: "hale", SubjectStatus: string(judge.Unavailable),
+	r := &report.Report{Status: outcome.OK, Subject: "hale", SubjectStatus: string(outcome.Unavailable),
 		SubjectReason: "no hale source at ../hale (give --hale-src or --hale-git)",
-		Benches:       []*report.Bench{{Name: "fn_a", Status: judge.SubjectUnavailable}, {Name: "fn_b", Status: judge.SubjectUnavailable}}}
+		Benches:       []*report.Bench{{Name: "fn_a", Status: outcome.SubjectUnavailable}, {Name: "fn_b", Status: outcome.SubjectUnavailable}}}
 	var buf bytes.Buffer
 	if err := JUnit(&buf, r); err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -58,7 +58,7 @@ func countLane(l *report.Lang) *report.CountLane {
 // stable says whether a lane has a count the determinism rule accepts.
 func stable(c *report.CountLane) bool {
 	switch c.Verdict {
-	case judge.CountFailed, judge.NotCounted, judge.CountUnstable:
+	case outcome.CountFailed, outcome.NotCounted, outcome.CountUnstable:
 		return false
 	}
 	return c.Ir > 0

@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
-func counted(r *report.Report, bench string, v judge.Status, ir uint64, valgrind string) {
+func counted(r *report.Report, bench string, v outcome.Status, ir uint64, valgrind string) {
 	for _, b := range r.Benches {
 		if b.Name == bench {
 			b.SubjectResult.Count = &report.CountLane{Verdict: v, Ir: ir, Scope: "region", Target: "x86-64-v3", Valgrind: valgrind}
@@ -23,12 +23,12 @@ func TestCompareCounts(t *testing.T) {
 	s := []int64{100, 101, 102}
 	old := rep("X", map[string][]int64{"fn_modular": s, "unstable": s, "other_vg": s, "uncounted": s})
 	cur := rep("X", map[string][]int64{"fn_modular": s, "unstable": s, "other_vg": s, "uncounted": s})
-	counted(old, "fn_modular", judge.OK, 140000051, "valgrind-3.19.0")
-	counted(cur, "fn_modular", judge.Regression, 260000051, "valgrind-3.19.0")
-	counted(old, "unstable", judge.OK, 100, "valgrind-3.19.0")
-	counted(cur, "unstable", judge.CountUnstable, 101, "valgrind-3.19.0")
-	counted(old, "other_vg", judge.OK, 100, "valgrind-3.19.0")
-	counted(cur, "other_vg", judge.OK, 100, "valgrind-3.22.0")
+	counted(old, "fn_modular", outcome.OK, 140000051, "valgrind-3.19.0")
+	counted(cur, "fn_modular", outcome.Regression, 260000051, "valgrind-3.19.0")
+	counted(old, "unstable", outcome.OK, 100, "valgrind-3.19.0")
+	counted(cur, "unstable", outcome.CountUnstable, 101, "valgrind-3.19.0")
+	counted(old, "other_vg", outcome.OK, 100, "valgrind-3.19.0")
+	counted(cur, "other_vg", outcome.OK, 100, "valgrind-3.22.0")
 	tab := Reports(old, cur, "", nil, 0.05)
 	by := map[string]Row{}
 	for _, r := range tab.Rows {

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 func cell(status string, samples ...int64) *report.Lang {
-	l := &report.Lang{Status: judge.Status(status), ElapsedNsSamples: samples}
+	l := &report.Lang{Status: outcome.Status(status), ElapsedNsSamples: samples}
 	if len(samples) > 0 {
 		l.ElapsedNsMedian = samples[len(samples)/2]
 	}

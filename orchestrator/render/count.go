@@ -2,6 +2,7 @@ package render
 
 import (
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -18,7 +19,7 @@ type countTable struct {
 type countRow struct {
 	Bench   string
 	Cells   []string
-	Verdict judge.Status
+	Verdict outcome.Status
 }
 
 // countColumn is one language's column of one count-lane metric.
@@ -65,7 +66,7 @@ func countTrend(runs []*Run, subject, bench string) []trendPoint {
 				continue
 			}
 			res := report.LangResult(r, b, subject)
-			if res == nil || res.Count == nil || res.Count.Ir == 0 || res.Count.Verdict == judge.CountUnstable {
+			if res == nil || res.Count == nil || res.Count.Ir == 0 || res.Count.Verdict == outcome.CountUnstable {
 				continue
 			}
 			c := res.Count

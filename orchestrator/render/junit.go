@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -120,7 +121,7 @@ func testCase(r *report.Report, b *report.Bench, subject string) (junitCase, flo
 	switch {
 	case sev.FailsGate(r.Gate.Strict):
 		c.Failure = &junitResult{Message: failureMessage(b), Type: word(b.Status), Text: ciClip(termtext.Clean(details(r, b)))}
-	case sev != judge.Fine:
+	case sev != outcome.Fine:
 		c.Skipped = &junitResult{Message: word(b.Status) + reasonSuffix(r, b)}
 	}
 	return c, secs
@@ -144,7 +145,7 @@ func seconds(s float64) string { return fmt.Sprintf("%.6f", s) }
 func failureMessage(b *report.Bench) string {
 	parts := countFigures(b)
 	for _, m := range judge.All() {
-		if c := b.CheckOf(m); c != nil && c.Baseline > 0 && (m.Headline || c.Status.Severity() >= judge.Attention) {
+		if c := b.CheckOf(m); c != nil && c.Baseline > 0 && (m.Headline || c.Status.Severity() >= outcome.Attention) {
 			parts = append(parts, m.Name+" "+checkFigures(c, formatOf(m)))
 		}
 	}
@@ -230,7 +231,7 @@ func reason(b *report.Bench) string {
 // reasonSuffix is ": <why>" for a skipped bench, "" when nothing says why.
 func reasonSuffix(r *report.Report, b *report.Bench) string {
 	why := termtext.Headline(reason(b), 300)
-	if why == "" && b.Status == judge.SubjectUnavailable {
+	if why == "" && b.Status == outcome.SubjectUnavailable {
 		why = termtext.Headline(r.SubjectReason, 300)
 	}
 	if why == "" {

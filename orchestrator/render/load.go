@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
@@ -25,10 +26,10 @@ type Run struct {
 // status: reports written before the noise-derived gate have none of them,
 // newer ones some. Each is shown only when present.
 type Gate struct {
-	Status   judge.Status // the verdict's own status, when it differs from the bench's
-	Band     string       // as written: a fraction, an interval, …
-	BandFrac float64      // the band as a fraction of the baseline, when it is one number
-	PValue   *float64     // the significance test's p
+	Status   outcome.Status // the verdict's own status, when it differs from the bench's
+	Band     string         // as written: a fraction, an interval, …
+	BandFrac float64        // the band as a fraction of the baseline, when it is one number
+	PValue   *float64       // the significance test's p
 	// Metrics are the other gated metrics' verdicts (memory, and any
 	// declared beyond it), in the registry's order.
 	Metrics []MetricGate
@@ -38,7 +39,7 @@ type Gate struct {
 // and band.
 type MetricGate struct {
 	Name   string
-	Status judge.Status
+	Status outcome.Status
 	Band   string
 }
 

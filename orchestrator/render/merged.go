@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -62,7 +63,7 @@ func (o Merged) Give(out io.Writer, p *termtext.Printer, m *result.Doc) error {
 	switch m.Kind {
 	case result.Run:
 		err := judge.GateError(m.Run.Status, m.Run.Gate.Strict)
-		if o.FailUnmeasured && m.Run.SubjectStatus != string(judge.Available) {
+		if o.FailUnmeasured && m.Run.SubjectStatus != string(outcome.Available) {
 			err = fmt.Errorf("the shards did not measure their subject %s (%s); in CI (CI=true) a run that could not measure its subject fails, with nothing gated: %w",
 				termtext.Line(m.Run.Subject), termtext.Line(m.Run.SubjectStatus), judge.ErrUnmeasured)
 		}

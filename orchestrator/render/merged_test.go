@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -75,7 +76,7 @@ func TestMergedGiveRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Status = judge.Regression
+	r.Status = outcome.Regression
 	r.Shard = &report.Shard{Total: 2, Parts: []report.ShardPart{{Index: 1, File: "a.json"}, {Index: 2, File: "b.json"}}}
 	var out, said strings.Builder
 	p := termtext.NewPrinter(&said)
@@ -94,7 +95,7 @@ func TestMergedGiveUnmeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Status, r.Subject, r.SubjectStatus = judge.OK, "hale", "unavailable"
+	r.Status, r.Subject, r.SubjectStatus = outcome.OK, "hale", "unavailable"
 	r.Shard = &report.Shard{Total: 1, Parts: []report.ShardPart{{Index: 1, File: "a.json"}}}
 	for _, ci := range []bool{false, true} {
 		var out, said strings.Builder

@@ -4,7 +4,7 @@
 package render
 
 import (
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -74,7 +74,7 @@ func newNumberCell(res *report.Lang, subject bool, subjectMedian int64) numberCe
 	if m := memText(res); m != "—" {
 		c.Mem = m
 	}
-	if res.Status != judge.OK && res.Status != "" {
+	if res.Status != outcome.OK && res.Status != "" {
 		c.Status = string(res.Status)
 	}
 	return c

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"html/template"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -39,7 +39,7 @@ var funcs = template.FuncMap{
 	"ratio": report.FormatRatio,
 	"short": shortDigest,
 	"first": termtext.FirstLine,
-	"class": func(s any) string { return statusClass(judge.Status(fmt.Sprint(s))) },
+	"class": func(s any) string { return statusClass(outcome.Status(fmt.Sprint(s))) },
 	"pct":   func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
 	"deref": func(p *float64) float64 { return *p },
 	"pfmt":  func(p float64) string { return fmt.Sprintf("%.3g", p) },

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"golang.org/x/net/html"
@@ -254,12 +254,12 @@ func TestEveryPageInChromium(t *testing.T) {
 // among them says slower.
 func TestABVerdictIsTheWorstBench(t *testing.T) {
 	for _, c := range []struct {
-		verdicts []judge.Status
+		verdicts []outcome.Status
 		want     string
 	}{
-		{[]judge.Status{judge.Faster, judge.Faster}, "verdict: faster"},
-		{[]judge.Status{judge.Faster, judge.Same}, "verdict: faster"},
-		{[]judge.Status{judge.Same, judge.Slower, judge.Unresolved}, "verdict: slower"},
+		{[]outcome.Status{outcome.Faster, outcome.Faster}, "verdict: faster"},
+		{[]outcome.Status{outcome.Faster, outcome.Same}, "verdict: faster"},
+		{[]outcome.Status{outcome.Same, outcome.Slower, outcome.Unresolved}, "verdict: slower"},
 	} {
 		r := &report.Result{A: "a", B: "b"}
 		for i, v := range c.verdicts {

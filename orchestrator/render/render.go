@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -28,7 +29,7 @@ type view struct {
 }
 
 type count struct {
-	Status judge.Status
+	Status outcome.Status
 	N      int
 }
 
@@ -41,7 +42,7 @@ type langKey struct {
 
 type problem struct {
 	Bench, Lang, Detail string
-	Status              judge.Status
+	Status              outcome.Status
 	Order               int
 	Size                *Size // how much it moved, for a verdict on a metric
 	Output              bool  // Detail is a program's or a build's output (set in code), not a sentence
@@ -83,7 +84,7 @@ type sampleRow struct {
 // trendRow is one report's point of a bench's trends.
 type trendRow struct {
 	Label, Date, Median, Count string
-	Status                     judge.Status
+	Status                     outcome.Status
 	run                        int // the report's place in date order
 }
 
@@ -295,8 +296,8 @@ func subjectTitle(r *report.Report) string {
 // verdict is the run's one-line outcome.
 func verdict(r *report.Report) string {
 	switch r.Status {
-	case judge.OK:
-		if r.SubjectStatus != "" && r.SubjectStatus != string(judge.Available) {
+	case outcome.OK:
+		if r.SubjectStatus != "" && r.SubjectStatus != string(outcome.Available) {
 			return "ok: nothing gated (subject " + r.SubjectStatus + ")"
 		}
 		return "ok"
@@ -309,7 +310,7 @@ func verdict(r *report.Report) string {
 func counts(r *report.Report) []count {
 	var tally judge.Tally
 	for _, b := range r.Benches {
-		tally.Add(b.Status, judge.OfBench(b.Status, b.BaselineElapsedNs != nil))
+		tally.Add(b.Status, outcome.OfBench(b.Status, b.BaselineElapsedNs != nil))
 	}
 	var out []count
 	for _, c := range tally.Counts() {
@@ -319,21 +320,21 @@ func counts(r *report.Report) []count {
 }
 
 // statusRank orders what needs a reader first (judge.Severity decides).
-func statusRank(st judge.Status) int { return st.Severity().Rank() }
+func statusRank(st outcome.Status) int { return st.Severity().Rank() }
 
-func statusClass(s judge.Status) string { return severityClass(s.Severity()) }
+func statusClass(s outcome.Status) string { return severityClass(s.Severity()) }
 
 func benchClass(b *report.Bench) string {
-	return severityClass(judge.OfBench(b.Status, b.BaselineElapsedNs != nil))
+	return severityClass(outcome.OfBench(b.Status, b.BaselineElapsedNs != nil))
 }
 
-func severityClass(v judge.Severity) string {
+func severityClass(v outcome.Severity) string {
 	switch v {
-	case judge.Fails, judge.Regresses:
+	case outcome.Fails, outcome.Regresses:
 		return "bad"
-	case judge.Attention, judge.Unjudged:
+	case outcome.Attention, outcome.Unjudged:
 		return "warn"
-	case judge.Absent:
+	case outcome.Absent:
 		return "muted"
 	}
 	return "good"
@@ -345,7 +346,7 @@ func problems(run *Run) []problem {
 	for _, b := range r.Benches {
 		// The subject's own absence is said once in the header, not per
 		// bench; a bench its baseline holds and its subject lost is not quiet.
-		if sev := judge.OfBench(b.Status, b.BaselineElapsedNs != nil); !sev.Quiet() {
+		if sev := outcome.OfBench(b.Status, b.BaselineElapsedNs != nil); !sev.Quiet() {
 			p := problem{Bench: b.Name, Lang: r.Subject + " (gate)", Status: b.Status, Order: sev.Rank(), Detail: clip(b.Verdict, 300), Size: benchSize(b)}
 			if p.Detail == "" {
 				p.Detail = why(b.CheckOf(charted))

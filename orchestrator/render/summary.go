@@ -5,7 +5,7 @@ import (
 	"io"
 	"sort"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -15,7 +15,7 @@ import (
 // (failures first), then the grid as report.Markdown writes it.
 func Summary(w io.Writer, r *report.Report) {
 	fmt.Fprintf(w, "### halebench %s\n\n", mdText(Of(r).Line()))
-	if r.SubjectStatus != "" && r.SubjectStatus != string(judge.Available) {
+	if r.SubjectStatus != "" && r.SubjectStatus != string(outcome.Available) {
 		fmt.Fprintf(w, "The subject %s was %s", mdText(r.Subject), mdText(r.SubjectStatus))
 		if r.SubjectReason != "" {
 			fmt.Fprintf(w, ": %s", mdText(termtext.Headline(r.SubjectReason, 300)))

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -192,7 +192,7 @@ func ratioRows(benches []*report.Bench, langs []string) (map[string][]ratioRow, 
 			}
 			lo, hi := sampleRange(res)
 			rr.low, rr.high = lo/sm, hi/sm
-			if res.Status == judge.StatusParityMismatch {
+			if res.Status == outcome.StatusParityMismatch {
 				rr.mark = "!"
 			}
 			rows[b.Name] = append(rows[b.Name], rr)
@@ -358,7 +358,7 @@ type trendPoint struct {
 	label, date string
 	median      float64
 	lo, hi      float64 // the band, when known
-	status      judge.Status
+	status      outcome.Status
 	run         int // the report's place among the runs, in date order
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -13,15 +14,15 @@ import (
 type Verdict struct {
 	// Status is the run's: ok, regression, failed, inconclusive or
 	// interrupted, as the report says.
-	Status judge.Status
+	Status outcome.Status
 	// Groups are the subject benches by status, what needs a reader first.
 	Groups []Group
 }
 
 // Group is the subject benches that ended with one status.
 type Group struct {
-	Status   judge.Status
-	Severity judge.Severity
+	Status   outcome.Status
+	Severity outcome.Severity
 	Benches  []*report.Bench
 }
 
@@ -33,8 +34,8 @@ const named = 3
 // status) gets the worst bench severity's word.
 func Of(r *report.Report) Verdict {
 	var tally judge.Tally
-	byStatus := map[judge.Status][]*report.Bench{}
-	worst := judge.Fine
+	byStatus := map[outcome.Status][]*report.Bench{}
+	worst := outcome.Fine
 	for _, b := range r.Benches {
 		sev := benchSeverity(b)
 		worst = max(worst, sev)
@@ -53,20 +54,20 @@ func Of(r *report.Report) Verdict {
 
 // benchSeverity is what a subject bench's status means, given whether the
 // baseline held it (a gone subject program fails only then).
-func benchSeverity(b *report.Bench) judge.Severity {
-	return judge.OfBench(b.Status, b.BaselineElapsedNs != nil)
+func benchSeverity(b *report.Bench) outcome.Severity {
+	return outcome.OfBench(b.Status, b.BaselineElapsedNs != nil)
 }
 
-func wordFor(v judge.Severity) judge.Status {
+func wordFor(v outcome.Severity) outcome.Status {
 	switch v {
-	case judge.Fails:
-		return judge.Failed
-	case judge.Regresses:
-		return judge.Regression
-	case judge.Attention:
-		return judge.Inconclusive
+	case outcome.Fails:
+		return outcome.Failed
+	case outcome.Regresses:
+		return outcome.Regression
+	case outcome.Attention:
+		return outcome.Inconclusive
 	}
-	return judge.OK
+	return outcome.OK
 }
 
 // Line is the verdict in one line, e.g. "verdict regression — 1
@@ -76,7 +77,7 @@ func (v Verdict) Line() string {
 	var parts []string
 	for _, g := range v.Groups {
 		p := fmt.Sprintf("%d %s", len(g.Benches), word(g.Status))
-		if g.Severity >= judge.Attention {
+		if g.Severity >= outcome.Attention {
 			p += " (" + namesOf(g.Benches) + ")"
 		}
 		parts = append(parts, p)
@@ -88,7 +89,7 @@ func (v Verdict) Line() string {
 }
 
 // word is a status as one line may show it.
-func word(s judge.Status) string {
+func word(s outcome.Status) string {
 	if s == "" {
 		return "unjudged"
 	}
@@ -124,7 +125,7 @@ func ciFigure(b *report.Bench) string {
 			out = append(out, fmt.Sprintf("%+.1f%% %s", (c.Ratio-1)*100, m.Name))
 		}
 	}
-	if s := b.SubjectResult; s != nil && s.Count != nil && s.Count.Delta != nil && s.Count.Baseline > 0 && s.Count.Verdict == judge.Regression {
+	if s := b.SubjectResult; s != nil && s.Count != nil && s.Count.Delta != nil && s.Count.Baseline > 0 && s.Count.Verdict == outcome.Regression {
 		out = append(out, fmt.Sprintf("%+.2f%% %s", 100*float64(*s.Count.Delta)/float64(s.Count.Baseline), judge.Instructions.Name))
 	}
 	return strings.Join(out, ", ")

@@ -10,13 +10,14 @@ import (
 	"sort"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
 type xprocView struct {
 	R        *report.XprocReport
-	Verdict  judge.Status
+	Verdict  outcome.Status
 	Counts   []count
 	Problems []problem
 	Langs    []langKey
@@ -33,7 +34,7 @@ type xprocVariant struct {
 
 type xprocRow struct {
 	Title, Median, Ratio, Reader, Producer string
-	Status                                 judge.Status
+	Status                                 outcome.Status
 	Shard                                  int
 }
 
@@ -63,14 +64,14 @@ func XprocPage(w io.Writer, r *report.XprocReport) error {
 			if res.Reference {
 				row.Title += " (reference)"
 			}
-			if res.Status == judge.OK {
+			if res.Status == outcome.OK {
 				row.Median = figure(res.ElapsedNsMedian)
 				if res.RatioVsHale != nil {
 					row.Ratio = report.FormatRatio(*res.RatioVsHale) + "×"
 				}
 			}
 			xv.Rows = append(xv.Rows, row)
-			if sev := res.Status.Severity(); !sev.Quiet() && sev > judge.Fine {
+			if sev := res.Status.Severity(); !sev.Quiet() && sev > outcome.Fine {
 				v.Problems = append(v.Problems, problem{Bench: name, Lang: res.Title, Status: res.Status, Detail: clip(res.Detail, 300), Order: sev.Rank()})
 			}
 		}

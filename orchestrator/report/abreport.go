@@ -4,14 +4,14 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // Bench is one bench's A/B comparison in one language.
 type ABBench struct {
-	Name    string       `json:"name"`
-	Lang    string       `json:"lang"`
-	Verdict judge.Status `json:"verdict"`
+	Name    string         `json:"name"`
+	Lang    string         `json:"lang"`
+	Verdict outcome.Status `json:"verdict"`
 	// MedianA and MedianB are each side's median sample, in ns.
 	MedianA float64 `json:"median_a_ns"`
 	MedianB float64 `json:"median_b_ns"`
@@ -31,11 +31,11 @@ type ABBench struct {
 	// run's rule: ok, count_unstable (a side's runs disagree: threads,
 	// clock-driven work), count_failed or not_counted; InstrRatio is set
 	// only when it is ok.
-	InstrA      uint64       `json:"instructions_a,omitempty"`
-	InstrB      uint64       `json:"instructions_b,omitempty"`
-	InstrRatio  float64      `json:"instructions_ratio,omitempty"`
-	CountStatus judge.Status `json:"count_status,omitempty"`
-	Detail      string       `json:"detail,omitempty"`
+	InstrA      uint64         `json:"instructions_a,omitempty"`
+	InstrB      uint64         `json:"instructions_b,omitempty"`
+	InstrRatio  float64        `json:"instructions_ratio,omitempty"`
+	CountStatus outcome.Status `json:"count_status,omitempty"`
+	Detail      string         `json:"detail,omitempty"`
 	// SamplesA and SamplesB are the paired samples, round by round (ns).
 	SamplesA []int64 `json:"samples_a_ns,omitempty"`
 	SamplesB []int64 `json:"samples_b_ns,omitempty"`
@@ -112,7 +112,7 @@ func (r *Result) HostLine() string {
 // Slower says whether any bench is slower in B.
 func (r *Result) Slower() bool {
 	for _, b := range r.Benches {
-		if b.Verdict == judge.Slower {
+		if b.Verdict == outcome.Slower {
 			return true
 		}
 	}
@@ -123,17 +123,17 @@ func (r *Result) Slower() bool {
 // when the whole interval is above 1 and the estimate at least 1+t, faster
 // the mirror (below 1, at most 1/(1+t)), same when the interval lies
 // inside the band [1/(1+t), 1+t], unresolved otherwise.
-func Verdict(ratio, low, high, t float64) judge.Status {
+func Verdict(ratio, low, high, t float64) outcome.Status {
 	hi, lo := 1+t, 1/(1+t)
 	switch {
 	case low > 1 && ratio >= hi:
-		return judge.Slower
+		return outcome.Slower
 	case high < 1 && ratio <= lo:
-		return judge.Faster
+		return outcome.Faster
 	case low >= lo && high <= hi:
-		return judge.Same
+		return outcome.Same
 	}
-	return judge.Unresolved
+	return outcome.Unresolved
 }
 
 // ErrSlower is what a caller returns when a bench is slower in B and it

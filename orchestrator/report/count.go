@@ -1,6 +1,8 @@
 package report
 
-import "github.com/hale-lang/halebench/orchestrator/judge"
+import (
+	"github.com/hale-lang/halebench/orchestrator/outcome"
+)
 
 // CountLane is one language's count lane on a bench: every counted run,
 // what they cover, the cell's figures and the count verdict. For the
@@ -12,7 +14,7 @@ type CountLane struct {
 	Ir        uint64           `json:"ir,omitempty"`    // the cell's instructions
 	EstCycles uint64           `json:"est_cycles,omitempty"`
 	Spread    float64          `json:"spread"` // (max − min) / min of the runs' instructions
-	Verdict   judge.Status     `json:"count_verdict"`
+	Verdict   outcome.Status   `json:"count_verdict"`
 	Reason    string           `json:"reason,omitempty"`
 	Baseline  uint64           `json:"baseline_ir,omitempty"`
 	Delta     *int64           `json:"delta_ir,omitempty"` // exact: ir − baseline_ir

@@ -3,7 +3,7 @@ package report
 import (
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // The report's own record of the engine, the images and the samplers. Their
@@ -66,17 +66,17 @@ type Privileges struct {
 
 // Sample is one run of a bench program, as the sampler measured it.
 type Sample struct {
-	Warmup     bool         `json:"warmup,omitempty"`
-	Status     judge.Status `json:"status"`
-	Detail     string       `json:"detail,omitempty"`
-	ElapsedNs  int64        `json:"elapsed_ns,omitempty"`
-	Check      string       `json:"check,omitempty"`
-	MaxRSSKB   int64        `json:"maxrss_kb,omitempty"`
-	MemPeakKB  *int64       `json:"mem_peak_kb,omitempty"`
-	WallNs     int64        `json:"wall_ns"`
-	ExitCode   int          `json:"exit_code"`
-	Signal     string       `json:"signal,omitempty"`
-	StderrTail string       `json:"stderr_tail,omitempty"`
+	Warmup     bool           `json:"warmup,omitempty"`
+	Status     outcome.Status `json:"status"`
+	Detail     string         `json:"detail,omitempty"`
+	ElapsedNs  int64          `json:"elapsed_ns,omitempty"`
+	Check      string         `json:"check,omitempty"`
+	MaxRSSKB   int64          `json:"maxrss_kb,omitempty"`
+	MemPeakKB  *int64         `json:"mem_peak_kb,omitempty"`
+	WallNs     int64          `json:"wall_ns"`
+	ExitCode   int            `json:"exit_code"`
+	Signal     string         `json:"signal,omitempty"`
+	StderrTail string         `json:"stderr_tail,omitempty"`
 }
 
 // Sampler is one sampler container the run started, and what starting it
@@ -113,20 +113,20 @@ type Provenance struct {
 
 // Toolchain is a language's toolchain image, or why there is none.
 type Toolchain struct {
-	Status     judge.Status `json:"status"` // available, unavailable, build_failed
-	Reason     string       `json:"reason,omitempty"`
-	Ref        string       `json:"reference,omitempty"`
-	ID         string       `json:"id,omitempty"`
-	Digest     string       `json:"digest,omitempty"`
-	Base       string       `json:"base,omitempty"`
-	Version    string       `json:"version,omitempty"`
-	BuildFlags string       `json:"build_flags,omitempty"`
-	Executed   int          `json:"steps_executed"`
-	Cached     int          `json:"steps_cached"`
-	Inputs     *Inputs      `json:"inputs,omitempty"`
-	Hale       *HaleBuild   `json:"hale_build,omitempty"`
-	Warnings   []string     `json:"warnings,omitempty"`
-	Provenance *Provenance  `json:"provenance,omitempty"`
+	Status     outcome.Status `json:"status"` // available, unavailable, build_failed
+	Reason     string         `json:"reason,omitempty"`
+	Ref        string         `json:"reference,omitempty"`
+	ID         string         `json:"id,omitempty"`
+	Digest     string         `json:"digest,omitempty"`
+	Base       string         `json:"base,omitempty"`
+	Version    string         `json:"version,omitempty"`
+	BuildFlags string         `json:"build_flags,omitempty"`
+	Executed   int            `json:"steps_executed"`
+	Cached     int            `json:"steps_cached"`
+	Inputs     *Inputs        `json:"inputs,omitempty"`
+	Hale       *HaleBuild     `json:"hale_build,omitempty"`
+	Warnings   []string       `json:"warnings,omitempty"`
+	Provenance *Provenance    `json:"provenance,omitempty"`
 }
 
 // BenchImage is a language's image of compiled bench programs.
@@ -176,13 +176,13 @@ type HaleBuild struct {
 
 // Check is one gated quantity's verdict: time or memory.
 type Check struct {
-	Status   judge.Status `json:"status"`
-	Median   int64        `json:"median"`
-	Baseline int64        `json:"baseline"`
-	Ratio    float64      `json:"ratio"`
-	Band     float64      `json:"band"`
-	BandFrom string       `json:"band_from"`
-	Noise    float64      `json:"noise"`
-	P        *float64     `json:"p,omitempty"`
-	Why      string       `json:"why,omitempty"`
+	Status   outcome.Status `json:"status"`
+	Median   int64          `json:"median"`
+	Baseline int64          `json:"baseline"`
+	Ratio    float64        `json:"ratio"`
+	Band     float64        `json:"band"`
+	BandFrom string         `json:"band_from"`
+	Noise    float64        `json:"noise"`
+	P        *float64       `json:"p,omitempty"`
+	Why      string         `json:"why,omitempty"`
 }

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -108,22 +109,22 @@ func memPeakSource(r *Report) string {
 func Verdicts(w io.Writer, r *Report) {
 	order := []struct {
 		label string
-		match func(v judge.Severity, s judge.Status) bool
+		match func(v outcome.Severity, s outcome.Status) bool
 	}{
-		{"FAILED", func(v judge.Severity, _ judge.Status) bool { return v == judge.Fails }},
-		{"REGRESSION", func(v judge.Severity, _ judge.Status) bool { return v == judge.Regresses }},
-		{"INCONCLUSIVE", func(_ judge.Severity, s judge.Status) bool { return s == judge.Inconclusive }},
-		{"IMPROVED", func(_ judge.Severity, s judge.Status) bool { return s == judge.Improved }},
-		{"NOT GATED", func(v judge.Severity, _ judge.Status) bool { return v == judge.Unjudged }},
+		{"FAILED", func(v outcome.Severity, _ outcome.Status) bool { return v == outcome.Fails }},
+		{"REGRESSION", func(v outcome.Severity, _ outcome.Status) bool { return v == outcome.Regresses }},
+		{"INCONCLUSIVE", func(_ outcome.Severity, s outcome.Status) bool { return s == outcome.Inconclusive }},
+		{"IMPROVED", func(_ outcome.Severity, s outcome.Status) bool { return s == outcome.Improved }},
+		{"NOT GATED", func(v outcome.Severity, _ outcome.Status) bool { return v == outcome.Unjudged }},
 	}
 	var tally judge.Tally
 	for _, b := range r.Benches {
-		tally.Add(b.Status, judge.OfBench(b.Status, b.BaselineElapsedNs != nil))
+		tally.Add(b.Status, outcome.OfBench(b.Status, b.BaselineElapsedNs != nil))
 	}
 	var lines []string
 	for _, o := range order {
 		for _, b := range r.Benches {
-			if !o.match(judge.OfBench(b.Status, b.BaselineElapsedNs != nil), b.Status) {
+			if !o.match(outcome.OfBench(b.Status, b.BaselineElapsedNs != nil), b.Status) {
 				continue
 			}
 			why := b.Verdict
@@ -200,23 +201,23 @@ func cell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	if lang != r.Subject && res.RatioVsSubject != nil {
 		s += " (" + FormatRatio(*res.RatioVsSubject) + "×)"
 	}
-	if res.Status == judge.Regression {
+	if res.Status == outcome.Regression {
 		s += " REGRESSION"
 	}
-	if res.Status == judge.MemRegression {
+	if res.Status == outcome.MemRegression {
 		s += " MEM-REGRESSION"
 	}
 	if lang == r.Subject {
 		switch b.Status {
-		case judge.Inconclusive:
+		case outcome.Inconclusive:
 			s += " ?"
 			marks["?"] = true
-		case judge.Improved:
+		case outcome.Improved:
 			s += " ↓"
 			marks["↓"] = true
 		}
 	}
-	if res.Status == judge.StatusParityMismatch {
+	if res.Status == outcome.StatusParityMismatch {
 		s += " !"
 		marks["!"] = true
 	}

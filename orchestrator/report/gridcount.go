@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -32,7 +33,7 @@ func CountCell(res *Lang) string {
 	}
 	c := res.Count
 	switch c.Verdict {
-	case judge.CountFailed, judge.NotCounted:
+	case outcome.CountFailed, outcome.NotCounted:
 		return string(c.Verdict)
 	}
 	s := judge.Instructions.Format(int64(c.Ir))
@@ -40,13 +41,13 @@ func CountCell(res *Lang) string {
 		s += fmt.Sprintf(" (%+.2f%%)", 100*float64(*c.Delta)/float64(c.Baseline))
 	}
 	switch c.Verdict {
-	case judge.Regression:
+	case outcome.Regression:
 		s += " REGRESSION"
-	case judge.Improved:
+	case outcome.Improved:
 		s += " ↓"
-	case judge.CountUnstable:
+	case outcome.CountUnstable:
 		s += fmt.Sprintf(" unstable ±%.3f%%", 100*c.Spread)
-	case judge.Incomparable:
+	case outcome.Incomparable:
 		s += " incomparable"
 	}
 	return s
@@ -75,7 +76,7 @@ func countVerdicts(w io.Writer, r *Report) {
 	fmt.Fprintln(w)
 	for _, b := range r.Benches {
 		switch b.CountVerdict {
-		case judge.CountUnstable, judge.CountFailed, judge.Incomparable:
+		case outcome.CountUnstable, outcome.CountFailed, outcome.Incomparable:
 			fmt.Fprintf(w, "%-12s %s (%s): %s\n", "COUNT", clean(b.Name), b.CountVerdict, clean(termtext.Headline(b.SubjectResult.Count.Reason, 200)))
 		}
 	}

@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // countReport is a run whose subject was counted: one bench ok by counts,
 // one a count regression, one unstable, one not counted over the budget.
 func countReport() *Report {
-	lane := func(v judge.Status, ir, base uint64, spread float64, reason string) *CountLane {
+	lane := func(v outcome.Status, ir, base uint64, spread float64, reason string) *CountLane {
 		c := &CountLane{Verdict: v, Ir: ir, Baseline: base, Spread: spread, Reason: reason, Scope: "region"}
 		if base > 0 {
 			d := int64(ir) - int64(base)
@@ -19,25 +19,25 @@ func countReport() *Report {
 		}
 		return c
 	}
-	subj := func(ns int64, st judge.Status, c *CountLane) *Lang {
+	subj := func(ns int64, st outcome.Status, c *CountLane) *Lang {
 		return &Lang{Status: st, ElapsedNsMedian: ns, Comparable: true, Count: c}
 	}
 	return &Report{
-		GeneratedAt: "2026-12-04T00:00:00Z", Subject: "c", SubjectStatus: "available", Iters: 5, Warmup: 1, Status: judge.Regression,
+		GeneratedAt: "2026-12-04T00:00:00Z", Subject: "c", SubjectStatus: "available", Iters: 5, Warmup: 1, Status: outcome.Regression,
 		FlaggedBy:  []string{"instructions"},
 		Settings:   Settings{Languages: []string{"c", "go"}},
 		Count:      &Count{Mode: "auto", Languages: []string{"c"}, Runs: 2, Budget: "1m0s", OverBudget: []string{"form_vec_get"}, Valgrind: "valgrind-3.19.0", CostSeconds: 12.5, Cells: 3},
 		Categories: []Category{{Name: "overhead", Title: "Overhead microbenches", Benches: []string{"fn_call", "fn_modular", "bus_dispatch", "form_vec_get"}}},
 		Benches: []*Bench{
-			{Name: "fn_call", Status: judge.OK, CountVerdict: judge.OK, SubjectResult: subj(19140000, judge.OK, lane(judge.OK, 80000051, 80000050, 0, "")),
+			{Name: "fn_call", Status: outcome.OK, CountVerdict: outcome.OK, SubjectResult: subj(19140000, outcome.OK, lane(outcome.OK, 80000051, 80000050, 0, "")),
 				Comparatives: map[string]*Lang{"go": {Status: "ok", ElapsedNsMedian: 20000000, RatioVsSubject: ptr(1.04), Comparable: true}}},
-			{Name: "fn_modular", Status: judge.Regression, CountVerdict: judge.Regression, FlaggedBy: []string{"instructions"}, BaselineElapsedNs: ptr(int64(1)),
+			{Name: "fn_modular", Status: outcome.Regression, CountVerdict: outcome.Regression, FlaggedBy: []string{"instructions"}, BaselineElapsedNs: ptr(int64(1)),
 				Verdict:       "instructions +85.7% over the baseline (+120000000: 260000051 vs 140000051), over its 0.5% band",
-				SubjectResult: subj(38000000, judge.Regression, lane(judge.Regression, 260000051, 140000051, 0, "")), Comparatives: map[string]*Lang{}},
-			{Name: "bus_dispatch", Status: judge.OK, CountVerdict: judge.CountUnstable,
-				SubjectResult: subj(1788882, judge.OK, lane(judge.CountUnstable, 3269543, 0, 0.0021, "counted runs differ by 0.2100%")), Comparatives: map[string]*Lang{}},
-			{Name: "form_vec_get", Status: judge.OK, CountVerdict: judge.NotCounted,
-				SubjectResult: subj(800000, judge.OK, lane(judge.NotCounted, 0, 0, 0, "over budget")), Comparatives: map[string]*Lang{}},
+				SubjectResult: subj(38000000, outcome.Regression, lane(outcome.Regression, 260000051, 140000051, 0, "")), Comparatives: map[string]*Lang{}},
+			{Name: "bus_dispatch", Status: outcome.OK, CountVerdict: outcome.CountUnstable,
+				SubjectResult: subj(1788882, outcome.OK, lane(outcome.CountUnstable, 3269543, 0, 0.0021, "counted runs differ by 0.2100%")), Comparatives: map[string]*Lang{}},
+			{Name: "form_vec_get", Status: outcome.OK, CountVerdict: outcome.NotCounted,
+				SubjectResult: subj(800000, outcome.OK, lane(outcome.NotCounted, 0, 0, 0, "over budget")), Comparatives: map[string]*Lang{}},
 		},
 	}
 }

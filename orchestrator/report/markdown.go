@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -105,8 +105,8 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 		s += " (" + FormatRatio(*res.RatioVsSubject) + "×)"
 	}
 	switch res.Status {
-	case judge.OK, "":
-	case judge.StatusParityMismatch:
+	case outcome.OK, "":
+	case outcome.StatusParityMismatch:
 		s += " !"
 		marks["!"] = true
 	default:
@@ -115,7 +115,7 @@ func mdCell(r *Report, b *Bench, lang string, marks map[string]bool) string {
 	// The bench's status is repeated where it says something about the
 	// number shown (attention or worse), not where it only says how it was
 	// gated.
-	if lang == r.Subject && b.Status.Severity() > judge.Unjudged && b.Status != res.Status {
+	if lang == r.Subject && b.Status.Severity() > outcome.Unjudged && b.Status != res.Status {
 		s += " " + termtext.Cell(string(b.Status))
 	}
 	if !res.Comparable {

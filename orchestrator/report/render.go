@@ -6,7 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -93,7 +93,7 @@ func (b ABBench) HalfText() string {
 
 // InstrText is the instructions' ratio B/A, "unstable" or "—".
 func (b ABBench) InstrText() string {
-	if b.CountStatus == judge.CountUnstable {
+	if b.CountStatus == outcome.CountUnstable {
 		return "unstable"
 	}
 	if b.InstrRatio == 0 {

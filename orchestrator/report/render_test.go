@@ -7,16 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 func sample() *Result {
 	return &Result{A: "suite benches", B: "suite b", Threshold: 0.02, Confidence: 0.95, LookLevel: 0.995, Looks: []int{6, 60}, Seed: 9, Rounds: 12, StoppedBy: "resolved",
 		Benches: []ABBench{
-			{Name: "fn_modular", Lang: "c", Verdict: judge.Slower, MedianA: 1e6, MedianB: 1.1e6, Ratio: 1.1, RatioLow: 1.08, RatioHigh: 1.12, HalfWidth: 0.02, Rounds: 12, InstrA: 100, InstrB: 110, InstrRatio: 1.1},
-			{Name: "fn_call", Lang: "c", Verdict: judge.Same, MedianA: 2e6, MedianB: 2e6, Ratio: 1.0, RatioLow: 0.99, RatioHigh: 1.01, HalfWidth: 0.01, Rounds: 6, Detail: "not counted: c has no counted build"},
-			{Name: "gone", Lang: "c", Verdict: judge.Missing, Detail: "B: no such bench"},
+			{Name: "fn_modular", Lang: "c", Verdict: outcome.Slower, MedianA: 1e6, MedianB: 1.1e6, Ratio: 1.1, RatioLow: 1.08, RatioHigh: 1.12, HalfWidth: 0.02, Rounds: 12, InstrA: 100, InstrB: 110, InstrRatio: 1.1},
+			{Name: "fn_call", Lang: "c", Verdict: outcome.Same, MedianA: 2e6, MedianB: 2e6, Ratio: 1.0, RatioLow: 0.99, RatioHigh: 1.01, HalfWidth: 0.01, Rounds: 6, Detail: "not counted: c has no counted build"},
+			{Name: "gone", Lang: "c", Verdict: outcome.Missing, Detail: "B: no such bench"},
 		}}
 }
 

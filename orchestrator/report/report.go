@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
@@ -19,7 +19,7 @@ type Report struct {
 	Halebench     *Tool                 `json:"halebench,omitempty"` // which halebench wrote it; none before it was recorded
 	GeneratedAt   string                `json:"generated_at"`
 	RunID         string                `json:"run_id"`
-	Status        judge.Status          `json:"status"` // ok, regression, inconclusive, failed, interrupted
+	Status        outcome.Status        `json:"status"` // ok, regression, inconclusive, failed, interrupted
 	Iters         int                   `json:"iters"`
 	Warmup        int                   `json:"warmup"`
 	Subject       string                `json:"subject"`
@@ -126,7 +126,7 @@ type Bench struct {
 	Name              string           `json:"name"`
 	Kind              string           `json:"kind"`
 	Category          string           `json:"category"`
-	Status            judge.Status     `json:"status"`
+	Status            outcome.Status   `json:"status"`
 	ElapsedNsMedian   *int64           `json:"elapsed_ns_median"`
 	ElapsedNsSamples  []int64          `json:"elapsed_ns_samples"`
 	MaxRSSKBMedian    *int64           `json:"maxrss_kb_median"`
@@ -142,7 +142,7 @@ type Bench struct {
 	ConfirmSamples    int              `json:"confirm_samples,omitempty"` // samples re-measured on a suspect cell
 	Verdict           string           `json:"verdict,omitempty"`         // why, in words, where it is not plain ok
 	FlaggedBy         []string         `json:"flagged_by,omitempty"`      // the metrics that regressed
-	CountVerdict      judge.Status     `json:"count_verdict,omitempty"`   // the subject's count lane
+	CountVerdict      outcome.Status   `json:"count_verdict,omitempty"`   // the subject's count lane
 	Note              *string          `json:"note"`
 	Seed              int64            `json:"seed"`
 	CPUsNeeded        int              `json:"cpus_needed"`
@@ -171,35 +171,35 @@ func (b *Bench) Langs(subject string) map[string]*Lang {
 
 // Lang is one language's result on a bench.
 type Lang struct {
-	Status           judge.Status  `json:"status"`
-	Detail           string        `json:"detail,omitempty"`
-	ElapsedNsMedian  int64         `json:"elapsed_ns_median,omitempty"`
-	ElapsedNsSamples []int64       `json:"elapsed_ns_samples"`
-	ElapsedNs        stats.Summary `json:"elapsed_ns"`
-	MaxRSSKBMedian   int64         `json:"maxrss_kb_median,omitempty"`
-	MaxRSSKBSamples  []int64       `json:"maxrss_kb_samples"`
-	MemPeakKBMedian  *int64        `json:"mem_peak_kb_median"`
-	MemPeakKBSamples []int64       `json:"mem_peak_kb_samples"`
-	RatioVsHale      *float64      `json:"ratio_vs_hale,omitempty"`
-	RatioVsSubject   *float64      `json:"ratio_vs_subject,omitempty"`
-	Comparable       bool          `json:"comparable"`
-	Check            string        `json:"check,omitempty"`
-	BuildError       string        `json:"build_error,omitempty"`
-	CPUs             string        `json:"cpus,omitempty"`
-	CPUsEffective    string        `json:"cpus_effective,omitempty"`
-	CgroupCpuset     string        `json:"cgroup_cpuset,omitempty"`
-	CPUsShared       bool          `json:"cpus_shared_with_orchestrator,omitempty"`
-	Image            string        `json:"image,omitempty"`
-	ContainerID      string        `json:"container_id,omitempty"`
-	MemPeakSource    string        `json:"mem_peak_source,omitempty"`
-	MemPeakError     string        `json:"mem_peak_error,omitempty"`
-	CgroupVersion    string        `json:"cgroup_version,omitempty"`
-	CPUModel         string        `json:"cpu_model,omitempty"`
-	OverheadNs       int64         `json:"overhead_ns_per_sample,omitempty"`
-	Confinement      *Confinement  `json:"confinement,omitempty"`
-	JobNs            int64         `json:"job_ns,omitempty"`
-	Samples          []Sample      `json:"samples,omitempty"`
-	Count            *CountLane    `json:"count,omitempty"`
+	Status           outcome.Status `json:"status"`
+	Detail           string         `json:"detail,omitempty"`
+	ElapsedNsMedian  int64          `json:"elapsed_ns_median,omitempty"`
+	ElapsedNsSamples []int64        `json:"elapsed_ns_samples"`
+	ElapsedNs        stats.Summary  `json:"elapsed_ns"`
+	MaxRSSKBMedian   int64          `json:"maxrss_kb_median,omitempty"`
+	MaxRSSKBSamples  []int64        `json:"maxrss_kb_samples"`
+	MemPeakKBMedian  *int64         `json:"mem_peak_kb_median"`
+	MemPeakKBSamples []int64        `json:"mem_peak_kb_samples"`
+	RatioVsHale      *float64       `json:"ratio_vs_hale,omitempty"`
+	RatioVsSubject   *float64       `json:"ratio_vs_subject,omitempty"`
+	Comparable       bool           `json:"comparable"`
+	Check            string         `json:"check,omitempty"`
+	BuildError       string         `json:"build_error,omitempty"`
+	CPUs             string         `json:"cpus,omitempty"`
+	CPUsEffective    string         `json:"cpus_effective,omitempty"`
+	CgroupCpuset     string         `json:"cgroup_cpuset,omitempty"`
+	CPUsShared       bool           `json:"cpus_shared_with_orchestrator,omitempty"`
+	Image            string         `json:"image,omitempty"`
+	ContainerID      string         `json:"container_id,omitempty"`
+	MemPeakSource    string         `json:"mem_peak_source,omitempty"`
+	MemPeakError     string         `json:"mem_peak_error,omitempty"`
+	CgroupVersion    string         `json:"cgroup_version,omitempty"`
+	CPUModel         string         `json:"cpu_model,omitempty"`
+	OverheadNs       int64          `json:"overhead_ns_per_sample,omitempty"`
+	Confinement      *Confinement   `json:"confinement,omitempty"`
+	JobNs            int64          `json:"job_ns,omitempty"`
+	Samples          []Sample       `json:"samples,omitempty"`
+	Count            *CountLane     `json:"count,omitempty"`
 
 	// Metrics is the median of each metric declared beyond time, memory
 	// and instructions, by name (judge's metric registry).

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -34,17 +34,17 @@ type Shard struct {
 // ShardPart is one shard's own record in a merged report: its run, the
 // host that ran it, its benches and verdict.
 type ShardPart struct {
-	Index            int          `json:"index"`
-	File             string       `json:"file"`
-	RunID            string       `json:"run_id"`
-	Halebench        *Tool        `json:"halebench,omitempty"` // which halebench made the shard
-	GeneratedAt      string       `json:"generated_at"`
-	Status           judge.Status `json:"status"`
-	Host             Host         `json:"host"`
-	GateMachine      string       `json:"gate_machine"`
-	Benches          []string     `json:"benches"`
-	CountCostSeconds float64      `json:"count_cost_seconds,omitempty"`
-	SourcesDigest    string       `json:"sources_digest"`
+	Index            int            `json:"index"`
+	File             string         `json:"file"`
+	RunID            string         `json:"run_id"`
+	Halebench        *Tool          `json:"halebench,omitempty"` // which halebench made the shard
+	GeneratedAt      string         `json:"generated_at"`
+	Status           outcome.Status `json:"status"`
+	Host             Host           `json:"host"`
+	GateMachine      string         `json:"gate_machine"`
+	Benches          []string       `json:"benches"`
+	CountCostSeconds float64        `json:"count_cost_seconds,omitempty"`
+	SourcesDigest    string         `json:"sources_digest"`
 }
 
 // CheckDigest refuses a stored digest that is not "sha256:" and 64

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -25,7 +25,7 @@ type XprocReport struct {
 	Halebench   *Tool                 `json:"halebench,omitempty"` // which halebench wrote it
 	GeneratedAt string                `json:"generated_at"`
 	RunID       string                `json:"run_id"`
-	Status      judge.Status          `json:"status"`
+	Status      outcome.Status        `json:"status"`
 	Iters       int                   `json:"iters"`
 	Subject     string                `json:"subject"`
 	Host        Host                  `json:"host"`
@@ -136,7 +136,7 @@ func variantTable(w io.Writer, rows []*XprocResult, merged bool) {
 	fmt.Fprintln(tw, head)
 	for _, res := range rows {
 		med, ratio := termtext.Clean(string(res.Status)), "—"
-		if res.Status == judge.OK {
+		if res.Status == outcome.OK {
 			med = FormatNs(res.ElapsedNsMedian)
 			if res.RatioVsHale != nil {
 				ratio = FormatRatio(*res.RatioVsHale) + "×"
@@ -170,41 +170,41 @@ var Variants = map[string]string{
 
 // Side is what one container of a pair did.
 type XprocSide struct {
-	ContainerID   string       `json:"container_id"`
-	CPUs          string       `json:"cpus"`
-	CPUsEffective string       `json:"cpus_effective"`
-	Status        judge.Status `json:"status"`
-	Detail        string       `json:"detail,omitempty"`
-	MemPeakKB     *int64       `json:"mem_peak_kb,omitempty"`
-	MaxRSSKB      int64        `json:"maxrss_kb,omitempty"`
+	ContainerID   string         `json:"container_id"`
+	CPUs          string         `json:"cpus"`
+	CPUsEffective string         `json:"cpus_effective"`
+	Status        outcome.Status `json:"status"`
+	Detail        string         `json:"detail,omitempty"`
+	MemPeakKB     *int64         `json:"mem_peak_kb,omitempty"`
+	MaxRSSKB      int64          `json:"maxrss_kb,omitempty"`
 }
 
 // Run is one iteration of a pair.
 type Run struct {
-	Status    judge.Status `json:"status"`
-	Detail    string       `json:"detail,omitempty"`
-	ElapsedNs int64        `json:"elapsed_ns,omitempty"`
-	Check     string       `json:"check,omitempty"`
-	Reader    XprocSide    `json:"reader"`
-	Producer  *XprocSide   `json:"producer,omitempty"`
+	Status    outcome.Status `json:"status"`
+	Detail    string         `json:"detail,omitempty"`
+	ElapsedNs int64          `json:"elapsed_ns,omitempty"`
+	Check     string         `json:"check,omitempty"`
+	Reader    XprocSide      `json:"reader"`
+	Producer  *XprocSide     `json:"producer,omitempty"`
 }
 
 // Result is one row's figures.
 type XprocResult struct {
-	Row              string        `json:"row"`
-	Title            string        `json:"title"`
-	Status           judge.Status  `json:"status"`
-	Detail           string        `json:"detail,omitempty"`
-	Comparable       bool          `json:"comparable"`
-	ElapsedNsMedian  int64         `json:"elapsed_ns_median,omitempty"`
-	ElapsedNsSamples []int64       `json:"elapsed_ns_samples"`
-	ElapsedNs        stats.Summary `json:"elapsed_ns"`
-	Check            string        `json:"check,omitempty"`
-	RatioVsHale      *float64      `json:"ratio_vs_hale,omitempty"`
-	RatioVsSubject   *float64      `json:"ratio_vs_subject,omitempty"`
-	ReaderMemPeakKB  *int64        `json:"reader_mem_peak_kb_median,omitempty"`
-	ProdMemPeakKB    *int64        `json:"producer_mem_peak_kb_median,omitempty"`
-	Runs             []Run         `json:"runs"`
+	Row              string         `json:"row"`
+	Title            string         `json:"title"`
+	Status           outcome.Status `json:"status"`
+	Detail           string         `json:"detail,omitempty"`
+	Comparable       bool           `json:"comparable"`
+	ElapsedNsMedian  int64          `json:"elapsed_ns_median,omitempty"`
+	ElapsedNsSamples []int64        `json:"elapsed_ns_samples"`
+	ElapsedNs        stats.Summary  `json:"elapsed_ns"`
+	Check            string         `json:"check,omitempty"`
+	RatioVsHale      *float64       `json:"ratio_vs_hale,omitempty"`
+	RatioVsSubject   *float64       `json:"ratio_vs_subject,omitempty"`
+	ReaderMemPeakKB  *int64         `json:"reader_mem_peak_kb_median,omitempty"`
+	ProdMemPeakKB    *int64         `json:"producer_mem_peak_kb_median,omitempty"`
+	Runs             []Run          `json:"runs"`
 	// Reference marks, in a shard's report, a row of the subject's (or
 	// Hale's) that this shard measured only as the denominator of its own
 	// pairs' ratios: the row belongs to another shard's part.
@@ -223,14 +223,14 @@ func Ratios(results []*XprocResult, subject string) {
 		by[r.Row] = r
 	}
 	ref := func(name string) *XprocResult {
-		if r := by[name]; r != nil && r.Status == judge.OK && r.ElapsedNsMedian > 0 {
+		if r := by[name]; r != nil && r.Status == outcome.OK && r.ElapsedNsMedian > 0 {
 			return r
 		}
 		return nil
 	}
 	h, s := ref(suite.Seed().Name), ref(subject)
 	for _, r := range results {
-		if r.Status != judge.OK {
+		if r.Status != outcome.OK {
 			continue
 		}
 		if h != nil {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -29,7 +29,7 @@ func XprocMarkdown(w io.Writer, r *XprocReport) {
 		fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
 		for _, res := range rows {
 			med, ratio := termtext.Cell(string(res.Status)), "—"
-			if res.Status == judge.OK {
+			if res.Status == outcome.OK {
 				med = FormatNs(res.ElapsedNsMedian)
 				if res.RatioVsHale != nil {
 					ratio = FormatRatio(*res.RatioVsHale) + "×"

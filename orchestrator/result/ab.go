@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -78,7 +78,7 @@ func MergeAB(shards []ABShard, at string) (*report.Result, error) {
 			m.Warnings = appendNew(m.Warnings, fmt.Sprintf("shard %d's rounds were ordered by seed %d, shard 1's by %d", r.Shard.Index, r.Seed, first.Seed))
 		}
 		sh.Parts = append(sh.Parts, report.ShardPart{Index: r.Shard.Index, File: s.File, RunID: r.RunID, Halebench: r.Halebench, GeneratedAt: r.GeneratedAt,
-			Status: judge.OK, Host: r.Host, Benches: r.Shard.Benches, SourcesDigest: r.Shard.SuiteSourcesDigest})
+			Status: outcome.OK, Host: r.Host, Benches: r.Shard.Benches, SourcesDigest: r.Shard.SuiteSourcesDigest})
 	}
 	m.StoppedBy = strings.Join(stopped, ", ")
 	sort.SliceStable(m.Benches, func(i, j int) bool { return m.Benches[i].Name < m.Benches[j].Name })

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -37,7 +37,7 @@ func abShards(t *testing.T, n int) []ABShard {
 		}
 		for i, name := range part.Part(k) {
 			ratio := 1 + float64(len(name)+i)/100
-			r.Benches = append(r.Benches, report.ABBench{Name: name, Lang: "c", Verdict: judge.Slower, Ratio: ratio, RatioLow: ratio - 0.01, RatioHigh: ratio + 0.01,
+			r.Benches = append(r.Benches, report.ABBench{Name: name, Lang: "c", Verdict: outcome.Slower, Ratio: ratio, RatioLow: ratio - 0.01, RatioHigh: ratio + 0.01,
 				SamplesA: []int64{100, 101}, SamplesB: []int64{int64(100 * ratio), int64(101 * ratio)}, Rounds: 2})
 		}
 		out = append(out, writeAB(t, dir, fmt.Sprintf("ab-%d.json", k), r))

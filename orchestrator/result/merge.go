@@ -4,7 +4,7 @@ import (
 	"errors"
 	"sort"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -85,14 +85,14 @@ func mergedCount(shards []Shard) *report.Count {
 
 // worse is the run status of two shards': a failure over a regression
 // over an inconclusive run over a fine one.
-func worse(a, b judge.Status) judge.Status {
-	rank := func(s judge.Status) int {
+func worse(a, b outcome.Status) outcome.Status {
+	rank := func(s outcome.Status) int {
 		switch s.Severity() {
-		case judge.Fails:
+		case outcome.Fails:
 			return 3
-		case judge.Regresses:
+		case outcome.Regresses:
 			return 2
-		case judge.Attention:
+		case outcome.Attention:
 			return 1
 		}
 		return 0

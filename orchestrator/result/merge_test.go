@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -26,11 +26,11 @@ func shards(n int) []Shard {
 	var out []Shard
 	for k := 1; k <= n; k++ {
 		r := &report.Report{
-			Schema: report.Schema, Halebench: &report.Tool{Version: fmt.Sprintf("v0.%d", k)}, RunID: fmt.Sprintf("run-%d", k), Status: judge.OK, Subject: "c", SubjectStatus: "available",
+			Schema: report.Schema, Halebench: &report.Tool{Version: fmt.Sprintf("v0.%d", k)}, RunID: fmt.Sprintf("run-%d", k), Status: outcome.OK, Subject: "c", SubjectStatus: "available",
 			Host:     report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
 			Settings: report.Settings{TimeoutPerSample: "2m0s", Languages: []string{"c"}},
 			Base:     report.Base{ID: "sha256:base"}, Baselines: "baselines-c.json",
-			Images:        map[string]report.Toolchain{"c": {Status: judge.Available, Digest: "sha256:tc"}},
+			Images:        map[string]report.Toolchain{"c": {Status: outcome.Available, Digest: "sha256:tc"}},
 			BenchImages:   map[string]report.BenchImage{"c": {Digest: "sha256:bi"}},
 			Gate:          report.Gate{Alpha: 0.01, Machine: "same"},
 			Count:         &report.Count{Mode: "only", Languages: []string{"c"}, Runs: 2, CostSeconds: float64(k), Cells: len(p.Part(k))},
@@ -40,10 +40,10 @@ func shards(n int) []Shard {
 				Loads: p.Loads, Digest: p.Digest, SuiteSourcesDigest: "sha256:5555555555555555555555555555555555555555555555555555555555555555"},
 		}
 		for i, name := range p.Part(k) {
-			b := &report.Bench{Name: name, Status: judge.OK, CountVerdict: judge.OK,
+			b := &report.Bench{Name: name, Status: outcome.OK, CountVerdict: outcome.OK,
 				SubjectResult: &report.Lang{Count: &report.CountLane{Ir: uint64(1000 + len(name))}}}
 			if k == 2 && i == 0 {
-				b.Status, r.Status, r.FlaggedBy = judge.Regression, judge.Regression, []string{"instructions"}
+				b.Status, r.Status, r.FlaggedBy = outcome.Regression, outcome.Regression, []string{"instructions"}
 			}
 			r.Benches = append(r.Benches, b)
 		}
@@ -69,7 +69,7 @@ func TestMergeJoinsAsTheyAre(t *testing.T) {
 	if !reflect.DeepEqual(names, suiteNames) {
 		t.Fatalf("benches %v; want each once in grid order %v", names, suiteNames)
 	}
-	if m.Status != judge.Regression || !reflect.DeepEqual(m.FlaggedBy, []string{"instructions"}) {
+	if m.Status != outcome.Regression || !reflect.DeepEqual(m.FlaggedBy, []string{"instructions"}) {
 		t.Fatalf("status %s flagged %v; want shard 2's regression", m.Status, m.FlaggedBy)
 	}
 	if m.Count.CostSeconds != 6 || m.Count.Cells != len(suiteNames) || m.SourcesDigest != "sha256:5555555555555555555555555555555555555555555555555555555555555555" {
@@ -129,7 +129,7 @@ func TestMergeRefuses(t *testing.T) {
 			m, _ := Reports(shards(3), "x")
 			return append(s, Shard{File: "merged.json", Report: m})
 		}, "merged.json", "already a merge of 3 shards"},
-		{"interrupted", func(s []Shard) []Shard { s[2].Report.Status = judge.Interrupted; return s }, "shard3.json", "interrupted"},
+		{"interrupted", func(s []Shard) []Shard { s[2].Report.Status = outcome.Interrupted; return s }, "shard3.json", "interrupted"},
 		{"N disagrees", func(s []Shard) []Shard { return append(s[:1], shards(2)[1]) }, "shard2.json", "N disagrees"},
 		{"another suite", func(s []Shard) []Shard {
 			s[1].Report.Shard.SuiteBenches = append([]string{"aaa"}, s[1].Report.Shard.SuiteBenches...)
@@ -144,7 +144,7 @@ func TestMergeRefuses(t *testing.T) {
 			return s
 		}, "shard2.json", "a different partition"},
 		{"another subject build", func(s []Shard) []Shard {
-			s[1].Report.Images = map[string]report.Toolchain{"c": {Status: judge.Available, Digest: "sha256:other"}}
+			s[1].Report.Images = map[string]report.Toolchain{"c": {Status: outcome.Available, Digest: "sha256:other"}}
 			return s
 		}, "shard2.json", "built differently than shard1.json: the c toolchain"},
 		{"another bench image", func(s []Shard) []Shard { s[2].Report.BenchImages = nil; return s }, "shard3.json", "the c bench image is (none) here"},

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -36,7 +36,7 @@ func (s Shard) check() error {
 	if r.Schema != report.Schema {
 		return refuse(s.File, "schema %q; want a run report (%s)", r.Schema, report.Schema)
 	}
-	if err := checkField(s.File, "report", "a run", sh, r.Status == judge.Interrupted); err != nil {
+	if err := checkField(s.File, "report", "a run", sh, r.Status == outcome.Interrupted); err != nil {
 		return err
 	}
 	if r.Rebaseline != nil {
@@ -72,7 +72,7 @@ func (s Shard) checkRows() error {
 
 // gone says whether a row is a bench the baselines name and the suite
 // lost (no part of any shard).
-func gone(b *report.Bench) bool { return b.Category == "missing" && b.Status == judge.NoBench }
+func gone(b *report.Bench) bool { return b.Category == "missing" && b.Status == outcome.NoBench }
 
 func sortedSet(names []string) error {
 	if len(names) > MaxBenches {

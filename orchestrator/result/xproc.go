@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -26,7 +26,7 @@ func (s XprocShard) check() error {
 	if r.Schema != report.XprocSchema {
 		return refuse(s.File, "schema %q; want an xproc report (%s)", r.Schema, report.XprocSchema)
 	}
-	if err := checkField(s.File, "report", "an xproc", sh, r.Status == judge.Interrupted); err != nil {
+	if err := checkField(s.File, "report", "an xproc", sh, r.Status == outcome.Interrupted); err != nil {
 		return err
 	}
 	owned := map[string]bool{}
@@ -100,7 +100,7 @@ func MergeXproc(shards []XprocShard, at string) (*report.XprocReport, error) {
 	first := *sorted[0].Report
 	m := &first // the xproc's facts, which the shards agree on, from shard 1
 	sh := *first.Shard
-	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+termtext.ShortID(sh.Digest), judge.OK
+	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+termtext.ShortID(sh.Digest), outcome.OK
 	m.Shard, m.Variants = &sh, map[string][]*report.XprocResult{}
 	m.Halebench = report.This() // the merge's writer; each part keeps its shard's
 	m.Images, m.BenchImages = map[string]report.Toolchain{}, map[string]report.BenchImage{}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -26,7 +26,7 @@ func xprocRow(variant, row string, factor int64, reference bool) *report.XprocRe
 		ns += int64(c) * 7
 	}
 	ns *= factor
-	return &report.XprocResult{Row: row, Title: row, Status: judge.OK, Comparable: true, ElapsedNsMedian: ns,
+	return &report.XprocResult{Row: row, Title: row, Status: outcome.OK, Comparable: true, ElapsedNsMedian: ns,
 		ElapsedNsSamples: []int64{ns, ns + 1, ns - 1}, Check: "n:" + variant, Reference: reference}
 }
 
@@ -50,7 +50,7 @@ func xprocShards(t *testing.T, n int, variants ...string) []XprocShard {
 	var out []XprocShard
 	for k := 1; k <= n; k++ {
 		r := &report.XprocReport{Schema: report.XprocSchema, RunID: fmt.Sprintf("xproc-%d", k), GeneratedAt: "2026-01-02T03:04:05Z",
-			Status: judge.OK, Iters: 3, Subject: "hale", Host: report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
+			Status: outcome.OK, Iters: 3, Subject: "hale", Host: report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
 			Base: report.Base{ID: "sha256:base"}, Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 			Variants: map[string][]*report.XprocResult{},
 			Shard: &report.Shard{Index: k, Total: n, From: "--shard", SuiteBenches: part.Benches, Benches: part.Part(k),
@@ -115,7 +115,7 @@ func TestMergeXprocEqualsUnsharded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Schema != report.XprocSchema || !m.Merged() || len(m.Shard.Parts) != 3 || len(m.Shard.Benches) != 8 || m.Status != judge.OK {
+	if m.Schema != report.XprocSchema || !m.Merged() || len(m.Shard.Parts) != 3 || len(m.Shard.Benches) != 8 || m.Status != outcome.OK {
 		t.Fatalf("merged: %+v", m.Shard)
 	}
 	for _, v := range []string{"small", "large"} {
@@ -255,7 +255,7 @@ func TestMergeXprocRefuses(t *testing.T) {
 		}
 	}
 	notShard := edit("unsharded.json", 0, func(r *report.XprocReport) { r.Shard = nil })
-	interrupted := edit("interrupted.json", 0, func(r *report.XprocReport) { r.Status = judge.Interrupted })
+	interrupted := edit("interrupted.json", 0, func(r *report.XprocReport) { r.Status = outcome.Interrupted })
 	foreign := edit("foreign.json", 0, func(r *report.XprocReport) {
 		r.Variants = map[string][]*report.XprocResult{"small": append([]*report.XprocResult{xprocRow("small", "python", 1, false)}, r.Variants["small"]...)}
 	})

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // PairWhere is where an xproc pair runs: the reader's server, whose IPC
@@ -34,7 +34,7 @@ type pairServers struct{ reader, producer *Server }
 func (p *Pool) SamplePair(ctx context.Context, w PairWhere, reader, producer Job) (Outcome, *Outcome) {
 	ps, err := p.getPair(ctx, w)
 	if err != nil {
-		return fail(Outcome{CPUsAsked: w.Reader.CPUs}, judge.RunFailed, err.Error()), nil
+		return fail(Outcome{CPUsAsked: w.Reader.CPUs}, outcome.RunFailed, err.Error()), nil
 	}
 	reader.room, producer.room = wire.RoomOwner, wire.RoomGuest
 	producer.OnReady = nil

@@ -12,7 +12,7 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -74,7 +74,7 @@ func TestServerReadyLine(t *testing.T) {
 			j.OnReady = func() { calls++ }
 		}
 		o := srv.Run(context.Background(), j)
-		if o.Status != judge.OK || o.Samples[0].Check != "said" || srv.Dead() != nil {
+		if o.Status != outcome.OK || o.Samples[0].Check != "said" || srv.Dead() != nil {
 			t.Fatalf("ask %v: %+v (dead: %v)", ask, o, srv.Dead())
 		}
 		if want := before + map[bool]int{true: 1}[ask]; calls != want {
@@ -130,7 +130,7 @@ func TestSamplePair(t *testing.T) {
 	}
 	pair := func(run int) (runner.Outcome, *runner.Outcome) {
 		ro, po := pool.SamplePair(context.Background(), w, job("reader"), job("producer"))
-		if ro.Status != judge.OK || po == nil || po.Status != judge.OK {
+		if ro.Status != outcome.OK || po == nil || po.Status != outcome.OK {
 			return ro, po
 		}
 		if got := ro.Samples[0].Check; got != "seen:none,sysv:0" {
@@ -147,7 +147,7 @@ func TestSamplePair(t *testing.T) {
 	var first [2]string
 	for run := 1; run <= 3; run++ {
 		ro, po := pair(run)
-		if ro.Status != judge.OK || po == nil || po.Status != judge.OK {
+		if ro.Status != outcome.OK || po == nil || po.Status != outcome.OK {
 			t.Fatalf("run %d: reader %+v, producer %+v", run, ro, po)
 		}
 		if run == 1 {
@@ -165,9 +165,9 @@ func TestSamplePair(t *testing.T) {
 	killed.Kill(context.Background())
 	killed.Wait(context.Background())
 	ro, po := pair(4)
-	if ro.Status != judge.OK || po == nil || po.Status != judge.OK {
+	if ro.Status != outcome.OK || po == nil || po.Status != outcome.OK {
 		t.Logf("run 4 found the producer gone: %s %s", ro.Status, ro.Detail)
-		if ro, po = pair(5); ro.Status != judge.OK || po == nil || po.Status != judge.OK {
+		if ro, po = pair(5); ro.Status != outcome.OK || po == nil || po.Status != outcome.OK {
 			t.Fatalf("run 5: reader %+v, producer %+v", ro, po)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // Where says which sampler container a job runs in: a language's bench
@@ -57,7 +57,7 @@ func NewPool(eng Engine, priv engine.Privilege, runID string, mem int64, log io.
 func (p *Pool) Sample(ctx context.Context, w Where, j Job) Outcome {
 	s, err := p.get(ctx, w)
 	if err != nil {
-		return fail(Outcome{CPUsAsked: w.CPUs}, judge.RunFailed, err.Error())
+		return fail(Outcome{CPUsAsked: w.CPUs}, outcome.RunFailed, err.Error())
 	}
 	return s.Run(ctx, j)
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // What a sample leaves — a 256 MiB file in /tmp, a file in /run, a POSIX
@@ -18,14 +18,14 @@ func TestLeftoversDoNotReachTheNextSample(t *testing.T) {
 	ctx := context.Background()
 	j.Unit, j.Iters = "leaver", 2
 	o := srv.Run(ctx, j)
-	if o.Status != judge.OK || len(o.Samples) != 2 {
+	if o.Status != outcome.OK || len(o.Samples) != 2 {
 		t.Fatalf("leaver outcome %+v", o)
 	}
 	for i, s := range o.Samples {
 		leftoverChecks(t, fmt.Sprintf("leaver sample %d", i), s.Check)
 	}
 	o = srv.Run(ctx, j)
-	if o.Status != judge.OK {
+	if o.Status != outcome.OK {
 		t.Fatalf("the next job's leaver: %+v", o)
 	}
 	leftoverChecks(t, "the next job's leaver", o.Samples[0].Check)
@@ -42,13 +42,13 @@ func TestPlantedPthChangesNoLaterPythonResult(t *testing.T) {
 	ctx := context.Background()
 	j.Unit = "planter"
 	o := srv.Run(ctx, j)
-	if o.Status != judge.OK || !strings.HasPrefix(o.Samples[0].Check, "planted:") || o.Samples[0].Check == "planted:0" {
+	if o.Status != outcome.OK || !strings.HasPrefix(o.Samples[0].Check, "planted:") || o.Samples[0].Check == "planted:0" {
 		// The plant must land somewhere, or this test shows nothing.
 		t.Fatalf("planter outcome %+v", o)
 	}
 	j.Unit, j.Iters = "victim", 2
 	o = srv.Run(ctx, j)
-	if o.Status != judge.OK {
+	if o.Status != outcome.OK {
 		t.Fatalf("victim outcome %+v", o)
 	}
 	for _, s := range o.Samples {
@@ -65,7 +65,7 @@ func TestFailedUIDSwitchRunsNoBench(t *testing.T) {
 	srv, j := startServer(t, "c", []string{"testdata/small.c"}, false, "-test-bench-uid=4294967295")
 	j.Unit = "small"
 	o := srv.Run(context.Background(), j)
-	if o.Status != judge.Unconfined || len(o.Samples) != 0 || len(o.Warmups) != 0 {
+	if o.Status != outcome.Unconfined || len(o.Samples) != 0 || len(o.Warmups) != 0 {
 		t.Fatalf("outcome %s (%s) with %d samples, want unconfined and none", o.Status, o.Detail, len(o.Samples))
 	}
 	if !strings.Contains(o.Detail, "4294967295") || !strings.Contains(strings.Join(o.Env.ConfinementErrors, "\n"), "starting a process as 4294967295") {

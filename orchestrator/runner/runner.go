@@ -7,7 +7,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -61,15 +61,15 @@ type (
 
 // Outcome is everything one job produced.
 type Outcome struct {
-	Status      judge.Status `json:"status"`
-	Detail      string       `json:"detail,omitempty"`
-	BuildError  string       `json:"build_error,omitempty"`
-	Samples     []Sample     `json:"samples"` // measured samples, warm-up excluded
-	Warmups     []Sample     `json:"warmups,omitempty"`
-	Counts      []Count      `json:"counts,omitempty"` // counted runs, when the job asked
-	Env         Env          `json:"env"`
-	CPUsAsked   string       `json:"cpus_asked"`
-	ContainerID string       `json:"container_id"`
+	Status      outcome.Status `json:"status"`
+	Detail      string         `json:"detail,omitempty"`
+	BuildError  string         `json:"build_error,omitempty"`
+	Samples     []Sample       `json:"samples"` // measured samples, warm-up excluded
+	Warmups     []Sample       `json:"warmups,omitempty"`
+	Counts      []Count        `json:"counts,omitempty"` // counted runs, when the job asked
+	Env         Env            `json:"env"`
+	CPUsAsked   string         `json:"cpus_asked"`
+	ContainerID string         `json:"container_id"`
 	// JobNs is the job's round trip: sent to the sampler, answered.
 	JobNs int64 `json:"job_ns"`
 }
@@ -79,7 +79,7 @@ const ResultPrefix = wire.ResultPrefix
 
 // fill copies the sampler's verdict into an outcome.
 func fill(o Outcome, res SamplerResult) Outcome {
-	o.Status, o.Detail, o.BuildError, o.Env = judge.Status(res.Status), termtext.Clean(res.Detail), termtext.Clean(res.BuildError), res.Env
+	o.Status, o.Detail, o.BuildError, o.Env = outcome.Status(res.Status), termtext.Clean(res.Detail), termtext.Clean(res.BuildError), res.Env
 	for _, s := range res.Samples {
 		s.Detail, s.StderrTail, s.Check = termtext.Clean(s.Detail), termtext.Clean(s.StderrTail), termtext.Clean(s.Check)
 		if s.Warmup {
@@ -98,7 +98,7 @@ func fill(o Outcome, res SamplerResult) Outcome {
 	return o
 }
 
-func fail(o Outcome, st judge.Status, detail string) Outcome {
+func fail(o Outcome, st outcome.Status, detail string) Outcome {
 	o.Status, o.Detail = st, termtext.Clean(detail)
 	if o.Samples == nil {
 		o.Samples = []Sample{}

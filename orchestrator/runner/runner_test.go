@@ -10,7 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -80,7 +80,7 @@ func TestRunOutcomes(t *testing.T) {
 
 	cases := []struct {
 		unit   string
-		status judge.Status
+		status outcome.Status
 		detail string
 	}{
 		{"crash", "run_failed", "signal"},

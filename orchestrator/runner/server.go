@@ -13,7 +13,7 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
 // Server is one long-lived container of a bench image, pinned to one
@@ -153,17 +153,17 @@ func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
 	o.CPUsAsked, o.ContainerID = s.cpus, s.c.Identity()
 	defer func() { o.JobNs = time.Since(start).Nanoseconds() }()
 	if err := s.Dead(); err != nil {
-		return fail(o, judge.RunFailed, "sampler container is gone: "+err.Error())
+		return fail(o, outcome.RunFailed, "sampler container is gone: "+err.Error())
 	}
 	s.seq++
 	id := strconv.Itoa(s.seq)
 	nonce, err := NewNonce()
 	if err != nil {
-		return fail(o, judge.RunFailed, err.Error())
+		return fail(o, outcome.RunFailed, err.Error())
 	}
 	if _, err := s.stdin.Write(EncodeJob(id, nonce, j)); err != nil {
 		s.kill(err)
-		return fail(o, judge.RunFailed, "sending the job to the sampler: "+err.Error())
+		return fail(o, outcome.RunFailed, "sending the job to the sampler: "+err.Error())
 	}
 	deadline := JobDeadline(j)
 	timer := time.NewTimer(deadline)
@@ -172,24 +172,24 @@ func (s *Server) Run(ctx context.Context, j Job) (o Outcome) {
 		select {
 		case <-ctx.Done():
 			s.kill(ctx.Err())
-			return fail(o, judge.Interrupted, "the run was interrupted")
+			return fail(o, outcome.Interrupted, "the run was interrupted")
 		case <-timer.C:
 			s.kill(errors.New("job deadline passed"))
-			return fail(o, judge.Timeout, fmt.Sprintf("the sampler outlived its deadline of %s", deadline))
+			return fail(o, outcome.Timeout, fmt.Sprintf("the sampler outlived its deadline of %s", deadline))
 		case l, ok := <-s.results:
 			if !ok {
 				s.mu.Lock()
 				err := s.readErr
 				s.mu.Unlock()
 				s.kill(err)
-				return fail(o, judge.RunFailed, fmt.Sprintf("the sampler container ended (%v); stderr: %s", err, tailString(s.c.Stderr(), 500)))
+				return fail(o, outcome.RunFailed, fmt.Sprintf("the sampler container ended (%v); stderr: %s", err, tailString(s.c.Stderr(), 500)))
 			}
 			res, final, err := answer(l, id, nonce, &j)
 			if err != nil {
 				// Only the sampler writes on this channel, and it answers
 				// the job in hand: the container is not to be trusted.
 				s.kill(err)
-				return fail(o, judge.RunFailed, "protocol error on the sampler's channel: "+err.Error()+"; the container is discarded")
+				return fail(o, outcome.RunFailed, "protocol error on the sampler's channel: "+err.Error()+"; the container is discarded")
 			}
 			if !final {
 				continue

@@ -9,7 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -38,7 +38,7 @@ func TestServerRunsManyJobs(t *testing.T) {
 	privileged := priv.Mode != engine.ModeUnprivileged
 	cases := []struct {
 		unit      string
-		status    judge.Status
+		status    outcome.Status
 		mem       int64
 		needsPriv bool
 	}{

@@ -4,6 +4,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
@@ -50,7 +51,7 @@ func Samples(ss []runner.Sample) []report.Sample {
 // as the sampler's string, the report as a status name.
 func sample(s runner.Sample) report.Sample {
 	return report.Sample{
-		Warmup: s.Warmup, Status: judge.Status(s.Status), Detail: s.Detail,
+		Warmup: s.Warmup, Status: outcome.Status(s.Status), Detail: s.Detail,
 		ElapsedNs: s.ElapsedNs, Check: s.Check, MaxRSSKB: s.MaxRSSKB, MemPeakKB: s.MemPeakKB,
 		WallNs: s.WallNs, ExitCode: s.ExitCode, Signal: s.Signal, StderrTail: s.StderrTail,
 	}

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
 
@@ -103,7 +103,7 @@ func (sp *Sampling) refuse(w runner.Where) (runner.Outcome, bool) {
 	if !bad || sp.priv.Mode == engine.ModeUnprivileged {
 		return runner.Outcome{}, false
 	}
-	return runner.Outcome{Status: judge.RunFailed, Samples: []runner.Sample{}, CPUsAsked: w.CPUs,
+	return runner.Outcome{Status: outcome.RunFailed, Samples: []runner.Sample{}, CPUsAsked: w.CPUs,
 		Detail: fmt.Sprintf("image %s is not trusted (%s) and the samplers run %s: run again with --unprivileged", w.Image, why, sp.priv)}, true
 }
 

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -28,13 +28,13 @@ func (f *pairSampler) SamplePair(ctx context.Context, w runner.PairWhere, reader
 	f.readers, f.prods = append(f.readers, reader), append(f.prods, producer)
 	f.readerW, f.producW = append(f.readerW, w.Reader), append(f.producW, w.Producer)
 	if f.failAt > 0 && f.n >= f.failAt {
-		ro := runner.Outcome{Status: judge.RunFailed, ContainerID: "r", Detail: "exit 3",
-			Samples: []runner.Sample{{Status: string(judge.RunFailed), ExitCode: producerFailedExit}}}
-		po := runner.Outcome{Status: judge.RunFailed, ContainerID: "p", Detail: "signal SIGSEGV", Samples: []runner.Sample{}}
+		ro := runner.Outcome{Status: outcome.RunFailed, ContainerID: "r", Detail: "exit 3",
+			Samples: []runner.Sample{{Status: string(outcome.RunFailed), ExitCode: producerFailedExit}}}
+		po := runner.Outcome{Status: outcome.RunFailed, ContainerID: "p", Detail: "signal SIGSEGV", Samples: []runner.Sample{}}
 		return ro, &po
 	}
-	ro := runner.Outcome{Status: judge.OK, ContainerID: "r", Samples: []runner.Sample{{Status: "ok", ElapsedNs: int64(1000 * f.n), Check: f.check}}}
-	po := runner.Outcome{Status: judge.OK, ContainerID: "p", Samples: []runner.Sample{{Status: "ok"}}}
+	ro := runner.Outcome{Status: outcome.OK, ContainerID: "r", Samples: []runner.Sample{{Status: "ok", ElapsedNs: int64(1000 * f.n), Check: f.check}}}
+	po := runner.Outcome{Status: outcome.OK, ContainerID: "p", Samples: []runner.Sample{{Status: "ok"}}}
 	return ro, &po
 }
 
@@ -53,7 +53,7 @@ func TestMeasureSendsPlacedPairs(t *testing.T) {
 	f := &pairSampler{check: expected["small"]}
 	p := &Pair{Sampler: f, Lang: "c", Image: "img", NCPU: 4, Timeout: 5e9, Log: io.Discard}
 	res := p.Measure(context.Background(), cRow(t, "small"), "small", 3)
-	if res.Status != judge.OK || len(res.Runs) != 3 || res.ElapsedNsMedian != 2000 {
+	if res.Status != outcome.OK || len(res.Runs) != 3 || res.ElapsedNsMedian != 2000 {
 		t.Fatalf("result %s %q, %d runs, median %d; want ok, 3 runs, median 2000", res.Status, res.Detail, len(res.Runs), res.ElapsedNsMedian)
 	}
 	for i, j := range append(append([]runner.Job{}, f.readers...), f.prods...) {
@@ -79,13 +79,13 @@ func TestMeasureStopsAtTheFirstFailure(t *testing.T) {
 	f := &pairSampler{check: expected["large"], failAt: 2}
 	p := &Pair{Sampler: f, Lang: "c", Image: "img", NCPU: 2, Timeout: 5e9, Log: io.Discard}
 	res := p.Measure(context.Background(), cRow(t, "large"), "large", 5)
-	if res.Status != judge.ProducerFailed || len(res.Runs) != 2 || f.n != 2 {
+	if res.Status != outcome.ProducerFailed || len(res.Runs) != 2 || f.n != 2 {
 		t.Fatalf("result %s %q after %d runs (%d sent); want producer_failed after 2", res.Status, res.Detail, len(res.Runs), f.n)
 	}
 	bad := &pairSampler{check: "n:1"}
 	p.Sampler = bad
 	res = p.Measure(context.Background(), cRow(t, "small"), "small", 4)
-	if res.Status != judge.BadChecksum || bad.n != 1 {
+	if res.Status != outcome.BadChecksum || bad.n != 1 {
 		t.Fatalf("result %s after %d runs; want bad_checksum after 1", res.Status, bad.n)
 	}
 }
@@ -96,7 +96,7 @@ func TestMeasureInterruptedSendsNothing(t *testing.T) {
 	f := &pairSampler{check: expected["small"]}
 	p := &Pair{Sampler: f, Lang: "c", Image: "img", NCPU: 2, Timeout: 5e9, Log: io.Discard}
 	res := p.Measure(ctx, cRow(t, "small"), "small", 3)
-	if res.Status != judge.Interrupted || f.n != 0 {
+	if res.Status != outcome.Interrupted || f.n != 0 {
 		t.Fatalf("result %s after %d pairs sent; want interrupted, none sent", res.Status, f.n)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
@@ -63,8 +63,8 @@ func TestSources(t *testing.T) {
 // ratio_vs_subject against the subject's row.
 func TestRatios(t *testing.T) {
 	res := []*xproc.Result{
-		{Row: "hale", Status: judge.OK, ElapsedNsMedian: 100},
-		{Row: "c", Status: judge.OK, ElapsedNsMedian: 50},
+		{Row: "hale", Status: outcome.OK, ElapsedNsMedian: 100},
+		{Row: "c", Status: outcome.OK, ElapsedNsMedian: 50},
 	}
 	xproc.Ratios(res, "c")
 	if res[1].RatioVsHale == nil || *res[1].RatioVsHale != 0.5 || res[0].RatioVsSubject == nil || *res[0].RatioVsSubject != 2 {

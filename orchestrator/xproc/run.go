@@ -9,7 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/session"
@@ -117,9 +117,9 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 	started := sp.CloseSamplers()
 	rep.Samplers = session.Samplers(started)
 	fmt.Fprintf(o.Log, "xproc: %d sampler containers started\n", len(started))
-	rep.Status = judge.OK
+	rep.Status = outcome.OK
 	if ctx.Err() != nil {
-		rep.Status = judge.Interrupted
+		rep.Status = outcome.Interrupted
 	}
 	path, err := report.WriteJSON(rep, o.ResultsDir)
 	if err != nil {
@@ -168,7 +168,7 @@ func measureAll(ctx context.Context, sp *session.Sampling, ncpu int, o Options, 
 			}
 			bi, ok := images[row.Lang.Name]
 			if !ok {
-				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: judge.Unavailable, Detail: noImageWhy(rep, row.Lang), ElapsedNsSamples: []int64{}, Reference: ref})
+				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: outcome.Unavailable, Detail: noImageWhy(rep, row.Lang), ElapsedNsSamples: []int64{}, Reference: ref})
 				continue
 			}
 			p := &Pair{Sampler: sp, Lang: row.Lang.Name, Image: bi.Ref, Trusted: image.TrustedArg(bi.Trusted), NCPU: ncpu, Timeout: o.Timeout, Log: o.Log}

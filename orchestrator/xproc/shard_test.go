@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -117,7 +117,7 @@ func fakeRow(variant string, row Row, factor int64, reference bool) *Result {
 		ns += 31 * int64(c)
 	}
 	ns *= factor
-	return &Result{Row: row.Name, Title: row.Title, Status: judge.OK, ElapsedNsMedian: ns, ElapsedNsSamples: []int64{ns}, Reference: reference}
+	return &Result{Row: row.Name, Title: row.Title, Status: outcome.OK, ElapsedNsMedian: ns, ElapsedNsSamples: []int64{ns}, Reference: reference}
 }
 
 // Three shards, each measuring what xproc's selection gives it (its part
@@ -139,7 +139,7 @@ func TestShardsMergeToUnsharded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &Report{Schema: report.XprocSchema, Status: judge.OK, Iters: 1, Subject: subject, Shard: sh, Variants: map[string][]*Result{}}
+			r := &Report{Schema: report.XprocSchema, Status: outcome.OK, Iters: 1, Subject: subject, Shard: sh, Variants: map[string][]*Result{}}
 			for _, v := range o.Variants {
 				for _, row := range Rows(v, langs) {
 					if measure, ref := sel.measures(v, row); measure {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -105,12 +105,12 @@ func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) 
 	e := &plan.Exec{Sampler: p.Sampler, Schedule: plan.RoundRobin{N: iters}, Units: [][]plan.Job{{p.planJob(row, variant)}},
 		Take: func(round int, _ plan.Step, pr plan.Result) bool {
 			r := p.read(ctx, row, pr)
-			if r.Status == judge.OK && r.Check != expected[variant] {
-				r.Status, r.Detail = judge.BadChecksum, fmt.Sprintf("check %q, want %q", r.Check, expected[variant])
+			if r.Status == outcome.OK && r.Check != expected[variant] {
+				r.Status, r.Detail = outcome.BadChecksum, fmt.Sprintf("check %q, want %q", r.Check, expected[variant])
 			}
 			res.Runs = append(res.Runs, r)
 			fmt.Fprintf(p.Log, "  %s %s #%d: %s %s\n", variant, row.Name, round, r.Status, describe(r))
-			if r.Status != judge.OK {
+			if r.Status != outcome.OK {
 				res.Status, res.Detail = r.Status, r.Detail
 				return true
 			}
@@ -123,10 +123,10 @@ func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) 
 		return res
 	}
 	if ctx.Err() != nil {
-		res.Status = judge.Interrupted
+		res.Status = outcome.Interrupted
 		return res
 	}
-	res.Status = judge.OK
+	res.Status = outcome.OK
 	res.ElapsedNs = stats.Summarize(res.ElapsedNsSamples)
 	res.ElapsedNsMedian = res.ElapsedNs.Median
 	var rp, pp []int64
@@ -150,7 +150,7 @@ func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) 
 }
 
 func describe(r Run) string {
-	if r.Status != judge.OK {
+	if r.Status != outcome.OK {
 		return r.Detail
 	}
 	s := fmt.Sprintf("%.2f ms, reader %s on cpus %s", float64(r.ElapsedNs)/1e6, termtext.ShortID(r.Reader.ContainerID), r.Reader.CPUsEffective)
@@ -225,17 +225,17 @@ func (p *Pair) readPair(ctx context.Context, ro runner.Outcome, po *runner.Outco
 	var r Run
 	measured := p.side(ro, &r.Reader)
 	if ctx.Err() != nil {
-		return fail(r, judge.Interrupted, "")
+		return fail(r, outcome.Interrupted, "")
 	}
 	if po == nil {
 		if ro.ContainerID == "" {
-			return fail(r, judge.RunFailed, ro.Detail)
+			return fail(r, outcome.RunFailed, ro.Detail)
 		}
-		return fail(r, judge.ReaderFailed, fmt.Sprintf("the reader never said ready: %s %s", ro.Status, r.Reader.Detail))
+		return fail(r, outcome.ReaderFailed, fmt.Sprintf("the reader never said ready: %s %s", ro.Status, r.Reader.Detail))
 	}
 	r.Producer = &Side{}
 	p.side(*po, r.Producer)
-	if r.Reader.Status != judge.OK {
+	if r.Reader.Status != outcome.OK {
 		return readerFailed(r, measured)
 	}
 	return measuredRun(r, measured)
@@ -244,26 +244,26 @@ func (p *Pair) readPair(ctx context.Context, ro runner.Outcome, po *runner.Outco
 // readerFailed is a run whose reader did not end ok: the producer's fault
 // when the reader said so (or the producer failed too), else the reader's.
 func readerFailed(r Run, measured runner.Sample) Run {
-	if measured.ExitCode == producerFailedExit && measured.Signal == "" || r.Producer.Status != judge.OK {
-		return fail(r, judge.ProducerFailed, fmt.Sprintf("reader: %s; producer: %s %s", r.Reader.Detail, r.Producer.Status, r.Producer.Detail))
+	if measured.ExitCode == producerFailedExit && measured.Signal == "" || r.Producer.Status != outcome.OK {
+		return fail(r, outcome.ProducerFailed, fmt.Sprintf("reader: %s; producer: %s %s", r.Reader.Detail, r.Producer.Status, r.Producer.Detail))
 	}
 	switch r.Reader.Status {
-	case judge.BadOutput, judge.NoElapsed:
+	case outcome.BadOutput, outcome.NoElapsed:
 		return fail(r, r.Reader.Status, "the reader's output: "+r.Reader.Detail)
-	case judge.Timeout:
-		return fail(r, judge.Timeout, "the reader: "+r.Reader.Detail)
+	case outcome.Timeout:
+		return fail(r, outcome.Timeout, "the reader: "+r.Reader.Detail)
 	}
-	return fail(r, judge.ReaderFailed, r.Reader.Detail)
+	return fail(r, outcome.ReaderFailed, r.Reader.Detail)
 }
 
 // measuredRun is a run whose side the sampler called ok: its elapsed time
 // and check are the sampler's, read by the one parser of a bench's stdout
 // (wire.ParseOutput), which the sampler held to its strict rules.
 func measuredRun(r Run, s runner.Sample) Run {
-	if s.Status != string(judge.OK) || s.ElapsedNs <= 0 {
-		return fail(r, judge.NoElapsed, "the sampler measured no elapsed_ns")
+	if s.Status != string(outcome.OK) || s.ElapsedNs <= 0 {
+		return fail(r, outcome.NoElapsed, "the sampler measured no elapsed_ns")
 	}
-	r.Status, r.ElapsedNs, r.Check = judge.OK, s.ElapsedNs, s.Check
+	r.Status, r.ElapsedNs, r.Check = outcome.OK, s.ElapsedNs, s.Check
 	return r
 }
 
@@ -272,9 +272,9 @@ func (p *Pair) readInProcess(ctx context.Context, o runner.Outcome) Run {
 	var r Run
 	measured := p.side(o, &r.Reader)
 	if ctx.Err() != nil {
-		return fail(r, judge.Interrupted, "")
+		return fail(r, outcome.Interrupted, "")
 	}
-	if r.Reader.Status != judge.OK {
+	if r.Reader.Status != outcome.OK {
 		return fail(r, r.Reader.Status, r.Reader.Detail)
 	}
 	return measuredRun(r, measured)
@@ -295,13 +295,13 @@ func (p *Pair) side(o runner.Outcome, side *Side) runner.Sample {
 	}
 	last := o.Samples[len(o.Samples)-1]
 	side.MemPeakKB, side.MaxRSSKB = last.MemPeakKB, last.MaxRSSKB
-	if last.StderrTail != "" && side.Status != judge.OK {
+	if last.StderrTail != "" && side.Status != outcome.OK {
 		side.Detail += "; stderr: " + tail(last.StderrTail, 300)
 	}
 	return last
 }
 
-func fail(r Run, st judge.Status, detail string) Run {
+func fail(r Run, st outcome.Status, detail string) Run {
 	r.Status, r.Detail = st, termtext.Clean(detail)
 	return r
 }

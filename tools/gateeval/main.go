@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
@@ -113,7 +114,7 @@ func run(bin, oldBin, suite, work, subject string, passes, runs, iters, sens int
 // prints what the gate said of it: every alarm is a false one.
 func aaPasses(bin, work string, common []string, passes int) ([]*report.Report, error) {
 	var aa []*report.Report
-	counts := map[judge.Status]int{}
+	counts := map[outcome.Status]int{}
 	exits := map[int]int{}
 	for i := 0; i < passes; i++ {
 		rep, code, err := halebench(bin, filepath.Join(work, fmt.Sprintf("aa-%d", i)), common...)
@@ -127,16 +128,16 @@ func aaPasses(bin, work string, common []string, passes int) ([]*report.Report, 
 		}
 	}
 	gated := 0
-	for _, s := range []judge.Status{judge.OK, judge.Regression, judge.MemRegression, judge.Inconclusive, judge.Improved} {
+	for _, s := range []outcome.Status{outcome.OK, outcome.Regression, outcome.MemRegression, outcome.Inconclusive, outcome.Improved} {
 		gated += counts[s]
 	}
 	fmt.Printf("\nA/A: %d passes of the unchanged suite against that rebaseline; exits %v\n", passes, exits)
 	fmt.Printf("  gated cells: %d; ok %d, regression %d, mem_regression %d, inconclusive %d, improved %d\n", gated,
-		counts[judge.OK], counts[judge.Regression], counts[judge.MemRegression], counts[judge.Inconclusive], counts[judge.Improved])
+		counts[outcome.OK], counts[outcome.Regression], counts[outcome.MemRegression], counts[outcome.Inconclusive], counts[outcome.Improved])
 	if gated > 0 {
 		fmt.Printf("  false-alarm rate: %.1f%% of cells (%d of %d passes exited 1); inconclusive rate: %.1f%%\n",
-			100*float64(counts[judge.Regression]+counts[judge.MemRegression])/float64(gated), exits[1], passes,
-			100*float64(counts[judge.Inconclusive])/float64(gated))
+			100*float64(counts[outcome.Regression]+counts[outcome.MemRegression])/float64(gated), exits[1], passes,
+			100*float64(counts[outcome.Inconclusive])/float64(gated))
 	}
 	return aa, nil
 }

@@ -108,23 +108,9 @@ func ResolveEndpoint(getenv func(string) string) (Endpoint, error) {
 			dir = filepath.Join(home, ".docker")
 		}
 	}
-	name, from := getenv("DOCKER_CONTEXT"), "DOCKER_CONTEXT"
-	if name == "" && dir != "" {
-		cfg := filepath.Join(dir, "config.json")
-		data, err := readUnder(dir, maxConfigBytes, "config.json")
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return Endpoint{}, fmt.Errorf("reading the docker CLI's config %s: %w", cfg, err)
-		default:
-			var c struct {
-				CurrentContext string `json:"currentContext"`
-			}
-			if err := json.Unmarshal(data, &c); err != nil {
-				return Endpoint{}, fmt.Errorf("the docker CLI's config %s is not JSON: %v", cfg, err)
-			}
-			name, from = c.CurrentContext, cfg
-		}
+	name, from, err := contextNamed(getenv, dir)
+	if err != nil {
+		return Endpoint{}, err
 	}
 	if name == "" || name == "default" {
 		e := Endpoint{Host: client.DefaultDockerHost}
@@ -142,37 +128,84 @@ func ResolveEndpoint(getenv func(string) string) (Endpoint, error) {
 	}
 	sum := sha256.Sum256([]byte(name))
 	id := hex.EncodeToString(sum[:])
-	metaPath := filepath.Join(dir, "contexts", "meta", id, "meta.json")
-	data, err := readUnder(dir, maxMetaBytes, "contexts", "meta", id, "meta.json")
-	if errors.Is(err, fs.ErrNotExist) {
-		return Endpoint{}, fmt.Errorf("%s does not exist: no %s (`docker context ls` lists the contexts; unset DOCKER_CONTEXT or `docker context use default` for the default socket)", via, metaPath)
-	}
+	ep, err := contextMeta(dir, id, name, via)
 	if err != nil {
-		return Endpoint{}, fmt.Errorf("%s: %w", via, err)
-	}
-	var meta struct {
-		Name      string
-		Endpoints map[string]struct {
-			Host          string
-			SkipTLSVerify bool
-		}
-	}
-	if err := json.Unmarshal(data, &meta); err != nil {
-		return Endpoint{}, fmt.Errorf("%s: %s is not a context's metadata: %v", via, metaPath, err)
-	}
-	if meta.Name != name {
-		return Endpoint{}, fmt.Errorf("%s: %s names the context %q, not %q", via, metaPath, termLine(meta.Name), name)
-	}
-	ep, ok := meta.Endpoints["docker"]
-	if !ok || ep.Host == "" {
-		return Endpoint{}, fmt.Errorf("%s has no docker endpoint (Endpoints.docker.Host in %s)", via, metaPath)
+		return Endpoint{}, err
 	}
 	e := Endpoint{Host: ep.Host, Context: name, From: from}
 	if err := checkHost(e); err != nil {
 		return Endpoint{}, err
 	}
+	if e.TLS, err = contextTLS(dir, id, via, ep.SkipTLSVerify); err != nil {
+		return Endpoint{}, err
+	}
+	return e, nil
+}
+
+// contextNamed is the context DOCKER_CONTEXT names, else the docker CLI
+// config's currentContext in dir, and where the name came from; "" when
+// neither names one.
+func contextNamed(getenv func(string) string, dir string) (name, from string, err error) {
+	name, from = getenv("DOCKER_CONTEXT"), "DOCKER_CONTEXT"
+	if name != "" || dir == "" {
+		return name, from, nil
+	}
+	cfg := filepath.Join(dir, "config.json")
+	data, err := readUnder(dir, maxConfigBytes, "config.json")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", from, nil
+	case err != nil:
+		return "", "", fmt.Errorf("reading the docker CLI's config %s: %w", cfg, err)
+	}
+	var c struct {
+		CurrentContext string `json:"currentContext"`
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		return "", "", fmt.Errorf("the docker CLI's config %s is not JSON: %v", cfg, err)
+	}
+	return c.CurrentContext, cfg, nil
+}
+
+// contextEndpoint is a context's docker endpoint as its meta.json holds it.
+type contextEndpoint struct {
+	Host          string
+	SkipTLSVerify bool
+}
+
+// contextMeta reads the docker endpoint of the context name (stored under
+// id, the sha256 of its name) from dir's context store.
+func contextMeta(dir, id, name, via string) (contextEndpoint, error) {
+	metaPath := filepath.Join(dir, "contexts", "meta", id, "meta.json")
+	data, err := readUnder(dir, maxMetaBytes, "contexts", "meta", id, "meta.json")
+	if errors.Is(err, fs.ErrNotExist) {
+		return contextEndpoint{}, fmt.Errorf("%s does not exist: no %s (`docker context ls` lists the contexts; unset DOCKER_CONTEXT or `docker context use default` for the default socket)", via, metaPath)
+	}
+	if err != nil {
+		return contextEndpoint{}, fmt.Errorf("%s: %w", via, err)
+	}
+	var meta struct {
+		Name      string
+		Endpoints map[string]contextEndpoint
+	}
+	if err := json.Unmarshal(data, &meta); err != nil {
+		return contextEndpoint{}, fmt.Errorf("%s: %s is not a context's metadata: %v", via, metaPath, err)
+	}
+	if meta.Name != name {
+		return contextEndpoint{}, fmt.Errorf("%s: %s names the context %q, not %q", via, metaPath, termLine(meta.Name), name)
+	}
+	ep, ok := meta.Endpoints["docker"]
+	if !ok || ep.Host == "" {
+		return contextEndpoint{}, fmt.Errorf("%s has no docker endpoint (Endpoints.docker.Host in %s)", via, metaPath)
+	}
+	return ep, nil
+}
+
+// contextTLS reads the TLS files of the context stored under id, nil when
+// it has none and does not skip verification.
+func contextTLS(dir, id, via string, skip bool) (*TLSFiles, error) {
 	tlsDir := filepath.Join(dir, "contexts", "tls", id, "docker")
-	t := &TLSFiles{SkipVerify: ep.SkipTLSVerify}
+	t := &TLSFiles{SkipVerify: skip}
 	for _, f := range []struct {
 		name string
 		path *string
@@ -183,14 +216,14 @@ func ResolveEndpoint(getenv func(string) string) (Endpoint, error) {
 			continue
 		}
 		if err != nil {
-			return Endpoint{}, fmt.Errorf("%s: its TLS file: %w", via, err)
+			return nil, fmt.Errorf("%s: its TLS file: %w", via, err)
 		}
 		*f.path, *f.data = filepath.Join(tlsDir, f.name), b
 	}
 	if t.CAPath != "" || t.CertPath != "" || t.KeyPath != "" || t.SkipVerify {
-		e.TLS = t
+		return t, nil
 	}
-	return e, nil
+	return nil, nil
 }
 
 // checkHost refuses an endpoint the moby client cannot dial itself.

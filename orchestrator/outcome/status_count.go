@@ -1,4 +1,4 @@
-package judge
+package outcome
 
 // The count lane's verdicts on a (bench, language) cell, beside OK,
 // Regression, Improved and NoBaseline, which it shares with the time gate.

@@ -1,4 +1,4 @@
-package judge
+package outcome
 
 // Severity is what a status means for a run, decided here once so that the
 // judge, the exit code and every renderer (grid, Markdown, HTML) agree.

@@ -1,4 +1,4 @@
-package judge
+package outcome
 
 // Status is one outcome: of a sample, a (bench, language) job, a bench or a run.
 type Status string

@@ -1,4 +1,4 @@
-package judge
+package outcome
 
 // Unconfined: the sampler could not confine benches in its container (no
 // seccomp filter for the architecture, a failed uid switch, a capability
