@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/render"
-	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 const compareHelp = `Usage: halebench compare [flags] OLD.json NEW.json
@@ -53,16 +51,5 @@ func runCompare(_ context.Context, args []string) error {
 	if err != nil {
 		return badInput("compare", err)
 	}
-	for _, w := range t.Warnings {
-		fmt.Fprintln(stderr, "halebench: compare: warning:", termtext.Clean(w))
-	}
-	if *jsonOut {
-		err = t.JSON(os.Stdout)
-	} else {
-		t.Text(os.Stdout)
-	}
-	if err == nil && *failOnSlower && t.Worse() {
-		return render.ErrSlower
-	}
-	return err
+	return t.Give(os.Stdout, stderr, *jsonOut, *failOnSlower)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
@@ -36,20 +35,6 @@ func runVersion(_ context.Context, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(t)
 	}
-	fmt.Println("halebench", t.Version)
-	if t.Commit == "" {
-		fmt.Println("commit:   none:", report.NoVCS)
-	} else {
-		fmt.Println("commit:  ", t.Commit)
-		if t.CommitTime != "" {
-			fmt.Println("time:    ", t.CommitTime)
-		}
-		dirty := "no"
-		if t.Dirty {
-			dirty = "yes: built from a tree with uncommitted changes"
-		}
-		fmt.Println("dirty:   ", dirty)
-	}
-	fmt.Println("go:      ", t.Go)
+	t.Text(os.Stdout)
 	return nil
 }

@@ -410,3 +410,21 @@ func (t Table) JSON(w io.Writer) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(t)
 }
+
+// Give is compare's output of t: its warnings on warn, the table (JSON when
+// asJSON) on out, and ErrSlower when failOnSlower and a row is worse.
+func (t Table) Give(out, warn io.Writer, asJSON, failOnSlower bool) error {
+	for _, w := range t.Warnings {
+		fmt.Fprintln(warn, "halebench: compare: warning:", termtext.Clean(w))
+	}
+	var err error
+	if asJSON {
+		err = t.JSON(out)
+	} else {
+		t.Text(out)
+	}
+	if err == nil && failOnSlower && t.Worse() {
+		return ErrSlower
+	}
+	return err
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/hex"
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -164,4 +165,25 @@ func Another(made, now *Tool) string {
 		return "the report was made by another halebench (a different version): " + both
 	}
 	return ""
+}
+
+// Text writes t as `halebench version` shows it: the version, then the
+// commit, its time and whether the tree was dirty, or that none was
+// stamped, then the Go that built it.
+func (t Tool) Text(w io.Writer) {
+	fmt.Fprintln(w, "halebench", t.Version)
+	if t.Commit == "" {
+		fmt.Fprintln(w, "commit:   none:", NoVCS)
+	} else {
+		fmt.Fprintln(w, "commit:  ", t.Commit)
+		if t.CommitTime != "" {
+			fmt.Fprintln(w, "time:    ", t.CommitTime)
+		}
+		dirty := "no"
+		if t.Dirty {
+			dirty = "yes: built from a tree with uncommitted changes"
+		}
+		fmt.Fprintln(w, "dirty:   ", dirty)
+	}
+	fmt.Fprintln(w, "go:      ", t.Go)
 }
