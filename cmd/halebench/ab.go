@@ -9,6 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/result"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 // abOptions are ab's flags: the sides as chosen, ab.Options and
@@ -84,7 +85,7 @@ func (o *abOptions) addFlags(fs *flag.FlagSet) {
 	fs.Int64Var(&set.Seed, "seed", 0, "seed of the rounds' order (0: a new one, printed)")
 	fs.IntVar(&set.Warmup, "warmup", 1, "discarded runs of each side before its first sample")
 	fs.DurationVar(&o.ao.Timeout, "timeout", 120*time.Second, "per-sample timeout")
-	fs.Var((*byteSize)(&o.ao.MemLimit), "memory", "per-sample memory limit as a `SIZE` (e.g. 512m, 4g)")
+	fs.Var((*termtext.SizeValue)(&o.ao.MemLimit), "memory", "per-sample memory limit as a `SIZE` (e.g. 512m, 4g)")
 	fs.BoolVar(&o.outputs.JSON, "json", false, "print the result as JSON on stdout")
 	fs.BoolVar(&o.outputs.Markdown, "markdown", false, "print a Markdown table for release notes on stdout")
 	fs.StringVar(&o.outputs.Results, "results", "results", "folder for the JSON result")

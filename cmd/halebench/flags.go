@@ -6,24 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
-	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 var errHelp = errors.New("help shown")
-
-// inCI says whether halebench runs in CI: CI=true, as GitHub Actions,
-// GitLab and most CI services set it. There a run that could not measure
-// its subject fails (exit 3) instead of passing with a warning.
-func inCI(getenv func(string) string) bool {
-	ci, err := strconv.ParseBool(getenv("CI"))
-	return err == nil && ci
-}
 
 // inputError marks an error the user makes right by changing what they
 // gave (a flag, a file, the suite): exit 2, with the message as it is and
@@ -130,25 +120,4 @@ func parseN(fs *flag.FlagSet, args []string, help string, n int, what string) ([
 		return nil, badInput(fs.Name(), fmt.Errorf("%s: give %s (got %d arguments)", fs.Name(), what, len(pos)))
 	}
 	return pos, nil
-}
-
-// byteSize parses 512m, 4g, 1048576.
-type byteSize int64
-
-func (b *byteSize) String() string { return termtext.SizeFlag(int64(*b)) }
-
-func (b *byteSize) Set(s string) error {
-	s = strings.ToLower(strings.TrimSpace(s))
-	mult := int64(1)
-	for suf, m := range map[string]int64{"k": 1 << 10, "m": 1 << 20, "g": 1 << 30} {
-		if strings.HasSuffix(s, suf) {
-			mult, s = m, strings.TrimSuffix(s, suf)
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 {
-		return fmt.Errorf("%q is not a size (e.g. 512m, 4g)", s)
-	}
-	*b = byteSize(n * mult)
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/render"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
@@ -54,7 +55,7 @@ Flags:
 
 func runMerge(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	o := render.Merged{StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"), FailUnmeasured: inCI(os.Getenv)}
+	o := render.Merged{StepSummary: os.Getenv("GITHUB_STEP_SUMMARY"), FailUnmeasured: judge.InCI(os.Getenv)}
 	fs.BoolVar(&o.JSON, "json", false, "print only the merged JSON report on stdout")
 	fs.StringVar(&o.Out, "o", "", "also write the merged JSON report to `FILE`")
 	fs.StringVar(&o.HTML, "html", "", "also write the merged report's HTML page to `FILE`")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/imagestore"
 	"github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
 const pruneHelp = `Usage: halebench prune [flags]
@@ -41,7 +42,7 @@ func runPrune(ctx context.Context, args []string) error {
 	fs.StringVar(&o.ResultsDir, "results", "results", "folder of the reports whose images are kept")
 	fs.IntVar(&o.Keep, "keep", 1, "newest builds kept per image repository, named by a report or not")
 	fs.StringVar(&o.Scope, "scope", "", "only bench images labelled org.halebench.scope=NAME (toolchains and the build cache are left alone)")
-	fs.Var((*byteSize)(&o.CacheKeep), "cache-keep", "prune the build cache down to this `SIZE` (e.g. 10g)")
+	fs.Var((*termtext.SizeValue)(&o.CacheKeep), "cache-keep", "prune the build cache down to this `SIZE` (e.g. 10g)")
 	fs.BoolVar(&o.NoCache, "no-cache", false, "leave the build cache alone")
 	fs.BoolVar(&o.DryRun, "dry-run", false, "print what would be removed; remove nothing")
 	cacheDir := fs.String("cache-dir", "", "trim this cache folder instead of the engine's images")

@@ -82,7 +82,7 @@ func (o *runOptions) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.junit, "junit", "", "also write the subject's benches as JUnit XML to `FILE` (a regression or failure is a failure, what was not judged is skipped)")
 	fs.StringVar(&o.summary, "summary", "", "also append a Markdown step summary (the verdict, what needs attention, the grid) to `FILE`; $GITHUB_STEP_SUMMARY, when set, gets it too")
 	fs.DurationVar(&o.ho.Timeout, "timeout", 120*time.Second, "per-sample timeout")
-	fs.Var((*byteSize)(&o.ho.MemLimit), "memory", "per-sample memory limit as a `SIZE` (e.g. 512m, 4g); over it a sample is oom")
+	fs.Var((*termtext.SizeValue)(&o.ho.MemLimit), "memory", "per-sample memory limit as a `SIZE` (e.g. 512m, 4g); over it a sample is oom")
 }
 
 func runRun(ctx context.Context, args []string) error {
@@ -106,7 +106,7 @@ func runRun(ctx context.Context, args []string) error {
 	o.ho.Suite, o.ho.Langs, o.ho.Subject = o.suite, o.langs, o.subject
 	o.ho.Log, o.ho.Live, o.ho.OutCap = log, live, 1<<20
 	o.ho.CountNoCacheSim, o.ho.ShardCosts = !o.countCacheSim, o.shard.Costs
-	o.ho.FailUnmeasured = inCI(os.Getenv)
+	o.ho.FailUnmeasured = judge.InCI(os.Getenv)
 	if o.ho.Shard, err = o.shard.Resolve(os.Getenv, log); err != nil {
 		return badInput("run", err)
 	}

@@ -3,6 +3,7 @@ package judge
 import (
 	"errors"
 	"sort"
+	"strconv"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
@@ -84,4 +85,13 @@ func (t *Tally) Counts() []StatusCount {
 		return out[i].Status < out[j].Status
 	})
 	return out
+}
+
+// InCI says whether halebench runs in CI: CI=true, as GitHub Actions,
+// GitLab and most CI services set it. There a run that could not measure
+// its subject fails (ErrUnmeasured, exit 3) instead of passing with a
+// warning.
+func InCI(getenv func(string) string) bool {
+	ci, err := strconv.ParseBool(getenv("CI"))
+	return err == nil && ci
 }

@@ -3,6 +3,7 @@ package termtext
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Size is n bytes as a person reads it: 1.5 GiB, 512 MiB, 12 KiB, 700 B
@@ -32,4 +33,27 @@ func SizeFlag(n int64) string {
 		}
 	}
 	return strconv.FormatInt(n, 10)
+}
+
+// SizeValue is a flag.Value for a size in bytes given as 512m, 4g or
+// 1048576 (k, m and g are binary multiples); it shows itself as SizeFlag.
+type SizeValue int64
+
+func (b *SizeValue) String() string { return SizeFlag(int64(*b)) }
+
+// Set parses s; a negative or unparsable size is refused.
+func (b *SizeValue) Set(s string) error {
+	s = strings.ToLower(strings.TrimSpace(s))
+	mult := int64(1)
+	for suf, m := range map[string]int64{"k": 1 << 10, "m": 1 << 20, "g": 1 << 30} {
+		if strings.HasSuffix(s, suf) {
+			mult, s = m, strings.TrimSuffix(s, suf)
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a size (e.g. 512m, 4g)", s)
+	}
+	*b = SizeValue(n * mult)
+	return nil
 }

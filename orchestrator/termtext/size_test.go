@@ -25,3 +25,24 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// A size flag takes 512m, 4g and plain bytes, shows itself as SizeFlag,
+// and refuses what is not a size.
+func TestSizeValue(t *testing.T) {
+	for in, want := range map[string]int64{"512m": 512 << 20, "4G": 4 << 30, " 1048576 ": 1 << 20, "8k": 8 << 10, "0": 0} {
+		var v SizeValue
+		if err := v.Set(in); err != nil || int64(v) != want {
+			t.Errorf("Set(%q) = %d, %v; want %d", in, v, err, want)
+		}
+	}
+	for _, in := range []string{"", "-1m", "4x", "g"} {
+		var v SizeValue
+		if err := v.Set(in); err == nil {
+			t.Errorf("Set(%q) took %d; want an error", in, v)
+		}
+	}
+	v := SizeValue(4 << 30)
+	if v.String() != SizeFlag(4<<30) {
+		t.Errorf("String() = %q, want %q", v.String(), SizeFlag(4<<30))
+	}
+}
