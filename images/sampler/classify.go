@@ -11,13 +11,15 @@ import (
 // classify fills the sample from what the bench did and said: how it
 // ended, then (if it ended well) its output.
 func (r *sampleRun) classify(s wire.Sample) wire.Sample {
-	s.MaxRSSKB = r.ru.Maxrss
+	s.Set(wire.MaxRSSKB, r.ru.Maxrss)
 	s.ExitCode = r.ws.ExitStatus()
 	if r.ws.Signaled() {
 		s.Signal = r.ws.Signal().String()
 	}
 	s.StderrTail = tail(r.errTail.String(), 2000)
-	s.MemPeakKB = r.peakKB
+	if r.peakKB != nil {
+		s.Set(wire.MemPeakKB, *r.peakKB)
+	}
 	switch {
 	case r.stopped:
 		s.Status, s.Detail = wire.StatusRunFailed, "interrupted by a signal to the sampler"
@@ -37,8 +39,11 @@ func (r *sampleRun) classify(s wire.Sample) wire.Sample {
 		}
 		return s
 	}
-	p := heldToWall(wire.ParseOutput(r.out.buf.Bytes(), r.out.dropped), s.WallNs)
-	s.Status, s.Detail, s.ElapsedNs, s.Check = p.Status, p.Detail, p.ElapsedNs, p.Check
+	p := heldToWall(wire.ParseOutput(r.out.buf.Bytes(), r.out.dropped), s.Fig(wire.WallNs))
+	s.Status, s.Detail, s.Check = p.Status, p.Detail, p.Check
+	if p.ElapsedNs > 0 {
+		s.Set(wire.ElapsedNs, p.ElapsedNs)
+	}
 	return s
 }
 

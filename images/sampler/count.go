@@ -191,7 +191,7 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 	r, smp, spent := startSample(ro, programOf(ro), s.cg, s.conf)
 	if r != nil {
 		r.wait(s.stop)
-		smp.WallNs = time.Since(r.start).Nanoseconds()
+		smp.Set(wire.WallNs, time.Since(r.start).Nanoseconds())
 		spent = r.clean(s.conf)
 		smp = r.classify(smp)
 	}
@@ -199,7 +199,7 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 	if !ended {
 		spent = true // a process of ours still holds the log: it outlived the run
 	}
-	c.WallNs = smp.WallNs
+	c.WallNs = smp.Fig(wire.WallNs)
 	got, gate := countOf(c, smp, countLogOf{text: log, conns: conns, pid: pidOf(r)}, region, !o.count.NoCacheSim)
 	return got, gate, spent
 }

@@ -44,7 +44,7 @@ func runOnce(o options, prog program, cg cgroups, conf *confinement, stop <-chan
 		return s, spent
 	}
 	r.wait(stop)
-	s.WallNs = time.Since(r.start).Nanoseconds()
+	s.Set(wire.WallNs, time.Since(r.start).Nanoseconds())
 	spent = r.clean(conf)
 	return r.classify(s), spent
 }

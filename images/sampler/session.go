@@ -135,7 +135,7 @@ func (s *session) run(o options) wire.Result {
 			}
 		}
 		phases.mark("room")
-		phases.note("bench-elapsed", time.Duration(smp.ElapsedNs))
+		phases.note("bench-elapsed", time.Duration(smp.Fig(wire.ElapsedNs)))
 		phases.end()
 		if spent {
 			res.Spent = true

@@ -258,5 +258,5 @@ func join(a, b string) string {
 // figure is metric m's value in one sample, as the registry reads it from
 // a cell of that one sample.
 func figure(m *judge.Metric, s runner.Sample) int64 {
-	return m.Of(judge.SampleCell(s.ElapsedNs, s.MemPeakKB, s.MaxRSSKB)).Median
+	return m.Read(judge.SampleCell(s.Figures)).Median
 }

@@ -39,10 +39,10 @@ func (f *fakeSampler) Sample(ctx context.Context, w runner.Where, j runner.Job) 
 		drift *= 3 // an outlier from a neighbour
 	}
 	ns := f.times[w.Image] * drift * (1 + 0.01*f.rng.NormFloat64())
-	o := runner.Outcome{Status: outcome.OK, Samples: []runner.Sample{{ElapsedNs: int64(ns), MaxRSSKB: 1}}}
+	o := runner.Outcome{Status: outcome.OK, Samples: []runner.Sample{{Figures: wire.Figures{wire.ElapsedNs: int64(ns), wire.MaxRSSKB: 1}}}}
 	if kb, ok := f.mems[w.Image]; ok {
 		kb += int64(f.rng.Intn(8))
-		o.Samples[0].MemPeakKB = &kb
+		o.Samples[0].Set(wire.MemPeakKB, kb)
 	}
 	if j.Count != nil && f.irs[w.Image] > 0 {
 		for i := range j.Count.Runs {

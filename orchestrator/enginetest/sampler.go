@@ -64,17 +64,34 @@ func (f *Engine) serve(id string, s engine.Spec, stdin io.Reader, stdout io.Writ
 
 // Steady answers every job with its warm-ups and samples all ok: 1 ms
 // each, a check naming the bench (siblings agree), 1000 KiB of maxrss and
-// a 2048 KiB memory peak, on the container's cpuset. It counts nothing.
+// a 2048 KiB memory peak (every other declared figure: fakeFigures), on
+// the container's cpuset. It counts nothing.
 func Steady(s engine.Spec, j wire.Job) wire.Result {
 	res := wire.Result{
 		Status:  wire.StatusOK,
 		Env:     wire.Env{Affinity: s.CPUs, CgroupVersion: "v1", MemPeakSource: "per-sample cgroup (fake)", CPUModel: "Fake CPU", Kernel: "fake"},
 		Samples: []wire.Sample{},
 	}
-	peak := int64(2048)
 	for i := 0; i < j.Warmup+j.Iters; i++ {
-		res.Samples = append(res.Samples, wire.Sample{Warmup: i < j.Warmup, Status: wire.StatusOK, ElapsedNs: 1_000_000,
-			Check: "fake:" + path.Base(j.BuildFailed), MaxRSSKB: 1000, MemPeakKB: &peak, WallNs: 1_001_000})
+		res.Samples = append(res.Samples, wire.Sample{Warmup: i < j.Warmup, Status: wire.StatusOK,
+			Check: "fake:" + path.Base(j.BuildFailed), Figures: fakeFigures()})
 	}
 	return res
+}
+
+// fakeFigures is a steady sample's figures: every figure the wire declares,
+// so a figure declared later reaches the fake's reports too (one in ns at
+// 0.9 ms, inside the sample's wall time; one in KiB at 1000).
+func fakeFigures() wire.Figures {
+	f := wire.Figures{wire.ElapsedNs: 1_000_000, wire.WallNs: 1_001_000, wire.MaxRSSKB: 1000, wire.MemPeakKB: 2048}
+	for _, d := range wire.Declared {
+		if _, set := f[d.Name]; set {
+			continue
+		}
+		f[d.Name] = 1000
+		if d.Unit == "ns" {
+			f[d.Name] = 900_000
+		}
+	}
+	return f
 }

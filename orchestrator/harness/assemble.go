@@ -141,16 +141,8 @@ func langResult(ln *lane, comparable bool) *report.Lang {
 		return res
 	}
 	res.Check = m.check
-	res.ElapsedNsSamples, res.MaxRSSKBSamples = m.el, m.rss
-	if m.peak != nil {
-		res.MemPeakKBSamples = m.peak
-		med := stats.Median(m.peak)
-		res.MemPeakKBMedian = &med
-	}
-	res.ElapsedNs, res.ElapsedNsMedian = m.elapsed, m.elapsed.Median
-	res.MaxRSSKBMedian = stats.Median(m.rss)
+	res.SetFigures(m.figures)
 	res.OverheadNs = stats.Median(m.over)
-	res.Metrics = declaredMedians(m.cell().Metrics())
 	return res
 }
 
@@ -184,19 +176,4 @@ func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 	rb.ElapsedNsMedian, rb.ElapsedNsSamples = &m, subj.ElapsedNsSamples
 	rb.MaxRSSKBMedian, rb.MaxRSSKBSamples = &rss, subj.MaxRSSKBSamples
 	rb.MemPeakKBMedian, rb.MemPeakKBSamples = subj.MemPeakKBMedian, subj.MemPeakKBSamples
-}
-
-// declaredMedians is a cell's median of each sampled metric declared
-// beyond the report's own fields (nil: none).
-func declaredMedians(c judge.MetricCell) map[string]int64 {
-	var out map[string]int64
-	for _, m := range judge.All() {
-		if m.Sampled() && m.Verdict == "" {
-			if out == nil {
-				out = map[string]int64{}
-			}
-			out[m.Name] = m.Of(c).Median
-		}
-	}
-	return out
 }

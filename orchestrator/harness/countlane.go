@@ -109,8 +109,8 @@ func laneOrder(lanes map[string]*lane, subject string) []*lane {
 func nativeWall(o runner.Outcome) time.Duration {
 	var ns []int64
 	for _, s := range o.Samples {
-		if s.WallNs > 0 {
-			ns = append(ns, s.WallNs)
+		if w := s.Fig(wire.WallNs); w > 0 {
+			ns = append(ns, w)
 		}
 	}
 	if len(ns) == 0 {

@@ -3,6 +3,7 @@ package harness_test
 import (
 	"context"
 	"errors"
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"math"
 	"os"
 	"path/filepath"
@@ -102,7 +103,8 @@ func (f *fakeEngine) Sample(ctx context.Context, w runner.Where, j runner.Job) r
 			e = f.timeOf(w.Lang, f.samples[w.Lang])
 		}
 		f.samples[w.Lang]++
-		o.Samples = append(o.Samples, runner.Sample{Status: string(outcome.OK), ElapsedNs: e, Check: f.check[w.Lang], MaxRSSKB: 1000, MemPeakKB: &peak, WallNs: e + 1000})
+		o.Samples = append(o.Samples, runner.Sample{Status: string(outcome.OK), Check: f.check[w.Lang],
+			Figures: wire.Figures{wire.ElapsedNs: e, wire.MaxRSSKB: 1000, wire.MemPeakKB: peak, wire.WallNs: e + 1000}})
 	}
 	return o
 }

@@ -53,7 +53,7 @@ func TestAPlanRunsOnTheFakeDriver(t *testing.T) {
 	fake.Sampler = func(s engine.Spec, j wire.Job) wire.Result {
 		res := enginetest.Steady(s, j)
 		for i := range res.Samples {
-			res.Samples[i].ElapsedNs = elapsed[s.Labels["org.halebench.lang"]]
+			res.Samples[i].Set(wire.ElapsedNs, elapsed[s.Labels["org.halebench.lang"]])
 		}
 		return res
 	}

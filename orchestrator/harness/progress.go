@@ -5,9 +5,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
 // progress says on the log how far sampling is: a line per finished
@@ -124,8 +124,8 @@ func progressLine(m measurement, cpus string) string {
 		return string(m.status) + ": " + d
 	}
 	peak := "n/a"
-	if m.peak != nil {
-		peak = fmt.Sprintf("%d KiB", stats.Median(m.peak))
+	if v, ok := m.figures[wire.MemPeakKB]; ok {
+		peak = fmt.Sprintf("%d KiB", v.Median)
 	}
 	return fmt.Sprintf("median %s (cv %.1f%%), peak %s, cpus %s", report.FormatNs(m.elapsed.Median), m.elapsed.CV*100, peak, cpus)
 }

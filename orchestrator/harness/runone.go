@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/image"
@@ -146,9 +147,8 @@ type measurement struct {
 	detail  string
 	check   string
 	elapsed stats.Summary
-	el, rss []int64
-	peak    []int64 // nil where the host gave no per-sample peak
-	over    []int64 // wall time over the timed region, per sample
+	figures judge.MetricCell // every figure the samples carry, by wire name
+	over    []int64          // wall time over the timed region, per sample
 }
 
 // measured reads an outcome once: on failure the reason (a compile error's
@@ -166,23 +166,21 @@ func measured(out runner.Outcome) measurement {
 		return m
 	}
 	checks := map[string]bool{}
+	var figs []map[string]int64
 	for _, s := range out.Samples {
-		m.el = append(m.el, s.ElapsedNs)
-		m.rss = append(m.rss, s.MaxRSSKB)
-		if s.MemPeakKB != nil {
-			m.peak = append(m.peak, *s.MemPeakKB)
-		}
-		if d := s.WallNs - s.ElapsedNs; d > 0 {
+		figs = append(figs, s.Figures)
+		if d := s.Fig(wire.WallNs) - s.Fig(wire.ElapsedNs); d > 0 {
 			m.over = append(m.over, d)
 		}
 		checks[s.Check] = true
 		m.check = s.Check
 	}
+	m.figures = judge.CellOf(figs)
 	if len(checks) > 1 {
 		// The same program printed different checks from sample to sample.
 		m.status, m.detail = outcome.StatusParityMismatch, "check differs between samples of the same program"
 	}
-	m.elapsed = stats.Summarize(m.el)
+	m.elapsed = stats.Summarize(judge.MetricTime.Read(m.figures).Samples)
 	return m
 }
 
@@ -192,21 +190,10 @@ func failingSamples(out runner.Outcome) []runner.Sample {
 	return append(append([]runner.Sample{}, out.Warmups...), out.Samples...)
 }
 
-// metricCell is the measurement as the metrics read it: gated on its
-// cgroup peak, or maxrss where the host gave no peak.
-func (m measurement) metricCell() judge.MetricCell {
-	var peak *judge.Values
-	if len(m.peak) > 0 {
-		peak = &judge.Values{Median: stats.Median(m.peak), Samples: m.peak}
-	}
-	return judge.NewMetricCell(judge.Values{Median: m.elapsed.Median, Samples: m.el},
-		judge.Values{Median: stats.Median(m.rss), Samples: m.rss}, peak)
-}
-
 // cell is the measurement as the judge needs it.
 func (m measurement) cell() judge.Cell {
-	mem := m.metricCell().Mem
-	return judge.Cell{Status: m.status, Check: m.check, Median: m.elapsed.Median, Samples: m.el, MemKB: mem.Median, MemSamples: mem.Samples}
+	t := judge.MetricTime.Read(m.figures)
+	return judge.Cell{Status: m.status, Check: m.check, Median: t.Median, Samples: t.Samples, Figures: m.figures}
 }
 
 func firstLines(s string, n int) string {

@@ -144,7 +144,7 @@ func rebaselined(e *judge.Entry) report.RebaselineBench {
 func measuredOf(kind string, runs []measurement) judge.Measured {
 	cells := make([]judge.MetricCell, len(runs))
 	for i, r := range runs {
-		cells[i] = r.metricCell()
+		cells[i] = r.figures
 	}
 	return judge.Measured{Kind: kind, Record: func(e *judge.Entry) { judge.Record(e, cells) }}
 }

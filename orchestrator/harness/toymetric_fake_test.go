@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"os"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ import (
 // passes regresses on it, held to the entry's time band.
 var toyNs = &judge.Metric{
 	Name: "toy_ns", Unit: "ns",
-	Of: func(c judge.MetricCell) judge.Values { return c.Elapsed },
+	Of: wire.ElapsedNs,
 	Fields: &judge.Fields{Metric: "toy_ns", Keys: []string{"toy_ns"},
 		Check: func(where string, e *judge.Entry) string {
 			if _, ok := toyBase(e); !ok && e.Has("toy_ns") {
@@ -31,10 +32,10 @@ var toyNs = &judge.Metric{
 			}
 			return ""
 		}},
-	Record: func(e *judge.Entry, runs []judge.MetricCell) {
+	Record: func(m *judge.Metric, e *judge.Entry, runs []judge.MetricCell) {
 		var all []int64
 		for _, r := range runs {
-			all = append(all, r.Elapsed.Samples...)
+			all = append(all, m.Read(r).Samples...)
 		}
 		if err := e.SetFigure("toy_ns", stats.Median(all)/2); err != nil {
 			panic(err)

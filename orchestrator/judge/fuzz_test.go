@@ -32,7 +32,7 @@ func FuzzParse(f *testing.F) {
 			if e == nil {
 				continue
 			}
-			subj := Cell{Status: outcome.OK, Median: 1100, Samples: []int64{1000, 1100, 1200}, MemKB: 100, MemSamples: []int64{100, 100, 100}}
+			subj := Cell{Status: outcome.OK, Median: 1100, Samples: []int64{1000, 1100, 1200}, Figures: MetricCell{"mem_peak_kb": {Median: 100, Samples: []int64{100, 100, 100}}}}
 			_ = Bench("hale", map[string]Cell{"hale": subj}, Gate{Entry: e, Alpha: DefaultAlpha})
 		}
 	})

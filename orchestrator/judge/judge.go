@@ -73,13 +73,17 @@ func Parity(checks map[string]string) (verdict string, mismatched []string, agre
 
 // Cell is one language's result on a bench, as the judge needs it.
 type Cell struct {
-	Status     outcome.Status
-	Check      string
-	Median     int64   // elapsed ns; 0 when nothing was measured
-	Samples    []int64 // elapsed ns, every sample (confirmation included)
-	MemKB      int64   // median memory: the cgroup peak, or maxrss where there is none
-	MemSamples []int64
-	Count      CountCell // the count lane (Asked false: not counted)
+	Status outcome.Status
+	Check  string
+	// Median and Samples are its time (MetricTime's figure): what the
+	// cell's status and the languages' ratios are about; 0 and none when
+	// nothing was measured.
+	Median  int64
+	Samples []int64 // every sample, confirmation included
+	// Figures are every figure its samples carry, by wire name; time's
+	// are Median and Samples.
+	Figures MetricCell
+	Count   CountCell // the count lane (Asked false: not counted)
 }
 
 // measured says whether the cell has a number that can be compared.
@@ -87,9 +91,17 @@ func (c Cell) measured() bool {
 	return (c.Status == outcome.OK || c.Status == outcome.StatusParityMismatch) && c.Median > 0
 }
 
-// Metrics is what the cell's samples carry, as the metrics read it.
+// Metrics is what the cell's samples carry, as the metrics read it: its
+// figures, with time's from Median and Samples.
 func (c Cell) Metrics() MetricCell {
-	return MetricCell{Elapsed: Values{Median: c.Median, Samples: c.Samples}, Mem: Values{Median: c.MemKB, Samples: c.MemSamples}}
+	out := MetricCell{}
+	for name, v := range c.Figures {
+		out[name] = v
+	}
+	if c.Median > 0 || len(c.Samples) > 0 {
+		out[MetricTime.Of] = Values{Median: c.Median, Samples: c.Samples}
+	}
+	return out
 }
 
 // Gate is how the subject is gated: its baseline entry (nil: none), the
@@ -115,7 +127,7 @@ type Check = MetricCheck
 // time metric's rule (the statistical gate; see MetricTime).
 func Time(c Cell, e *Entry, alpha float64) Check {
 	b, _ := MetricTime.Baseline(e)
-	return MetricTime.Judge(c.Metrics().Elapsed, b, alpha)
+	return MetricTime.Judge(MetricTime.Read(c.Metrics()), b, alpha)
 }
 
 // MemMinDeltaKB is the least growth of memory that can regress.
@@ -131,7 +143,7 @@ func Memory(c Cell, e *Entry, alpha float64) *Check {
 // gateOne is one sampled metric's verdict on a cell; nil where the cell
 // has no value of it or the entry no baseline.
 func gateOne(m *Metric, c MetricCell, e *Entry, alpha float64) *Check {
-	here := m.Of(c)
+	here := m.Read(c)
 	b, ok := m.Baseline(e)
 	if !ok || here.Median <= 0 {
 		return nil
@@ -164,7 +176,7 @@ func Suspect(c Cell, g Gate) bool {
 		if !m.Sampled() {
 			continue
 		}
-		here := m.Of(c.Metrics())
+		here := m.Read(c.Metrics())
 		if b, ok := m.Baseline(e); ok && here.Median > 0 && float64(here.Median) > float64(b.Median)*(1+b.Band) {
 			return true
 		}

@@ -166,11 +166,11 @@ func TestTimeVerdicts(t *testing.T) {
 func TestMemoryVerdicts(t *testing.T) {
 	band := 0.01
 	e := &Entry{ElapsedNs: 1000, MemKB: 10_000, MemTolerance: &band, MemSamples: []int64{10_000, 10_004, 9_996, 10_000, 10_002}}
-	same := Cell{Status: outcome.OK, Median: 1000, MemKB: 10_100, MemSamples: []int64{10_100, 10_104, 10_096}}
+	same := Cell{Status: outcome.OK, Median: 1000, Figures: MetricCell{"mem_peak_kb": {Median: 10_100, Samples: []int64{10_100, 10_104, 10_096}}}}
 	if m := Memory(same, e, 0.01); m == nil || m.Status != outcome.OK || m.Band != MemBandFloor {
 		t.Fatalf("same memory: %+v", m)
 	}
-	twice := Cell{Status: outcome.OK, Median: 1000, MemKB: 20_000, MemSamples: []int64{20_000, 20_008, 19_996, 20_004, 20_000}}
+	twice := Cell{Status: outcome.OK, Median: 1000, Figures: MetricCell{"mem_peak_kb": {Median: 20_000, Samples: []int64{20_000, 20_008, 19_996, 20_004, 20_000}}}}
 	if m := Memory(twice, e, 0.01); m == nil || m.Status != outcome.MemRegression || m.P == nil || *m.P >= 0.01 {
 		t.Fatalf("twice the memory: %+v", m)
 	}
@@ -261,7 +261,7 @@ func TestTimeAccountsForBetweenRunDrift(t *testing.T) {
 func TestSmallMemoryGrowthIsNoise(t *testing.T) {
 	band := 0.05
 	e := &Entry{ElapsedNs: 1000, MemKB: 256, MemTolerance: &band, MemSamples: []int64{256, 256, 256, 256, 256, 256}}
-	c := Cell{Status: outcome.OK, Median: 1000, MemKB: 300, MemSamples: []int64{300, 310, 300, 290, 300, 305}}
+	c := Cell{Status: outcome.OK, Median: 1000, Figures: MetricCell{"mem_peak_kb": {Median: 300, Samples: []int64{300, 310, 300, 290, 300, 305}}}}
 	if m := Memory(c, e, 0.01); m == nil || m.Status != outcome.OK {
 		t.Fatalf("256 → 300 KiB: %+v", m)
 	}

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"github.com/hale-lang/halebench/images/sampler/wire"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/stats"
@@ -17,7 +18,8 @@ const MetricMemMinDeltaKB = 512
 // MemMinDeltaKB, and, where the baseline kept samples, be significant.
 var MetricMemory = &Metric{
 	Name: "memory", Unit: "KiB",
-	Of:        func(c MetricCell) Values { return c.Mem },
+	Of:        wire.MemPeakKB,
+	OrElse:    wire.MaxRSSKB,
 	Baseline:  memBase,
 	Fields:    MemoryFields,
 	Record:    memRecord,
@@ -31,17 +33,18 @@ var MetricMemory = &Metric{
 // and of its memory samples (the cgroup peak's where the host gave one),
 // with the samples and the band their noise and drift give, floored by
 // MemBandFloor.
-func memRecord(e *Entry, runs []MetricCell) {
+func memRecord(metric *Metric, e *Entry, runs []MetricCell) {
 	var rss, mem, medians []int64
 	var noises []float64
 	source := ""
 	for _, r := range runs {
-		rss, mem = append(rss, r.MaxRSS.Samples...), append(mem, r.Mem.Samples...)
-		medians, noises = append(medians, r.Mem.Median), append(noises, stats.RelSEMedian(r.Mem.Samples))
-		source = r.MemSource
+		m, from := metric.ReadFrom(r)
+		rss, mem = append(rss, r[wire.MaxRSSKB].Samples...), append(mem, m.Samples...)
+		medians, noises = append(medians, m.Median), append(noises, stats.RelSEMedian(m.Samples))
+		source = from
 	}
 	e.MaxRSSKB, e.MemPeakKB = stats.Median(rss), 0
-	if source == "mem_peak_kb" {
+	if source == wire.MemPeakKB {
 		e.MemPeakKB = stats.Median(mem)
 	}
 	if m := stats.Median(mem); m > 0 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
 // Values is one metric's figures in one cell: the median the verdict is
@@ -14,39 +15,33 @@ type Values struct {
 	Samples []int64
 }
 
-// Cell is what a cell's samples carry, as a metric reads it: each
-// sample's elapsed time and memory (the cgroup peak, or maxrss where the
-// host gave none), with their medians.
-type MetricCell struct {
-	Elapsed Values // ns
-	Mem     Values // KiB
-	// Where Mem comes from (mem_peak_kb or maxrss_kb), and each sample's
-	// maxrss whatever Mem is: what memory records in a baseline.
-	MemSource string
-	MaxRSS    Values // KiB
-}
+// MetricCell is what a cell's samples carry, as the metrics read it: each
+// figure by its wire name (images/sampler/wire: elapsed_ns, maxrss_kb,
+// mem_peak_kb, ...), with its median and every sample. A figure the host
+// did not give (a cgroup peak) is absent.
+type MetricCell map[string]Values
 
-// NewMetricCell is a cell's figures as the metrics read them: its elapsed
-// times, its maxrss, and its memory — the cgroup peak where the host gave
-// one (peak non-nil), maxrss otherwise — with the source named.
-func NewMetricCell(elapsed, maxRSS Values, peak *Values) MetricCell {
-	c := MetricCell{Elapsed: elapsed, Mem: maxRSS, MemSource: "maxrss_kb", MaxRSS: maxRSS}
-	if peak != nil {
-		c.Mem, c.MemSource = *peak, "mem_peak_kb"
+// CellOf is the cell of samples' figures: each figure with every sample
+// that carries it, and their median.
+func CellOf(samples []map[string]int64) MetricCell {
+	c := MetricCell{}
+	for _, s := range samples {
+		for name, v := range s {
+			f := c[name]
+			f.Samples = append(f.Samples, v)
+			c[name] = f
+		}
+	}
+	for name, f := range c {
+		f.Median = stats.Median(f.Samples)
+		c[name] = f
 	}
 	return c
 }
 
-// SampleCell is one sample as a metric reads it (NewMetricCell of that
-// one sample).
-func SampleCell(elapsedNs int64, memPeakKB *int64, maxRSSKB int64) MetricCell {
-	one := func(v int64) Values { return Values{Median: v, Samples: []int64{v}} }
-	var peak *Values
-	if memPeakKB != nil {
-		v := one(*memPeakKB)
-		peak = &v
-	}
-	return NewMetricCell(one(elapsedNs), one(maxRSSKB), peak)
+// SampleCell is one sample as a metric reads it.
+func SampleCell(figures map[string]int64) MetricCell {
+	return CellOf([]map[string]int64{figures})
 }
 
 // Base is a metric's figures in a baselines entry: the median and samples
@@ -82,10 +77,13 @@ type Rule func(here Values, base Base, alpha float64) MetricCheck
 type Metric struct {
 	Name string // as flagged_by, the grid and bisect's --metric say it
 	Unit string
-	// Of is how a cell's samples carry it; nil for a metric the samples
-	// do not carry (instructions: the count lane does, under its own
-	// determinism rule, and hands Judge its exact count).
-	Of func(MetricCell) Values
+	// Of is the figure of the samples it reads (a wire name); "" for a
+	// metric the samples do not carry (instructions: the count lane does,
+	// under its own determinism rule, and hands Judge its exact count).
+	// OrElse is the figure read where a cell has no Of (memory: maxrss
+	// where the host gave no cgroup peak).
+	Of     string
+	OrElse string
 	// Baseline reads its figures from an entry; false: the entry does not
 	// gate it.
 	Baseline func(*Entry) (Base, bool)
@@ -95,7 +93,7 @@ type Metric struct {
 	// samples do not carry has no Record: its Fields say how the count
 	// lane's counts set its keys (Fields.Counts, UpdateCounts).
 	Fields *Fields
-	Record func(e *Entry, runs []MetricCell)
+	Record func(m *Metric, e *Entry, runs []MetricCell) // m: itself, to read its figures
 	Judge  Rule
 	// Regressed is the status a regression of it gives the subject.
 	Regressed outcome.Status
@@ -116,7 +114,33 @@ type Metric struct {
 }
 
 // Sampled says whether the samples carry it (the gate judges it from them).
-func (m *Metric) Sampled() bool { return m.Of != nil }
+func (m *Metric) Sampled() bool { return m.Of != "" }
+
+// Read is its figures in cell c.
+func (m *Metric) Read(c MetricCell) Values {
+	v, _ := m.ReadFrom(c)
+	return v
+}
+
+// ReadFrom is its figures in cell c and the figure they are (Of, or
+// OrElse where c has no Of; "" where c has neither).
+func (m *Metric) ReadFrom(c MetricCell) (Values, string) {
+	for _, name := range []string{m.Of, m.OrElse} {
+		if v, ok := c[name]; ok && name != "" {
+			return v, name
+		}
+	}
+	return Values{}, ""
+}
+
+// Formatted is v in its format (its unit after the number where it
+// declares none).
+func (m *Metric) Formatted(v int64) string {
+	if m.Format != nil {
+		return m.Format(v)
+	}
+	return fmt.Sprintf("%d %s", v, m.Unit)
+}
 
 var registry = []*Metric{MetricTime, MetricMemory, Instructions}
 
@@ -192,7 +216,7 @@ func Register(m *Metric) (unregister func()) {
 func Record(e *Entry, runs []MetricCell) {
 	for _, m := range registry {
 		if m.Record != nil {
-			m.Record(e, runs)
+			m.Record(m, e, runs)
 		}
 	}
 }

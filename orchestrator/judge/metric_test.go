@@ -34,7 +34,7 @@ func TestWalked(t *testing.T) {
 // A registered metric is listed after the three, by name, until taken out;
 // a name declared twice is refused.
 func TestRegister(t *testing.T) {
-	gc := &Metric{Name: "gc_count", Unit: "collections", Of: func(c MetricCell) Values { return Values{} }}
+	gc := &Metric{Name: "gc_count", Unit: "collections", Of: "gc_count"}
 	undo := Register(gc)
 	if got := strings.Join(Names(), ","); got != "time,memory,instructions,gc_count" {
 		t.Fatalf("names %s", got)
@@ -94,8 +94,8 @@ func TestInstructionsExact(t *testing.T) {
 // and every declared metric's keys are checked when a file is read.
 func TestRecordAndDeclaredFields(t *testing.T) {
 	cell := func(el []int64, mem []int64) MetricCell {
-		return MetricCell{Elapsed: Values{Median: el[1], Samples: el}, Mem: Values{Median: mem[1], Samples: mem},
-			MemSource: "mem_peak_kb", MaxRSS: Values{Median: 900, Samples: []int64{900, 900, 900}}}
+		return MetricCell{"elapsed_ns": {Median: el[1], Samples: el}, "mem_peak_kb": {Median: mem[1], Samples: mem},
+			"maxrss_kb": {Median: 900, Samples: []int64{900, 900, 900}}}
 	}
 	e := &Entry{}
 	Record(e, []MetricCell{cell([]int64{90, 100, 110}, []int64{1000, 1000, 1000}), cell([]int64{100, 110, 120}, []int64{1000, 1100, 1200})})
@@ -126,7 +126,7 @@ func TestSampledNames(t *testing.T) {
 	if got := SampledNames(); got != "time, memory" {
 		t.Fatalf("sampled: %s", got)
 	}
-	undo := Register(&Metric{Name: "gc_count", Unit: "collections", Of: func(c MetricCell) Values { return Values{} }})
+	undo := Register(&Metric{Name: "gc_count", Unit: "collections", Of: "gc_count"})
 	defer undo()
 	if got := SampledNames(); got != "time, memory, gc_count" {
 		t.Fatalf("with gc_count: %s", got)

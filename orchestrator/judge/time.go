@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"math"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
@@ -11,7 +12,7 @@ import (
 // Time is each sample's elapsed time, gated by the statistical gate.
 var MetricTime = &Metric{
 	Name: "time", Unit: "ns",
-	Of:        func(c MetricCell) Values { return c.Elapsed },
+	Of:        wire.ElapsedNs,
 	Baseline:  timeBase,
 	Fields:    TimeFields,
 	Record:    timeRecord,
@@ -29,13 +30,14 @@ var MetricTime = &Metric{
 // settled once the file's host drift is known (TimeFields). A
 // wildly unstable bench can measure a σ over 100 %: it is kept at the
 // ceiling a file may hold, which gates the same.
-func timeRecord(e *Entry, runs []MetricCell) {
+func timeRecord(m *Metric, e *Entry, runs []MetricCell) {
 	var all, medians []int64
 	var noises []float64
 	for _, r := range runs {
-		medians = append(medians, r.Elapsed.Median)
-		all = append(all, r.Elapsed.Samples...)
-		noises = append(noises, stats.RelSEMedian(r.Elapsed.Samples))
+		el := m.Read(r)
+		medians = append(medians, el.Median)
+		all = append(all, el.Samples...)
+		noises = append(noises, stats.RelSEMedian(el.Samples))
 	}
 	sigma, rng := stats.Drift(medians)
 	noise := math.Min(stats.MedianFloat(noises), MaxRelSigma)

@@ -28,7 +28,7 @@ func (f *fakeSampler) Sample(ctx context.Context, w runner.Where, j runner.Job) 
 	if f.fail[w.Image] {
 		return runner.Outcome{Status: outcome.RunFailed, Samples: []runner.Sample{}}
 	}
-	return runner.Outcome{Status: outcome.OK, Samples: []runner.Sample{{ElapsedNs: int64(len(f.sent))}}}
+	return runner.Outcome{Status: outcome.OK, Samples: []runner.Sample{{Figures: wire.Figures{wire.ElapsedNs: int64(len(f.sent))}}}}
 }
 
 func (f *fakeSampler) SamplePair(ctx context.Context, w runner.PairWhere, reader, producer runner.Job) (runner.Outcome, *runner.Outcome) {

@@ -290,7 +290,7 @@ func row(name string, m *judge.Metric, o, n *report.Lang, alpha float64) Row {
 		r.Verdict = OnlyOld
 		return r
 	}
-	ov, nv := m.Of(o.Cell()), m.Of(n.Cell())
+	ov, nv := m.Read(o.Cell()), m.Read(n.Cell())
 	switch {
 	case !usable(ov) && !usable(nv):
 		r.Verdict = fmt.Sprintf("no samples in either report (old %s, new %s)", status(o), status(n))

@@ -16,7 +16,7 @@ func figures(res *report.Lang) judge.Values {
 	if res == nil {
 		return judge.Values{}
 	}
-	return charted.Of(res.Cell())
+	return charted.Read(res.Cell())
 }
 
 // figure writes one value of the charted metric in its format.

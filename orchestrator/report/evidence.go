@@ -69,14 +69,15 @@ type Sample struct {
 	Warmup     bool           `json:"warmup,omitempty"`
 	Status     outcome.Status `json:"status"`
 	Detail     string         `json:"detail,omitempty"`
-	ElapsedNs  int64          `json:"elapsed_ns,omitempty"`
 	Check      string         `json:"check,omitempty"`
-	MaxRSSKB   int64          `json:"maxrss_kb,omitempty"`
-	MemPeakKB  *int64         `json:"mem_peak_kb,omitempty"`
-	WallNs     int64          `json:"wall_ns"`
 	ExitCode   int            `json:"exit_code"`
 	Signal     string         `json:"signal,omitempty"`
 	StderrTail string         `json:"stderr_tail,omitempty"`
+	// Figures are what the sampler measured of it, by the wire's names
+	// (elapsed_ns, wall_ns, maxrss_kb, mem_peak_kb, ...): in the JSON each
+	// is a key of the sample itself, as the schema had them before
+	// figures were named.
+	Figures map[string]int64 `json:"-"`
 }
 
 // Sampler is one sampler container the run started, and what starting it

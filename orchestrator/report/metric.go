@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/hale-lang/halebench/images/sampler/wire"
+	"github.com/hale-lang/halebench/orchestrator/stats"
 	"strconv"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
@@ -100,14 +102,59 @@ func MetricCell(r *Report, b *Bench, lang string, m *judge.Metric) string {
 	return clean(s)
 }
 
-// Cell is lang's stored result as the metric registry reads a cell: its
-// elapsed samples, and its memory — the cgroup peak where the report has
-// it, maxrss otherwise, as the run judged it.
+// Cell is lang's stored result as the metric registry reads a cell: every
+// figure it holds, by the wire's name.
 func (l *Lang) Cell() judge.MetricCell {
-	var peak *judge.Values
-	if l.MemPeakKBMedian != nil {
-		peak = &judge.Values{Median: *l.MemPeakKBMedian, Samples: l.MemPeakKBSamples}
+	c := judge.MetricCell{}
+	if l.ElapsedNsMedian > 0 || len(l.ElapsedNsSamples) > 0 {
+		c[wire.ElapsedNs] = judge.Values{Median: l.ElapsedNsMedian, Samples: l.ElapsedNsSamples}
 	}
-	return judge.NewMetricCell(judge.Values{Median: l.ElapsedNsMedian, Samples: l.ElapsedNsSamples},
-		judge.Values{Median: l.MaxRSSKBMedian, Samples: l.MaxRSSKBSamples}, peak)
+	if l.MaxRSSKBMedian > 0 || len(l.MaxRSSKBSamples) > 0 {
+		c[wire.MaxRSSKB] = judge.Values{Median: l.MaxRSSKBMedian, Samples: l.MaxRSSKBSamples}
+	}
+	if l.MemPeakKBMedian != nil {
+		c[wire.MemPeakKB] = judge.Values{Median: *l.MemPeakKBMedian, Samples: l.MemPeakKBSamples}
+	}
+	for name, f := range l.Figures {
+		c[name] = judge.Values{Median: f.Median, Samples: f.Samples}
+	}
+	return c
+}
+
+// SetFigures stores a cell's figures in lang: the schema's own under
+// their keys (elapsed_ns_median, ...), every other that a declared metric
+// reads under Figures, and the median of each metric declared beyond time
+// and memory under Metrics.
+func (l *Lang) SetFigures(c judge.MetricCell) {
+	read := map[string]bool{}
+	for _, m := range judge.All() {
+		read[m.Of], read[m.OrElse] = true, true
+	}
+	for name, v := range c {
+		switch name {
+		case wire.ElapsedNs:
+			l.ElapsedNsMedian, l.ElapsedNsSamples, l.ElapsedNs = v.Median, v.Samples, stats.Summarize(v.Samples)
+		case wire.MaxRSSKB:
+			l.MaxRSSKBMedian, l.MaxRSSKBSamples = v.Median, v.Samples
+		case wire.MemPeakKB:
+			med := v.Median
+			l.MemPeakKBMedian, l.MemPeakKBSamples = &med, v.Samples
+		default:
+			if !read[name] {
+				continue
+			}
+			if l.Figures == nil {
+				l.Figures = map[string]Figure{}
+			}
+			l.Figures[name] = Figure{Median: v.Median, Samples: v.Samples}
+		}
+	}
+	for _, m := range judge.All() {
+		if v, from := m.ReadFrom(c); m.Sampled() && m.Verdict == "" && from != "" {
+			if l.Metrics == nil {
+				l.Metrics = map[string]int64{}
+			}
+			l.Metrics[m.Name] = v.Median
+		}
+	}
 }

@@ -204,6 +204,17 @@ type Lang struct {
 	// Metrics is the median of each metric declared beyond time, memory
 	// and instructions, by name (judge's metric registry).
 	Metrics map[string]int64 `json:"metrics,omitempty"`
+	// Figures are the samples' figures beyond the schema's own
+	// (elapsed_ns, maxrss_kb and mem_peak_kb keep their keys above), by
+	// the wire's name: each with its median and every sample. SetFigures
+	// and Cell are the one place that knows which is which.
+	Figures map[string]Figure `json:"figures,omitempty"`
+}
+
+// Figure is one figure of a language's samples on a bench.
+type Figure struct {
+	Median  int64   `json:"median"`
+	Samples []int64 `json:"samples"`
 }
 
 // Schema names this report format.

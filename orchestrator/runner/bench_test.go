@@ -3,6 +3,7 @@ package runner_test
 import (
 	"context"
 	"fmt"
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"os"
 	"slices"
 	"strconv"
@@ -63,8 +64,8 @@ func BenchmarkSampleOverhead(b *testing.B) {
 		}
 		roundTrip += o.JobNs
 		for _, s := range append(o.Warmups, o.Samples...) {
-			inContainer = append(inContainer, s.WallNs-s.ElapsedNs)
-			elapsed += s.ElapsedNs
+			inContainer = append(inContainer, s.Fig(wire.WallNs)-s.Fig(wire.ElapsedNs))
+			elapsed += s.Fig(wire.ElapsedNs)
 			runs++
 		}
 		if args != nil {

@@ -55,7 +55,7 @@ func TestSlowCountCSuite(t *testing.T) {
 		}
 		a, b := o.Counts[0], o.Counts[1]
 		t.Logf("%-40s %-7s %-12s Ir %d / %d  est %d / %d  counted %.2fs timed %.2fs %s", unit, a.Scope, a.Status,
-			a.Ir, b.Ir, a.EstCycles, b.EstCycles, float64(a.WallNs)/1e9, float64(o.Samples[0].WallNs)/1e9, a.Detail)
+			a.Ir, b.Ir, a.EstCycles, b.EstCycles, float64(a.WallNs)/1e9, float64(o.Samples[0].Fig(wire.WallNs))/1e9, a.Detail)
 		for _, x := range o.Counts {
 			if x.Status == wire.CountFailed && x.Detail == "" {
 				t.Errorf("%s: count_failed without a reason", unit)

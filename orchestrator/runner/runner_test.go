@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,18 +56,18 @@ func TestRunOutcomes(t *testing.T) {
 			}
 		}
 		for _, s := range big.Samples {
-			if s.MemPeakKB == nil || *s.MemPeakKB < 256*1024 {
-				t.Fatalf("touch256 mem_peak_kb = %v, want >= 262144 (env %+v)", deref(s.MemPeakKB), big.Env)
+			if p, ok := s.Figures.Get(wire.MemPeakKB); !ok || p < 256*1024 {
+				t.Fatalf("touch256 mem_peak_kb = %v, want >= 262144 (env %+v)", p, big.Env)
 			}
-			if s.MaxRSSKB < 256*1024 {
-				t.Fatalf("touch256 maxrss_kb = %d", s.MaxRSSKB)
+			if s.Fig(wire.MaxRSSKB) < 256*1024 {
+				t.Fatalf("touch256 maxrss_kb = %d", s.Fig(wire.MaxRSSKB))
 			}
 		}
 		for _, s := range small.Samples {
-			if s.MemPeakKB == nil || *s.MemPeakKB > 16*1024 {
-				t.Fatalf("small mem_peak_kb = %v, want a few MiB at most", deref(s.MemPeakKB))
+			if p, ok := s.Figures.Get(wire.MemPeakKB); !ok || p > 16*1024 {
+				t.Fatalf("small mem_peak_kb = %v, want a few MiB at most", p)
 			}
-			if s.ElapsedNs <= 0 || s.Check != "acc:7" {
+			if s.Fig(wire.ElapsedNs) <= 0 || s.Check != "acc:7" {
 				t.Fatalf("small sample %+v", s)
 			}
 		}

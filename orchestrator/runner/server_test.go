@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,8 +66,8 @@ func TestServerRunsManyJobs(t *testing.T) {
 		}
 		if tc.unit == "touch256" && privileged {
 			for _, s := range o.Samples {
-				if s.MemPeakKB == nil || *s.MemPeakKB < 256*1024 {
-					t.Fatalf("touch256 peak %v", deref(s.MemPeakKB))
+				if p, ok := s.Figures.Get(wire.MemPeakKB); !ok || p < 256*1024 {
+					t.Fatalf("touch256 peak %v", p)
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"maps"
 )
 
 // HostInfo is the engine's account of its host.
@@ -47,13 +48,13 @@ func Samples(ss []runner.Sample) []report.Sample {
 	return out
 }
 
-// sample copies one wire sample field by field: the wire keeps its status
+// sample copies one wire sample field by field, its figures by name: the wire keeps its status
 // as the sampler's string, the report as a status name.
 func sample(s runner.Sample) report.Sample {
 	return report.Sample{
 		Warmup: s.Warmup, Status: outcome.Status(s.Status), Detail: s.Detail,
-		ElapsedNs: s.ElapsedNs, Check: s.Check, MaxRSSKB: s.MaxRSSKB, MemPeakKB: s.MemPeakKB,
-		WallNs: s.WallNs, ExitCode: s.ExitCode, Signal: s.Signal, StderrTail: s.StderrTail,
+		Check: s.Check, Figures: maps.Clone(s.Figures),
+		ExitCode: s.ExitCode, Signal: s.Signal, StderrTail: s.StderrTail,
 	}
 }
 

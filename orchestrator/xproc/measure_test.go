@@ -2,6 +2,7 @@ package xproc
 
 import (
 	"context"
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"io"
 	"testing"
 
@@ -33,7 +34,7 @@ func (f *pairSampler) SamplePair(ctx context.Context, w runner.PairWhere, reader
 		po := runner.Outcome{Status: outcome.RunFailed, ContainerID: "p", Detail: "signal SIGSEGV", Samples: []runner.Sample{}}
 		return ro, &po
 	}
-	ro := runner.Outcome{Status: outcome.OK, ContainerID: "r", Samples: []runner.Sample{{Status: "ok", ElapsedNs: int64(1000 * f.n), Check: f.check}}}
+	ro := runner.Outcome{Status: outcome.OK, ContainerID: "r", Samples: []runner.Sample{{Status: "ok", Figures: wire.Figures{wire.ElapsedNs: int64(1000 * f.n)}, Check: f.check}}}
 	po := runner.Outcome{Status: outcome.OK, ContainerID: "p", Samples: []runner.Sample{{Status: "ok"}}}
 	return ro, &po
 }

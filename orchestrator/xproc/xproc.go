@@ -3,6 +3,7 @@ package xproc
 import (
 	"context"
 	"fmt"
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"io"
 	"os"
 	"path/filepath"
@@ -260,10 +261,10 @@ func readerFailed(r Run, measured runner.Sample) Run {
 // and check are the sampler's, read by the one parser of a bench's stdout
 // (wire.ParseOutput), which the sampler held to its strict rules.
 func measuredRun(r Run, s runner.Sample) Run {
-	if s.Status != string(outcome.OK) || s.ElapsedNs <= 0 {
+	if s.Status != string(outcome.OK) || s.Fig(wire.ElapsedNs) <= 0 {
 		return fail(r, outcome.NoElapsed, "the sampler measured no elapsed_ns")
 	}
-	r.Status, r.ElapsedNs, r.Check = outcome.OK, s.ElapsedNs, s.Check
+	r.Status, r.ElapsedNs, r.Check = outcome.OK, s.Fig(wire.ElapsedNs), s.Check
 	return r
 }
 
@@ -294,7 +295,10 @@ func (p *Pair) side(o runner.Outcome, side *Side) runner.Sample {
 		return runner.Sample{}
 	}
 	last := o.Samples[len(o.Samples)-1]
-	side.MemPeakKB, side.MaxRSSKB = last.MemPeakKB, last.MaxRSSKB
+	if v, ok := last.Figures.Get(wire.MemPeakKB); ok {
+		side.MemPeakKB = &v
+	}
+	side.MaxRSSKB = last.Fig(wire.MaxRSSKB)
 	if last.StderrTail != "" && side.Status != outcome.OK {
 		side.Detail += "; stderr: " + tail(last.StderrTail, 300)
 	}

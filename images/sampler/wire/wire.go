@@ -64,17 +64,16 @@ const (
 
 // Sample is one run of a bench program, as the sampler measured it.
 type Sample struct {
-	Warmup     bool   `json:"warmup,omitempty"`
-	Status     string `json:"status"`
-	Detail     string `json:"detail,omitempty"`
-	ElapsedNs  int64  `json:"elapsed_ns,omitempty"`
-	Check      string `json:"check,omitempty"`
-	MaxRSSKB   int64  `json:"maxrss_kb,omitempty"`
-	MemPeakKB  *int64 `json:"mem_peak_kb,omitempty"`
-	WallNs     int64  `json:"wall_ns"`
-	ExitCode   int    `json:"exit_code"`
-	Signal     string `json:"signal,omitempty"`
-	StderrTail string `json:"stderr_tail,omitempty"`
+	Warmup bool   `json:"warmup,omitempty"`
+	Status string `json:"status"`
+	Detail string `json:"detail,omitempty"`
+	Check  string `json:"check,omitempty"`
+	// Figures are what the sampler measured of it, by the names declared
+	// in figures.go.
+	Figures    Figures `json:"figures,omitempty"`
+	ExitCode   int     `json:"exit_code"`
+	Signal     string  `json:"signal,omitempty"`
+	StderrTail string  `json:"stderr_tail,omitempty"`
 }
 
 // Env is what the sampler saw of its container.

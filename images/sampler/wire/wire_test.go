@@ -15,8 +15,8 @@ func TestResultRoundTrip(t *testing.T) {
 	in := Result{ID: "7", Nonce: "n0nce", Spent: true, Status: StatusOK, Detail: "d", BuildError: "e",
 		Env: Env{Affinity: "1", CgroupVersion: "v1", MemPeakSource: "s", ContainerPrivileges: priv, BenchPrivileges: priv,
 			ConfinementErrors: []string{"x"}},
-		Samples: []Sample{{Warmup: true, Status: StatusOK, ElapsedNs: 9, Check: "c", MaxRSSKB: 1, MemPeakKB: &peak,
-			WallNs: 10, ExitCode: 1, Signal: "SIGSEGV", StderrTail: "t"}}}
+		Samples: []Sample{{Warmup: true, Status: StatusOK, Check: "c", Figures: Figures{ElapsedNs: 9, MaxRSSKB: 1, MemPeakKB: peak,
+			WallNs: 10}, ExitCode: 1, Signal: "SIGSEGV", StderrTail: "t"}}}
 	line := EncodeResult(in)
 	if !bytes.HasPrefix(line, []byte(ResultPrefix)) || bytes.Count(line, []byte("\n")) != 1 || line[len(line)-1] != '\n' {
 		t.Fatalf("a result is one prefixed line: %q", line)
