@@ -59,6 +59,7 @@ type categoryView struct {
 	Numbers   numbers
 	Benches   []benchView
 	Counts    *countTable // nil when the run counted nothing
+	Metrics   []metricTable
 }
 
 type benchView struct {
@@ -143,6 +144,7 @@ func categoryViews(runs []*Run) []categoryView {
 			cv.Benches = append(cv.Benches, newBenchView(runs, b))
 		}
 		cv.Counts = newCountTable(r, benches)
+		cv.Metrics = newMetricTables(r, benches)
 		out = append(out, cv)
 	}
 	return out
