@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -20,6 +21,7 @@ type abOptions struct {
 	ao      ab.Options
 	outputs ab.Outputs
 	shard   result.Asked
+	metric  string
 }
 
 const abHelp = `Usage: halebench ab [flags]
@@ -45,6 +47,11 @@ A side is a suite tree and a subject build: --a-suite/--b-suite (default
 PATH); a side without one takes the common --hale-* flags. A equal to B is an
 A/A, said. An unknown ref, or a side whose images cannot be made: exit 2; a
 side whose subject toolchain cannot be had (its clone or build failed): exit 3.
+
+--metric=NAME puts the verdict on another metric of the registry (default time):
+a sampled one (memory) is paired round by round as time is; instructions are
+the count lane's, each side's counted runs, their exact ratio held to the band.
+The result names its metric and unit; its medians are that metric's.
 
 --lang lists the languages compared (default: the subject only); --bench,
 --subject, --quiet are run's.
@@ -78,6 +85,7 @@ func (o *abOptions) addFlags(fs *flag.FlagSet) {
 	}
 	set := &o.ao.Settings
 	fs.StringVar(&o.ao.Bench, "bench", "", "compare only these benches (a comma-separated list)")
+	fs.StringVar(&o.metric, "metric", "time", "the `METRIC` the verdict is on: any of the registry's ("+strings.Join(judge.Names(), ", ")+"); instructions from the count lane")
 	fs.Float64Var(&set.Threshold, "threshold", 0.02, "the band: a change under this `FRACTION` is same (0.02 is 2 %)")
 	fs.IntVar(&set.MinRounds, "min-rounds", 6, "rounds before any bench may be resolved")
 	fs.IntVar(&set.MaxRounds, "max-rounds", 60, "rounds at most")
@@ -105,6 +113,9 @@ func runAB(ctx context.Context, args []string) error {
 	log, _, err := o.out.log("ab")
 	if err != nil {
 		return err
+	}
+	if o.ao.Settings.Metric, err = judge.Named(o.metric); err != nil {
+		return badInput("ab", err)
 	}
 	if o.ao.Images, err = o.imageOptions("ab"); err != nil {
 		return err

@@ -46,8 +46,10 @@ type Settings struct {
 	Warmup     int           // each side's discarded runs before its first sample
 	Seed       int64
 	Log        io.Writer
-	// Metric is the sampled quantity each round's ratio is of, read through
-	// the metric registry (nil: time).
+	// Metric is what the verdict is on, from the metric registry (nil:
+	// time): a sampled metric's figure is each round's ratio; a metric the
+	// count lane carries (instructions) is judged on the sides' counts,
+	// the rounds timing the pairs as for time.
 	Metric *judge.Metric
 }
 
@@ -100,10 +102,15 @@ func Compare(ctx context.Context, s plan.Sampler, pairs []Pair, set Settings) *R
 		}
 	}
 	looks, level := stats.SequentialLooks(set.MinRounds, set.MaxRounds, family, set.Confidence)
-	res := &Result{Threshold: set.Threshold, Confidence: set.Confidence, LookLevel: level, Looks: looks, Seed: set.Seed}
+	res := &Result{Threshold: set.Threshold, Confidence: set.Confidence, LookLevel: level, Looks: looks, Seed: set.Seed,
+		Metric: set.Metric.Name, Unit: set.Metric.Unit}
+	rounds := set.Metric
+	if !rounds.Sampled() {
+		rounds = judge.MetricTime
+	}
 	var all []*state
 	for _, p := range pairs {
-		st := &state{p: p, m: set.Metric}
+		st := &state{p: p, m: rounds}
 		if why := missingOf(p); why != "" {
 			st.done, st.verdict, st.detail = true, outcome.Missing, why
 		}
@@ -124,10 +131,14 @@ func Compare(ctx context.Context, s plan.Sampler, pairs []Pair, set Settings) *R
 			}
 		},
 	}
-	stop, rounds := e.Run(ctx)
-	res.StoppedBy, res.Rounds = string(stop), rounds
+	stop, n := e.Run(ctx)
+	res.StoppedBy, res.Rounds = string(stop), n
 	for _, st := range all {
-		res.Benches = append(res.Benches, finish(st, level, set.Threshold))
+		b := finish(st, level, set.Threshold)
+		if !set.Metric.Sampled() {
+			byCounts(&b, set.Metric, set.Threshold)
+		}
+		res.Benches = append(res.Benches, b)
 	}
 	sort.SliceStable(res.Benches, func(i, j int) bool { return res.Benches[i].Name < res.Benches[j].Name })
 	res.ElapsedNs = time.Since(start).Nanoseconds()

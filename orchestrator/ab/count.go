@@ -2,6 +2,7 @@ package ab
 
 import (
 	"fmt"
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
@@ -63,4 +64,28 @@ func sideWhy(a, b judge.Counts, st outcome.Status) string {
 		return "A: " + a.Why
 	}
 	return "B: " + b.Why
+}
+
+// byCounts makes a bench's verdict, medians and ratio those of metric m
+// that the count lane carries (instructions): each side's median counted
+// run, their exact ratio held to the band t, no interval to wait for. A
+// bench without a count that compares has no verdict on m: missing, with
+// the count lane's reason; its time rounds stay in the samples.
+func byCounts(b *Bench, m *judge.Metric, t float64) {
+	b.SamplesA, b.SamplesB = nil, nil
+	b.MedianA, b.MedianB, b.Ratio, b.RatioLow, b.RatioHigh, b.HalfWidth = 0, 0, 0, 0, 0, 0
+	if b.CountStatus != outcome.OK || b.InstrA == 0 {
+		why := string(b.CountStatus)
+		if why == "" {
+			why = "the language is not counted here"
+		}
+		if b.Verdict != outcome.Missing {
+			b.Verdict = outcome.Missing
+			b.Detail = join(b.Detail, "no "+m.Name+" to compare: "+why)
+		}
+		return
+	}
+	b.MedianA, b.MedianB = float64(b.InstrA), float64(b.InstrB)
+	b.Ratio, b.RatioLow, b.RatioHigh = b.InstrRatio, b.InstrRatio, b.InstrRatio
+	b.Verdict = report.Verdict(b.Ratio, b.RatioLow, b.RatioHigh, t)
 }

@@ -167,6 +167,15 @@ func ByName(name string) (*Metric, bool) {
 	return nil, false
 }
 
+// Named is the metric called name, or an error that lists the names to
+// give (for a --metric flag).
+func Named(name string) (*Metric, error) {
+	if m, ok := ByName(name); ok {
+		return m, nil
+	}
+	return nil, fmt.Errorf("--metric=%s: give one of %s", name, strings.Join(Names(), ", "))
+}
+
 // Names is every declared metric's name, in order.
 func Names() []string {
 	var out []string

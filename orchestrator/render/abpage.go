@@ -51,7 +51,7 @@ func ABPage(w io.Writer, r *report.Result) error {
 			worst, v.Verdict = sev, b.Verdict
 		}
 		if !sev.Quiet() && sev > outcome.Fine {
-			v.Problems = append(v.Problems, abProblem{Bench: b.Name, Lang: b.Lang, Status: b.Verdict, Detail: clip(b.Detail, 300), Size: abSize(b)})
+			v.Problems = append(v.Problems, abProblem{Bench: b.Name, Lang: b.Lang, Status: b.Verdict, Detail: clip(b.Detail, 300), Size: abSize(r, b)})
 		}
 		if !seen[b.Lang] {
 			seen[b.Lang] = true
@@ -97,13 +97,13 @@ func langTitle(lang string) string {
 
 // abSize is a bench's move from A to B: the ratio B/A (Hodges–Lehmann)
 // with its Wilcoxon interval at the look's level, and each side's median.
-func abSize(b report.ABBench) *Size {
+func abSize(r *report.Result, b report.ABBench) *Size {
 	if b.Ratio <= 0 || b.MedianA <= 0 || b.MedianB <= 0 {
 		return nil
 	}
-	m := judge.MetricTime
-	s := &Size{Metric: m.Name + " B/A", Ratio: ratioMove(b.Ratio), Baseline: "A " + m.Format(int64(math.Round(b.MedianA))),
-		Now: "B " + m.Format(int64(math.Round(b.MedianB))), Unit: "median " + m.Name + ", " + m.Unit}
+	m := r.MetricOf()
+	s := &Size{Metric: m.Name + " B/A", Ratio: ratioMove(b.Ratio), Baseline: "A " + m.Formatted(int64(math.Round(b.MedianA))),
+		Now: "B " + m.Formatted(int64(math.Round(b.MedianB))), Unit: "median " + m.Name + ", " + m.Unit}
 	if b.RatioHigh > 0 {
 		s.Interval = fmt.Sprintf("%.4g%%: %s–%s", 100*b.Level, judge.Sig3(b.RatioLow), judge.Sig3(b.RatioHigh))
 		if b.Level <= 0 {

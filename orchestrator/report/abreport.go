@@ -1,9 +1,12 @@
 package report
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
@@ -12,9 +15,10 @@ type ABBench struct {
 	Name    string         `json:"name"`
 	Lang    string         `json:"lang"`
 	Verdict outcome.Status `json:"verdict"`
-	// MedianA and MedianB are each side's median sample, in ns.
-	MedianA float64 `json:"median_a_ns"`
-	MedianB float64 `json:"median_b_ns"`
+	// MedianA and MedianB are each side's median of the result's metric,
+	// in its unit (Result.Metric, Result.Unit).
+	MedianA float64 `json:"median_a"`
+	MedianB float64 `json:"median_b"`
 	// Ratio is B/A (the Hodges–Lehmann estimate of the paired log-ratios,
 	// back to a ratio); RatioLow and RatioHigh its interval at Level.
 	Ratio     float64 `json:"ratio"`
@@ -36,9 +40,51 @@ type ABBench struct {
 	InstrRatio  float64        `json:"instructions_ratio,omitempty"`
 	CountStatus outcome.Status `json:"count_status,omitempty"`
 	Detail      string         `json:"detail,omitempty"`
-	// SamplesA and SamplesB are the paired samples, round by round (ns).
-	SamplesA []int64 `json:"samples_a_ns,omitempty"`
-	SamplesB []int64 `json:"samples_b_ns,omitempty"`
+	// SamplesA and SamplesB are the paired samples of the metric, round
+	// by round.
+	SamplesA []int64 `json:"samples_a,omitempty"`
+	SamplesB []int64 `json:"samples_b,omitempty"`
+}
+
+type plainABBench ABBench
+
+// UnmarshalJSON reads a bench, and the keys of a result stored before ab
+// named its metric (median_a_ns ...: time's, in ns).
+func (b *ABBench) UnmarshalJSON(data []byte) error {
+	var v struct {
+		plainABBench
+		OldMedianA  float64 `json:"median_a_ns"`
+		OldMedianB  float64 `json:"median_b_ns"`
+		OldSamplesA []int64 `json:"samples_a_ns"`
+		OldSamplesB []int64 `json:"samples_b_ns"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*b = ABBench(v.plainABBench)
+	if b.MedianA == 0 && b.MedianB == 0 && b.SamplesA == nil && b.SamplesB == nil {
+		b.MedianA, b.MedianB, b.SamplesA, b.SamplesB = v.OldMedianA, v.OldMedianB, v.OldSamplesA, v.OldSamplesB
+	}
+	return nil
+}
+
+// MetricOf is the metric the result's medians and ratios are of: the one
+// it names, time for a result stored before ab named its metric.
+func (r *Result) MetricOf() *judge.Metric {
+	if m, ok := judge.ByName(r.Metric); ok {
+		return m
+	}
+	return judge.MetricTime
+}
+
+// Figure is a median of the result's metric as the text shows it: time as
+// ab always wrote it (Dur), another metric in its format.
+func (r *Result) Figure(v float64) string {
+	m := r.MetricOf()
+	if m == judge.MetricTime || v == 0 {
+		return Dur(v)
+	}
+	return m.Formatted(int64(math.Round(v)))
 }
 
 // Schema names the ab result format.
@@ -68,7 +114,12 @@ type Result struct {
 	Seed        int64   `json:"seed"`       // of the order of benches and sides in each round
 	Rounds      int     `json:"rounds"`     // the most any bench took
 	StoppedBy   string  `json:"stopped_by"` // resolved, max-rounds, budget or interrupted
-	ElapsedNs   int64   `json:"elapsed_ns"`
+	// Metric is what the medians and ratios are of (a name in judge's
+	// registry: time, memory, instructions, ...) and Unit its unit; ""
+	// in a result stored before ab named it: time, in ns.
+	Metric    string `json:"metric,omitempty"`
+	Unit      string `json:"unit,omitempty"`
+	ElapsedNs int64  `json:"elapsed_ns"`
 	// Host is the engine's host and the privilege the samplers got (and
 	// were refused), as a run report records it.
 	Host Host `json:"host"`

@@ -6,6 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -25,10 +26,13 @@ func ABGrid(w io.Writer, r *Result) {
 	for _, warn := range r.Warnings {
 		fmt.Fprintln(w, "note:", c(warn))
 	}
+	if m := r.MetricOf(); m != judge.MetricTime {
+		fmt.Fprintf(w, "metric: %s (%s)\n", m.Name, m.Unit)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "bench\tlang\tA\tB\tratio B/A [interval]\t±\trounds\tinstructions B/A\tverdict")
 	for _, b := range r.Benches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", l(b.Name), l(b.Lang), Dur(b.MedianA), Dur(b.MedianB),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", l(b.Name), l(b.Lang), r.Figure(b.MedianA), r.Figure(b.MedianB),
 			b.RatioText(), b.HalfText(), b.Rounds, b.InstrText(), l(string(b.Verdict)))
 	}
 	tw.Flush()
@@ -46,10 +50,13 @@ func ABGrid(w io.Writer, r *Result) {
 // bring no image, link or HTML into the notes, and break no cell.
 func ABMarkdown(w io.Writer, r *Result) {
 	fmt.Fprintf(w, "### Performance: %s → %s\n\n", termtext.Cell(r.A), termtext.Cell(r.B))
+	if m := r.MetricOf(); m != judge.MetricTime {
+		fmt.Fprintf(w, "Metric: %s (%s).\n\n", m.Name, m.Unit)
+	}
 	fmt.Fprintln(w, "| bench | lang | A | B | B/A [interval] | instructions B/A | verdict |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---|")
 	for _, b := range r.Benches {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", termtext.Cell(b.Name), termtext.Cell(b.Lang), Dur(b.MedianA), Dur(b.MedianB), b.RatioText(), b.InstrText(), verdictMD(b))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", termtext.Cell(b.Name), termtext.Cell(b.Lang), r.Figure(b.MedianA), r.Figure(b.MedianB), b.RatioText(), b.InstrText(), verdictMD(b))
 	}
 	fmt.Fprintf(w, "\nRatios are B/A from %d paired interleaved rounds at most (Hodges–Lehmann, Wilcoxon signed-rank interval at %.2f %%); `slower`/`faster` need the whole interval past 1 and the estimate past ±%.1f %%.", r.Rounds, 100*r.LookLevel, 100*r.Threshold)
 	if h := r.HostLine(); h != "" {
