@@ -12,6 +12,9 @@ import (
 // ended, then (if it ended well) its output.
 func (r *sampleRun) classify(s wire.Sample) wire.Sample {
 	s.Set(wire.MaxRSSKB, r.ru.Maxrss)
+	if r.reaped {
+		s.Set(wire.CPUNs, r.ru.Utime.Nano()+r.ru.Stime.Nano())
+	}
 	s.ExitCode = r.ws.ExitStatus()
 	if r.ws.Signaled() {
 		s.Signal = r.ws.Signal().String()

@@ -2,7 +2,9 @@ package harness_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"os"
 	"path"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -90,9 +93,49 @@ func TestAPlanRunsOnTheFakeDriver(t *testing.T) {
 	if spin := bench(r, "spin"); *spin.ElapsedNsMedian != 1_000_000 || len(spin.Comparatives) != 0 {
 		t.Fatalf("spin: %+v", spin)
 	}
+	checkFigures(t, res.ReportPath, count)
 	checkFakeWire(t, fake, o.Iters, o.Warmup)
 	if left, _ := drv.Leftovers(ctx, runID); len(left) != 0 {
 		t.Fatalf("containers of the run left: %v", left)
+	}
+}
+
+// checkFigures checks that every figure the wire declares reaches the
+// stored report: a key of every sample in its JSON (CPU time among them:
+// the fake sampler gives each declared figure, cpu_ns 0.9 ms), and every
+// sampled metric of the registry reads a median from the subject's cell,
+// CPU time's under the language's metrics too.
+func checkFigures(t *testing.T, path string, b *report.Bench) {
+	t.Helper()
+	var doc struct {
+		Benches []struct {
+			Name    string `json:"name"`
+			Subject struct {
+				Samples []map[string]any `json:"samples"`
+				Metrics map[string]int64 `json:"metrics"`
+			} `json:"subject_result"`
+		} `json:"benches"`
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(raw, &doc) != nil || len(doc.Benches) == 0 {
+		t.Fatalf("report %s: %v", path, err)
+	}
+	for _, jb := range doc.Benches {
+		for i, s := range jb.Subject.Samples {
+			for _, f := range wire.Declared {
+				if _, ok := s[f.Name]; !ok {
+					t.Errorf("%s sample %d has no %s: %v", jb.Name, i, f.Name, s)
+				}
+			}
+		}
+	}
+	if s := doc.Benches[0].Subject.Samples; len(s) == 0 || s[0][wire.CPUNs] != float64(900_000) || doc.Benches[0].Subject.Metrics["cpu"] != 900_000 {
+		t.Errorf("cpu per sample and its median: %v, %v", s, doc.Benches[0].Subject.Metrics)
+	}
+	for _, m := range judge.All() {
+		if m.Sampled() && m.Read(b.SubjectResult.Cell()).Median <= 0 {
+			t.Errorf("metric %s reads no median from the subject's cell", m.Name)
+		}
 	}
 }
 

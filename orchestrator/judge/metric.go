@@ -142,7 +142,7 @@ func (m *Metric) Formatted(v int64) string {
 	return fmt.Sprintf("%d %s", v, m.Unit)
 }
 
-var registry = []*Metric{MetricTime, MetricMemory, Instructions}
+var registry = []*Metric{MetricTime, MetricMemory, Instructions, CPU}
 
 // The registry's metrics declare their baseline fields: every read of a
 // file checks them.

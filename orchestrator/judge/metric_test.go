@@ -36,7 +36,7 @@ func TestWalked(t *testing.T) {
 func TestRegister(t *testing.T) {
 	gc := &Metric{Name: "gc_count", Unit: "collections", Of: "gc_count"}
 	undo := Register(gc)
-	if got := strings.Join(Names(), ","); got != "time,memory,instructions,gc_count" {
+	if got := strings.Join(Names(), ","); got != "time,memory,instructions,cpu,gc_count" {
 		t.Fatalf("names %s", got)
 	}
 	if m, ok := ByName("gc_count"); !ok || m != gc || !m.Sampled() || Instructions.Sampled() {
@@ -51,7 +51,7 @@ func TestRegister(t *testing.T) {
 		Register(&Metric{Name: "time"})
 	}()
 	undo()
-	if got := strings.Join(Names(), ","); got != "time,memory,instructions" {
+	if got := strings.Join(Names(), ","); got != "time,memory,instructions,cpu" {
 		t.Fatalf("after undo: %s", got)
 	}
 }
@@ -123,12 +123,12 @@ func TestRecordAndDeclaredFields(t *testing.T) {
 // The metrics compare can set side by side are those the samples carry:
 // not instructions, and a registered sampled metric too.
 func TestSampledNames(t *testing.T) {
-	if got := SampledNames(); got != "time, memory" {
+	if got := SampledNames(); got != "time, memory, cpu" {
 		t.Fatalf("sampled: %s", got)
 	}
 	undo := Register(&Metric{Name: "gc_count", Unit: "collections", Of: "gc_count"})
 	defer undo()
-	if got := SampledNames(); got != "time, memory, gc_count" {
+	if got := SampledNames(); got != "time, memory, cpu, gc_count" {
 		t.Fatalf("with gc_count: %s", got)
 	}
 }

@@ -17,6 +17,9 @@ const (
 	// MemPeakKB is the bench's cgroup memory peak, where the host gives
 	// one.
 	MemPeakKB = "mem_peak_kb"
+	// CPUNs is the CPU time the bench used, user plus system, over its
+	// whole process tree that it waited for (the rusage of its reaping).
+	CPUNs = "cpu_ns"
 )
 
 // Figure is a declared figure: its name and its unit.
@@ -32,6 +35,7 @@ var Declared = []Figure{
 	{WallNs, "ns"},
 	{MaxRSSKB, "KiB"},
 	{MemPeakKB, "KiB"},
+	{CPUNs, "ns"},
 }
 
 // UnitOf is the unit of the figure called name ("" for an undeclared name).
