@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"html"
 	"html/template"
 	"math"
@@ -329,16 +330,18 @@ func anyPositive(vals []float64) bool {
 	return false
 }
 
-// memText is the language's memory peak: the cgroup peak when the host
-// gave one, else maxrss.
+// memText is the language's memory as the memory metric reads it: the
+// cgroup peak when the host gave one, else maxrss (said).
 func memText(res *report.Lang) string {
-	if res.MemPeakKBMedian != nil && *res.MemPeakKBMedian > 0 {
-		return FormatKB(*res.MemPeakKBMedian)
+	m := judge.MetricMemory
+	v, from := m.ReadFrom(res.Cell())
+	switch {
+	case v.Median <= 0:
+		return "—"
+	case from == m.OrElse:
+		return FormatKB(v.Median) + " rss"
 	}
-	if res.MaxRSSKBMedian > 0 {
-		return FormatKB(res.MaxRSSKBMedian) + " rss"
-	}
-	return "—"
+	return FormatKB(v.Median)
 }
 
 // FormatKB writes a size given in KiB in its most readable unit.
