@@ -120,8 +120,8 @@ func abBuilds(r *report.Result) []fact {
 }
 
 // abSettings are what an ab compared and how: the sides, the subject,
-// the band and the looks.
+// the metric, the band and the looks.
 func abSettings(r *report.Result) []fact {
-	return []fact{{"side A", r.A}, {"side B", r.B}, {"the subject", r.Subject},
+	return []fact{{"side A", r.A}, {"side B", r.B}, {"the subject", r.Subject}, {"--metric", r.MetricOf().Name},
 		{"--threshold", fmt.Sprint(r.Threshold)}, {"the confidence", fmt.Sprint(r.Confidence)}, {"the looks", fmt.Sprint(r.Looks)}}
 }

@@ -98,6 +98,8 @@ func TestMergeABRefuses(t *testing.T) {
 	dir := t.TempDir()
 	otherB := *shards[1].Result
 	otherB.B = "suite c"
+	otherMetric := *shards[1].Result
+	otherMetric.Metric, otherMetric.Unit = "memory", "KiB"
 	otherImage := *shards[1].Result
 	otherImage.Sides = append([]report.Side(nil), otherImage.Sides...)
 	otherImage.Sides[1].BenchImages = map[string]report.BenchImage{"c": {Digest: "sha256:other"}}
@@ -118,6 +120,7 @@ func TestMergeABRefuses(t *testing.T) {
 		{"twice", []ABShard{shards[0], shards[0], shards[1], shards[2]}, shards[0].File, "given twice"},
 		{"missing", []ABShard{shards[0], shards[1]}, shards[0].File, "shard(s) 3 of them are missing"},
 		{"another B", []ABShard{shards[0], writeAB(t, dir, "b.json", &otherB), shards[2]}, filepath.Join(dir, "b.json"), "side B is suite c here"},
+		{"another metric", []ABShard{shards[0], writeAB(t, dir, "m.json", &otherMetric), shards[2]}, filepath.Join(dir, "m.json"), "--metric is memory here"},
 		{"another image", []ABShard{shards[0], writeAB(t, dir, "i.json", &otherImage), shards[2]}, filepath.Join(dir, "i.json"), "side B's c bench image"},
 		{"another N", []ABShard{shards[0], two[1]}, two[1].File, "N disagrees"},
 		{"a short partition digest", short, short[0].File, `partition_digest "sha256:abc" is not a sha256 digest`},
