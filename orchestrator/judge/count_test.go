@@ -106,7 +106,7 @@ func TestCountVerdicts(t *testing.T) {
 // scope agree; the count regression makes the bench, and the run, a
 // regression flagged by instructions.
 func TestCountsGateAcrossMachines(t *testing.T) {
-	subj := ok("n:1", 1000)
+	subj := ok("n:1", 1000000) // 1 instruction per ns: what a CPU retires
 	subj.Count = counted(1100000, 1100000)
 	g := Gate{Entry: countEntry(1000000), Alpha: 0.01, Incomparable: "differs: CPU Intel Xeon here, AMD EPYC in the baseline"}
 	v := Bench("c", map[string]Cell{"c": subj}, g)

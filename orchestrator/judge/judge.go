@@ -209,6 +209,9 @@ type Verdict struct {
 	// memory, instructions).
 	Counts  map[string]*CountCheck
 	Flagged []string
+	// Witness says why the subject's gated time was not held to its
+	// witness ("": it was, or nothing gated it); see Witness.
+	Witness string
 }
 
 // Bench judges one bench from its cells (language -> result) and how its
@@ -241,6 +244,7 @@ func Bench(subject string, cells map[string]Cell, g Gate) Verdict {
 	}
 	subjectStatus(&v, subject, subj, ok, cells, g)
 	judgeCounts(&v, subject, cells, g.Entry)
+	witness(&v, subject, cells, g)
 	return v
 }
 

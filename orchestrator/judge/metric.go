@@ -26,7 +26,7 @@ type MetricCell map[string]Values
 func CellOf(samples []map[string]int64) MetricCell {
 	c := MetricCell{}
 	for _, s := range samples {
-		for name, v := range s {
+		for name, v := range withOutside(s) {
 			f := c[name]
 			f.Samples = append(f.Samples, v)
 			c[name] = f
@@ -228,6 +228,7 @@ func Record(e *Entry, runs []MetricCell) {
 			m.Record(m, e, runs)
 		}
 	}
+	recordWitness(e, runs)
 }
 
 // Compared is every metric ab measures on both sides: what bisect can
