@@ -87,6 +87,7 @@ type state struct {
 	verdict    outcome.Status
 	detail     string
 	countAsked bool
+	w          witnessSides // the witness of time, round for round
 }
 
 // Compare runs the rounds over pairs on s and returns each bench's
@@ -203,6 +204,7 @@ func take(st *state, round, side int, o runner.Outcome) bool {
 		return true
 	}
 	st.got[side] = v
+	st.w.keep(side, witnessOf(o.Samples[0]))
 	if side == 0 && round == 1 && st.p.A.Job.Count != nil {
 		st.ca = o.Counts
 	}
@@ -219,7 +221,11 @@ func take(st *state, round, side int, o runner.Outcome) bool {
 // look gives a pair its verdict at this look; a resolved pair stops.
 func look(st *state, level, t float64) {
 	lo, hi, est := interval(st, level)
-	if v := report.Verdict(est, lo, hi, t); v != outcome.Unresolved {
+	v := report.Verdict(est, lo, hi, t)
+	if w, _, ok := onWitness(st, level, t); ok {
+		v = w // the region disagrees with its witness: the wall time decides
+	}
+	if v != outcome.Unresolved {
 		st.done, st.verdict = true, v
 	}
 }
@@ -247,6 +253,7 @@ func finish(st *state, level, t float64) Bench {
 	if b.Verdict == "" {
 		b.Verdict, b.Detail = outcome.Unresolved, "no round was run"
 	}
+	judgeWitness(&b, st, level, t)
 	judgeCounts(&b, st.p, st.ca, st.cb)
 	return b
 }

@@ -23,6 +23,11 @@ type fakeSampler struct {
 	irs   map[string]uint64
 	multi map[string]bool  // images whose program starts a second thread
 	mems  map[string]int64 // image -> its cgroup memory peak, KiB (none: no peak)
+	// outside, where set, is the process's time outside its region: its
+	// samples carry a wall time; printed is the share of the region an
+	// image prints as its elapsed_ns (none: all of it).
+	outside float64
+	printed map[string]float64
 	calls []runner.Where
 	jobs  []runner.Job
 	t     int
@@ -40,6 +45,12 @@ func (f *fakeSampler) Sample(ctx context.Context, w runner.Where, j runner.Job) 
 	}
 	ns := f.times[w.Image] * drift * (1 + 0.01*f.rng.NormFloat64())
 	o := runner.Outcome{Status: outcome.OK, Samples: []runner.Sample{{Figures: wire.Figures{wire.ElapsedNs: int64(ns), wire.MaxRSSKB: 1}}}}
+	if f.outside > 0 {
+		o.Samples[0].Set(wire.WallNs, int64(ns+f.outside*drift))
+		if p, ok := f.printed[w.Image]; ok {
+			o.Samples[0].Set(wire.ElapsedNs, int64(ns*p))
+		}
+	}
 	if kb, ok := f.mems[w.Image]; ok {
 		kb += int64(f.rng.Intn(8))
 		o.Samples[0].Set(wire.MemPeakKB, kb)

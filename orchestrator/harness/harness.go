@@ -136,7 +136,10 @@ func (r *run) judgeAndWrite(passes [][]*benchRun) (*Result, error) {
 	if r.unmeasured != "" { // the root cause: what else failed followed from it
 		return res, fmt.Errorf("%s; in CI (CI=true) a run that could not measure its subject fails, with nothing gated: %w", r.unmeasured, judge.ErrUnmeasured)
 	}
-	return res, judge.GateError(st, r.p.Strict)
+	if err := judge.GateError(st, r.p.Strict); err != nil || !r.p.FailUnmeasured {
+		return res, err
+	}
+	return res, judge.ErrUnwitnessed(r.benchStatuses())
 }
 
 // interruptedOr is the partial report when ctx was cancelled, err otherwise.

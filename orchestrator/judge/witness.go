@@ -214,3 +214,20 @@ func witness(v *Verdict, subject string, cells map[string]Cell, g Gate) {
 		}
 	}
 }
+
+// ErrUnwitnessed is what a run in CI (CI=true) ends in when its subject's
+// time disagreed with its witness on a bench: like a subject that could
+// not be measured, there is no time to gate on (it wraps ErrUnmeasured:
+// exit 3). On a workstation the bench needs attention, a warning.
+func ErrUnwitnessed(benches []BenchStatus) error {
+	n := 0
+	for _, b := range benches {
+		if b.Status == outcome.Unwitnessed {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d benches' time disagrees with its witness (unwitnessed: see each verdict); in CI (CI=true) a subject whose time is not witnessed fails as an unmeasured one, with nothing gated: %w", n, ErrUnmeasured)
+}

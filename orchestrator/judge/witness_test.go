@@ -91,9 +91,9 @@ func TestWitnessFields(t *testing.T) {
 		t.Fatalf("recorded outside time %+v %v", b, ok)
 	}
 	for doc, want := range map[string]string{
-		`"outside_ns": -1`:                             "field outside_ns",
-		`"outside_ns": 5, "outside_samples": [1, -2]`:  "field outside_samples[1]",
-		`"outside_ns": "x"`:                            "field outside_ns must be an integer",
+		`"outside_ns": -1`: "field outside_ns",
+		`"outside_ns": 5, "outside_samples": [1, -2]`: "field outside_samples[1]",
+		`"outside_ns": "x"`:                           "field outside_ns must be an integer",
 		`"outside_ns": 50, "outside_samples": [1, 2]`: "outside_ns",
 	} {
 		_, err := Parse("b.json", []byte(`{"benches": {"a": {"elapsed_ns": 100, `+doc+`}}}`))

@@ -1,0 +1,30 @@
+package ab
+
+import (
+	"context"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/outcome"
+)
+
+// ab cannot take two C programs (its sides are two builds of the subject),
+// so its judge is held to the witness on a fake sampler's samples: B's
+// program does the same 100 ms of work as A's and prints a hundredth of
+// it; B/A of the region says 100 times faster, the wall time says the
+// same. An honest B twice as fast stays faster; an A/A pair stays same.
+func TestABJudgesOnTheWitness(t *testing.T) {
+	f := &fakeSampler{rng: rand.New(rand.NewSource(5)), outside: 2e6,
+		times:   map[string]float64{"honest": 100e6, "forged": 100e6, "twice": 50e6, "again": 100e6},
+		printed: map[string]float64{"forged": 0.01}}
+	pairs := []Pair{pair("forged", "honest", "forged"), pair("twice", "honest", "twice"), pair("aa", "honest", "again")}
+	res := Compare(context.Background(), f, pairs, Settings{Seed: 9, Threshold: 0.03})
+	want := map[string]outcome.Status{"forged": outcome.Same, "twice": outcome.Faster, "aa": outcome.Same}
+	for _, b := range res.Benches {
+		witnessed := strings.Contains(b.Detail, "the verdict is the wall time's")
+		if b.Verdict != want[b.Name] || witnessed != (b.Name == "forged") {
+			t.Errorf("%s: %s (region B/A %.3f after %d rounds; %q), want %s", b.Name, b.Verdict, b.Ratio, b.Rounds, b.Detail, want[b.Name])
+		}
+	}
+}
