@@ -36,7 +36,10 @@ const glibcTunables = "glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-
 // --trace-children=yes is defence in depth: a program that execs starts a
 // Valgrind that connects to the log again, and more than one connection
 // fails the count, so a summary written before an exec is never taken for
-// Valgrind's.
+// Valgrind's. --vgdb=no: Valgrind's gdbserver (on by default) listens on
+// FIFOs in /tmp that the program can write, and a monitor command sent
+// there zeroes the counters (callgrind's "zero") from outside the code the
+// scan looks at.
 func countArgv(argv []string, region, cacheSim bool, logAddr string) []string {
 	collect := "--collect-atstart=yes"
 	if region {
@@ -46,7 +49,7 @@ func countArgv(argv []string, region, cacheSim bool, logAddr string) []string {
 	if cacheSim {
 		out = append(out, cacheModel...)
 	}
-	out = append(out, "--fair-sched=yes", "--trace-children=yes", "--callgrind-out-file=/dev/null",
+	out = append(out, "--fair-sched=yes", "--trace-children=yes", "--vgdb=no", "--callgrind-out-file=/dev/null",
 		"--log-socket="+logAddr, "--")
 	return append(out, argv...)
 }
@@ -184,7 +187,7 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 	}
 	ro := o
 	ro.argv, ro.countEnv, ro.noASLR, ro.dir = countArgv(o.count.Argv, region, !o.count.NoCacheSim, cl.addr()), countEnv(o, region), true, "/"
-	ro.timeout, ro.ready = time.Duration(o.count.TimeoutNs), nil
+	ro.timeout, ro.ready, ro.watchValgrind = time.Duration(o.count.TimeoutNs), nil, true
 	if ro.timeout <= 0 {
 		ro.timeout = 20 * time.Minute
 	}
@@ -200,7 +203,9 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 		spent = true // a process of ours still holds the log: it outlived the run
 	}
 	c.WallNs = smp.WallNs
-	got, gate := countOf(c, smp, countLogOf{text: log, conns: conns, pid: pidOf(r)}, region, !o.count.NoCacheSim)
+	l := countLogOf{text: log, conns: conns, pid: pidOf(r)}
+	l.lostOnStderr = r != nil && r.errTail != nil && r.errTail.marked(l.pid)
+	got, gate := countOf(c, smp, l, region, !o.count.NoCacheSim)
 	return got, gate, spent
 }
 
@@ -222,11 +227,14 @@ func pidOf(r *sampleRun) int {
 }
 
 // countLogOf is what a counted run left on its log socket: the first
-// connection's text, how many connections were made, and the pid started.
+// connection's text, how many connections were made, and the pid started;
+// lostOnStderr: a line of Valgrind's for that pid was seen anywhere on the
+// run's stderr (the whole stream, not only its tail).
 type countLogOf struct {
-	text  string
-	conns int
-	pid   int
+	text         string
+	conns        int
+	pid          int
+	lostOnStderr bool
 }
 
 // countOf makes the run's count from how it ended and Valgrind's log.
@@ -240,7 +248,7 @@ func countOf(c wire.Count, smp wire.Sample, l countLogOf, region, cacheSim bool)
 		c.Status, c.Detail = wire.CountFailed, connsFailure(l.conns, l.text+valgrindSaid("", smp.StderrTail))
 		return c, ""
 	}
-	if lost := logLost(smp.StderrTail, l.pid); lost != "" {
+	if lost := logLost(smp.StderrTail, l.pid, l.lostOnStderr); lost != "" {
 		c.Status, c.Detail = wire.CountFailed, lost
 		return c, ""
 	}
@@ -262,11 +270,12 @@ func countOf(c wire.Count, smp wire.Sample, l countLogOf, region, cacheSim bool)
 // log socket fails, which is what follows a program that sends a summary of
 // its own on the socket and shuts it (send and shutdown are not refused on
 // Valgrind's descriptors): tried on the host, the forged 4242 went to the
-// socket and Valgrind's own "Collected : 18183445" to stderr. A program that
-// also points its stderr elsewhere first is not caught here
-// (docs/security.md).
-func logLost(stderr string, pid int) string {
-	if pid <= 0 || !strings.Contains(stderr, fmt.Sprintf("==%d== ", pid)) {
+// socket and Valgrind's own "Collected : 18183445" to stderr. The whole of
+// stderr is watched (seen), not only the tail kept: a child that floods
+// stderr after Valgrind's lines does not hide them. A program that points
+// its stderr elsewhere first is not caught here (docs/security.md).
+func logLost(stderr string, pid int, seen bool) string {
+	if pid <= 0 || !seen && !strings.Contains(stderr, fmt.Sprintf("==%d== ", pid)) {
 		return ""
 	}
 	return fmt.Sprintf("valgrind (pid %d) wrote its log on the program's stderr: its log socket was cut during the run (the program sent on it or shut it), so what the socket carried is not taken for its summary", pid)
