@@ -95,9 +95,11 @@ func jobEnv(vars []string) []string {
 
 // countRuns takes a job's counted runs. A region job whose first run shows
 // that the region is not delimited (or that has no clock gate) is counted
-// over the whole process instead, every run, and says why. spent says the
-// container must not serve another job.
-func (s *session) countRuns(o options) ([]wire.Count, bool) {
+// over the whole process instead, every run, and says why. Each counted
+// run must print the check= a timed run printed at the count's seed
+// (seedCheck, from the job's first warm-up; nil: one timed run at that seed
+// is made first). spent says the container must not serve another job.
+func (s *session) countRuns(o options, seedCheck *string) ([]wire.Count, bool) {
 	cj := o.count
 	runs := cj.Runs
 	if runs < 1 {
@@ -124,13 +126,20 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 	if s.valgrindVersion(); s.env.Valgrind == "" {
 		return failAll("valgrind is not in this image (" + valgrindPath + "): the toolchain image predates the count lane; rebuild it with `halebench images`"), false
 	}
+	if seedCheck == nil {
+		check, why, spent := s.checkAtCountSeed(o)
+		if why != "" {
+			return failAll(why), spent
+		}
+		seedCheck = &check
+	}
 	region, why := s.regionGate(cj.Region)
 	var out []wire.Count
 	for i := 0; i < runs; i++ {
-		c, gate, spent := s.countOnce(o, region)
+		c, gate, spent := s.countOnce(o, region, *seedCheck)
 		if region && gate != "" && c.Status == wire.CountOK {
 			region, why = false, gate
-			c, _, spent = s.countOnce(o, false)
+			c, _, spent = s.countOnce(o, false, *seedCheck)
 		}
 		if !region && cj.Region && c.Detail == "" {
 			c.Detail = "counted over the whole process: " + why
@@ -150,6 +159,36 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 		}
 	}
 	return out, false
+}
+
+// checkAtCountSeed runs the job's timed build once, discarded, at the
+// count's seed, for the check= its counted runs must print; why says why
+// there is none (the run failed), spent that the container is done.
+func (s *session) checkAtCountSeed(o options) (check, why string, spent bool) {
+	ro := o
+	ro.seed = wire.CountSeed
+	smp, spent := runOnce(ro, programOf(ro), s.cg, s.conf, s.stop)
+	if !spent {
+		if err := s.cleanRoom(o.room); err != nil {
+			return "", "the timed run at the count's seed left what could not be cleaned: " + err.Error(), true
+		}
+	}
+	if smp.Status != wire.StatusOK {
+		return "", fmt.Sprintf("the timed build, run at the count's seed (HALEBENCH_SEED=%s) for the check= its counted runs must print: %s %s", wire.CountSeed, smp.Status, smp.Detail), spent
+	}
+	return smp.Check, "", spent
+}
+
+// checkAgrees fails an ok count whose run printed another check= than
+// the timed build at the same seed: what was counted is not the work that
+// was timed (a build that runs other code when counted).
+func checkAgrees(c wire.Count, counted, timed string) wire.Count {
+	if c.Status != wire.CountOK || counted == timed {
+		return c
+	}
+	return wire.Count{Status: wire.CountFailed, Scope: c.Scope, Instrument: c.Instrument, WallNs: c.WallNs,
+		Detail: fmt.Sprintf("the counted run printed check=%q, the timed build check=%q at the same seed (HALEBENCH_SEED=%s): what was counted is not the work that was timed",
+			counted, timed, wire.CountSeed)}
 }
 
 // regionGate says whether a region job can be counted by its region: not
@@ -176,9 +215,10 @@ func scopeOf(region bool) string {
 }
 
 // countOnce runs the program once under Callgrind, confined, timed out and
-// reaped as a sample is, and reads the totals from Valgrind's log. gate is
-// the clock gate's verdict for a region run ("" when delimited).
-func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, spent bool) {
+// reaped as a sample is, and reads the totals from Valgrind's log; its
+// check= must be timedCheck (checkAgrees). gate is the clock gate's
+// verdict for a region run ("" when delimited).
+func (s *session) countOnce(o options, region bool, timedCheck string) (c wire.Count, gate string, spent bool) {
 	c.Scope = scopeOf(region)
 	cl, err := openCountLog()
 	if err != nil {
@@ -206,7 +246,7 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 	l := countLogOf{text: log, conns: conns, pid: pidOf(r)}
 	l.lostOnStderr = r != nil && r.errTail != nil && r.errTail.marked(l.pid)
 	got, gate := countOf(c, smp, l, region, !o.count.NoCacheSim)
-	return got, gate, spent
+	return checkAgrees(got, smp.Check, timedCheck), gate, spent
 }
 
 // connsFailure says why a run whose log was not one connection has no

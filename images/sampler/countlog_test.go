@@ -258,3 +258,21 @@ func TestCountArgvHasNoGdbserver(t *testing.T) {
 		}
 	}
 }
+
+// A count whose run printed another check= than the timed build at the
+// same seed does not stand; an agreeing one, or a count already failed,
+// is left as it is.
+func TestCheckAgrees(t *testing.T) {
+	ok := wire.Count{Status: wire.CountOK, Ir: 10, Scope: wire.ScopeRegion}
+	if c := checkAgrees(ok, "ok:1", "ok:1"); c != ok {
+		t.Errorf("agreeing checks: %+v", c)
+	}
+	c := checkAgrees(ok, "ok:2", "ok:1")
+	if c.Status != wire.CountFailed || c.Ir != 0 || c.Scope != wire.ScopeRegion || !strings.Contains(c.Detail, `check="ok:2", the timed build check="ok:1"`) {
+		t.Errorf("differing checks: %+v", c)
+	}
+	failed := wire.Count{Status: wire.CountFailed, Detail: "x"}
+	if c := checkAgrees(failed, "a", "b"); c != failed {
+		t.Errorf("a failed count: %+v", c)
+	}
+}

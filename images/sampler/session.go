@@ -124,9 +124,17 @@ func (s *session) run(o options) wire.Result {
 		}
 	}
 	prog := programOf(o)
+	var seedCheck *string // the check= of a timed run at the count's seed
 	for i := 0; i < total; i++ {
 		phases.begin()
-		smp, spent := runOnce(o, prog, s.cg, s.conf, s.stop)
+		ro := o
+		if o.count != nil && i == 0 && o.warmup > 0 {
+			ro.seed = wire.CountSeed // a warm-up is discarded: it serves the count at no cost
+		}
+		smp, spent := runOnce(ro, prog, s.cg, s.conf, s.stop)
+		if ro.seed == wire.CountSeed && i == 0 && o.count != nil {
+			seedCheck = &smp.Check
+		}
 		smp.Warmup = i < o.warmup
 		why := "the sample left processes that could not be killed"
 		if !spent {
@@ -151,7 +159,7 @@ func (s *session) run(o options) wire.Result {
 		}
 	}
 	if o.count != nil && res.Status == wire.StatusOK && !res.Spent {
-		res.Counts, res.Spent = s.countRuns(o)
+		res.Counts, res.Spent = s.countRuns(o, seedCheck)
 		res.Env.Valgrind = s.env.Valgrind
 	}
 	return res
