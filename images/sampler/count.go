@@ -126,20 +126,17 @@ func (s *session) countRuns(o options, seedCheck *string) ([]wire.Count, bool) {
 	if s.valgrindVersion(); s.env.Valgrind == "" {
 		return failAll("valgrind is not in this image (" + valgrindPath + "): the toolchain image predates the count lane; rebuild it with `halebench images`"), false
 	}
-	if seedCheck == nil {
-		check, why, spent := s.checkAtCountSeed(o)
-		if why != "" {
-			return failAll(why), spent
-		}
-		seedCheck = &check
+	want, why, spent := s.checkAtCountSeed(o, seedCheck)
+	if why != "" {
+		return failAll(why), spent
 	}
 	region, why := s.regionGate(cj.Region)
 	var out []wire.Count
 	for i := 0; i < runs; i++ {
-		c, gate, spent := s.countOnce(o, region, *seedCheck)
+		c, gate, spent := s.countOnce(o, region, want)
 		if region && gate != "" && c.Status == wire.CountOK {
 			region, why = false, gate
-			c, _, spent = s.countOnce(o, false, *seedCheck)
+			c, _, spent = s.countOnce(o, false, want)
 		}
 		if !region && cj.Region && c.Detail == "" {
 			c.Detail = "counted over the whole process: " + why
@@ -161,10 +158,14 @@ func (s *session) countRuns(o options, seedCheck *string) ([]wire.Count, bool) {
 	return out, false
 }
 
-// checkAtCountSeed runs the job's timed build once, discarded, at the
-// count's seed, for the check= its counted runs must print; why says why
-// there is none (the run failed), spent that the container is done.
-func (s *session) checkAtCountSeed(o options) (check, why string, spent bool) {
+// checkAtCountSeed is the check= the counted runs must print: known
+// (from the job's first warm-up), or from one discarded run of the job's
+// timed build at the count's seed; why says why there is none (that run
+// failed), spent that the container is done.
+func (s *session) checkAtCountSeed(o options, known *string) (check, why string, spent bool) {
+	if known != nil {
+		return *known, "", false
+	}
 	ro := o
 	ro.seed = wire.CountSeed
 	smp, spent := runOnce(ro, programOf(ro), s.cg, s.conf, s.stop)

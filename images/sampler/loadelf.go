@@ -214,39 +214,7 @@ func readDynamic(ef *elf.File) (dynamic, error) {
 	if raw == nil {
 		return d, nil
 	}
-	word := 8
-	if ef.Class == elf.ELFCLASS32 {
-		word = 4
-	}
-	read := func(b []byte) uint64 {
-		if word == 4 {
-			return uint64(ef.ByteOrder.Uint32(b))
-		}
-		return ef.ByteOrder.Uint64(b)
-	}
-	var strtab, strsz uint64
-	var offs []struct {
-		tag elf.DynTag
-		off uint64
-	}
-	for i := 0; i+2*word <= len(raw); i += 2 * word {
-		tag, val := elf.DynTag(read(raw[i:])), read(raw[i+word:])
-		switch tag {
-		case elf.DT_NULL:
-			i = len(raw)
-		case elf.DT_STRTAB:
-			strtab = val
-		case elf.DT_STRSZ:
-			strsz = val
-		case elf.DT_FLAGS_1:
-			d.flags1 = val
-		case elf.DT_NEEDED, elf.DT_AUXILIARY, elf.DT_FILTER, elf.DT_RUNPATH, elf.DT_RPATH:
-			offs = append(offs, struct {
-				tag elf.DynTag
-				off uint64
-			}{tag, val})
-		}
-	}
+	strtab, strsz, offs := dynEntries(ef, raw, &d)
 	if len(offs) == 0 {
 		return d, nil
 	}
@@ -262,6 +230,45 @@ func readDynamic(ef *elf.File) (dynamic, error) {
 		d.strs[o.tag] = append(d.strs[o.tag], string(s))
 	}
 	return d, nil
+}
+
+// dynRef is a dynamic entry naming a string: its tag and the string's
+// offset in the string table.
+type dynRef struct {
+	tag elf.DynTag
+	off uint64
+}
+
+// dynEntries reads the tag and value pairs of raw to DT_NULL: where the
+// string table is, its size, the entries naming strings ld.so uses, and
+// DT_FLAGS_1 into d.
+func dynEntries(ef *elf.File, raw []byte, d *dynamic) (strtab, strsz uint64, refs []dynRef) {
+	word := 8
+	if ef.Class == elf.ELFCLASS32 {
+		word = 4
+	}
+	read := func(b []byte) uint64 {
+		if word == 4 {
+			return uint64(ef.ByteOrder.Uint32(b))
+		}
+		return ef.ByteOrder.Uint64(b)
+	}
+	for i := 0; i+2*word <= len(raw); i += 2 * word {
+		tag, val := elf.DynTag(read(raw[i:])), read(raw[i+word:])
+		switch tag {
+		case elf.DT_NULL:
+			return strtab, strsz, refs
+		case elf.DT_STRTAB:
+			strtab = val
+		case elf.DT_STRSZ:
+			strsz = val
+		case elf.DT_FLAGS_1:
+			d.flags1 = val
+		case elf.DT_NEEDED, elf.DT_AUXILIARY, elf.DT_FILTER, elf.DT_RUNPATH, elf.DT_RPATH:
+			refs = append(refs, dynRef{tag, val})
+		}
+	}
+	return strtab, strsz, refs
 }
 
 // stringTable reads size bytes at address addr of the file's PT_LOAD

@@ -123,6 +123,19 @@ func (s *session) run(o options) wire.Result {
 			return res
 		}
 	}
+	seedCheck := s.timedRuns(o, total, &res)
+	if o.count != nil && res.Status == wire.StatusOK && !res.Spent {
+		res.Counts, res.Spent = s.countRuns(o, seedCheck)
+		res.Env.Valgrind = s.env.Valgrind
+	}
+	return res
+}
+
+// timedRuns takes a job's warm-ups and samples into res, stopping at the
+// first that is not ok. The first warm-up of a job with a count runs at
+// the count's seed; its check= is returned for the counted runs (nil when
+// no such run was made).
+func (s *session) timedRuns(o options, total int, res *wire.Result) *string {
 	prog := programOf(o)
 	var seedCheck *string // the check= of a timed run at the count's seed
 	for i := 0; i < total; i++ {
@@ -158,11 +171,7 @@ func (s *session) run(o options) wire.Result {
 			break
 		}
 	}
-	if o.count != nil && res.Status == wire.StatusOK && !res.Spent {
-		res.Counts, res.Spent = s.countRuns(o, seedCheck)
-		res.Env.Valgrind = s.env.Valgrind
-	}
-	return res
+	return seedCheck
 }
 
 // cleanRoom empties the room after a sample: all of it, or, for a guest in
