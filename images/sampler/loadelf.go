@@ -120,10 +120,11 @@ func scanELF(f *os.File, size int64, sc fileScan) (fileScan, error) {
 }
 
 // mappableAt says whether every PT_LOAD of a file can be mapped at page
-// size page: aligned to it in memory and in the file alike.
+// size page: at the same offset into a page in memory and in the file
+// (the kernel's and ld.so's mmap need it; p_align is not relied on).
 func mappableAt(progs []*elf.Prog, page uint64) bool {
 	for _, p := range progs {
-		if p.Type == elf.PT_LOAD && (p.Align < page || p.Vaddr%page != p.Off%page) {
+		if p.Type == elf.PT_LOAD && p.Vaddr%page != p.Off%page {
 			return false
 		}
 	}
