@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"syscall"
 )
 
 // magicAt is where a client-request sequence is (at -1: nowhere).
@@ -45,21 +44,13 @@ var pageSizes = []uint64{4 << 10, 64 << 10}
 // in its bytes, else in its segments as mapped, and what it needs.
 func scanFile(path string) (fileScan, error) {
 	sc := fileScan{found: magicAt{path: path, at: -1}}
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	f, size, err := openRegular(path)
 	if err != nil {
-		return sc, err
+		return sc, fmt.Errorf("%s: %w", path, err)
 	}
-	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return sc, err
-	}
-	if !st.Mode().IsRegular() {
-		return sc, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
-	}
-	if st.Size() > scanCap {
-		return sc, fmt.Errorf("%s is %d bytes, more than the %d the scan reads", path, st.Size(), int64(scanCap))
+	if size > scanCap {
+		return sc, fmt.Errorf("%s is %d bytes, more than the %d the scan reads", path, size, int64(scanCap))
 	}
 	if sc.found.at, sc.found.arch, err = findMagic(io.LimitReader(f, scanCap)); err != nil {
 		return sc, err
@@ -77,7 +68,7 @@ func scanFile(path string) (fileScan, error) {
 	if !bytes.HasPrefix(head, []byte(elf.ELFMAG)) {
 		return sc, nil
 	}
-	return scanELF(f, st.Size(), sc)
+	return scanELF(f, size, sc)
 }
 
 // scanELF fills sc from the ELF file f: its segments as mapped, its

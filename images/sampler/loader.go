@@ -338,18 +338,16 @@ func expand(s string, origins []string) ([]string, error) {
 // readSmall reads a regular file of the image (no link followed, without
 // blocking, at most max bytes); a file that is not there is nil.
 func readSmall(path string, max int64) ([]byte, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	f, size, err := openRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() > max {
-		return nil, fmt.Errorf("%s is not a regular file of at most %d bytes", path, max)
+	if size > max {
+		return nil, fmt.Errorf("%s is %d bytes, more than the %d read", path, size, max)
 	}
 	return io.ReadAll(io.LimitReader(f, max))
 }
