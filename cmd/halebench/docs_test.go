@@ -12,7 +12,7 @@ import (
 // foreignFlags are flags the docs name that belong to other programs
 // (Valgrind, git, docker, kubectl, hale's compiler), not to halebench.
 var foreignFlags = map[string]bool{
-	"--cache-sim": true, "--collect-atstart": true, "--fair-sched": true, "--log-fd": true,
+	"--cache-sim": true, "--collect-atstart": true, "--fair-sched": true, "--log-fd": true, "--vgdb": true,
 	"--trace-children": true, "--first-parent": true, "--privileged": true, "--rm": true,
 	"--target-cpu": true, "--version": true, "--log-socket": true, "--mount": true, "--network": true,
 	"--instr-at-start": true, "--chown": true, "--from": true, "--for": true,

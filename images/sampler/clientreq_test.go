@@ -47,28 +47,39 @@ func TestARM64MagicIsValgrindsPreamble(t *testing.T) {
 
 // An aarch64 program holding the sequence (here a file of its bytes under
 // the compiled folder, as an arm64 bench image's program is) is refused,
-// the sequence's architecture named; one without is not.
+// the sequence's architecture named; one without is not; a file that says
+// it is ELF but cannot be read as one cannot be told, so it is refused.
 func TestClientRequestsARM64(t *testing.T) {
 	dir := t.TempDir()
-	prog := append([]byte("\x7fELF\x02\x01\x01\x00"), make([]byte, 4096)...)
-	honest := filepath.Join(dir, "honest")
+	prog := append([]byte("\x00ELF\x02\x01\x01\x00"), make([]byte, 4096)...)
+	os.Mkdir(filepath.Join(dir, "a"), 0o755)
+	honest := filepath.Join(dir, "a", "honest")
 	os.WriteFile(honest, prog, 0o755)
-	steer := filepath.Join(dir, "steer")
+	os.Mkdir(filepath.Join(dir, "b"), 0o755)
+	steer := filepath.Join(dir, "b", "steer")
 	os.WriteFile(steer, append(append(append([]byte{}, prog...), clientRequestMagicARM64...), 0x4a, 0x01, 0x0a, 0xaa), 0o755)
-	old := compiledPrefix
-	compiledPrefix = dir + "/"
-	defer func() { compiledPrefix = old }()
+	old := benchRoot
+	defer func() { benchRoot = old }()
+	benchRoot = filepath.Join(dir, "b")
 	if why := clientRequests(steer); !strings.Contains(why, "aarch64 client-request sequence") {
 		t.Errorf("an aarch64 program with a client request: %q", why)
 	}
+	benchRoot = filepath.Join(dir, "a")
 	if why := clientRequests(honest); why != "" {
 		t.Errorf("an honest program was refused: %q", why)
+	}
+	broken := filepath.Join(dir, "a", "broken")
+	os.WriteFile(broken, append([]byte("\x7fELF\x02\x01\x01\x00"), make([]byte, 4096)...), 0o755)
+	if why := clientRequests(broken); !strings.Contains(why, "cannot be told") {
+		t.Errorf("an ELF file that cannot be read: %q", why)
 	}
 }
 
 // A compiled program that issues a client request itself, or through a
 // library it needs (found by its RUNPATH), is refused; the same program
-// without one is not.
+// without one is not while that library lies in /bench (any program there
+// could name it), and is once it is gone; another program holding the
+// sequence is passed over (ld.so maps no executable as a library).
 func TestClientRequestsInAProgramOrItsLibrary(t *testing.T) {
 	cc, err := exec.LookPath("cc")
 	if err != nil {
@@ -101,17 +112,21 @@ func TestClientRequestsInAProgramOrItsLibrary(t *testing.T) {
 			t.Fatalf("%s %v: %v\n%s", cc, args, err, out)
 		}
 	}
-	old := compiledPrefix
-	compiledPrefix = dir + "/"
-	defer func() { compiledPrefix = old }()
+	old := benchRoot
+	benchRoot = dir
+	defer func() { benchRoot = old }()
 	if why := clientRequests(filepath.Join(dir, "toggle")); !strings.Contains(why, "client-request sequence") {
 		t.Errorf("a program with a client request: %q", why)
 	}
 	if why := clientRequests(filepath.Join(dir, "uses")); !strings.Contains(why, "libhidden.so holds") {
 		t.Errorf("a program whose library issues a client request: %q", why)
 	}
+	if why := clientRequests(filepath.Join(dir, "honest")); !strings.Contains(why, "libhidden.so holds") {
+		t.Errorf("an honest program beside a library with the sequence: %q", why)
+	}
+	os.Remove(filepath.Join(dir, "libhidden.so"))
 	if why := clientRequests(filepath.Join(dir, "honest")); why != "" {
-		t.Errorf("an honest program was refused: %q", why)
+		t.Errorf("an honest program beside another program with the sequence was refused: %q", why)
 	}
 	if why := clientRequests("/usr/bin/python3"); why != "" {
 		t.Errorf("an interpreter of the image was looked at: %q", why)

@@ -36,7 +36,10 @@ const glibcTunables = "glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-
 // --trace-children=yes is defence in depth: a program that execs starts a
 // Valgrind that connects to the log again, and more than one connection
 // fails the count, so a summary written before an exec is never taken for
-// Valgrind's.
+// Valgrind's. --vgdb=no: Valgrind's gdbserver (on by default) listens on
+// FIFOs in /tmp that the program can write, and a monitor command sent
+// there zeroes the counters (callgrind's "zero") from outside the code the
+// scan looks at.
 func countArgv(argv []string, region, cacheSim bool, logAddr string) []string {
 	collect := "--collect-atstart=yes"
 	if region {
@@ -46,7 +49,7 @@ func countArgv(argv []string, region, cacheSim bool, logAddr string) []string {
 	if cacheSim {
 		out = append(out, cacheModel...)
 	}
-	out = append(out, "--fair-sched=yes", "--trace-children=yes", "--callgrind-out-file=/dev/null",
+	out = append(out, "--fair-sched=yes", "--trace-children=yes", "--vgdb=no", "--callgrind-out-file=/dev/null",
 		"--log-socket="+logAddr, "--")
 	return append(out, argv...)
 }
@@ -92,9 +95,11 @@ func jobEnv(vars []string) []string {
 
 // countRuns takes a job's counted runs. A region job whose first run shows
 // that the region is not delimited (or that has no clock gate) is counted
-// over the whole process instead, every run, and says why. spent says the
-// container must not serve another job.
-func (s *session) countRuns(o options) ([]wire.Count, bool) {
+// over the whole process instead, every run, and says why. Each counted
+// run must print the check= a timed run printed at the count's seed
+// (seedCheck, from the job's first warm-up; nil: one timed run at that seed
+// is made first). spent says the container must not serve another job.
+func (s *session) countRuns(o options, seedCheck *string) ([]wire.Count, bool) {
 	cj := o.count
 	runs := cj.Runs
 	if runs < 1 {
@@ -121,13 +126,17 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 	if s.valgrindVersion(); s.env.Valgrind == "" {
 		return failAll("valgrind is not in this image (" + valgrindPath + "): the toolchain image predates the count lane; rebuild it with `halebench images`"), false
 	}
+	want, why, spent := s.checkAtCountSeed(o, seedCheck)
+	if why != "" {
+		return failAll(why), spent
+	}
 	region, why := s.regionGate(cj.Region)
 	var out []wire.Count
 	for i := 0; i < runs; i++ {
-		c, gate, spent := s.countOnce(o, region)
+		c, gate, spent := s.countOnce(o, region, want)
 		if region && gate != "" && c.Status == wire.CountOK {
 			region, why = false, gate
-			c, _, spent = s.countOnce(o, false)
+			c, _, spent = s.countOnce(o, false, want)
 		}
 		if !region && cj.Region && c.Detail == "" {
 			c.Detail = "counted over the whole process: " + why
@@ -147,6 +156,40 @@ func (s *session) countRuns(o options) ([]wire.Count, bool) {
 		}
 	}
 	return out, false
+}
+
+// checkAtCountSeed is the check= the counted runs must print: known
+// (from the job's first warm-up), or from one discarded run of the job's
+// timed build at the count's seed; why says why there is none (that run
+// failed), spent that the container is done.
+func (s *session) checkAtCountSeed(o options, known *string) (check, why string, spent bool) {
+	if known != nil {
+		return *known, "", false
+	}
+	ro := o
+	ro.seed = wire.CountSeed
+	smp, spent := runOnce(ro, programOf(ro), s.cg, s.conf, s.stop)
+	if !spent {
+		if err := s.cleanRoom(o.room); err != nil {
+			return "", "the timed run at the count's seed left what could not be cleaned: " + err.Error(), true
+		}
+	}
+	if smp.Status != wire.StatusOK {
+		return "", fmt.Sprintf("the timed build, run at the count's seed (HALEBENCH_SEED=%s) for the check= its counted runs must print: %s %s", wire.CountSeed, smp.Status, smp.Detail), spent
+	}
+	return smp.Check, "", spent
+}
+
+// checkAgrees fails an ok count whose run printed another check= than
+// the timed build at the same seed: what was counted is not the work that
+// was timed (a build that runs other code when counted).
+func checkAgrees(c wire.Count, counted, timed string) wire.Count {
+	if c.Status != wire.CountOK || counted == timed {
+		return c
+	}
+	return wire.Count{Status: wire.CountFailed, Scope: c.Scope, Instrument: c.Instrument, WallNs: c.WallNs,
+		Detail: fmt.Sprintf("the counted run printed check=%q, the timed build check=%q at the same seed (HALEBENCH_SEED=%s): what was counted is not the work that was timed",
+			counted, timed, wire.CountSeed)}
 }
 
 // regionGate says whether a region job can be counted by its region: not
@@ -173,9 +216,10 @@ func scopeOf(region bool) string {
 }
 
 // countOnce runs the program once under Callgrind, confined, timed out and
-// reaped as a sample is, and reads the totals from Valgrind's log. gate is
-// the clock gate's verdict for a region run ("" when delimited).
-func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, spent bool) {
+// reaped as a sample is, and reads the totals from Valgrind's log; its
+// check= must be timedCheck (checkAgrees). gate is the clock gate's
+// verdict for a region run ("" when delimited).
+func (s *session) countOnce(o options, region bool, timedCheck string) (c wire.Count, gate string, spent bool) {
 	c.Scope = scopeOf(region)
 	cl, err := openCountLog()
 	if err != nil {
@@ -184,7 +228,7 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 	}
 	ro := o
 	ro.argv, ro.countEnv, ro.noASLR, ro.dir = countArgv(o.count.Argv, region, !o.count.NoCacheSim, cl.addr()), countEnv(o, region), true, "/"
-	ro.timeout, ro.ready = time.Duration(o.count.TimeoutNs), nil
+	ro.timeout, ro.ready, ro.watchValgrind = time.Duration(o.count.TimeoutNs), nil, true
 	if ro.timeout <= 0 {
 		ro.timeout = 20 * time.Minute
 	}
@@ -200,8 +244,10 @@ func (s *session) countOnce(o options, region bool) (c wire.Count, gate string, 
 		spent = true // a process of ours still holds the log: it outlived the run
 	}
 	c.WallNs = smp.Fig(wire.WallNs)
-	got, gate := countOf(c, smp, countLogOf{text: log, conns: conns, pid: pidOf(r)}, region, !o.count.NoCacheSim)
-	return got, gate, spent
+	l := countLogOf{text: log, conns: conns, pid: pidOf(r)}
+	l.lostOnStderr = r != nil && r.errTail != nil && r.errTail.marked(l.pid)
+	got, gate := countOf(c, smp, l, region, !o.count.NoCacheSim)
+	return checkAgrees(got, smp.Check, timedCheck), gate, spent
 }
 
 // connsFailure says why a run whose log was not one connection has no
@@ -222,11 +268,14 @@ func pidOf(r *sampleRun) int {
 }
 
 // countLogOf is what a counted run left on its log socket: the first
-// connection's text, how many connections were made, and the pid started.
+// connection's text, how many connections were made, and the pid started;
+// lostOnStderr: a line of Valgrind's for that pid was seen anywhere on the
+// run's stderr (the whole stream, not only its tail).
 type countLogOf struct {
-	text  string
-	conns int
-	pid   int
+	text         string
+	conns        int
+	pid          int
+	lostOnStderr bool
 }
 
 // countOf makes the run's count from how it ended and Valgrind's log.
@@ -240,7 +289,7 @@ func countOf(c wire.Count, smp wire.Sample, l countLogOf, region, cacheSim bool)
 		c.Status, c.Detail = wire.CountFailed, connsFailure(l.conns, l.text+valgrindSaid("", smp.StderrTail))
 		return c, ""
 	}
-	if lost := logLost(smp.StderrTail, l.pid); lost != "" {
+	if lost := logLost(smp.StderrTail, l.pid, l.lostOnStderr); lost != "" {
 		c.Status, c.Detail = wire.CountFailed, lost
 		return c, ""
 	}
@@ -262,11 +311,12 @@ func countOf(c wire.Count, smp wire.Sample, l countLogOf, region, cacheSim bool)
 // log socket fails, which is what follows a program that sends a summary of
 // its own on the socket and shuts it (send and shutdown are not refused on
 // Valgrind's descriptors): tried on the host, the forged 4242 went to the
-// socket and Valgrind's own "Collected : 18183445" to stderr. A program that
-// also points its stderr elsewhere first is not caught here
-// (docs/security.md).
-func logLost(stderr string, pid int) string {
-	if pid <= 0 || !strings.Contains(stderr, fmt.Sprintf("==%d== ", pid)) {
+// socket and Valgrind's own "Collected : 18183445" to stderr. The whole of
+// stderr is watched (seen), not only the tail kept: a child that floods
+// stderr after Valgrind's lines does not hide them. A program that points
+// its stderr elsewhere first is not caught here (docs/security.md).
+func logLost(stderr string, pid int, seen bool) string {
+	if pid <= 0 || !seen && !strings.Contains(stderr, fmt.Sprintf("==%d== ", pid)) {
 		return ""
 	}
 	return fmt.Sprintf("valgrind (pid %d) wrote its log on the program's stderr: its log socket was cut during the run (the program sent on it or shut it), so what the socket carried is not taken for its summary", pid)

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -211,5 +212,67 @@ func TestCountOfRefusesACutLog(t *testing.T) {
 	other.StderrTail = "==1== not valgrind's\nwarning: x\n"
 	if c, _ := countOf(wire.Count{}, other, countLogOf{text: log, conns: 1, pid: pid}, true, true); c.Status != wire.CountOK {
 		t.Errorf("a program's own stderr: %+v", c)
+	}
+}
+
+// Valgrind's lines on a counted run's stderr are seen wherever they are in
+// the whole stream: after a child's unfinished line, split across writes,
+// and with a flood after them far past the tail kept; the count then fails.
+func TestValgrindLinesOnStderrAreSeenWhole(t *testing.T) {
+	const pid = 4321
+	b := &tailBuffer{max: 4096, watch: true}
+	b.Write([]byte("child's half line"))
+	b.Write([]byte("==43"))
+	b.Write([]byte("21== Collected : 18183445\n"))
+	flood := []byte(strings.Repeat("x", 32<<10))
+	for i := 0; i < 64; i++ {
+		b.Write(flood)
+	}
+	if strings.Contains(b.String(), "==4321==") {
+		t.Fatal("the flood did not push Valgrind's line out of the tail: the test shows nothing")
+	}
+	if !b.marked(pid) || b.marked(1) {
+		t.Errorf("marks %v, want pid %d only", b.marks, pid)
+	}
+	log := readFixture(t, "callgrind-region.log")
+	fp := fixturePID(t, log)
+	smp := wire.Sample{Status: wire.StatusOK, StderrTail: b.String()}
+	if c, _ := countOf(wire.Count{}, smp, countLogOf{text: log, conns: 1, pid: fp, lostOnStderr: true}, true, true); c.Status != wire.CountFailed || !strings.Contains(c.Detail, "log socket was cut") {
+		t.Errorf("Valgrind's lines seen before a flood: %+v", c)
+	}
+	plain := &tailBuffer{max: 4096}
+	plain.Write([]byte("==4321== x\n"))
+	if plain.marked(pid) {
+		t.Error("a sample's stderr (not watched) was searched")
+	}
+}
+
+// Valgrind's gdbserver, which a program could drive through its FIFOs, is
+// off in every counted run.
+func TestCountArgvHasNoGdbserver(t *testing.T) {
+	for _, region := range []bool{true, false} {
+		argv := countArgv([]string{"/bench/bin/x"}, region, true, "127.0.0.1:1")
+		i := slices.Index(argv, "--vgdb=no")
+		if i < 0 || i > slices.Index(argv, "--") {
+			t.Errorf("region %v: %q has no --vgdb=no among Valgrind's options", region, argv)
+		}
+	}
+}
+
+// A count whose run printed another check= than the timed build at the
+// same seed does not stand; an agreeing one, or a count already failed,
+// is left as it is.
+func TestCheckAgrees(t *testing.T) {
+	ok := wire.Count{Status: wire.CountOK, Ir: 10, Scope: wire.ScopeRegion}
+	if c := checkAgrees(ok, "ok:1", "ok:1"); c != ok {
+		t.Errorf("agreeing checks: %+v", c)
+	}
+	c := checkAgrees(ok, "ok:2", "ok:1")
+	if c.Status != wire.CountFailed || c.Ir != 0 || c.Scope != wire.ScopeRegion || !strings.Contains(c.Detail, `check="ok:2", the timed build check="ok:1"`) {
+		t.Errorf("differing checks: %+v", c)
+	}
+	failed := wire.Count{Status: wire.CountFailed, Detail: "x"}
+	if c := checkAgrees(failed, "a", "b"); c != failed {
+		t.Errorf("a failed count: %+v", c)
 	}
 }

@@ -46,9 +46,12 @@ type options struct {
 	count       *wire.CountJob
 	// How a counted run is started (count.go): its whole environment, the
 	// ASLR off, and its cwd (its log is a socket of the sampler: countsock.go).
-	countEnv []string
-	noASLR   bool
-	dir      string
+	// watchValgrind: the whole stderr is watched for Valgrind's lines
+	// (tailBuffer).
+	countEnv      []string
+	noASLR        bool
+	dir           string
+	watchValgrind bool
 	// ready, when set, is called once when the bench prints the line
 	// "ready" (wire.Job.Ready); room is wire.Job.Room.
 	ready func()

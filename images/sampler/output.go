@@ -6,6 +6,8 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -59,21 +61,59 @@ func (c *capture) read(r io.Reader, max int, ready func()) {
 	}
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps the last max bytes written to it. With watch set it
+// also notes, over the whole stream and not only the tail it keeps, the
+// pid of every line Valgrind writes ("==PID== "): a counted run's stderr,
+// where a child could otherwise push Valgrind's lines out of the tail.
 type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
+	mu    sync.Mutex
+	max   int
+	b     []byte
+	watch bool
+	carry []byte       // the end of the last write, for a mark split across writes
+	marks map[int]bool // pids seen, at most maxMarks
 }
+
+// valgrindMark starts each line Valgrind writes; it is looked for anywhere,
+// not only at a line's start, since a child's unfinished line may precede
+// it.
+var valgrindMark = regexp.MustCompile(`==([0-9]{1,10})== `)
+
+const maxMarks = 64
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.watch {
+		t.note(p)
+	}
 	t.b = append(t.b, p...)
 	if len(t.b) > t.max {
 		t.b = append(t.b[:0:0], t.b[len(t.b)-t.max:]...)
 	}
 	return len(p), nil
+}
+
+// note records the marks in the stream's carry and p.
+func (t *tailBuffer) note(p []byte) {
+	if t.marks == nil {
+		t.marks = map[int]bool{}
+	}
+	win := append(t.carry, p...)
+	for _, m := range valgrindMark.FindAllSubmatch(win, -1) {
+		if pid, err := strconv.Atoi(string(m[1])); err == nil && len(t.marks) < maxMarks {
+			t.marks[pid] = true
+		}
+	}
+	keep := min(len(win), 16)
+	t.carry = append(t.carry[:0:0], win[len(win)-keep:]...)
+}
+
+// marked says whether a line of Valgrind's for pid was seen.
+func (t *tailBuffer) marked(pid int) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.marks[pid]
 }
 
 func (t *tailBuffer) String() string {

@@ -123,10 +123,31 @@ func (s *session) run(o options) wire.Result {
 			return res
 		}
 	}
+	seedCheck := s.timedRuns(o, total, &res)
+	if o.count != nil && res.Status == wire.StatusOK && !res.Spent {
+		res.Counts, res.Spent = s.countRuns(o, seedCheck)
+		res.Env.Valgrind = s.env.Valgrind
+	}
+	return res
+}
+
+// timedRuns takes a job's warm-ups and samples into res, stopping at the
+// first that is not ok. The first warm-up of a job with a count runs at
+// the count's seed; its check= is returned for the counted runs (nil when
+// no such run was made).
+func (s *session) timedRuns(o options, total int, res *wire.Result) *string {
 	prog := programOf(o)
+	var seedCheck *string // the check= of a timed run at the count's seed
 	for i := 0; i < total; i++ {
 		phases.begin()
-		smp, spent := runOnce(o, prog, s.cg, s.conf, s.stop)
+		ro := o
+		if o.count != nil && i == 0 && o.warmup > 0 {
+			ro.seed = wire.CountSeed // a warm-up is discarded: it serves the count at no cost
+		}
+		smp, spent := runOnce(ro, prog, s.cg, s.conf, s.stop)
+		if ro.seed == wire.CountSeed && i == 0 && o.count != nil {
+			seedCheck = &smp.Check
+		}
 		smp.Warmup = i < o.warmup
 		why := "the sample left processes that could not be killed"
 		if !spent {
@@ -150,11 +171,7 @@ func (s *session) run(o options) wire.Result {
 			break
 		}
 	}
-	if o.count != nil && res.Status == wire.StatusOK && !res.Spent {
-		res.Counts, res.Spent = s.countRuns(o)
-		res.Env.Valgrind = s.env.Valgrind
-	}
-	return res
+	return seedCheck
 }
 
 // cleanRoom empties the room after a sample: all of it, or, for a guest in

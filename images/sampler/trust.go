@@ -49,24 +49,37 @@ func checkTrusted(spec string) error {
 }
 
 func digestNoFollow(path string) (string, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	f, _, err := openRegular(path)
 	if err != nil {
 		return "", err
 	}
-	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("not a regular file (%s)", st.Mode().Type())
-	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// openRegular opens the file at path as the sampler reads every file of
+// the image it acts on: no link followed, without blocking (a FIFO does not
+// hang it), a regular file only (checked on the descriptor); size is its
+// size.
+func openRegular(path string) (f *os.File, size int64, err error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	f = os.NewFile(uintptr(fd), path)
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("not a regular file (%s)", st.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, st.Size(), nil
 }
 
 // startSession is newSession after the check: a failed check gives a

@@ -11,7 +11,7 @@ import (
 // readOutputs starts reading the bench's stdout (up to the job's cap) and
 // the tail of its stderr.
 func (r *sampleRun) readOutputs() {
-	r.errTail = &tailBuffer{max: 4096}
+	r.errTail = &tailBuffer{max: 4096, watch: r.o.watchValgrind}
 	r.outDone, r.errDone = make(chan struct{}), make(chan struct{})
 	r.benchDone, r.childless = make(chan struct{}), make(chan struct{})
 	go func() {

@@ -1,10 +1,7 @@
 package runner_test
 
 import (
-	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +11,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -35,13 +31,10 @@ exec clang -O1 -x c "$2" -o "${2%.hl}"
 // uid ran it.
 const standInValgrind = "#!/bin/sh\necho \"valgrind-standin uid=$(id -u)\"\n"
 
-// standInDockerfile is the hostile toolchain image: the c toolchain with the
-// stand-in hale and valgrind, an entrypoint that would answer for the
-// sampler and a health check that would run beside it.
-const standInDockerfile = `ARG TC
-FROM ${TC}
-COPY hale /usr/local/bin/hale
-COPY valgrind /usr/bin/valgrind
+// standInExtra is what the hostile toolchain image adds to the c
+// toolchain beside its hale: its own valgrind, an entrypoint that would
+// answer for the sampler and a health check that would run beside it.
+const standInExtra = `COPY valgrind /usr/bin/valgrind
 ENTRYPOINT ["/bin/sh", "-c", "echo HOSTILE-ENTRYPOINT; exit 3", "--"]
 HEALTHCHECK --interval=1s CMD ["/bin/sh", "-c", "echo HOSTILE >/tmp/healthcheck"]
 `
@@ -52,30 +45,13 @@ HEALTHCHECK --interval=1s CMD ["/bin/sh", "-c", "echo HOSTILE >/tmp/healthcheck"
 // job runs with the sampler's own entrypoint, Valgrind runs as the bench uid
 // only, and a record the image does not match stops every job.
 func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
-	eng := enginetest.Connect(t)
-	bk := enginetest.BuildKit(t, eng)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	runID := "test-compile-apart-" + time.Now().Format("150405.000")
-	var log bytes.Buffer
-	c, _ := suite.ByName("c")
-	tc, err := image.New(eng, bk, &log, image.Options{RunID: runID}).Toolchain(ctx, c)
-	if err != nil || tc.Status != image.Available {
-		t.Fatalf("c toolchain %+v: %v\n%s", tc, err, log.String())
-	}
-	standIn := "halebench-test/hostile-hale:" + strings.ToLower(strings.ReplaceAll(runID, ".", "-"))
-	buildStandIn(t, bk, tc.Ref, standIn)
-	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), standIn) })
-
-	src := filepath.Join(t.TempDir(), "tiny.hl")
-	os.WriteFile(src, []byte("#include <stdio.h>\nint main(void) { printf(\"elapsed_ns=1\\ncheck=ok:1\\n\"); return 0; }\n"), 0o644)
-	hale, _ := suite.ByName("hale")
-	b := image.New(eng, bk, &log, image.Options{RunID: runID, Subject: subject.Build{Image: standIn}})
-	bi, err := b.BenchImage(ctx, hale, []image.Source{{Unit: "tiny", Path: src}})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), bi.Ref) })
+	k := newGivenKit(t, ctx, "compile-apart")
+	eng, runID := k.eng, k.runID
+	standIn := k.standInHale("hostile-hale", standInHale, standInExtra, map[string]string{"valgrind": standInValgrind})
+	bi := k.mustBenchImage("hale", standIn, map[string]string{
+		"tiny": "#include <stdio.h>\nint main(void) { printf(\"elapsed_ns=1\\ncheck=ok:1\\n\"); return 0; }\n"})
 	if len(bi.Trusted[image.SamplerPath]) != 64 || len(bi.Trusted[wire.ClockGatePath]) != 64 {
 		t.Fatalf("no recorded digests for the sampler and the gate: %v", bi.Trusted)
 	}
@@ -99,10 +75,7 @@ func TestHostileCompilerReachesNothingPrivileged(t *testing.T) {
 		t.Errorf("the image's valgrind changed in the build:\n%s", out)
 	}
 
-	priv, _, err := eng.ProbePrivilege(ctx, tc.Ref, runID, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	priv := k.privilege(k.cToolchain())
 	o := runApart(t, eng, bi, priv, runID, image.TrustedArg(bi.Trusted))
 	if o.Status != "ok" || len(o.Samples) != 1 || o.Samples[0].Check != "ok:1" {
 		t.Fatalf("a job in the bench image: %+v", o)
@@ -142,21 +115,4 @@ func runApart(t *testing.T, eng engine.Driver, bi image.BenchImage, priv engine.
 	}
 	return srv.Run(context.Background(), runner.Job{Unit: "tiny", Lang: hale, Iters: 1, Timeout: 20 * time.Second, Seed: 1,
 		MemLimit: 1 << 30, OutCap: 1 << 20, Count: &cj})
-}
-
-// buildStandIn builds standInDockerfile FROM tc into the engine as ref.
-func buildStandIn(t *testing.T, bk engine.Builder, tc, ref string) {
-	t.Helper()
-	dir := t.TempDir()
-	for name, data := range map[string]string{"Dockerfile": standInDockerfile, "hale": standInHale, "valgrind": standInValgrind} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	_, err := bk.Build(context.Background(), engine.Build{
-		Context: dir, Dockerfile: dir, Args: map[string]string{"TC": tc}, Image: ref, What: "the stand-in toolchain",
-	})
-	if err != nil {
-		t.Fatalf("building the stand-in toolchain: %v", err)
-	}
 }

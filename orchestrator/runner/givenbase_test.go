@@ -1,7 +1,6 @@
 package runner_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
-	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -19,8 +17,8 @@ import (
 // --base-image: halebench's own Debian base plus a 0666 node for char 1:7
 // (/dev/full, which the engine's default device rules allow) at the path
 // devBench opens for writing.
-const nodeBaseDockerfile = `ARG BASE
-FROM ${BASE}
+const nodeBaseDockerfile = `ARG FROM
+FROM ${FROM}
 RUN mknod -m 0666 /opt/halebench-node c 1 7 && chmod 0666 /opt/halebench-node
 `
 
@@ -30,30 +28,22 @@ RUN mknod -m 0666 /opt/halebench-node c 1 7 && chmod 0666 /opt/halebench-node
 // refused (the sampler remounted the image's mounts nodev); unprivileged,
 // where no remount can be made, every job is unconfined naming the node.
 func TestGivenBaseNodeReachesNoBench(t *testing.T) {
-	eng := enginetest.Connect(t)
-	bk := enginetest.BuildKit(t, eng)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
-	runID := "test-given-base-" + time.Now().Format("150405.000")
-	var log bytes.Buffer
-	base, err := image.New(eng, bk, &log, image.Options{RunID: runID}).Base(ctx)
+	k := newGivenKit(t, ctx, "given-base")
+	eng, runID := k.eng, k.runID
+	base, err := image.New(eng, k.bk, &k.log, image.Options{RunID: runID}).Base(ctx)
 	if err != nil {
-		t.Fatalf("halebench's base: %v\n%s", err, log.String())
+		t.Fatalf("halebench's base: %v\n%s", err, k.log.String())
 	}
-	given := "halebench-test/node-base:" + strings.ReplaceAll(runID, ".", "-")
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte(nodeBaseDockerfile), 0o644)
-	os.WriteFile(filepath.Join(dir, "devnode.c"), []byte(devBench), 0o644)
-	if _, err := bk.Build(ctx, engine.Build{Context: dir, Dockerfile: dir, Args: map[string]string{"BASE": base.Ref},
-		Image: given, What: "a given base image with a device node"}); err != nil {
-		t.Fatalf("building the given base: %v", err)
-	}
-	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), given) })
+	given := k.build("node-base", nodeBaseDockerfile, map[string]string{}, map[string]string{"FROM": base.Ref})
 	c, _ := suite.ByName("c")
-	b := image.New(eng, bk, &log, image.Options{RunID: runID, BaseImage: given})
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "devnode.c"), []byte(devBench), 0o644)
+	b := image.New(eng, k.bk, &k.log, image.Options{RunID: runID, BaseImage: given})
 	bi, err := b.BenchImage(ctx, c, []image.Source{{Unit: "devnode", Path: filepath.Join(dir, "devnode.c")}})
 	if err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
+		t.Fatalf("%v\n%s", err, k.log.String())
 	}
 	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), bi.Ref) })
 	if tc, err := b.Toolchain(ctx, c); err != nil || !strings.HasPrefix(tc.Base, given+"@") {

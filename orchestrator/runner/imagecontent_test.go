@@ -1,10 +1,7 @@
 package runner_test
 
 import (
-	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +11,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -27,13 +23,10 @@ clang -O1 -x c "$2" -o "${2%.hl}" || exit 1
 if [ "$(basename "$2")" = leak.hl ]; then ln -sf /etc/shadow "$OUT.build_failed"; fi
 `
 
-// nodeDockerfile is that image: the c toolchain, the stand-in, and a 0666
-// node for char 1:7 (/dev/full, which the engine's default device rules
-// allow) at a path the dev bench opens for writing.
-const nodeDockerfile = `ARG TC
-FROM ${TC}
-COPY hale /usr/local/bin/hale
-RUN mknod -m 0666 /opt/halebench-node c 1 7 && chmod 0666 /opt/halebench-node && echo 'root:SHADOW-SECRET-LINE:19000:0:99999:7:::' >>/etc/shadow
+// nodeExtra is what that image adds to the c toolchain beside its hale: a
+// 0666 node for char 1:7 (/dev/full, which the engine's default device
+// rules allow) at a path the dev bench opens for writing.
+const nodeExtra = `RUN mknod -m 0666 /opt/halebench-node c 1 7 && chmod 0666 /opt/halebench-node && echo 'root:SHADOW-SECRET-LINE:19000:0:99999:7:::' >>/etc/shadow
 `
 
 // devBench opens the image's node for writing: refused, it says so with
@@ -134,41 +127,14 @@ int main(void) {
 // the result: the unit ends build_failed saying the note is not a regular
 // file.
 func TestImageContentReachesNoBench(t *testing.T) {
-	eng := enginetest.Connect(t)
-	bk := enginetest.BuildKit(t, eng)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	runID := "test-image-content-" + time.Now().Format("150405.000")
-	var log bytes.Buffer
-	c, _ := suite.ByName("c")
-	tc, err := image.New(eng, bk, &log, image.Options{RunID: runID}).Toolchain(ctx, c)
-	if err != nil || tc.Status != image.Available {
-		t.Fatalf("c toolchain %+v: %v\n%s", tc, err, log.String())
-	}
-	given := "halebench-test/node-hale:" + strings.ToLower(strings.ReplaceAll(runID, ".", "-"))
-	buildGiven(t, bk, tc.Ref, given)
-	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), given) })
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "dev.hl"), []byte(devBench), 0o644)
-	os.WriteFile(filepath.Join(dir, "leak.hl"), []byte("#include <stdio.h>\nint main(void) { printf(\"elapsed_ns=1\\ncheck=ok:1\\n\"); return 0; }\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "toggle.hl"), []byte(toggleBench), 0o644)
-	os.WriteFile(filepath.Join(dir, "honest.hl"), []byte(honestBench), 0o644)
-	os.WriteFile(filepath.Join(dir, "sock.hl"), []byte(sockBench), 0o644)
-	hale, _ := suite.ByName("hale")
-	b := image.New(eng, bk, &log, image.Options{RunID: runID, Subject: subject.Build{Image: given}})
-	var srcs []image.Source
-	for _, u := range []string{"dev", "leak", "toggle", "honest", "sock"} {
-		srcs = append(srcs, image.Source{Unit: u, Path: filepath.Join(dir, u+".hl")})
-	}
-	bi, err := b.BenchImage(ctx, hale, srcs)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), bi.Ref) })
-	priv, _, err := eng.ProbePrivilege(ctx, tc.Ref, runID, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := newGivenKit(t, ctx, "image-content")
+	eng, runID := k.eng, k.runID
+	given := k.standInHale("node-hale", nodeHale, nodeExtra, nil)
+	bi := k.mustBenchImage("hale", given, map[string]string{"dev": devBench, "toggle": toggleBench, "honest": honestBench, "sock": sockBench,
+		"leak": "#include <stdio.h>\nint main(void) { printf(\"elapsed_ns=1\\ncheck=ok:1\\n\"); return 0; }\n"})
+	priv := k.privilege(k.cToolchain())
 	trusted := image.TrustedArg(bi.Trusted)
 	o := runUnit(t, eng, bi, priv, runID, trusted, "dev", 0)
 	if o.Status != "ok" || len(o.Samples) != 1 || o.Samples[0].Check != "refused:13" {
@@ -236,19 +202,4 @@ func runLangUnit(t *testing.T, eng engine.Driver, lang string, bi image.BenchIma
 		j.Count = &cj
 	}
 	return srv.Run(context.Background(), j)
-}
-
-// buildGiven builds nodeDockerfile FROM tc into the engine as ref.
-func buildGiven(t *testing.T, bk engine.Builder, tc, ref string) {
-	t.Helper()
-	dir := t.TempDir()
-	for name, data := range map[string]string{"Dockerfile": nodeDockerfile, "hale": nodeHale} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := bk.Build(context.Background(), engine.Build{Context: dir, Dockerfile: dir, Args: map[string]string{"TC": tc},
-		Image: ref, What: "the given image with a device node"}); err != nil {
-		t.Fatalf("building the given image: %v", err)
-	}
 }

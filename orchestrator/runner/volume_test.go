@@ -1,7 +1,6 @@
 package runner_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -55,33 +53,17 @@ int main(void) {
 // capabilities and unprivileged alike, and the unprivileged run was not
 // marked unconfined).
 func TestVolumeNodeReachesNoBench(t *testing.T) {
-	eng := enginetest.Connect(t)
-	bk := enginetest.BuildKit(t, eng)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
-	runID := "test-volume-node-" + time.Now().Format("150405.000")
-	tag := strings.ReplaceAll(runID, ".", "-")
-	var log bytes.Buffer
-	plain := image.New(eng, bk, &log, image.Options{RunID: runID})
-	c, _ := suite.ByName("c")
-	tc, err := plain.Toolchain(ctx, c)
-	if err != nil || tc.Status != image.Available {
-		t.Fatalf("c toolchain %+v: %v\n%s", tc, err, log.String())
-	}
+	k := newGivenKit(t, ctx, "volume-node")
+	eng, runID := k.eng, k.runID
+	plain := image.New(eng, k.bk, &k.log, image.Options{RunID: runID})
 	base, err := plain.Base(ctx)
 	if err != nil {
-		t.Fatalf("halebench's base: %v\n%s", err, log.String())
+		t.Fatalf("halebench's base: %v\n%s", err, k.log.String())
 	}
-	dir := t.TempDir()
-	for name, data := range map[string]string{"Dockerfile": volumeNodeDockerfile, "hale": gateLinkHale, "volnode.c": volumeNodeBench} {
-		os.WriteFile(filepath.Join(dir, name), []byte(data), 0o755)
-	}
-	build := func(from, ref, what string) {
-		t.Helper()
-		if _, err := bk.Build(ctx, engine.Build{Context: dir, Dockerfile: dir, Args: map[string]string{"FROM": from}, Image: ref, What: what}); err != nil {
-			t.Fatalf("building %s: %v", what, err)
-		}
-		t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), ref) })
+	build := func(from, name string) string {
+		return k.build(name, volumeNodeDockerfile, map[string]string{"hale": gateLinkHale}, map[string]string{"FROM": from})
 	}
 	refused := func(what string, err error) {
 		t.Helper()
@@ -93,22 +75,12 @@ func TestVolumeNodeReachesNoBench(t *testing.T) {
 	}
 
 	// As a given hale.
-	hale := "halebench-test/volume-hale:" + tag
-	build(tc.Ref, hale, "a given hale image with a VOLUME holding a node")
-	src := filepath.Join(t.TempDir(), "volnode.hl")
-	os.WriteFile(src, []byte(volumeNodeBench), 0o644)
-	h, _ := suite.ByName("hale")
-	bi, err := image.New(eng, bk, &log, image.Options{RunID: runID, Subject: subject.Build{Image: hale}}).BenchImage(ctx, h, []image.Source{{Unit: "volnode", Path: src}})
-	if err == nil {
-		t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), bi.Ref) })
-	}
+	hale := build(k.cToolchain(), "volume-hale")
+	_, err = k.benchImage("hale", hale, map[string]string{"volnode": volumeNodeBench})
 	refused("--hale-image", err)
 
 	// No sampler container of such an image starts, in any privilege mode.
-	priv, _, err := eng.ProbePrivilege(ctx, tc.Ref, runID, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	priv := k.privilege(k.cToolchain())
 	for _, p := range []engine.Privilege{priv, {Mode: engine.ModeUnprivileged}} {
 		srv, err := runner.StartServer(ctx, eng, runner.ServerSpec{Image: hale, CPUs: "0", Privilege: p, RunID: runID, MemLimit: 1 << 30, Lang: "hale"})
 		if err == nil {
@@ -119,9 +91,11 @@ func TestVolumeNodeReachesNoBench(t *testing.T) {
 	enginetest.NoLeftovers(t, eng, runID)
 
 	// As a given base: the c toolchain built on it is refused.
-	given := "halebench-test/volume-base:" + tag
-	build(base.Ref, given, "a given base image with a VOLUME holding a node")
-	_, err = image.New(eng, bk, &log, image.Options{RunID: runID, BaseImage: given}).BenchImage(ctx, c, []image.Source{{Unit: "volnode", Path: filepath.Join(dir, "volnode.c")}})
+	given := build(base.Ref, "volume-base")
+	c, _ := suite.ByName("c")
+	src := filepath.Join(t.TempDir(), "volnode.c")
+	os.WriteFile(src, []byte(volumeNodeBench), 0o644)
+	_, err = image.New(eng, k.bk, &k.log, image.Options{RunID: runID, BaseImage: given}).BenchImage(ctx, c, []image.Source{{Unit: "volnode", Path: src}})
 	refused("--base-image", err)
 	if err != nil { // the toolchain built on the given base, which the refusal names
 		if ref := regexp.MustCompile(`halebench/toolchain-c:[0-9a-f]+`).FindString(err.Error()); ref != "" {
