@@ -194,7 +194,7 @@ func k8sHardened(t *testing.T, shards, merge map[string]any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"ReadWriteMany", "privileged", "PLACEHOLDER", "Guaranteed", "one shard on a node"} {
+	for _, want := range []string{"ReadWriteMany", "privileged", "docker buildx imagetools inspect docker:", "Guaranteed", "one shard on a node"} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the recipe's header does not say %q", want)
 		}

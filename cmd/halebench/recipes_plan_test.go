@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -305,12 +306,12 @@ func dindSidecar(t *testing.T, job map[string]any) {
 	pod := get(job, "spec", "template", "spec")
 	var dind any
 	for _, c := range list(get(pod, "initContainers")) {
-		if img, _ := get(c, "image").(string); strings.HasPrefix(img, "docker:") && strings.Contains(img, "-dind@sha256:") && get(c, "restartPolicy") == "Always" {
+		if img, _ := get(c, "image").(string); pinnedDind.MatchString(img) && get(c, "restartPolicy") == "Always" {
 			dind = c
 		}
 	}
 	if dind == nil {
-		t.Fatal("no docker:…-dind@sha256:… sidecar (initContainers, restartPolicy: Always; pinned by digest): a containerd node has no Docker socket")
+		t.Fatal("no docker:VERSION-dind@sha256:DIGEST sidecar (initContainers, restartPolicy: Always; pinned by a real digest, 64 hex digits): a containerd node has no Docker socket")
 	}
 	mounts := func(c any) map[string]string {
 		out := map[string]string{}
@@ -336,6 +337,10 @@ func dindSidecar(t *testing.T, job map[string]any) {
 		t.Errorf("halebench's DOCKER_HOST %q is not the socket the sidecar serves (%s) on a volume both mount", host, args)
 	}
 }
+
+// pinnedDind is docker:dind at a version, pinned by a digest (not a
+// placeholder).
+var pinnedDind = regexp.MustCompile(`^docker:[0-9][0-9.]*-dind@sha256:[0-9a-f]{64}$`)
 
 // podCmd is a Job's one container: its arguments with the $(VAR)s
 // Kubernetes expands, its env (the completion index from the annotation),
