@@ -44,10 +44,10 @@ deps-test:
 # The commit and dirty flag every document names (halebench version): set
 # at link time, since go build stamps none in a linked git worktree or with
 # -buildvcs=false. Outside git both are empty and the binary says so.
-REPORT_PKG := github.com/hale-lang/halebench/orchestrator/report
+STAMP_PKG  := github.com/hale-lang/halebench/orchestrator/stamp
 COMMIT     := $(shell git rev-parse HEAD 2>/dev/null)
 DIRTY      := $(shell git status --porcelain 2>/dev/null | grep -q . && echo true || echo false)
-LDFLAGS    := -X $(REPORT_PKG).Commit=$(COMMIT) -X $(REPORT_PKG).Dirty=$(DIRTY)
+LDFLAGS    := -X $(STAMP_PKG).Commit=$(COMMIT) -X $(STAMP_PKG).Dirty=$(DIRTY)
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/halebench

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"gopkg.in/yaml.v3"
 )
@@ -95,30 +97,53 @@ func TestSlowCIRecipe(t *testing.T) {
 // recipeCacheKey is the test's HALEBENCH_CACHE_KEY (a CI secret in the recipe).
 const recipeCacheKey = "halebench-test-recipe-key-0123456789abcdef"
 
-// playRecipe plays the job in a fresh workspace named name: every run:
+// playRecipe plays the job in a fresh workspace named name, in CI (the
+// runner's CI=true, which the recipe's docker run passes on): every run:
 // step must pass but halebench's run, which may exit 1 (a verdict on this
-// busy host). It returns the job and the report the run wrote.
+// busy host) when its subject was measured, and must exit 3, saying why,
+// when it was not (hale is not to be had here). It returns the job and the
+// report the run wrote.
 func playRecipe(t *testing.T, r *runner, steps []ghStep, tag string, caches map[string]string, name string) (*ghJob, *report.Report) {
 	t.Helper()
 	j := &ghJob{r: r, work: filepath.Join(r.home, name), files: filepath.Join(r.home, name+"-runner"), tag: tag, caches: caches}
 	start := time.Now()
 	j.play(t, steps)
 	t.Logf("the %s job took %s", name, time.Since(start).Round(time.Second))
-	for _, run := range j.runs {
-		ok := run.code == 0 || (run.code == 1 && strings.Contains(run.line, runImage))
-		if !ok {
-			t.Fatalf("the %s job's step %q: exit %d\n%s", name, run.line, run.code, run.out)
-		}
-		t.Logf("%s: exit %d in %.1f s: %s", name, run.code, run.took.Seconds(), run.line)
-	}
 	reports, _ := filepath.Glob(filepath.Join(j.work, "results", "run-*.json"))
 	if len(reports) != 1 {
 		t.Fatalf("the %s job left %d reports in results/; want one", name, len(reports))
 	}
 	var rep report.Report
 	readReport(t, reports[0], &rep)
+	for _, run := range j.runs {
+		ok := run.code == 0
+		if strings.Contains(run.line, runImage) {
+			ok = unmeasuredInCI(t, &rep, run.code, run.out)
+		}
+		if !ok {
+			t.Fatalf("the %s job's step %q: exit %d\n%s", name, run.line, run.code, run.out)
+		}
+		t.Logf("%s: exit %d in %.1f s: %s", name, run.code, run.took.Seconds(), run.line)
+	}
 	r.removable(t, name, j.work, j.files)
 	return j, &rep
+}
+
+// unmeasuredInCI says whether a run in CI that wrote rep ended as it
+// must: 0 or 1 (the gate's verdict) when its subject was measured; 3,
+// naming the subject and why on stderr (out), when it was not.
+func unmeasuredInCI(t *testing.T, rep *report.Report, code int, out string) bool {
+	t.Helper()
+	if rep.SubjectStatus == string(outcome.Available) {
+		return code == 0 || code == 1
+	}
+	why := "halebench: " + rep.Subject + ": " + rep.SubjectStatus + " ("
+	if code != 3 || !strings.Contains(out, why) || !strings.Contains(out, "in CI (CI=true)") {
+		t.Errorf("in CI, a run whose subject %s was %s: exit %d; want 3 and %q on stderr", rep.Subject, rep.SubjectStatus, code, why)
+		return false
+	}
+	t.Logf("in CI, the subject %s %s: exit 3, saying why", rep.Subject, rep.SubjectStatus)
+	return true
 }
 
 // engineRefs are the engine's image references now.
@@ -165,8 +190,9 @@ func TestReadmeGitHubRecipe(t *testing.T) {
 	}
 	githubHardened(t, doc, job, text)
 	line, _ := step(t, job, runImage)["run"].(string)
-	c := dockerRun(t, words(t, line, t.TempDir(), nil), nil)
+	c := dockerRun(t, words(t, line, t.TempDir(), nil), ciJob)
 	asRunner(t, line, c)
+	seesCI(t, "the run step", c)
 	keyFile(t, c, runnerTemp+"/halebench-cache-key")
 	j := &ghJob{outputs: map[string]map[string]string{}}
 	for _, s := range steps {
@@ -188,4 +214,36 @@ func recipeImages(r *report.Report) []string {
 		}
 	}
 	return out
+}
+
+// The README's GitLab job, read as its shell runner runs it: halebench's
+// image as the runner's user, the key as a read-only file, and CI passed on
+// (a run that could not measure its subject fails the job).
+func TestReadmeGitLabRecipe(t *testing.T) {
+	text := readmeGitHubYAML(t) // the first block; GitLab's is the next
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(data), text)
+	_, y, ok := strings.Cut(rest, "```yaml\n")
+	y, _, ok2 := strings.Cut(y, "```")
+	if !ok || !ok2 || strings.Index(rest, "<!-- ci-recipe:end -->") < strings.Index(rest, y) {
+		t.Fatal("README.md has no second ```yaml block (GitLab's) before <!-- ci-recipe:end -->")
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal([]byte(y), &doc); err != nil {
+		t.Fatalf("the README's GitLab job: %v", err)
+	}
+	job, _ := doc["halebench"].(map[string]any)
+	if job == nil {
+		t.Fatal("the README's GitLab recipe has no job named halebench")
+	}
+	gitlabHardened(t, job, y)
+	env := merged(ciJob, map[string]string{"CI_JOB_ID": "41"})
+	line := scriptLine(t, job["script"], runImage)
+	c := dockerRun(t, words(t, line, t.TempDir(), env), env)
+	asRunner(t, line, c)
+	keyFile(t, c, "/tmp/halebench-cache-key-41")
+	seesCI(t, "the run", c)
 }

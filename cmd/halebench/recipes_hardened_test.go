@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/judge"
 )
 
 // What the recipes must hold on self-hosted and shared runners: the
@@ -36,6 +38,21 @@ func asRunner(t *testing.T, line string, c containerCmd) {
 	}
 	if _, ok := c.mounts["/var/run/docker.sock"]; ok && !strings.Contains(line, `--group-add "$(stat -c %g /var/run/docker.sock)"`) {
 		t.Errorf("%q: mounts the engine's socket without its group (--group-add \"$(stat -c %%g /var/run/docker.sock)\"): the runner's user cannot reach it", line)
+	}
+}
+
+// ciJob is what GitHub Actions and GitLab set in every job's environment
+// (and so on the runner, where the merge runs): CI=true.
+var ciJob = map[string]string{"CI": "true"}
+
+// seesCI checks that halebench, as a recipe runs it (c: in its container,
+// or on the runner), knows it runs in CI: a run that could not measure its
+// subject then exits 3 instead of 0. A container does not inherit the
+// job's environment: docker run must pass CI on (-e CI).
+func seesCI(t *testing.T, what string, c containerCmd) {
+	t.Helper()
+	if !judge.InCI(func(k string) string { return c.env[k] }) {
+		t.Errorf("%s: halebench does not see CI (CI=%q): a run that could not measure its subject exits 0 (pass -e CI to its docker run, or set CI in its env)", what, c.env["CI"])
 	}
 }
 
@@ -177,7 +194,7 @@ func k8sHardened(t *testing.T, shards, merge map[string]any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"ReadWriteMany", "privileged", "PLACEHOLDER", "Guaranteed", "one shard on a node"} {
+	for _, want := range []string{"ReadWriteMany", "privileged", "docker buildx imagetools inspect docker:", "Guaranteed", "one shard on a node"} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the recipe's header does not say %q", want)
 		}

@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -48,8 +49,9 @@ func githubPlan(t *testing.T, tmp string) recipePlan {
 		runStep := step(t, bench, runImage)
 		cacheKeyGate(t, step(t, bench, keyWrite))
 		line, _ := runStep["run"].(string)
-		c := dockerRun(t, words(t, sub(line), ws, nil), nil)
+		c := dockerRun(t, words(t, sub(line), ws, nil), ciJob)
 		asRunner(t, line, c)
+		seesCI(t, "shard "+itoa(k), c)
 		keyFile(t, c, filepath.Join(runnerTemp, "halebench-cache-key"))
 		sp, results := parseRun(t, c)
 		wantShard(t, sp, k, p.n)
@@ -83,7 +85,7 @@ func githubPlan(t *testing.T, tmp string) recipePlan {
 	p.merge = hostCmd(t, words(t, line, mergeDir, nil), mergeDir)
 	// On the runner, merge appends the step summary itself.
 	summary := filepath.Join(tmp, "step-summary.md")
-	p.env = []string{"GITHUB_STEP_SUMMARY=" + summary}
+	p.env = []string{"GITHUB_STEP_SUMMARY=" + summary, "CI=" + ciJob["CI"]}
 	p.readBack = append(p.readBack, summary)
 	return p
 }
@@ -199,11 +201,12 @@ func gitlabPlan(t *testing.T, tmp string) recipePlan {
 	p := recipePlan{n: bench["parallel"].(int)}
 	mergeDir := filepath.Join(tmp, "merge")
 	for k := 1; k <= p.n; k++ {
-		env := map[string]string{"CI_NODE_INDEX": itoa(k), "CI_NODE_TOTAL": itoa(p.n), "CI_JOB_ID": "4" + itoa(k)}
+		env := merged(ciJob, map[string]string{"CI_NODE_INDEX": itoa(k), "CI_NODE_TOTAL": itoa(p.n), "CI_JOB_ID": "4" + itoa(k)})
 		ws := filepath.Join(tmp, "shard"+itoa(k))
 		line := scriptLine(t, bench["script"], runImage)
 		c := dockerRun(t, words(t, line, ws, env), env)
 		asRunner(t, line, c)
+		seesCI(t, "shard "+itoa(k), c)
 		keyFile(t, c, "/tmp/halebench-cache-key-4"+itoa(k))
 		sp, results := parseRun(t, c)
 		wantShard(t, sp, k, p.n)
@@ -229,6 +232,7 @@ func gitlabPlan(t *testing.T, tmp string) recipePlan {
 	}
 	p.mkdirs = mkdirs(t, scriptLine(t, merge["script"], "mkdir -p"), mergeDir)
 	p.merge = hostCmd(t, words(t, scriptLine(t, merge["script"], "bin/halebench merge "), mergeDir, nil), mergeDir)
+	p.env = []string{"CI=" + ciJob["CI"]} // the runner's: GitLab's
 	junit, _ := get(merge, "artifacts", "reports", "junit").(string)
 	p.readBack = append(p.readBack, filepath.Join(mergeDir, junit))
 	return p
@@ -272,6 +276,7 @@ func k8sPlan(t *testing.T, tmp string) recipePlan {
 		c.mounts["/tmp"] = filepath.Join(tmp, "pod"+itoa(i+1), "tmp")
 		sp, results := parseRun(t, c)
 		wantShard(t, sp, i+1, p.n)
+		seesCI(t, "shard "+itoa(i+1), c)
 		p.shards = append(p.shards, c)
 		mv := words(t, script[2], tmp, c.env)
 		if len(mv) != 3 || mv[0] != "mv" || c.hostOf(t, mv[1]) != filepath.Join(results, "run-*.json") {
@@ -284,6 +289,8 @@ func k8sPlan(t *testing.T, tmp string) recipePlan {
 	}
 	distinct(t, p.reports)
 	p.merge, _ = podCmd(t, merge, tmp, nil)
+	seesCI(t, "the merge", p.merge)
+	p.env = []string{"CI=" + p.merge.env["CI"]} // the merge container's own
 	if len(list(get(merge, "spec", "template", "spec", "initContainers"))) != 0 {
 		t.Error("the merge Job has a sidecar: merge needs no engine")
 	}
@@ -299,12 +306,12 @@ func dindSidecar(t *testing.T, job map[string]any) {
 	pod := get(job, "spec", "template", "spec")
 	var dind any
 	for _, c := range list(get(pod, "initContainers")) {
-		if img, _ := get(c, "image").(string); strings.HasPrefix(img, "docker:") && strings.Contains(img, "-dind@sha256:") && get(c, "restartPolicy") == "Always" {
+		if img, _ := get(c, "image").(string); pinnedDind.MatchString(img) && get(c, "restartPolicy") == "Always" {
 			dind = c
 		}
 	}
 	if dind == nil {
-		t.Fatal("no docker:…-dind@sha256:… sidecar (initContainers, restartPolicy: Always; pinned by digest): a containerd node has no Docker socket")
+		t.Fatal("no docker:VERSION-dind@sha256:DIGEST sidecar (initContainers, restartPolicy: Always; pinned by a real digest, 64 hex digits): a containerd node has no Docker socket")
 	}
 	mounts := func(c any) map[string]string {
 		out := map[string]string{}
@@ -331,6 +338,10 @@ func dindSidecar(t *testing.T, job map[string]any) {
 	}
 }
 
+// pinnedDind is docker:dind at a version, pinned by a digest (not a
+// placeholder).
+var pinnedDind = regexp.MustCompile(`^docker:[0-9][0-9.]*-dind@sha256:[0-9a-f]{64}$`)
+
 // podCmd is a Job's one container: its arguments with the $(VAR)s
 // Kubernetes expands, its env (the completion index from the annotation),
 // its volumes on the host (each claim a folder of tmp). A container whose
@@ -352,6 +363,8 @@ func podCmd(t *testing.T, job map[string]any, tmp string, index map[string]strin
 		name := get(e, "name").(string)
 		if get(e, "valueFrom", "fieldRef", "fieldPath") == "metadata.annotations['batch.kubernetes.io/job-completion-index']" {
 			c.env[name] = index["JOB_COMPLETION_INDEX"]
+		} else if v, ok := get(e, "value").(string); ok {
+			c.env[name] = v
 		}
 	}
 	claims := map[string]string{}

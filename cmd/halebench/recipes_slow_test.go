@@ -32,11 +32,11 @@ func TestSlowShardRecipe(t *testing.T) {
 	enginetest.Connect(t)
 	tmp := t.TempDir()
 	p := githubPlan(t, tmp)
-	whole, code0, wall0 := runRecipeShard(t, without(p.shards[0].args, "--shard"), filepath.Join(tmp, "whole"))
+	whole, code0, wall0 := runRecipeShard(t, p.shards[0].ci(), without(p.shards[0].args, "--shard"), filepath.Join(tmp, "whole"))
 	var shards []*report.Report
 	var walls []time.Duration
 	for k, c := range p.shards {
-		r, _, wall := runRecipeShard(t, c.args, filepath.Join(tmp, "results", itoa(k+1)))
+		r, _, wall := runRecipeShard(t, c.ci(), c.args, filepath.Join(tmp, "results", itoa(k+1)))
 		shards, walls = append(shards, r), append(walls, wall)
 		found, _ := filepath.Glob(filepath.Join(tmp, "results", itoa(k+1), "run-*.json"))
 		if err := os.MkdirAll(filepath.Dir(p.reports[k]), 0o755); err != nil {
@@ -52,7 +52,8 @@ func TestSlowShardRecipe(t *testing.T) {
 		}
 	}
 	args, outputs := mergeArgs(t, p.merge)
-	code, _, errOut := run(t, []string{"GITHUB_STEP_SUMMARY="}, args...)
+	// on the runner, in its environment (GitHub's CI=true)
+	code, _, errOut := run(t, append([]string{"GITHUB_STEP_SUMMARY="}, without(p.env, "GITHUB_STEP_SUMMARY")...), args...)
 	if code != code0 {
 		t.Fatalf("the recipe's merge: exit %d, the unsharded run %d\n%s", code, code0, errOut)
 	}
@@ -85,15 +86,16 @@ func TestSlowShardRecipe(t *testing.T) {
 }
 
 // runRecipeShard runs a recipe's run arguments (verb first, less
-// --cache-dir) with the test's, its report into dir: the report, the exit
-// code (0 or 1) and the wall time.
-func runRecipeShard(t *testing.T, recipe []string, dir string) (*report.Report, int, time.Duration) {
+// --cache-dir) with the test's, its report into dir, with env (CI as the
+// recipe's container gets it): the report, the exit code (0 or 1 when the
+// subject was measured, 3 naming why when not) and the wall time.
+func runRecipeShard(t *testing.T, env, recipe []string, dir string) (*report.Report, int, time.Duration) {
 	t.Helper()
 	args := append(append(without(recipe, "--cache-dir"), shardRecipeArgs...), "--results="+dir)
 	start := time.Now()
-	code, _, errOut := run(t, nil, args...)
+	code, _, errOut := run(t, env, args...)
 	end := time.Now()
-	if code != 0 && code != 1 {
+	if code != 0 && code != 1 && code != 3 {
 		t.Fatalf("%v: exit %d\n%s", args, code, errOut)
 	}
 	// The wall time is the run's once it held the engine: waiting for
@@ -112,7 +114,16 @@ func runRecipeShard(t *testing.T, recipe []string, dir string) (*report.Report, 
 	}
 	var r report.Report
 	readReport(t, found[0], &r)
+	if !unmeasuredInCI(t, &r, code, errOut) {
+		t.Fatalf("%v: exit %d\n%s", args, code, errOut)
+	}
 	return &r, code, wall
+}
+
+// ci is the CI variable as the container gets it (a later entry than the
+// test's own CI=false): the rest of its environment names files inside it.
+func (c containerCmd) ci() []string {
+	return []string{"CI=" + c.env["CI"]}
 }
 
 // without drops the flags named (--name=value) from args.

@@ -62,7 +62,7 @@ func TestRecipes(t *testing.T) {
 			if p.n != 3 || len(p.reports) != p.n {
 				t.Fatalf("%d shards, %d reports; the recipes use 3", p.n, len(p.reports))
 			}
-			writeFakeShards(t, p.reports)
+			writeFakeShards(t, p.reports, outcome.Available)
 			for _, d := range p.mkdirs {
 				if err := os.MkdirAll(d, 0o755); err != nil {
 					t.Fatal(err)
@@ -77,6 +77,13 @@ func TestRecipes(t *testing.T) {
 				if st, err := os.Stat(f); err != nil || st.Size() == 0 {
 					t.Errorf("after the merge, %s: %v (empty or missing)", f, err)
 				}
+			}
+			// Shards that did not measure their subject: the merge, in the
+			// environment the recipe gives it, fails the pipeline (exit 3).
+			writeFakeShards(t, p.reports, outcome.Unavailable)
+			code, _, errOut = run(t, append([]string{"GITHUB_STEP_SUMMARY="}, p.env...), args...)
+			if code != 3 || !strings.Contains(errOut, "did not measure their subject c (unavailable)") {
+				t.Errorf("the recipe's merge of shards whose subject was unavailable: exit %d; want 3 naming why\n%s", code, errOut)
 			}
 		})
 	}
@@ -342,14 +349,14 @@ func scriptLine(t *testing.T, script any, what string) string {
 }
 
 // writeFakeShards writes the reports of a made-up count-only run of three
-// benches, shard K's at files[K-1].
-func writeFakeShards(t *testing.T, files []string) {
+// benches, shard K's at files[K-1], its subject (c) subject.
+func writeFakeShards(t *testing.T, files []string, subject outcome.Status) {
 	t.Helper()
 	benches := []string{"fn_call", "json_parse", "loop_overhead"}
 	p := result.Split(len(files), result.Costs{Of: map[string]int64{"fn_call": 1, "json_parse": 5, "loop_overhead": 1}, By: "test"})
 	for i, f := range files {
 		k := i + 1
-		r := &report.Report{Schema: report.Schema, RunID: fmt.Sprint("run-", k), Status: outcome.OK, Subject: "c", SubjectStatus: "available",
+		r := &report.Report{Schema: report.Schema, RunID: fmt.Sprint("run-", k), Status: outcome.OK, Subject: "c", SubjectStatus: string(subject),
 			Host:       report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprint("runner-", k)}},
 			Count:      &report.Count{Mode: "only", Runs: 2, CostSeconds: 1},
 			Categories: []report.Category{{Name: "all", Title: "All", Benches: benches}},

@@ -6,7 +6,7 @@ import (
 	"flag"
 	"os"
 
-	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 )
 
 const versionHelp = `Usage: halebench version [--json]     (also: halebench --version)
@@ -18,7 +18,7 @@ the same in its "halebench" field; verify and replay note when a report was
 made by another halebench. A binary built with go run, with -buildvcs=false
 or outside a git checkout has no commit, and says so. A release sets its
 version at link time:
-  go build -ldflags "-X github.com/hale-lang/halebench/orchestrator/report.Version=v1.2.0" ./cmd/halebench
+  go build -ldflags "-X github.com/hale-lang/halebench/orchestrator/stamp.Version=v1.2.0" ./cmd/halebench
 
 Flags:
 `
@@ -29,7 +29,7 @@ func runVersion(_ context.Context, args []string) error {
 	if _, err := parseN(fs, args, versionHelp, 0, ""); err != nil {
 		return err
 	}
-	t := report.This()
+	t := stamp.This()
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 )
 
 const (
@@ -22,7 +22,7 @@ const (
 func stampedBinary(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "halebench")
-	pkg := "github.com/hale-lang/halebench/orchestrator/report"
+	pkg := "github.com/hale-lang/halebench/orchestrator/stamp"
 	ld := "-X " + pkg + ".Commit=" + testCommit + " -X " + pkg + ".Dirty=true -X " + pkg + ".Version=v9.8.7"
 	if out, err := exec.Command("go", "build", "-ldflags", ld, "-o", p, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -47,8 +47,8 @@ func TestVersion(t *testing.T) {
 		}
 	}
 	out, err := exec.Command(stamped, "version", "--json").Output()
-	var tool report.Tool
-	if err != nil || json.Unmarshal(out, &tool) != nil || tool != (report.Tool{Version: "v9.8.7", Commit: testCommit, Dirty: true, Go: tool.Go}) || tool.Go == "" {
+	var tool stamp.Tool
+	if err != nil || json.Unmarshal(out, &tool) != nil || tool != (stamp.Tool{Version: "v9.8.7", Commit: testCommit, Dirty: true, Go: tool.Go}) || tool.Go == "" {
 		t.Fatalf("version --json: %v, %+v\n%s", err, tool, out)
 	}
 	code, out2, _ := run(t, nil, "version")

@@ -9,6 +9,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 )
 
 // sideEvidence is what a side ran, as a run report records its images:
@@ -36,7 +37,7 @@ func sideEvidence(name, what, subject string, imgs *session.Images) report.Side 
 // images.
 func evidence(res *Result, s *session.Session, sp *session.Sampling, host *report.Host, p *Plan, a, b built) {
 	res.Kind, res.Schema, res.GeneratedAt, res.RunID, res.Subject = report.ABKind, report.ABSchema, time.Now().UTC().Format(time.RFC3339Nano), s.RunID, p.Subject
-	res.Halebench = report.This()
+	res.Halebench = stamp.This()
 	priv, refused := sp.Privilege()
 	host.HostInfo = session.HostInfo(s.Host)
 	host.Privilege, host.PrivilegeRefusals = session.Privilege(priv), session.Attempts(refused)

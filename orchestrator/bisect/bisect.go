@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -100,6 +101,9 @@ type Step struct {
 
 // Result is a bisect's answer with every step's figures.
 type Result struct {
+	// Halebench is which halebench wrote the result, as every document
+	// it writes records it: stamped when the JSON is written.
+	Halebench    *stamp.Tool      `json:"halebench,omitempty"`
 	Outcome      Outcome          `json:"outcome"`
 	Good         Commit           `json:"good"`
 	Bad          Commit           `json:"bad"`

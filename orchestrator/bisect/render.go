@@ -9,6 +9,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -18,6 +19,7 @@ import (
 func WriteResult(w io.Writer, r *Result, asJSON bool) error {
 	r = cleaned(r)
 	if asJSON {
+		r.Halebench = stamp.This() // the copy's: the writer of this JSON
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)

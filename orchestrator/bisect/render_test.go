@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -37,6 +38,13 @@ func TestPrintBisect(t *testing.T) {
 	var back Result
 	if err := json.Unmarshal([]byte(b.String()), &back); err != nil || back.First.ID != first.ID || back.Steps[1].VsGood["fn_modular"].Low != 1.28 {
 		t.Fatalf("json: %v %+v", err, back)
+	}
+	// The JSON names the halebench that wrote it, first, as every document does.
+	if back.Halebench == nil || *back.Halebench != *stamp.This() || !strings.HasPrefix(b.String(), "{\n  \"halebench\": {") {
+		t.Fatalf("json names halebench %v; want this one, %v, first:\n%.200s", back.Halebench, stamp.This(), b.String())
+	}
+	if r.Halebench != nil {
+		t.Error("WriteResult stamped the caller's result, not its copy")
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"golang.org/x/sys/unix"
 )
@@ -25,7 +26,7 @@ import (
 // Manifest is the table of contents of an evidence bundle.
 type Manifest struct {
 	Schema          string            `json:"schema"`
-	Halebench       *report.Tool      `json:"halebench,omitempty"` // which halebench packed it
+	Halebench       *stamp.Tool       `json:"halebench,omitempty"` // which halebench packed it
 	RunID           string            `json:"run_id"`
 	SourceDateEpoch int64             `json:"source_date_epoch"`
 	Images          map[string]string `json:"images"` // reference → image digest (config digest)
@@ -88,7 +89,7 @@ func BundleFile(ctx context.Context, eng image.Engine, rep *report.Report, repor
 // or device under benches/ (or as baselines.json): a bundle is published,
 // and a planted link would carry a host file into it.
 func Bundle(ctx context.Context, eng image.Engine, rep *report.Report, reportPath, suiteDir string, out io.Writer) (*Manifest, error) {
-	m := &Manifest{Schema: ManifestSchema, Halebench: report.This(), RunID: rep.RunID, SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Images: Images(rep), Files: map[string]string{}}
+	m := &Manifest{Schema: ManifestSchema, Halebench: stamp.This(), RunID: rep.RunID, SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Images: Images(rep), Files: map[string]string{}}
 	refs := sortedKeys(m.Images)
 	for _, ref := range refs {
 		img, ok, err := eng.Image(ctx, ref)

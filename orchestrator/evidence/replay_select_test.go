@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 )
 
 // A replay reruns the benches the report measured: two of a larger suite
@@ -42,8 +43,8 @@ func TestReplayNotesAnotherHalebench(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "the bundle's suite") {
 		t.Fatalf("replay of a bundle without a suite: %v", err)
 	}
-	made := &report.Tool{Version: "v0.1.0", Commit: "fedcba9876543210fedcba9876543210fedcba98"}
-	want := "halebench: note: " + report.Another(made, report.This()) // a different commit, or none stamped in this test binary
+	made := &stamp.Tool{Version: "v0.1.0", Commit: "fedcba9876543210fedcba9876543210fedcba98"}
+	want := "halebench: note: " + stamp.Another(made, stamp.This()) // a different commit, or none stamped in this test binary
 	if !strings.Contains(want, "it was made by halebench v0.1.0 (commit fedcba98") || strings.TrimSpace(notes.String()) != want || strings.Contains(log.String(), "note:") {
 		t.Fatalf("notes %q, log %q; want the note %q on Notes alone", notes.String(), log.String(), want)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -63,13 +64,13 @@ func ReadForVerify(path, haleSrc string) (*report.Report, error) {
 }
 
 // NoteMaker writes to w, as a note, when rep was made by another
-// halebench than this one (report.Another), naming both: verify and replay
+// halebench than this one (stamp.Another), naming both: verify and replay
 // still run, but a digest or a figure that moved may be the tool's doing.
 func NoteMaker(w io.Writer, rep *report.Report) {
 	if w == nil {
 		return
 	}
-	if n := report.Another(rep.Halebench, report.This()); n != "" {
+	if n := stamp.Another(rep.Halebench, stamp.This()); n != "" {
 		fmt.Fprintln(w, "halebench: note:", n)
 	}
 }

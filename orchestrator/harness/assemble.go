@@ -7,6 +7,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/session"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -16,7 +17,7 @@ import (
 func (r *run) assemble(st outcome.Status) *report.Report {
 	p := r.p
 	rep := &report.Report{
-		Kind: report.Kind, Schema: report.Schema, Halebench: report.This(), GeneratedAt: r.at, RunID: r.env.RunID, Status: st,
+		Kind: report.Kind, Schema: report.Schema, Halebench: stamp.This(), GeneratedAt: r.at, RunID: r.env.RunID, Status: st,
 		Iters: p.Iters, Warmup: p.Warmup, Subject: p.SubjectLang.Name,
 		SubjectStatus: string(r.subject.Status), SubjectReason: r.subject.Reason,
 		Host: r.host,

@@ -2,14 +2,18 @@ package harness_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"regexp"
 	"testing"
+
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 )
 
 // --update-baselines over a stored file writes what halebench wrote before
 // the metrics declared their baseline fields: the golden file, byte for
-// byte but the time of writing.
+// byte but the time of writing and the record of the halebench that wrote
+// it (this test binary's), which must be there.
 func TestFakeUpdateBaselinesGolden(t *testing.T) {
 	for _, c := range []struct{ stored, golden string }{
 		{"../../baselines-c.json", "testdata/golden/update-baselines-c.json"},
@@ -27,7 +31,13 @@ func TestFakeUpdateBaselinesGolden(t *testing.T) {
 		}
 		eng := &fakeEngine{elapsed: map[string]int64{"c": 1000}, check: map[string]string{"c": "n:1"}, timeOf: jittered(100_000)}
 		rebaseline(t, o, eng)
-		got := regexp.MustCompile(`"updated_at": "[^"]*"`).ReplaceAll([]byte(readFile(t, o.Baselines)), []byte(`"updated_at": "T"`))
+		written := []byte(readFile(t, o.Baselines))
+		var f struct{ Halebench *stamp.Tool }
+		if err := json.Unmarshal(written, &f); err != nil || f.Halebench == nil || *f.Halebench != *stamp.This() {
+			t.Errorf("%s updated names halebench %v (%v); want this one, %v", c.stored, f.Halebench, err, stamp.This())
+		}
+		got := regexp.MustCompile(`"updated_at": "[^"]*"`).ReplaceAll(written, []byte(`"updated_at": "T"`))
+		got = regexp.MustCompile(`"halebench": \{[^}]*\}`).ReplaceAll(got, []byte(`"halebench": "this halebench"`))
 		if os.Getenv("HALEBENCH_GOLDEN") == "write" {
 			os.MkdirAll("testdata/golden", 0o755)
 			os.WriteFile(c.golden, got, 0o644)

@@ -17,6 +17,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 )
 
 // poolEngine samples on the runner's own pool of sampler containers over
@@ -83,8 +84,8 @@ func TestAPlanRunsOnTheFakeDriver(t *testing.T) {
 	if r.Status != outcome.OK || r.Host.CPUModel != "Fake CPU" || r.Host.Privilege.Mode != engine.ModePrivileged {
 		t.Fatalf("report status %q, host %+v", r.Status, r.Host)
 	}
-	if r.Halebench == nil || *r.Halebench != *report.This() {
-		t.Fatalf("the report names halebench %v; want this one, %v", r.Halebench, report.This())
+	if r.Halebench == nil || *r.Halebench != *stamp.This() {
+		t.Fatalf("the report names halebench %v; want this one, %v", r.Halebench, stamp.This())
 	}
 	count := bench(r, "count")
 	if *count.ElapsedNsMedian != 1_000_000 || len(count.ElapsedNsSamples) != o.Iters || count.Parity != "ok" || *count.Comparatives["go"].RatioVsSubject != 3 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -23,6 +24,10 @@ const (
 // File is baselines.json. Every key halebench does not know (upstream's
 // recorded_with, or anything newer) is kept as it was through a rewrite.
 type File struct {
+	// Halebench is which halebench last wrote the file (Update,
+	// UpdateCounts), as every document halebench writes records it; nil
+	// in a file written before it was recorded, or by another tool.
+	Halebench   *stamp.Tool      `json:"halebench,omitempty"`
 	UpdatedAt   string           `json:"updated_at"`
 	Subject     string           `json:"subject,omitempty"`
 	Toolchain   string           `json:"toolchain,omitempty"`

@@ -48,6 +48,7 @@ func TestInvalidFiles(t *testing.T) {
 		{"trailing word", entry("") + "\nx", "line 2"},
 		{"host drift 1e9", `{"host_drift_sigma": 1e9, "benches": {}}`, "field host_drift_sigma is 1e+09"},
 		{"negative host drift", `{"host_drift_sigma": -0.1, "benches": {}}`, "field host_drift_sigma"},
+		{"a halebench record no halebench wrote", `{"halebench": {"version": "v1", "commit": "abc"}, "benches": {}}`, "halebench.commit"},
 		{"negative tolerance", entry(`, "tolerance": -1`), "field tolerance is -1"},
 		{"tolerance over 1", entry(`, "tolerance": 2`), "field tolerance is 2"},
 		{"zero band", entry(`, "band": 0`), "field band is 0"},

@@ -24,6 +24,9 @@ const (
 
 // check names the first figure of f out of its range, "" when all are in.
 func check(f *File) string {
+	if err := f.Halebench.Check(); err != nil {
+		return err.Error()
+	}
 	if msg := relative("", "host_drift_sigma", f.HostDriftSigma, MaxRelSigma); msg != "" {
 		return msg
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -87,9 +88,9 @@ var CountFields = &Fields{
 	Counts: countKeysOf,
 }
 
-// UpdateCounts writes the count fields of the benches in c, and
-// counts_updated_at, into the file at path under its lock, and nothing
-// else: every other key of the file and of each entry keeps its bytes
+// UpdateCounts writes the count fields of the benches in c,
+// counts_updated_at and the halebench that wrote them into the file at
+// path under its lock, and nothing else: every other key of the file and of each entry keeps its bytes
 // (the file is edited as JSON values, not decoded into figures and
 // written back). A bench the file does not hold gets an entry of counts
 // alone. It returns the names it wrote.
@@ -126,6 +127,9 @@ func UpdateCounts(path, subject, arch string, c map[string]Counted, now time.Tim
 		return nil, err
 	}
 	if top["counts_updated_at"], err = encode(now.UTC().Format(time.RFC3339), false); err != nil {
+		return nil, err
+	}
+	if top["halebench"], err = encode(stamp.This(), false); err != nil { // its last writer
 		return nil, err
 	}
 	if _, named := top["arch"]; !named && arch != "" && arch != "amd64" {

@@ -171,7 +171,8 @@ func TestBadCountFields(t *testing.T) {
 }
 
 // The suite's stored files, their counts written anew as they stand, at
-// the time they record, come back byte for byte.
+// the time they record, come back byte for byte, but for the record of
+// the halebench that wrote them (the stored files predate it).
 func TestStoredFilesCountsRoundTrip(t *testing.T) {
 	for _, stored := range []string{"../../baselines.json", "../../baselines-c.json"} {
 		data, err := os.ReadFile(stored)
@@ -198,8 +199,14 @@ func TestStoredFilesCountsRoundTrip(t *testing.T) {
 		if _, err := UpdateCounts(path, f.Subject, "", c, now); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
-			t.Errorf("%s: counts written anew differ from the stored file", stored)
+		got, _ := os.ReadFile(path)
+		top, _ := rawOf(t, got)
+		if top["halebench"] == nil {
+			t.Errorf("%s: counts written anew name no halebench", stored)
+		}
+		delete(top, "halebench")
+		if got, err = encode(top, true); err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%s: counts written anew differ from the stored file (%v)", stored, err)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"golang.org/x/sys/unix"
 )
@@ -50,7 +51,7 @@ func Update(path string, m map[string]Measured, p Provenance, now time.Time) (*F
 			}
 		}
 	}
-	f.UpdatedAt = now.UTC().Format(time.RFC3339)
+	f.Halebench, f.UpdatedAt = stamp.This(), now.UTC().Format(time.RFC3339)
 	f.Subject, f.Toolchain, f.Host = p.Subject, p.Toolchain, p.Host
 	if p.Arch != "" && p.Arch != "amd64" {
 		f.Arch = p.Arch

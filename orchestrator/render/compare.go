@@ -13,6 +13,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -66,8 +67,8 @@ type Table struct {
 	Schema string `json:"schema"`
 	Kind   string `json:"kind"`
 	// Halebench is the halebench that wrote the JSON (JSON stamps it).
-	Halebench *report.Tool `json:"halebench,omitempty"`
-	Lang      string       `json:"lang"`
+	Halebench *stamp.Tool `json:"halebench,omitempty"`
+	Lang      string      `json:"lang"`
 	// Metric and Unit name what the rows compare where it is not time
 	// (time: both empty, as before metrics were chosen).
 	Metric  string `json:"metric,omitempty"`
@@ -405,7 +406,7 @@ func (t Table) Text(w io.Writer) {
 
 // JSON writes the table as indented JSON.
 func (t Table) JSON(w io.Writer) error {
-	t.Halebench = report.This()
+	t.Halebench = stamp.This()
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(t)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 )
 
 func rep(cpu string, medians map[string][]int64) *report.Report {
@@ -111,8 +112,8 @@ func TestCompareJSONNamesItsTool(t *testing.T) {
 	if err := (Table{Lang: "c", Rows: []Row{}}).JSON(&b); err != nil {
 		t.Fatal(err)
 	}
-	var got struct{ Halebench *report.Tool }
-	if err := json.Unmarshal([]byte(b.String()), &got); err != nil || got.Halebench == nil || *got.Halebench != *report.This() {
-		t.Fatalf("compare JSON names %v (%v); want %v:\n%s", got.Halebench, err, report.This(), b.String())
+	var got struct{ Halebench *stamp.Tool }
+	if err := json.Unmarshal([]byte(b.String()), &got); err != nil || got.Halebench == nil || *got.Halebench != *stamp.This() {
+		t.Fatalf("compare JSON names %v (%v); want %v:\n%s", got.Halebench, err, stamp.This(), b.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 )
 
 // Bench is one bench's A/B comparison in one language.
@@ -98,22 +99,22 @@ const ABKind = "ab"
 // side with its digest and provenance, each side's subject build).
 type Result struct {
 	// Kind is the envelope's kind, "ab" (package result).
-	Kind        string  `json:"kind,omitempty"`
-	Schema      string  `json:"schema"`
-	Halebench   *Tool   `json:"halebench,omitempty"` // which halebench wrote it
-	GeneratedAt string  `json:"generated_at"`
-	RunID       string  `json:"run_id"`
-	Subject     string  `json:"subject"`
-	A           string  `json:"a"` // what side A is (a suite folder, an image, a ref)
-	B           string  `json:"b"`
-	SameSides   bool    `json:"a_equals_b,omitempty"` // an A/A: nothing should differ
-	Threshold   float64 `json:"threshold"`
-	Confidence  float64 `json:"confidence"` // overall, split over the looks
-	LookLevel   float64 `json:"look_level"` // each look's level
-	Looks       []int   `json:"looks"`      // the rounds at which the verdicts were looked at
-	Seed        int64   `json:"seed"`       // of the order of benches and sides in each round
-	Rounds      int     `json:"rounds"`     // the most any bench took
-	StoppedBy   string  `json:"stopped_by"` // resolved, max-rounds, budget or interrupted
+	Kind        string      `json:"kind,omitempty"`
+	Schema      string      `json:"schema"`
+	Halebench   *stamp.Tool `json:"halebench,omitempty"` // which halebench wrote it
+	GeneratedAt string      `json:"generated_at"`
+	RunID       string      `json:"run_id"`
+	Subject     string      `json:"subject"`
+	A           string      `json:"a"` // what side A is (a suite folder, an image, a ref)
+	B           string      `json:"b"`
+	SameSides   bool        `json:"a_equals_b,omitempty"` // an A/A: nothing should differ
+	Threshold   float64     `json:"threshold"`
+	Confidence  float64     `json:"confidence"` // overall, split over the looks
+	LookLevel   float64     `json:"look_level"` // each look's level
+	Looks       []int       `json:"looks"`      // the rounds at which the verdicts were looked at
+	Seed        int64       `json:"seed"`       // of the order of benches and sides in each round
+	Rounds      int         `json:"rounds"`     // the most any bench took
+	StoppedBy   string      `json:"stopped_by"` // resolved, max-rounds, budget or interrupted
 	// Metric is what the medians and ratios are of (a name in judge's
 	// registry: time, memory, instructions, ...) and Unit its unit; ""
 	// in a result stored before ab named it: time, in ns.

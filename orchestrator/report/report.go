@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
 
@@ -16,7 +17,7 @@ type Report struct {
 	// written before it was added have none and read as run reports.
 	Kind          string                `json:"kind,omitempty"`
 	Schema        string                `json:"schema"`
-	Halebench     *Tool                 `json:"halebench,omitempty"` // which halebench wrote it; none before it was recorded
+	Halebench     *stamp.Tool           `json:"halebench,omitempty"` // which halebench wrote it; none before it was recorded
 	GeneratedAt   string                `json:"generated_at"`
 	RunID         string                `json:"run_id"`
 	Status        outcome.Status        `json:"status"` // ok, regression, inconclusive, failed, interrupted

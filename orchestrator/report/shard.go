@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -37,7 +38,7 @@ type ShardPart struct {
 	Index            int            `json:"index"`
 	File             string         `json:"file"`
 	RunID            string         `json:"run_id"`
-	Halebench        *Tool          `json:"halebench,omitempty"` // which halebench made the shard
+	Halebench        *stamp.Tool    `json:"halebench,omitempty"` // which halebench made the shard
 	GeneratedAt      string         `json:"generated_at"`
 	Status           outcome.Status `json:"status"`
 	Host             Host           `json:"host"`

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -22,7 +23,7 @@ type XprocReport struct {
 	// Kind is the envelope's kind, "xproc" (package result).
 	Kind        string                `json:"kind,omitempty"`
 	Schema      string                `json:"schema"`
-	Halebench   *Tool                 `json:"halebench,omitempty"` // which halebench wrote it
+	Halebench   *stamp.Tool           `json:"halebench,omitempty"` // which halebench wrote it
 	GeneratedAt string                `json:"generated_at"`
 	RunID       string                `json:"run_id"`
 	Status      outcome.Status        `json:"status"`

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -65,7 +66,7 @@ func MergeAB(shards []ABShard, at string) (*report.Result, error) {
 	sh := *first.Shard
 	m.GeneratedAt, m.RunID = at, "merged-"+termtext.ShortID(sh.Digest)
 	m.Shard, m.Benches, m.Warnings, m.Rounds, m.ElapsedNs = &sh, nil, nil, 0, 0
-	m.Halebench = report.This() // the merge's writer; each part keeps its shard's
+	m.Halebench = stamp.This() // the merge's writer; each part keeps its shard's
 	sh.Index, sh.From, sh.Benches, sh.Parts = 0, "", sh.SuiteBenches, nil
 	var stopped []string
 	for _, s := range sorted {

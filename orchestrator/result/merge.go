@@ -6,6 +6,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -31,7 +32,7 @@ func Reports(shards []Shard, at string) (*report.Report, error) {
 	sh := *first.Shard
 	m.GeneratedAt, m.RunID, m.SourcesDigest = at, "merged-"+termtext.ShortID(sh.Digest), sh.SuiteSourcesDigest
 	m.Shard, m.Benches, m.Warnings, m.Samplers, m.FlaggedBy = &sh, nil, nil, nil, nil
-	m.Halebench = report.This() // the merge's writer; each part keeps its shard's
+	m.Halebench = stamp.This() // the merge's writer; each part keeps its shard's
 	sh.Index, sh.From, sh.Benches, sh.Parts = 0, "", sh.SuiteBenches, nil
 	m.Count = mergedCount(sorted)
 	var machines []string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 )
 
 var suiteNames = []string{"alpha", "beta", "delta", "epsilon", "gamma", "zeta"}
@@ -26,7 +27,7 @@ func shards(n int) []Shard {
 	var out []Shard
 	for k := 1; k <= n; k++ {
 		r := &report.Report{
-			Schema: report.Schema, Halebench: &report.Tool{Version: fmt.Sprintf("v0.%d", k)}, RunID: fmt.Sprintf("run-%d", k), Status: outcome.OK, Subject: "c", SubjectStatus: "available",
+			Schema: report.Schema, Halebench: &stamp.Tool{Version: fmt.Sprintf("v0.%d", k)}, RunID: fmt.Sprintf("run-%d", k), Status: outcome.OK, Subject: "c", SubjectStatus: "available",
 			Host:     report.Host{HostInfo: report.HostInfo{Hostname: fmt.Sprintf("runner-%d", k)}},
 			Settings: report.Settings{TimeoutPerSample: "2m0s", Languages: []string{"c"}},
 			Base:     report.Base{ID: "sha256:base"}, Baselines: "baselines-c.json",
@@ -87,8 +88,8 @@ func TestMergeJoinsAsTheyAre(t *testing.T) {
 			t.Errorf("part %d names halebench %v; want the one that made its shard", k+1, p.Halebench)
 		}
 	}
-	if *m.Halebench != *report.This() {
-		t.Errorf("the merged report names halebench %v; want the one that merged it, %v", m.Halebench, report.This())
+	if *m.Halebench != *stamp.This() {
+		t.Errorf("the merged report names halebench %v; want the one that merged it, %v", m.Halebench, stamp.This())
 	}
 	if in[1].Report.Shard.Parts != nil || len(in[0].Report.Benches) == len(suiteNames) {
 		t.Fatal("merging changed a shard's own report")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -102,7 +103,7 @@ func MergeXproc(shards []XprocShard, at string) (*report.XprocReport, error) {
 	sh := *first.Shard
 	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+termtext.ShortID(sh.Digest), outcome.OK
 	m.Shard, m.Variants = &sh, map[string][]*report.XprocResult{}
-	m.Halebench = report.This() // the merge's writer; each part keeps its shard's
+	m.Halebench = stamp.This() // the merge's writer; each part keeps its shard's
 	m.Images, m.BenchImages = map[string]report.Toolchain{}, map[string]report.BenchImage{}
 	sh.Index, sh.From, sh.Benches, sh.Parts, m.Samplers = 0, "", sh.SuiteBenches, nil, nil
 	for _, s := range sorted {

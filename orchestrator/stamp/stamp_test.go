@@ -1,7 +1,6 @@
-package report
+package stamp
 
 import (
-	"encoding/json"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -50,25 +49,6 @@ func TestToolOfBuildInfo(t *testing.T) {
 	}
 	if long := toolOf(bare, strings.Repeat("é", MaxToolText), "", ""); long.Check() != nil {
 		t.Errorf("an overlong version is not cut to what Check accepts: %d bytes", len(long.Version))
-	}
-}
-
-// The field is the header's, after the schema; a document without it
-// (older) reads as nil and writes back without it.
-func TestToolInTheHeader(t *testing.T) {
-	data, err := json.Marshal(&Report{Schema: Schema, Halebench: &Tool{Version: "v1", Commit: commitA}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(string(data), `{"schema":"halebench-report/1","halebench":{"version":"v1","commit":"`+commitA+`","dirty":false},`) {
-		t.Fatalf("header: %s", data)
-	}
-	var old Report
-	if err := json.Unmarshal([]byte(`{"schema":"halebench-report/1","run_id":"x"}`), &old); err != nil || old.Halebench != nil {
-		t.Fatalf("an older report: %v, %+v", err, old.Halebench)
-	}
-	if out, _ := json.Marshal(&old); strings.Contains(string(out), "halebench\"") {
-		t.Fatalf("an older report gains the field: %s", out)
 	}
 }
 

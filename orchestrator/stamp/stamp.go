@@ -1,4 +1,4 @@
-package report
+package stamp
 
 import (
 	"encoding/hex"
@@ -16,7 +16,7 @@ import (
 // Set at link time, these override what the build info says (make build
 // sets Commit and Dirty from git; a release sets Version):
 //
-//	go build -ldflags "-X github.com/hale-lang/halebench/orchestrator/report.Version=v1.2.0" ./cmd/halebench
+//	go build -ldflags "-X github.com/hale-lang/halebench/orchestrator/stamp.Version=v1.2.0" ./cmd/halebench
 //
 // Otherwise the build info's main module version is used (go build in a
 // git checkout stamps a pseudo-version, "+dirty" when the tree had
