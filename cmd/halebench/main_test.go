@@ -349,8 +349,15 @@ func TestCompareVerb(t *testing.T) {
 	if code, out, errOut := run(t, nil, "compare", "--metric=memory", oldP, newP); code != 0 || !strings.Contains(out, "metric: memory (KiB)") {
 		t.Fatalf("compare --metric=memory: exit %d\n%s\n%s", code, out, errOut)
 	}
-	if code, _, errOut := run(t, nil, "compare", oldP, abP); code != 2 || !strings.Contains(errOut, abP+" is an ab result (halebench-ab/1); compare takes a run report") {
+	if code, _, errOut := run(t, nil, "compare", oldP, abP); code != 2 || !strings.Contains(errOut, abP+" is an ab result (halebench-ab/1)") || !strings.Contains(errOut, "is a run report") {
 		t.Fatalf("compare of an ab result: exit %d, %s", code, errOut)
+	}
+	// Two stored ab results, two stored xproc reports: a table each.
+	xpP := "../../orchestrator/result/testdata/today/xproc-20261206T111213Z.json"
+	for p, want := range map[string]string{abP: "fn_modular  1.10× [1.08, 1.12]", xpP: "large/c     8.10 ms"} {
+		if code, out, errOut := run(t, nil, "compare", p, p); code != 0 || !strings.Contains(out, want) {
+			t.Errorf("compare of two stored %s: exit %d\n%s\n%s", p, code, out, errOut)
+		}
 	}
 	if code, _, errOut := run(t, nil, "compare", oldP); code != 2 || !strings.Contains(errOut, "two report files") {
 		t.Fatalf("one file: exit %d %s", code, errOut)
