@@ -339,8 +339,9 @@ func TestCompareVerb(t *testing.T) {
 	abP := "../../orchestrator/result/testdata/today/ab-20261206T101112Z-abc123.json"
 	for _, verb := range [][]string{{"bundle", "-o", filepath.Join(dir, "e.tar")}, {"verify"}} {
 		code, _, errOut := run(t, []string{"DOCKER_HOST=unix:///nonexistent"}, append(verb, abP)...)
-		if code != 2 || !strings.Contains(errOut, abP+" is an ab result (halebench-ab/1)") || !strings.Contains(errOut, "takes a run report") {
-			t.Errorf("%s of an ab result: exit %d, %s", verb[0], code, errOut)
+		// Taken as an ab result, refused for what it lacks: its base records no build inputs.
+		if code != 2 || !strings.Contains(errOut, abP+" (an ab result, side A) records no build inputs of its base") || !strings.Contains(errOut, "rerun `halebench ab`") {
+			t.Errorf("%s of an ab result without inputs: exit %d, %s", verb[0], code, errOut)
 		}
 	}
 	if code, _, errOut := run(t, nil, "compare", "--metric=instructions", oldP, newP); code != 2 || !strings.Contains(errOut, "give one of time, memory") {
