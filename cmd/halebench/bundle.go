@@ -16,6 +16,9 @@ Packs one file that another Docker host can replay: the report, every image
 it names (base, toolchains, bench images) as a docker archive, the bench
 sources and baselines of --suite, and manifest.json with the digest of each
 image and file. Every image must be in the engine with its recorded digest.
+REPORT.json may be a run report, an ab result (both sides' images; side B's
+suite from --b-suite, as suite-b/, where it is another folder) or an xproc
+report (with the suite's xproc/ programs); replay reruns run reports only.
 
 Flags:
 `
@@ -25,12 +28,12 @@ func runBundle(ctx context.Context, args []string) error {
 	addDriverFlag(fs)
 	out := fs.String("o", "evidence.tar", "the bundle to write")
 	suite := fs.String("suite", ".", "the suite folder holding benches/ (or the seed's micro/ and app/) and baselines.json")
+	bSuite := fs.String("b-suite", "", "an ab result's side B's suite folder (default --suite)")
 	pos, err := parseN(fs, args, bundleHelp, 1, "one report, REPORT.json")
 	if err != nil {
 		return err
 	}
-	path := pos[0]
-	rep, err := evidence.ReadReport(path)
+	st, err := evidence.ReadStored(pos[0])
 	if err != nil {
 		return badInput("bundle", err)
 	}
@@ -39,18 +42,18 @@ func runBundle(ctx context.Context, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	m, err := evidence.BundleOn(ctx, eng, rep, path, *suite, *out, stderr)
+	m, err := evidence.BundleOn(ctx, eng, st, evidence.Suites{Dir: *suite, B: *bSuite}, *out, stderr)
 	if err != nil {
 		return err
 	}
-	st, _ := os.Stat(*out)
-	fmt.Printf("%s\t%s\t%d images\t%d files\n", *out, termtext.Size(st.Size()), len(m.Images), len(m.Files))
+	fi, _ := os.Stat(*out)
+	fmt.Printf("%s\t%s\t%d images\t%d files\n", *out, termtext.Size(fi.Size()), len(m.Images), len(m.Files))
 	return nil
 }
 
 const replayHelp = `Usage: halebench replay [flags] evidence.tar
 
-Loads a bundle made by ` + "`halebench bundle`" + ` into this engine, checks every
+Loads a bundle made by ` + "`halebench bundle`" + ` of a run report into this engine, checks every
 file and image digest against its manifest, runs the same benches on those
 images with nothing built (as --no-build), writes its own report and prints
 its medians next to the recorded ones, with both hosts named.

@@ -11,9 +11,9 @@ import (
 
 const compareHelp = `Usage: halebench compare [flags] OLD.json NEW.json
 
-Sets two stored run reports side by side, bench by bench, as benchstat does:
-the old and new medians of one language (the new report's subject by
-default), the change, a two-sided Mann–Whitney p-value over the stored
+Sets two stored run reports (or two ab results, or two xproc reports) side
+by side, bench by bench, as benchstat does: the old and new medians of one
+language (the new report's subject by default), the change, a two-sided Mann–Whitney p-value over the stored
 samples, and a verdict (slower, faster, or ~ where the change is not
 significant; marked ¹ where the samples are too few for the test to reach
 p < --alpha at all, with the least count a side that could). A geomean row
@@ -27,10 +27,16 @@ Needs no engine. The table goes to stdout (--json: a halebench-compare/1
 document); warnings (different hosts, the same sources, a language only
 one report holds) go to stderr.
 
+Two ab results compare by each bench's ratio B/A (old, new, the change;
+the test over the rounds' stored log-ratios ln(B/A): slower where B lost
+ground against A); two xproc reports by each variant's pair, the reader's
+median time over the stored runs. Both are times only (no --metric);
+xproc takes no --lang.
+
 Exit status: 0 the table was printed; 1 with --fail-on-slower when a row is
 significantly slower (higher, for --metric=memory); 2 bad input: a file
-that is not a run report (an ab result or an xproc report is refused by
-name), a --lang neither report holds (the error names those they hold), an
+that is no stored document, two documents of different kinds (both named),
+a --lang neither document holds (the error names those they hold), an
 unknown --metric, --alpha outside (0, 1).
 
 Flags:

@@ -339,8 +339,9 @@ func TestCompareVerb(t *testing.T) {
 	abP := "../../orchestrator/result/testdata/today/ab-20261206T101112Z-abc123.json"
 	for _, verb := range [][]string{{"bundle", "-o", filepath.Join(dir, "e.tar")}, {"verify"}} {
 		code, _, errOut := run(t, []string{"DOCKER_HOST=unix:///nonexistent"}, append(verb, abP)...)
-		if code != 2 || !strings.Contains(errOut, abP+" is an ab result (halebench-ab/1)") || !strings.Contains(errOut, "takes a run report") {
-			t.Errorf("%s of an ab result: exit %d, %s", verb[0], code, errOut)
+		// Taken as an ab result, refused for what it lacks: its base records no build inputs.
+		if code != 2 || !strings.Contains(errOut, abP+" (an ab result, side A) records no build inputs of its base") || !strings.Contains(errOut, "rerun `halebench ab`") {
+			t.Errorf("%s of an ab result without inputs: exit %d, %s", verb[0], code, errOut)
 		}
 	}
 	if code, _, errOut := run(t, nil, "compare", "--metric=instructions", oldP, newP); code != 2 || !strings.Contains(errOut, "give one of time, memory") {
@@ -349,8 +350,15 @@ func TestCompareVerb(t *testing.T) {
 	if code, out, errOut := run(t, nil, "compare", "--metric=memory", oldP, newP); code != 0 || !strings.Contains(out, "metric: memory (KiB)") {
 		t.Fatalf("compare --metric=memory: exit %d\n%s\n%s", code, out, errOut)
 	}
-	if code, _, errOut := run(t, nil, "compare", oldP, abP); code != 2 || !strings.Contains(errOut, abP+" is an ab result (halebench-ab/1); compare takes a run report") {
+	if code, _, errOut := run(t, nil, "compare", oldP, abP); code != 2 || !strings.Contains(errOut, abP+" is an ab result (halebench-ab/1)") || !strings.Contains(errOut, "is a run report") {
 		t.Fatalf("compare of an ab result: exit %d, %s", code, errOut)
+	}
+	// Two stored ab results, two stored xproc reports: a table each.
+	xpP := "../../orchestrator/result/testdata/today/xproc-20261206T111213Z.json"
+	for p, want := range map[string]string{abP: "fn_modular  1.10× [1.08, 1.12]", xpP: "large/c     8.10 ms"} {
+		if code, out, errOut := run(t, nil, "compare", p, p); code != 0 || !strings.Contains(out, want) {
+			t.Errorf("compare of two stored %s: exit %d\n%s\n%s", p, code, out, errOut)
+		}
 	}
 	if code, _, errOut := run(t, nil, "compare", oldP); code != 2 || !strings.Contains(errOut, "two report files") {
 		t.Fatalf("one file: exit %d %s", code, errOut)

@@ -17,6 +17,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/report"
+	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -25,8 +26,10 @@ import (
 
 // Manifest is the table of contents of an evidence bundle.
 type Manifest struct {
-	Schema          string            `json:"schema"`
-	Halebench       *stamp.Tool       `json:"halebench,omitempty"` // which halebench packed it
+	Schema    string       `json:"schema"`
+	Halebench *stamp.Tool `json:"halebench,omitempty"` // which halebench packed it
+	// Kind is the kind of report.json: run, ab or xproc.
+	Kind            string            `json:"kind,omitempty"`
 	RunID           string            `json:"run_id"`
 	SourceDateEpoch int64             `json:"source_date_epoch"`
 	Images          map[string]string `json:"images"` // reference → image digest (config digest)
@@ -52,44 +55,58 @@ func Images(rep *report.Report) map[string]string {
 	return m
 }
 
+// Suites are the suite folders a document's images were built from: Dir,
+// and an ab result's side B's (B; "": Dir).
+type Suites struct{ Dir, B string }
+
 // BundleOn is the bundle verb on eng: in a session that builds nothing
-// (saying its steps on log), rep (read from reportPath) and the suite in
-// suiteDir bundled into the file out, as BundleFile does.
-func BundleOn(ctx context.Context, eng engine.Driver, rep *report.Report, reportPath, suiteDir, out string, log io.Writer) (*Manifest, error) {
+// (saying its steps on log), st (read from its path) and its suites
+// bundled into the file out, as BundleFile does.
+func BundleOn(ctx context.Context, eng engine.Driver, st *Stored, suites Suites, out string, log io.Writer) (*Manifest, error) {
 	s, err := session.Open(ctx, session.Options{Kind: "bundle", Engine: eng, Images: image.Options{NoBuild: true}, Log: log})
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	return BundleFile(ctx, s.Eng, rep, reportPath, suiteDir, out)
+	return BundleFile(ctx, s.Eng, st, suites, out)
 }
 
-// BundleFile is Bundle written to the file out, whole or not at all
+// BundleFile is BundleStored written to the file out, whole or not at all
 // (report's atomic writer), buffered for the images' archives.
-func BundleFile(ctx context.Context, eng image.Engine, rep *report.Report, reportPath, suiteDir, out string) (*Manifest, error) {
+func BundleFile(ctx context.Context, eng image.Engine, st *Stored, suites Suites, out string) (*Manifest, error) {
 	var m *Manifest
 	err := report.AtomicWrite(out, 0o644, func(f io.Writer) error {
 		w := bufio.NewWriterSize(f, 1<<20)
 		var err error
-		if m, err = Bundle(ctx, eng, rep, reportPath, suiteDir, w); err != nil {
+		if m, err = BundleStored(ctx, eng, st, suites, w); err != nil {
 			return err
 		}
 		return w.Flush()
 	})
 	if err != nil {
-		return nil, fmt.Errorf("bundling %s: %w", reportPath, err)
+		return nil, fmt.Errorf("bundling %s: %w", st.Path, err)
 	}
 	return m, nil
 }
 
-// Bundle writes to out: report.json, images.tar (a docker archive of every
-// image the report names), suite/ (benches/, baselines.json) and
-// manifest.json. Images not in the engine with their recorded digest are an
-// error: a bundle holds what was measured or nothing. So is a symlink, FIFO
-// or device under benches/ (or as baselines.json): a bundle is published,
-// and a planted link would carry a host file into it.
+// Bundle is BundleStored of a run report rep, stored at reportPath, whose
+// benches are in suiteDir.
 func Bundle(ctx context.Context, eng image.Engine, rep *report.Report, reportPath, suiteDir string, out io.Writer) (*Manifest, error) {
-	m := &Manifest{Schema: ManifestSchema, Halebench: stamp.This(), RunID: rep.RunID, SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Images: Images(rep), Files: map[string]string{}}
+	st := &Stored{Path: reportPath, Doc: &result.Doc{Kind: result.Run, File: reportPath, Run: rep}, Sets: []Set{{Rep: rep}}}
+	return BundleStored(ctx, eng, st, Suites{Dir: suiteDir}, out)
+}
+
+// BundleStored writes to out: report.json (the document, of any kind),
+// images.tar (a docker archive of every image it names: both sides' of an
+// ab result), suite/ (benches/, baselines.json, and an xproc report's
+// xproc/), suite-b/ (an ab result's side B's, when its suite is another
+// folder) and manifest.json. Images not in the engine with their recorded
+// digest are an error: a bundle holds what was measured or nothing. So is
+// a symlink, FIFO or device under benches/ (or as baselines.json): a
+// bundle is published, and a planted link would carry a host file into it.
+func BundleStored(ctx context.Context, eng image.Engine, st *Stored, suites Suites, out io.Writer) (*Manifest, error) {
+	first := st.Sets[0].Rep
+	m := &Manifest{Schema: ManifestSchema, Halebench: stamp.This(), Kind: string(st.Doc.Kind), RunID: first.RunID, SourceDateEpoch: first.Base.Inputs.SourceDateEpoch, Images: st.images(), Files: map[string]string{}}
 	refs := sortedKeys(m.Images)
 	for _, ref := range refs {
 		img, ok, err := eng.Image(ctx, ref)
@@ -97,7 +114,7 @@ func Bundle(ctx context.Context, eng image.Engine, rep *report.Report, reportPat
 			return nil, err
 		}
 		if !ok || img.ID != m.Images[ref] {
-			return nil, fmt.Errorf("image %s of the report is not in the engine with its recorded digest %s (found: %v %s): rebuild it (`halebench verify` shows whether it can be) before bundling", ref, m.Images[ref], ok, img.ID)
+			return nil, fmt.Errorf("image %s of %s is not in the engine with its recorded digest %s (found: %v %s): rebuild it (`halebench verify` shows whether it can be) before bundling", ref, st.Path, m.Images[ref], ok, img.ID)
 		}
 	}
 	images, err := saveImages(ctx, eng, refs)
@@ -106,13 +123,13 @@ func Bundle(ctx context.Context, eng image.Engine, rep *report.Report, reportPat
 	}
 	defer os.Remove(images)
 	w := &bundleWriter{tw: tar.NewWriter(out), m: m}
-	if err := w.add("report.json", reportPath); err != nil {
+	if err := w.add("report.json", st.Path); err != nil {
 		return nil, err
 	}
 	if err := w.add("images.tar", images); err != nil {
 		return nil, err
 	}
-	if err := w.addSuite(suiteDir); err != nil {
+	if err := w.addSuites(st, suites); err != nil {
 		return nil, err
 	}
 	data, err := json.MarshalIndent(m, "", "  ")
@@ -156,13 +173,33 @@ type bundleWriter struct {
 	m  *Manifest
 }
 
+// addSuites adds the suites st's images were built from: suite/ (Dir),
+// an xproc report's xproc/ programs under it, and suite-b/ for an ab
+// result's side B when its suite is another folder.
+func (w *bundleWriter) addSuites(st *Stored, suites Suites) error {
+	if err := w.addSuite(suites.Dir); err != nil {
+		return err
+	}
+	if st.Doc.Kind == result.Xproc {
+		if err := w.addTree("suite/", suites.Dir, filepath.Join(suites.Dir, "xproc")); err != nil {
+			return err
+		}
+	}
+	if st.Doc.Kind == result.AB && suites.B != "" && filepath.Clean(suites.B) != filepath.Clean(suites.Dir) {
+		return w.addSuiteAs("suite-b/", suites.B)
+	}
+	return nil
+}
+
 // addSuite adds the suite's baselines.json, when it has one, and every file
 // of its benches (benches/, or the seed layout's kind folders and
 // catalogue.json), refusing any that is not a regular file.
-func (w *bundleWriter) addSuite(dir string) error {
+func (w *bundleWriter) addSuite(dir string) error { return w.addSuiteAs("suite/", dir) }
+
+func (w *bundleWriter) addSuiteAs(prefix, dir string) error {
 	bl := filepath.Join(dir, "baselines.json")
 	if _, err := os.Lstat(bl); err == nil {
-		if err := w.add("suite/baselines.json", bl); err != nil {
+		if err := w.add(prefix+"baselines.json", bl); err != nil {
 			return err
 		}
 	}
@@ -171,19 +208,32 @@ func (w *bundleWriter) addSuite(dir string) error {
 		return err
 	}
 	for _, in := range layout.Inputs(dir) {
-		err := filepath.WalkDir(in, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			rel, err := filepath.Rel(dir, p)
-			if err != nil {
-				return err
-			}
-			return w.add("suite/"+filepath.ToSlash(rel), p)
-		})
-		if err != nil {
-			return fmt.Errorf("adding the bench sources: %w", err)
+		if err := w.addTree(prefix, dir, in); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// addTree adds every file under in (a folder of dir, or one file) as
+// prefix + its path relative to dir; a folder that is not there adds
+// nothing.
+func (w *bundleWriter) addTree(prefix, dir, in string) error {
+	if _, err := os.Lstat(in); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	err := filepath.WalkDir(in, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		return w.add(prefix+filepath.ToSlash(rel), p)
+	})
+	if err != nil {
+		return fmt.Errorf("adding the bench sources: %w", err)
 	}
 	return nil
 }

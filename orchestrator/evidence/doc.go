@@ -6,6 +6,13 @@
 // file on another engine, checks every digest, runs the same benches on those
 // images and compares its numbers with the recorded ones.
 //
+// verify and bundle take every kind of stored document (stored.go): a run
+// report's images, an xproc report's (its bench images hold the suite's
+// xproc programs), an ab result's two sides (one base and one toolchain
+// per language, each side's bench images from its own suite). What one
+// verify cannot rebuild is refused for a reason in the document; replay
+// reruns run reports only and refuses the others for what they hold.
+//
 // A report and a bundle come from elsewhere, so nothing in them is trusted:
 // recorded packages and mirror are held to their grammar before a build,
 // a bundle is unpacked within caps and against its manifest, and its report

@@ -62,10 +62,10 @@ func TestReadReportRefusesHostileInputs(t *testing.T) {
 		t.Fatalf("a report as halebench writes it: %v", err)
 	}
 	// verify's --hale-src must be a folder, checked with the report.
-	if _, err := ReadForVerify(write("clang=1", good), t.TempDir()); err != nil {
+	if _, err := ReadStoredForVerify(write("clang=1", good), t.TempDir()); err != nil {
 		t.Errorf("verify, a hale tree: %v", err)
 	}
-	if _, err := ReadForVerify(write("clang=1", good), "/no/such/hale"); err == nil || !strings.HasPrefix(err.Error(), "--hale-src=/no/such/hale: ") {
+	if _, err := ReadStoredForVerify(write("clang=1", good), "/no/such/hale"); err == nil || !strings.HasPrefix(err.Error(), "--hale-src=/no/such/hale: ") {
 		t.Errorf("verify, no hale tree: %v", err)
 	}
 	cases := map[string]string{

@@ -15,7 +15,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/stamp"
-	"github.com/hale-lang/halebench/orchestrator/subject"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -36,31 +35,21 @@ type Row struct {
 	Why      []string `json:"why,omitempty"`
 }
 
-// ReadReport reads a run report and checks the build inputs it records
-// (packages, mirror) before anything can use them.
+// ReadReport reads a run report, as replay takes one, and checks the
+// build inputs it records (ReadStored); an ab result or an xproc report is
+// refused for what it holds.
 func ReadReport(path string) (*report.Report, error) {
-	rep, err := result.ReadRun(path, "bundle or verify")
+	st, err := ReadStored(path)
 	if err != nil {
 		return nil, err
 	}
-	if rep.Base.Inputs == nil {
-		return nil, fmt.Errorf("report %s records no build inputs (it predates reproducible images, or its base was given with --base-image): rerun `halebench run` to make one that can be verified", path)
+	switch k := st.Doc.Kind; k {
+	case result.AB:
+		return nil, fmt.Errorf("%s is %s (%s): replay reruns a run report's benches and sets its medians beside the recorded ones, and an ab result's figures are ratios of two sides measured in the same rounds, which a rerun of one bundle's images does not make; rerun `halebench ab` with both sides, or `halebench verify` the result to check its images", path, k.What(), k.Schema())
+	case result.Xproc:
+		return nil, fmt.Errorf("%s is %s (%s): replay reruns a run report's benches, and an xproc report's rows are reader/producer pairs in two containers, no bench; rerun `halebench xproc` on the bundle's suite, or `halebench verify` the report to check its images", path, k.What(), k.Schema())
 	}
-	if err := checkInputs(path, rep); err != nil {
-		return nil, err
-	}
-	return rep, nil
-}
-
-// ReadForVerify is verify's input checked before any engine is asked: the
-// report at path (ReadReport) and the hale source tree haleSrc, when given
-// (subject.Build.Check).
-func ReadForVerify(path, haleSrc string) (*report.Report, error) {
-	rep, err := ReadReport(path)
-	if err != nil {
-		return nil, err
-	}
-	return rep, subject.Build{Src: haleSrc}.Check()
+	return st.Doc.Run, nil
 }
 
 // NoteMaker writes to w, as a note, when rep was made by another
@@ -78,6 +67,8 @@ func NoteMaker(w io.Writer, rep *report.Report) {
 // VerifyOptions are where the sources of the images are.
 type VerifyOptions struct {
 	Suite string // the suite folder whose benches built the bench images
+	// BSuite is an ab result's side B's suite folder ("": Suite).
+	BSuite string
 	// Subject rebuilds the subject-build toolchain (hale's: a
 	// subject.Build of its --hale-src); nil: it is unavailable.
 	Subject image.SubjectBuild
@@ -111,9 +102,9 @@ func (o VerifyOptions) wants(lang string) bool {
 }
 
 // VerifyOn is the verify verb on eng: in a session of its own (saying its
-// steps on o.Log), rep's images rebuilt as Verify does, the table written
-// to out and the tally to tally (ErrDiffer when an image differs).
-func VerifyOn(ctx context.Context, eng engine.Driver, rep *report.Report, o VerifyOptions, out, tally io.Writer) error {
+// steps on o.Log), the images of st rebuilt as VerifyStored does, the table
+// written to out and the tally to tally (ErrDiffer when an image differs).
+func VerifyOn(ctx context.Context, eng engine.Driver, st *Stored, o VerifyOptions, out, tally io.Writer) error {
 	s, err := session.Open(ctx, session.Options{Kind: "verify", Engine: eng, Log: o.Log})
 	if err != nil {
 		return err
@@ -121,7 +112,7 @@ func VerifyOn(ctx context.Context, eng engine.Driver, rep *report.Report, o Veri
 	defer s.Close()
 	start := time.Now()
 	o.RunID, o.EngineArch = s.RunID, s.Host.Arch
-	rows, err := Verify(ctx, s.Eng, s.BuildKit(), rep, o)
+	rows, err := VerifyStored(ctx, s.Eng, s.BuildKit(), st, o)
 	if err != nil {
 		return err
 	}
@@ -133,24 +124,36 @@ func VerifyOn(ctx context.Context, eng engine.Driver, rep *report.Report, o Veri
 // with no cache, and compares the digests. The images it built are removed
 // at the end; the ones the report names are not touched.
 func Verify(ctx context.Context, eng image.Engine, bk image.Solver, rep *report.Report, o VerifyOptions) ([]Row, error) {
-	if err := checkInputs("given to verify", rep); err != nil {
+	return VerifyStored(ctx, eng, bk, &Stored{Path: "given to verify", Sets: []Set{{Rep: rep}}}, o)
+}
+
+// VerifyStored is Verify of every set of images a stored document names
+// (a run's, an xproc report's, an ab result's two sides): one base and one
+// toolchain per language, shared by the sets (checkSets), then each set's
+// bench images from its own suite (an ab's side B from o.BSuite), an image
+// both sides ran compared once.
+func VerifyStored(ctx context.Context, eng image.Engine, bk image.Solver, st *Stored, o VerifyOptions) ([]Row, error) {
+	for _, s := range st.Sets {
+		if err := checkInputs("given to verify", s.Rep); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkSets(st); err != nil {
 		return nil, err
 	}
-	cat, err := suite.Load(o.Suite)
-	if err != nil {
-		return nil, err
-	}
+	first := st.Sets[0].Rep
+	v := &verifier{eng: eng, tcs: st.toolchains(), o: o, seen: map[string]bool{}}
 	opts := image.Options{
 		RunID: o.RunID, NoCache: true, Prefix: VerifyPrefix, Subject: o.Subject,
-		SourceDateEpoch: rep.Base.Inputs.SourceDateEpoch, Mirror: mirrorOf(rep.Base),
-		Pins: map[string][]string{}, Arch: image.NormArch(rep.Host.ImageArch), EngineArch: o.EngineArch,
+		SourceDateEpoch: first.Base.Inputs.SourceDateEpoch, Mirror: mirrorOf(first.Base),
+		Pins: map[string][]string{}, Arch: image.NormArch(first.Host.ImageArch), EngineArch: o.EngineArch,
 	}
-	for lang, tc := range rep.Images {
+	for lang, tc := range v.tcs {
 		if tc.Inputs != nil && tc.Inputs.BuildArgs["PACKAGES"] != "" {
 			opts.Pins[lang] = strings.Fields(tc.Inputs.BuildArgs["PACKAGES"])
 		}
 	}
-	v := &verifier{eng: eng, b: image.New(eng, bk, o.Log, opts), rep: rep, o: o}
+	v.b = image.New(eng, bk, o.Log, opts)
 	defer func() {
 		for _, r := range v.made {
 			_ = eng.RemoveImage(context.WithoutCancel(ctx), r)
@@ -161,26 +164,39 @@ func Verify(ctx context.Context, eng image.Engine, bk image.Solver, rep *report.
 		return nil, err
 	}
 	v.made = append(v.made, base.Ref)
-	row := Row{Image: rep.Base.Ref, Recorded: rep.Base.ID, Rebuilt: base.ID, Equal: rep.Base.ID == base.ID}
+	row := Row{Image: first.Base.Ref, Recorded: first.Base.ID, Rebuilt: base.ID, Equal: first.Base.ID == base.ID}
 	if !row.Equal {
-		row.Why = packageDiff(rep.Base.Inputs.Packages, base.Inputs.Packages)
+		row.Why = packageDiff(first.Base.Inputs.Packages, base.Inputs.Packages)
 	}
 	v.rows = append(v.rows, row)
 	if err := v.toolchains(ctx); err != nil {
 		return v.cleaned(), err
 	}
-	err = v.benchImages(ctx, cat)
-	return v.cleaned(), err
+	for i, s := range st.Sets {
+		dir := o.Suite
+		if i > 0 && o.BSuite != "" {
+			dir = o.BSuite
+		}
+		cat, err := suite.Load(dir)
+		if err != nil {
+			return v.cleaned(), fmt.Errorf("%s%s: %w", st.Path, s.of(), err)
+		}
+		if err := v.benchImages(ctx, cat, dir, s); err != nil {
+			return v.cleaned(), err
+		}
+	}
+	return v.cleaned(), nil
 }
 
 // verifier is one verify's builder and what it has made and found so far.
 type verifier struct {
 	eng  image.Engine
 	b    *image.Builder
-	rep  *report.Report
+	tcs  map[string]report.Toolchain // every set's, one per language
 	o    VerifyOptions
 	made []string
 	rows []Row
+	seen map[string]bool // bench images compared: reference and digest
 }
 
 // cleaned is the rows made safe to print: a reference, a digest or a
@@ -198,8 +214,8 @@ func (v *verifier) cleaned() []Row {
 
 // toolchains rebuilds every available toolchain the report records.
 func (v *verifier) toolchains(ctx context.Context) error {
-	for _, name := range sortedKeys(v.rep.Images) {
-		rec := v.rep.Images[name]
+	for _, name := range sortedKeys(v.tcs) {
+		rec := v.tcs[name]
 		lang, ok := suite.ByName(name)
 		if !ok || rec.Status != image.Available || rec.Inputs == nil || !v.o.wants(name) {
 			continue
@@ -218,16 +234,25 @@ func (v *verifier) toolchains(ctx context.Context) error {
 	return nil
 }
 
-// benchImages rebuilds every bench image the report records from the
-// suite's sources.
-func (v *verifier) benchImages(ctx context.Context, cat *suite.Suite) error {
-	for _, name := range sortedKeys(v.rep.BenchImages) {
-		rec := v.rep.BenchImages[name]
+// benchImages rebuilds every bench image a set records from the sources
+// of the suite dir (cat, read from it): its benches, or its xproc programs.
+func (v *verifier) benchImages(ctx context.Context, cat *suite.Suite, dir string, s Set) error {
+	for _, name := range sortedKeys(s.Rep.BenchImages) {
+		rec := s.Rep.BenchImages[name]
 		lang, ok := suite.ByName(name)
-		if !ok || rec.Inputs == nil || !v.o.wants(name) || (len(v.o.Langs) > 0 && lang.Sampler && !v.o.wantsExactly(name)) {
+		if !ok || rec.Inputs == nil || !v.o.wants(name) || (len(v.o.Langs) > 0 && lang.Sampler && !v.o.wantsExactly(name)) || v.seen[rec.Ref+"@"+rec.Digest] {
 			continue
 		}
-		srcs, why, err := benchSources(cat, lang, rec.Inputs.Files)
+		v.seen[rec.Ref+"@"+rec.Digest] = true
+		if tc := s.Rep.Images[name]; tc.Status == image.Available && tc.Inputs == nil {
+			return fmt.Errorf("the %s toolchain image %s (%s) was given, not built by halebench: it records no build inputs, so verify cannot rebuild it nor %s on it; give --lang without %s to rebuild the rest",
+				name, termtext.Line(tc.Ref), built(tc), termtext.Line(rec.Ref), name)
+		}
+		units := unitsOf(cat, lang)
+		if s.Xproc {
+			units = suite.XprocUnits(dir, lang)
+		}
+		srcs, why, err := benchSources(units, dir, lang, rec.Inputs.Files)
 		if err != nil {
 			return err
 		}
@@ -239,7 +264,7 @@ func (v *verifier) benchImages(ctx context.Context, cat *suite.Suite) error {
 		row := Row{Image: rec.Ref, Recorded: rec.Digest, Rebuilt: bi.Digest, Equal: rec.Digest == bi.Digest}
 		if !row.Equal {
 			row.Why = append(why, fileDiff(rec.Inputs.Files, bi.Inputs.Files)...)
-			if tc := v.rep.Images[name]; tc.Inputs != nil && bi.Inputs.BaseDigest != tc.Digest {
+			if tc := s.Rep.Images[name]; tc.Inputs != nil && bi.Inputs.BaseDigest != tc.Digest {
 				row.Why = append(row.Why, fmt.Sprintf("its toolchain image rebuilt to %s, not the recorded %s", termtext.ShortID(bi.Inputs.BaseDigest), termtext.ShortID(tc.Digest)))
 			}
 			if len(row.Why) == 0 {
@@ -252,16 +277,22 @@ func (v *verifier) benchImages(ctx context.Context, cat *suite.Suite) error {
 	return nil
 }
 
-// benchSources finds, in the suite, the sources a bench image was built
-// from (recorded as src/<unit>.<ext>); a recorded source the suite no longer
-// has is said so, not silently dropped.
-func benchSources(cat *suite.Suite, lang suite.Language, files map[string]string) ([]image.Source, []string, error) {
+// unitsOf are a language's bench sources in the suite, by unit (the
+// bench's name).
+func unitsOf(cat *suite.Suite, lang suite.Language) map[string]string {
 	byUnit := map[string]string{}
 	for _, bench := range cat.All {
 		if p := bench.Sources[lang.Name]; p != "" {
 			byUnit[bench.Name] = p
 		}
 	}
+	return byUnit
+}
+
+// benchSources finds, among the suite dir's sources by unit, those a bench
+// image was built from (recorded as src/<unit>.<ext>); a recorded source
+// the suite no longer has is said so, not silently dropped.
+func benchSources(byUnit map[string]string, dir string, lang suite.Language, files map[string]string) ([]image.Source, []string, error) {
 	var srcs []image.Source
 	var why []string
 	for name := range files {
@@ -271,7 +302,7 @@ func benchSources(cat *suite.Suite, lang suite.Language, files map[string]string
 		unit := strings.TrimSuffix(strings.TrimPrefix(name, "src/"), "."+lang.Ext)
 		p, ok := byUnit[unit]
 		if !ok {
-			why = append(why, fmt.Sprintf("bench source %s (%s) is no longer in the suite at %s", unit, lang.Name, cat.Dir))
+			why = append(why, fmt.Sprintf("bench source %s (%s) is no longer in the suite at %s", unit, lang.Name, dir))
 			continue
 		}
 		srcs = append(srcs, image.Source{Unit: unit, Path: p})

@@ -38,6 +38,9 @@ type Row struct {
 	MinP          *float64 `json:"min_p,omitempty"`
 	TooFewSamples bool     `json:"too_few_samples,omitempty"`
 	Counts        *Counts  `json:"counts,omitempty"`
+	// Ratios are, comparing two ab results, the row's two B/A ratios
+	// (comparekinds.go).
+	Ratios *Ratios `json:"ratios,omitempty"`
 }
 
 // Geomean is the geometric mean of the medians of the benches both
@@ -68,7 +71,10 @@ type Table struct {
 	Kind   string `json:"kind"`
 	// Halebench is the halebench that wrote the JSON (JSON stamps it).
 	Halebench *stamp.Tool `json:"halebench,omitempty"`
-	Lang      string      `json:"lang"`
+	// Compares is the kind of the two documents where they are not run
+	// reports: ab or xproc (comparekinds.go).
+	Compares string `json:"compares,omitempty"`
+	Lang     string `json:"lang"`
 	// Metric and Unit name what the rows compare where it is not time
 	// (time: both empty, as before metrics were chosen).
 	Metric  string `json:"metric,omitempty"`
@@ -98,14 +104,14 @@ func CompareFiles(oldPath, newPath, lang, metric string, alpha float64) (Table, 
 	if !ok || !m.Sampled() {
 		return Table{}, fmt.Errorf("compare: --metric=%s: give one of %s (instructions are set beside every row where both reports counted)", metric, judge.SampledNames())
 	}
-	old, err := result.ReadRun(oldPath, "compare")
+	od, nd, err := readPair(oldPath, newPath)
 	if err != nil {
 		return Table{}, err
 	}
-	cur, err := result.ReadRun(newPath, "compare")
-	if err != nil {
-		return Table{}, err
+	if od.Kind != result.Run {
+		return compareKinds(od, nd, lang, m, alpha)
 	}
+	old, cur := od.Run, nd.Run
 	if lang != "" {
 		held := union(Langs(old), Langs(cur))
 		if !slices.Contains(held, lang) {
@@ -352,6 +358,10 @@ func (t Table) figure(v int64) string {
 // for any change to be, then the geomean row. It writes results only: the
 // verb prints Warnings on stderr.
 func (t Table) Text(w io.Writer) {
+	if t.Compares != "" {
+		t.kindText(w)
+		return
+	}
 	// Everything but the figures comes from the two report files: cleaned.
 	c := termtext.Clean
 	fmt.Fprintf(w, "%s: old %s on %s\n%s  new %s on %s\n", c(t.Lang), c(t.OldRun), c(t.OldHost), strings.Repeat(" ", len(t.Lang)), c(t.NewRun), c(t.NewHost))

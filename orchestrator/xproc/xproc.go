@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"io"
-	"os"
-	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -42,21 +41,15 @@ func Rows(variant string, langs []suite.Language) []Row {
 	return rows
 }
 
-// Sources lists the xproc programs of a language in the suite.
-func Sources(suite string, l suite.Language) []image.Source {
-	if l.XProcPerRole {
-		paths, _ := filepath.Glob(filepath.Join(suite, "xproc", l.Name, "*."+l.Ext))
-		var out []image.Source
-		for _, p := range paths {
-			out = append(out, image.Source{Unit: "xproc_" + strings.TrimSuffix(filepath.Base(p), "."+l.Ext), Path: p})
-		}
-		return out
+// Sources lists the xproc programs of a language in the suite
+// (suite.XprocUnits), sorted by unit.
+func Sources(dir string, l suite.Language) []image.Source {
+	var out []image.Source
+	for unit, p := range suite.XprocUnits(dir, l) {
+		out = append(out, image.Source{Unit: unit, Path: p})
 	}
-	p := filepath.Join(suite, "xproc", "xproc."+l.Ext)
-	if _, err := os.Stat(p); err != nil {
-		return nil
-	}
-	return []image.Source{{Unit: "xproc", Path: p}}
+	sort.Slice(out, func(i, j int) bool { return out[i].Unit < out[j].Unit })
+	return out
 }
 
 // Expected checks.
