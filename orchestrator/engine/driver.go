@@ -15,6 +15,9 @@ import (
 type Driver interface {
 	// Info describes where the containers run.
 	Info(ctx context.Context) (HostInfo, error)
+	// Features says what this engine can do that callers branch on
+	// (Features.Need); it answers the same while the driver is connected.
+	Features(ctx context.Context) (Features, error)
 	// Close hangs up.
 	Close() error
 

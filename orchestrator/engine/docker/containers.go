@@ -104,6 +104,9 @@ func (e *Engine) create(ctx context.Context, s engine.Spec) (*Container, error) 
 	}
 	cfg, hc := configs(s)
 	resp, err := e.cli.ContainerCreate(ctx, cfg, hc, nil, nil, s.Name)
+	if isNotFound(err) {
+		return nil, engine.NotFound(fmt.Errorf("creating container from %s: %w", s.Image, err))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("creating container from %s: %w", s.Image, err)
 	}
