@@ -91,6 +91,9 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 		return nil, "", err
 	}
 	defer s.Close()
+	if err := s.Features.Need("xproc's pairs (a reader and a producer on one /dev/shm)", engine.FeatSharedIPC); err != nil {
+		return nil, "", err
+	}
 	if pl := session.PlatformOf(s.Host, s.Builder.Arch()); pl.Emulated != "" {
 		return nil, "", fmt.Errorf("xproc --platform=linux/%s: %s; run xproc on a %s host", pl.Arch, pl.Emulated, pl.Arch)
 	}

@@ -89,6 +89,8 @@ type Container struct {
 	stderr *tailWriter
 }
 
+var _ engine.Container = (*Container)(nil)
+
 // Create makes the container without starting it.
 func (e *Engine) Create(ctx context.Context, s engine.Spec) (engine.Container, error) {
 	c, err := e.create(ctx, s)
