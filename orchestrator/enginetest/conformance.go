@@ -51,7 +51,7 @@ func Conformance(t *testing.T, open func(t *testing.T) engine.Driver) {
 		name string
 		test func(*testing.T)
 	}{
-		{"Features", c.features}, {"Images", c.images}, {"Lifecycle", c.lifecycle}, {"NameOnce", c.nameOnce},
+		{"Features", c.features}, {"Images", c.images}, {"Life", c.life}, {"NameOnce", c.nameOnce},
 		{"Removal", c.removal}, {"Attach", c.attach}, {"ExitAndStderr", c.exitAndStderr}, {"Command", c.command},
 		{"Pinning", c.pinning}, {"MemoryLimit", c.memoryLimit}, {"SharedIPC", c.sharedIPC}, {"Volume", c.volume},
 		{"Privilege", c.privilege}, {"Build", c.build}, {"Archives", c.archives}, {"BuildCache", c.buildCache},

@@ -75,18 +75,18 @@ func (c *conf) attached(t *testing.T, s engine.Spec, stdin string) (string, int6
 	return stdout, code, ct
 }
 
-// lifecycle: a missing image is not found; a container is labelled as its
+// life: a missing image is not found; a container is labelled as its
 // run's and this process's, listed, started, waited for and removed (twice
 // is no error), then gone.
-func (c *conf) lifecycle(t *testing.T) {
+func (c *conf) life(t *testing.T) {
 	ctx := context.Background()
 	_, err := c.d.Create(ctx, engine.Spec{Image: "halebench-conformance/none:" + c.run, Cmd: []string{"true"}, RunID: c.run})
 	if err == nil || !engine.IsNotFound(err) {
 		t.Errorf("Create from a missing image: %v; want an error engine.IsNotFound sees", err)
 	}
-	ct := c.create(t, engine.Spec{Cmd: []string{"true"}, Labels: map[string]string{labelSuite: "lifecycle"}})
+	ct := c.create(t, engine.Spec{Cmd: []string{"true"}, Labels: map[string]string{labelSuite: "life"}})
 	l, err := c.d.ContainerLabels(ctx, ct.Identity())
-	if err != nil || l[engine.LabelApp] != "1" || l[engine.LabelRun] != c.run || l[labelSuite] != "lifecycle" ||
+	if err != nil || l[engine.LabelApp] != "1" || l[engine.LabelRun] != c.run || l[labelSuite] != "life" ||
 		l[engine.LabelOwner] != engine.Owner() || l[engine.LabelOwnerID] != engine.SelfIdentity().String() {
 		t.Errorf("labels %v (%v): want halebench's, the run's, the owner's and the spec's", l, err)
 	}
