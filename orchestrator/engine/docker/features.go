@@ -100,7 +100,9 @@ const emptyImage = "halebench/empty:1"
 // command, and marks a command not found with exit code 127 (the docker
 // CLI's "command not found"): so 127 means every privilege was granted,
 // and any other failure is the engine refusing it, in its own words.
-func (e *Engine) privilegedRefused(ctx context.Context) (string, error) {
+func (e *Engine) privilegedRefused(parent context.Context) (string, error) {
+	ctx, cancel := context.WithTimeout(parent, ProbeTimeout)
+	defer cancel()
 	if err := e.ensureEmpty(ctx); err != nil {
 		return "", err
 	}
