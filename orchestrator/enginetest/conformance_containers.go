@@ -168,8 +168,9 @@ func (c *conf) attach(t *testing.T) {
 	const text = "hello, conformance\n"
 	out, code, _ := c.attached(t, engine.Spec{Cmd: probe("cat")}, text)
 	want := text
-	if c.lacks(t, engine.FeatPrograms) {
+	if !c.f.Has[engine.FeatPrograms] {
 		want = ""
+		t.Logf("the %s driver has no programs: only that stdout ends, empty, is checked", c.f.Driver)
 	}
 	if out != want || code != 0 {
 		t.Errorf("cat: stdout %q, exit %d; want %q, 0", out, code, want)
