@@ -36,11 +36,12 @@ import (
 func Conformance(t *testing.T, open func(t *testing.T) engine.Driver) {
 	d := open(t)
 	ctx := context.Background()
+	asked := time.Now()
 	f, err := d.Features(ctx)
 	if err != nil {
 		t.Fatalf("Features: %v", err)
 	}
-	t.Logf("%s driver: %s", f.Driver, f)
+	t.Logf("%s driver, asked in %s: %s", f.Driver, time.Since(asked).Round(time.Millisecond), f)
 	c := &conf{d: d, f: f, run: fmt.Sprintf("conformance-%d-%04x", os.Getpid(), rand.Intn(1<<16))}
 	c.img = c.importProbe(t, "probe")
 	t.Cleanup(func() {
