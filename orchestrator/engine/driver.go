@@ -7,14 +7,20 @@ import (
 	"time"
 )
 
-// Driver is an engine as halebench uses it: a host to describe, containers
-// to run, an image store, a builder, and the labelled containers of runs to
-// find and remove. docs/driver.md says what each method has to mean
-// whatever the backend; the packages that call a driver declare the few
-// methods they need as interfaces of their own, met by every Driver.
+// Driver is an engine as halebench uses it: a host to describe, what it
+// can do (Features), containers to run, an image store, a builder, and the
+// labelled containers of runs to find and remove. It is the whole contract
+// a driver meets (docs/driver.md says what each method has to mean
+// whatever the backend; enginetest.Conformance checks it) and what a
+// session holds; the packages that call only a few of its methods declare
+// those as interfaces of their own, each asserted to be met by every
+// Driver.
 type Driver interface {
 	// Info describes where the containers run.
 	Info(ctx context.Context) (HostInfo, error)
+	// Features says what this engine can do that callers branch on
+	// (Features.Need); it answers the same while the driver is connected.
+	Features(ctx context.Context) (Features, error)
 	// Close hangs up.
 	Close() error
 
@@ -29,12 +35,7 @@ type Driver interface {
 	// stdout (versions, package lists).
 	Command(ctx context.Context, img, runID string, argv []string) (string, error)
 
-	Images
-	Containers
-}
-
-// Images is a driver's image store.
-type Images interface {
+	// The image store.
 	Image(ctx context.Context, ref string) (Image, bool, error)
 	Import(ctx context.Context, rootfs io.Reader, ref string, changes []string) error
 	Pull(ctx context.Context, ref string) error
@@ -46,11 +47,9 @@ type Images interface {
 	ImageMadeAt(ctx context.Context, ref string) (time.Time, error)
 	BuildCacheUsage(ctx context.Context) (records int, size, reclaimable int64, err error)
 	PruneBuildCache(ctx context.Context, keep int64) (int64, error)
-}
 
-// Containers are the labelled containers of halebench's runs on a driver:
-// the lock's holder, what a run leaves, what killed runs left.
-type Containers interface {
+	// The labelled containers of halebench's runs: the lock's holder, what
+	// a run leaves, what killed runs left.
 	ContainerLabels(ctx context.Context, id string) (map[string]string, error)
 	// Leftovers lists the IDs of halebench's containers; runID "" lists all.
 	Leftovers(ctx context.Context, runID string) ([]string, error)

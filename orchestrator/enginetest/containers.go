@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
@@ -32,13 +33,18 @@ type container struct {
 var _ engine.Container = (*container)(nil)
 
 // Create makes a container of s, not started. As an engine does, it
-// refuses an image the store does not hold and a name already taken (the
-// lock is such a name), and labels the container as its run's.
+// refuses an image the store does not hold, an image that declares a
+// VOLUME (engine.ErrImageVolume) and a name already taken (the lock is
+// such a name), and labels the container as its run's.
 func (f *Engine) Create(_ context.Context, s engine.Spec) (engine.Container, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.lookup(s.Image) == nil {
+	im := f.lookup(s.Image)
+	if im == nil {
 		return nil, fmt.Errorf("creating container from %s: %w", s.Image, notFound{s.Image})
+	}
+	if len(im.volumes) > 0 {
+		return nil, fmt.Errorf("image %s declares VOLUME %s: %w", s.Image, strings.Join(im.volumes, ", "), engine.ErrImageVolume)
 	}
 	if f.containers == nil {
 		f.containers = map[string]*container{}
@@ -74,8 +80,13 @@ func (c *container) Attach(context.Context) (io.WriteCloser, io.Reader, error) {
 	return inW, outR, nil
 }
 
-// Start runs the container's program in a goroutine.
+// Start runs the container's program in a goroutine. A container made
+// with ShmOf starts only while the container it names runs and shares its
+// /dev/shm (ShareShm), as Docker joins an IPC namespace.
 func (c *container) Start(context.Context) error {
+	if err := c.f.joinable(c.spec.ShmOf); err != nil {
+		return fmt.Errorf("starting container %s: %w", c.id, err)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.started {
@@ -83,6 +94,12 @@ func (c *container) Start(context.Context) error {
 	}
 	c.started = true
 	if !isSampler(c.spec.Cmd) || c.stdin == nil {
+		// A program the fake does not run ends at once: an attached
+		// client reads the end of its stdout, as of any program's.
+		if c.stdout != nil {
+			c.stdout.Close()
+			c.stdin.Close()
+		}
 		c.exit(0)
 		return nil
 	}
@@ -91,6 +108,34 @@ func (c *container) Start(context.Context) error {
 		c.stdout.CloseWithError(err)
 		c.exit(0)
 	}()
+	return nil
+}
+
+// joinable is nil when id ("": none) names a running container that
+// shares its /dev/shm.
+func (f *Engine) joinable(id string) error {
+	if id == "" {
+		return nil
+	}
+	f.mu.Lock()
+	donor := f.containers[id]
+	f.mu.Unlock()
+	if donor == nil {
+		return engine.NotFound(fmt.Errorf("no container %s to share /dev/shm with", id))
+	}
+	if !donor.spec.ShareShm {
+		return fmt.Errorf("container %s does not share its /dev/shm (made without ShareShm)", id)
+	}
+	donor.mu.Lock()
+	defer donor.mu.Unlock()
+	select {
+	case <-donor.done:
+		return fmt.Errorf("container %s, whose /dev/shm this one would use, is not running", id)
+	default:
+	}
+	if !donor.started {
+		return fmt.Errorf("container %s, whose /dev/shm this one would use, is not running", id)
+	}
 	return nil
 }
 

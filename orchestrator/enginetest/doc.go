@@ -14,9 +14,15 @@
 // real pool, servers and protocol checks run on it
 // (harness's TestAPlanRunsOnTheFakeDriver).
 //
-// It imitates no more of an engine than that: no process runs, nothing is
-// confined or pinned, image archives and pulls fail. What talks to a real
-// engine is tested on one (package enginetest).
+// It imitates no more of an engine than that, and its Features say so:
+// no process runs, nothing is confined or pinned, image archives and pulls
+// fail. What talks to a real engine is tested on one (package enginetest).
+//
+// conformance*.go is the driver contract as a test (Conformance), run
+// against the Docker driver on the real engine and against the fake: what
+// every driver must do, and what each feature it claims means.
+// testdata/conformance is the one program it runs in containers, built
+// static at test time.
 //
 // history.go makes git repositories for tests: a small history
 // with tags, a branch and a merge, as a hale repository lays them out.

@@ -24,6 +24,30 @@ func (f *Engine) Info(context.Context) (engine.HostInfo, error) {
 		CPUModel: "Fake CPU", LogicalCPUs: 4, MemoryBytes: 8 << 30, CgroupVersion: "v1", CgroupDriver: "cgroupfs", Hostname: "fake"}, nil
 }
 
+// Features are the fake's: a builder, a build cache, privilege granted and
+// /dev/shm shared between containers (ShmOf joins a running ShareShm
+// container, as Docker's IPC namespaces do). It runs no program but its
+// sampler, so nothing is pinned or limited, and it holds no layers to
+// archive (Save and Load refuse, naming the feature).
+func (f *Engine) Features(context.Context) (engine.Features, error) {
+	ft := engine.Features{Driver: "fake", API: "fake", Cgroup: "v1", Platforms: []string{"linux/amd64"}}
+	for _, feat := range []engine.Feature{engine.FeatPrivileged, engine.FeatSharedIPC, engine.FeatBuildKit, engine.FeatBuildCache} {
+		ft.With(feat, true, "")
+	}
+	for feat, why := range fakeLacks {
+		ft.With(feat, false, why)
+	}
+	return ft, nil
+}
+
+// fakeLacks are the features the fake has not, and why.
+var fakeLacks = map[engine.Feature]string{
+	engine.FeatArchives:    "the fake holds no layers",
+	engine.FeatPrograms:    "the fake runs no program but its sampler",
+	engine.FeatPinning:     "the fake runs nothing to pin",
+	engine.FeatMemoryLimit: "the fake runs nothing to limit",
+}
+
 // Close hangs up: nothing to do.
 func (f *Engine) Close() error { return nil }
 
@@ -51,10 +75,18 @@ func (f *Engine) Command(_ context.Context, img, _ string, argv []string) (strin
 	return "", nil
 }
 
-// Import stores an empty image under ref (the lock's image).
-func (f *Engine) Import(_ context.Context, rootfs io.Reader, ref string, _ []string) error {
+// Import stores an empty image under ref (the lock's image); of the
+// changes it keeps only VOLUME, which Create refuses.
+func (f *Engine) Import(_ context.Context, rootfs io.Reader, ref string, changes []string) error {
 	io.Copy(io.Discard, rootfs)
-	f.Add(ref, nil, 0)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id := f.add(ref, nil, 0, ref)
+	for _, c := range changes {
+		if v, ok := strings.CutPrefix(c, "VOLUME "); ok {
+			f.images[id].volumes = append(f.images[id].volumes, strings.Fields(v)...)
+		}
+	}
 	return nil
 }
 
@@ -63,12 +95,12 @@ func (f *Engine) Pull(_ context.Context, ref string) error {
 	return fmt.Errorf("pulling %s: the fake engine reaches no registry", ref)
 }
 
-// Save fails: the fake holds no image archives.
+// Save fails: the fake holds no image archives (no FeatArchives).
 func (f *Engine) Save(_ context.Context, refs ...string) (io.ReadCloser, error) {
-	return nil, fmt.Errorf("saving images %v: the fake engine holds no layers", refs)
+	return nil, fmt.Errorf("saving images %v: %w", refs, engine.Unsupported("fake", engine.FeatArchives, fakeLacks[engine.FeatArchives]))
 }
 
-// Load fails: the fake holds no image archives.
+// Load fails: the fake holds no image archives (no FeatArchives).
 func (f *Engine) Load(context.Context, io.Reader) error {
-	return fmt.Errorf("loading an image archive: the fake engine holds no layers")
+	return fmt.Errorf("loading an image archive: %w", engine.Unsupported("fake", engine.FeatArchives, fakeLacks[engine.FeatArchives]))
 }

@@ -42,6 +42,7 @@ type fakeImage struct {
 	size       int64
 	madeAt     time.Time
 	containers int64
+	volumes    []string // the VOLUMEs an imported image declares
 }
 
 // epoch is the fake's first "made at" time; its clock ticks per change,

@@ -102,8 +102,15 @@ func buildShared(e engine.Driver, l suite.Language, srcs []image.Source) (shared
 	return sharedImage{ref: bi.Ref, priv: priv}, nil
 }
 
+// Lister lists a run's containers: what NoLeftovers needs of a driver.
+type Lister interface {
+	Leftovers(ctx context.Context, runID string) ([]string, error)
+}
+
+var _ Lister = engine.Driver(nil)
+
 // NoLeftovers fails the test if any container of the run is still there.
-func NoLeftovers(t testing.TB, e engine.Driver, runID string) {
+func NoLeftovers(t testing.TB, e Lister, runID string) {
 	t.Helper()
 	ids, err := e.Leftovers(context.Background(), runID)
 	if err != nil {
@@ -114,9 +121,16 @@ func NoLeftovers(t testing.TB, e engine.Driver, runID string) {
 	}
 }
 
+// Dialler dials a builder: what BuildKit needs of a driver.
+type Dialler interface {
+	Builder(ctx context.Context) (engine.Builder, error)
+}
+
+var _ Dialler = engine.Driver(nil)
+
 // BuildKit is the engine's builder for one test, closed when the
 // test ends; a test that cannot reach it fails.
-func BuildKit(t testing.TB, e engine.Driver) engine.Builder {
+func BuildKit(t testing.TB, e Dialler) engine.Builder {
 	t.Helper()
 	bk, err := e.Builder(context.Background())
 	if err != nil {

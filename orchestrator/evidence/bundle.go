@@ -26,7 +26,7 @@ import (
 
 // Manifest is the table of contents of an evidence bundle.
 type Manifest struct {
-	Schema    string       `json:"schema"`
+	Schema    string      `json:"schema"`
 	Halebench *stamp.Tool `json:"halebench,omitempty"` // which halebench packed it
 	// Kind is the kind of report.json: run, ab or xproc.
 	Kind            string            `json:"kind,omitempty"`

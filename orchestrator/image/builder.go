@@ -30,6 +30,9 @@ type Engine interface {
 	Tag(ctx context.Context, src, dst string) error
 }
 
+// Every driver is an Engine.
+var _ Engine = engine.Driver(nil)
+
 // Options choose where images come from.
 type Options struct {
 	BaseImage string // a local image to build FROM instead of making one

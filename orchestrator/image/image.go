@@ -13,6 +13,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/hale-lang/halebench/orchestrator/engine"
 )
 
 // Name says which normaliser made an image; the report records it.
@@ -26,6 +28,9 @@ type ReproEngine interface {
 	Save(ctx context.Context, refs ...string) (io.ReadCloser, error)
 	Load(ctx context.Context, archive io.Reader) error
 }
+
+// Every driver is a ReproEngine.
+var _ ReproEngine = engine.Driver(nil)
 
 // Normalise rewrites image src as dst: canonical layers, every time in the
 // config set to epoch, labels added. It returns dst's ID (the digest of its

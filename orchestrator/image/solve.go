@@ -14,6 +14,9 @@ type Solver interface {
 	Build(ctx context.Context, b engine.Build) (engine.Built, error)
 }
 
+// Every driver's builder is a Solver.
+var _ Solver = engine.Builder(nil)
+
 // solver runs the builder's builds, each reported on log.
 type solver struct {
 	s   Solver

@@ -22,6 +22,9 @@ type Engine interface {
 	RemoveImage(ctx context.Context, ref string) error
 }
 
+// Every driver is an Engine.
+var _ Engine = engine.Driver(nil)
+
 // Check reads archive and says why it is not an archive holding exactly
 // images (reference → digest) under those references, or nil.
 func Check(archive string, images map[string]string) error {

@@ -20,6 +20,9 @@ type Engine interface {
 	Create(ctx context.Context, s engine.Spec) (engine.Container, error)
 }
 
+// Every driver is an Engine.
+var _ Engine = engine.Driver(nil)
+
 // Job is one (bench, language) pair to sample in a Server; the image, the
 // cpuset and the privilege are the server's.
 type Job struct {

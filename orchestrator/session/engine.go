@@ -19,3 +19,6 @@ type Locker interface {
 	Image(ctx context.Context, ref string) (engine.Image, bool, error)
 	Import(ctx context.Context, rootfs io.Reader, ref string, changes []string) error
 }
+
+// Every driver is a Locker.
+var _ Locker = engine.Driver(nil)

@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -35,5 +36,29 @@ func TestSessionOnTheFakeDriver(t *testing.T) {
 	}
 	if left, _ := drv.Leftovers(ctx, ""); len(left) != 0 {
 		t.Fatalf("left: %v\n%s", left, log.String())
+	}
+}
+
+// A session asks the engine's features once: a verb that builds is
+// refused at Open, naming the feature, on an engine that cannot (the
+// fake holds no image archives to normalise images with), and the lock
+// it took is released; the features are said on the log.
+func TestSessionRefusesWhatTheEngineLacks(t *testing.T) {
+	ctx := context.Background()
+	drv, err := engine.Open(ctx, "fake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	_, err = session.Open(ctx, session.Options{Kind: "test", Engine: drv, Log: &log})
+	var missing *engine.MissingFeatureError
+	if !errors.As(err, &missing) || missing.Feature != engine.FeatArchives || !strings.Contains(err.Error(), "building images needs image-archives") {
+		t.Fatalf("a building session on the fake: %v; want it refused for image-archives", err)
+	}
+	if !strings.Contains(log.String(), "engine: fake driver, API fake, cgroup v1") {
+		t.Errorf("the features are not said:\n%s", log.String())
+	}
+	if left, _ := drv.Leftovers(ctx, ""); len(left) != 0 {
+		t.Fatalf("left: %v", left)
 	}
 }

@@ -25,6 +25,9 @@ type Engine interface {
 	PruneBuildCache(ctx context.Context, keep int64) (int64, error)
 }
 
+// Every driver is an Engine (prune's).
+var _ Engine = engine.Driver(nil)
+
 // Options say what may go.
 type PruneOptions struct {
 	ResultsDir string // reports here name the images to keep

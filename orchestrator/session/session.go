@@ -38,6 +38,9 @@ type Session struct {
 	Host    engine.HostInfo
 	Builder *image.Builder
 	Eng     engine.Driver
+	// Features are what the engine can do, asked once at Open: a verb
+	// that needs one refuses, naming it (engine.Features.Need).
+	Features engine.Features
 
 	opts     Options
 	bk       engine.Builder
@@ -80,12 +83,42 @@ func (s *Session) open(ctx context.Context) error {
 	// The engine's architecture, read from it: the images are of it unless
 	// --platform asks for another.
 	s.opts.Images.EngineArch = image.NormArch(s.Host.Arch)
+	if err := s.needs(ctx); err != nil {
+		return err
+	}
 	if !s.opts.Images.NoBuild {
 		if s.bk, err = s.Eng.Builder(ctx); err != nil {
 			return err
 		}
 	}
 	s.Builder = image.New(s.Eng, s.BuildKit(), s.opts.Log, s.opts.Images)
+	return nil
+}
+
+// needs asks the engine's features, says them on the log, and refuses
+// what the session cannot do on it: images built without BuildKit, or
+// normalised without image archives. Images of a platform the engine
+// neither runs nor says it emulates are warned of.
+func (s *Session) needs(ctx context.Context) error {
+	f, err := s.Eng.Features(ctx)
+	if err != nil {
+		return err
+	}
+	s.Features = f
+	fmt.Fprintf(s.opts.Log, "engine: %s driver, API %s, cgroup %s, platforms %s: %s\n", f.Driver, f.API, f.Cgroup, strings.Join(f.Platforms, " "), f)
+	if !s.opts.Images.NoBuild {
+		if err := f.Need("building images", engine.FeatBuildKit, engine.FeatArchives); err != nil {
+			return err
+		}
+	}
+	// Said, not refused: whether the builder's list of emulated platforms
+	// is refreshed when an emulator is registered after the engine started
+	// is not established on every engine (the build itself fails if none is).
+	if a := s.opts.Images.Arch; a != "" && a != s.opts.Images.EngineArch {
+		if err := f.NeedPlatform("--platform=linux/"+a, "linux/"+a); err != nil {
+			fmt.Fprintf(s.opts.Log, "warning: %v\n", err)
+		}
+	}
 	return nil
 }
 

@@ -79,6 +79,11 @@ func Prune(ctx context.Context, eng engine.Driver, o PruneOptions, log, out io.W
 		return err
 	}
 	defer s.Close()
+	if o.CacheKeep >= 0 {
+		if err := s.Features.Need("pruning the build cache", engine.FeatBuildCache); err != nil {
+			return err
+		}
+	}
 	p, err := Run(ctx, s.Eng, o)
 	if err != nil {
 		return err

@@ -92,8 +92,8 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 		return nil, "", err
 	}
 	defer s.Close()
-	if pl := session.PlatformOf(s.Host, s.Builder.Arch()); pl.Emulated != "" {
-		return nil, "", fmt.Errorf("xproc --platform=linux/%s: %s; run xproc on a %s host", pl.Arch, pl.Emulated, pl.Arch)
+	if err := runnable(s); err != nil {
+		return nil, "", err
 	}
 	rep := &Report{
 		Kind: report.XprocKind, Schema: report.XprocSchema, Halebench: stamp.This(), GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
@@ -130,6 +130,19 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 		return rep, path, session.ErrInterrupted
 	}
 	return rep, path, nil
+}
+
+// runnable refuses an engine xproc cannot measure on: one that cannot put
+// a reader and a producer on one /dev/shm, or one that would emulate the
+// images' programs.
+func runnable(s *session.Session) error {
+	if err := s.Features.Need("xproc's pairs (a reader and a producer on one /dev/shm)", engine.FeatSharedIPC); err != nil {
+		return err
+	}
+	if pl := session.PlatformOf(s.Host, s.Builder.Arch()); pl.Emulated != "" {
+		return fmt.Errorf("xproc --platform=linux/%s: %s; run xproc on a %s host", pl.Arch, pl.Emulated, pl.Arch)
+	}
+	return nil
 }
 
 // buildImages makes each language's toolchain and an image of its xproc

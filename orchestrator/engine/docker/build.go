@@ -25,6 +25,8 @@ type BuildKit struct {
 	host string
 }
 
+var _ engine.Builder = (*BuildKit)(nil)
+
 // Builder is the engine's embedded BuildKit (BuildKit).
 func (e *Engine) Builder(ctx context.Context) (engine.Builder, error) {
 	bk, err := e.BuildKit(ctx)

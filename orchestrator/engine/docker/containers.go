@@ -89,6 +89,8 @@ type Container struct {
 	stderr *tailWriter
 }
 
+var _ engine.Container = (*Container)(nil)
+
 // Create makes the container without starting it.
 func (e *Engine) Create(ctx context.Context, s engine.Spec) (engine.Container, error) {
 	c, err := e.create(ctx, s)
@@ -104,6 +106,9 @@ func (e *Engine) create(ctx context.Context, s engine.Spec) (*Container, error) 
 	}
 	cfg, hc := configs(s)
 	resp, err := e.cli.ContainerCreate(ctx, cfg, hc, nil, nil, s.Name)
+	if isNotFound(err) {
+		return nil, engine.NotFound(fmt.Errorf("creating container from %s: %w", s.Image, err))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("creating container from %s: %w", s.Image, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/docker/docker/client"
@@ -18,6 +19,10 @@ type Engine struct {
 	cli     *client.Client
 	host    string // as errors and the report name it (ShownHost)
 	context string // the docker context that named it, if one did
+	feat    struct {
+		sync.Mutex
+		known *engine.Features // asked once per connection
+	}
 }
 
 var _ engine.Driver = (*Engine)(nil)

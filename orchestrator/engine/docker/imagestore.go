@@ -3,6 +3,7 @@ package docker
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/docker/docker/api/types"
@@ -14,7 +15,7 @@ import (
 // StoredImages lists the image store, sizes included (the engine's disk
 // usage report: it alone gives each image's shared size on API 1.41).
 func (e *Engine) StoredImages(ctx context.Context) ([]engine.StoredImage, error) {
-	du, err := e.cli.DiskUsage(ctx, types.DiskUsageOptions{Types: []types.DiskUsageObject{types.ImageObject}})
+	du, err := e.diskUsage(ctx, types.ImageObject)
 	if err != nil {
 		return nil, fmt.Errorf("listing images at %s: %w", e.host, err)
 	}
@@ -53,7 +54,7 @@ func (e *Engine) ImageMadeAt(ctx context.Context, ref string) (time.Time, error)
 // BuildCacheUsage is what the engine's BuildKit cache holds: its records'
 // total size and how much of it no build is using now.
 func (e *Engine) BuildCacheUsage(ctx context.Context) (records int, size, reclaimable int64, err error) {
-	du, err := e.cli.DiskUsage(ctx, types.DiskUsageOptions{Types: []types.DiskUsageObject{types.BuildCacheObject}})
+	du, err := e.diskUsage(ctx, types.BuildCacheObject)
 	if err != nil {
 		return 0, 0, 0, fmt.Errorf("reading the build cache's size at %s: %w", e.host, err)
 	}
@@ -79,4 +80,23 @@ func (e *Engine) PruneBuildCache(ctx context.Context, keep int64) (int64, error)
 		return 0, fmt.Errorf("pruning the build cache at %s: %w", e.host, err)
 	}
 	return int64(rep.SpaceReclaimed), nil
+}
+
+// diskUsage is the engine's disk usage report of one kind of object. An
+// engine computes one such report at a time and refuses a second meanwhile
+// (Docker 20.10: "a disk usage operation is already running", when
+// another client, another halebench prune or test, asks too): that is
+// waited out, a second at a time, as long as ctx allows.
+func (e *Engine) diskUsage(ctx context.Context, what types.DiskUsageObject) (types.DiskUsage, error) {
+	for {
+		du, err := e.cli.DiskUsage(ctx, types.DiskUsageOptions{Types: []types.DiskUsageObject{what}})
+		if err == nil || !strings.Contains(err.Error(), "disk usage operation is already running") {
+			return du, err
+		}
+		select {
+		case <-ctx.Done():
+			return du, err
+		case <-time.After(time.Second):
+		}
+	}
 }
