@@ -28,9 +28,9 @@ type fakeSampler struct {
 	// image prints as its elapsed_ns (none: all of it).
 	outside float64
 	printed map[string]float64
-	calls []runner.Where
-	jobs  []runner.Job
-	t     int
+	calls   []runner.Where
+	jobs    []runner.Job
+	t       int
 }
 
 func (f *fakeSampler) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
