@@ -163,7 +163,7 @@ func Reports(old, cur *report.Report, lang string, m *judge.Metric, alpha float6
 	if m == nil {
 		m = judge.MetricTime
 	}
-	t := Table{Schema: CompareSchema, Kind: CompareKind, Lang: lang, Alpha: alpha, OldRun: old.GeneratedAt, NewRun: cur.GeneratedAt, OldHost: host(old), NewHost: host(cur), metric: m}
+	t := Table{Schema: CompareSchema, Kind: CompareKind, Lang: lang, Alpha: alpha, OldRun: old.GeneratedAt, NewRun: cur.GeneratedAt, OldHost: hostLine(old.Host), NewHost: hostLine(cur.Host), metric: m}
 	if m != judge.MetricTime {
 		t.Metric, t.Unit = m.Name, m.Unit
 	}
@@ -260,12 +260,14 @@ func (t Table) Worse() bool {
 	return false
 }
 
-func host(r *report.Report) string {
-	cpu := r.Host.CPUModel
+// hostLine is the host a document was measured on, as compare's header
+// names it, whatever the document's kind.
+func hostLine(h report.Host) string {
+	cpu := h.CPUModel
 	if cpu == "" {
 		cpu = "unknown CPU"
 	}
-	return fmt.Sprintf("%s, %d CPUs, kernel %s", cpu, r.Host.LogicalCPUs, r.Host.Kernel)
+	return fmt.Sprintf("%s, %d CPUs, kernel %s", cpu, h.LogicalCPUs, h.Kernel)
 }
 
 func langOf(b *report.Bench, subject, lang string) *report.Lang {

@@ -99,7 +99,7 @@ func ABs(old, cur *report.Result, lang string, alpha float64) Table {
 	if lang == "" {
 		lang = cur.Subject
 	}
-	t := kindTable(result.AB, "ab result", lang, alpha, old.GeneratedAt, cur.GeneratedAt, abHost(old), abHost(cur))
+	t := kindTable(result.AB, "ab result", lang, alpha, old.GeneratedAt, cur.GeneratedAt, hostLine(old.Host), hostLine(cur.Host))
 	oldBy := map[string]*report.ABBench{}
 	for i := range old.Benches {
 		if b := &old.Benches[i]; b.Lang == lang {
@@ -123,14 +123,6 @@ func ABs(old, cur *report.Result, lang string, alpha float64) Table {
 	}
 	t.Geomean = ratioGeomean(t.Rows)
 	return t
-}
-
-func abHost(r *report.Result) string {
-	cpu := r.Host.CPUModel
-	if cpu == "" {
-		cpu = "unknown CPU"
-	}
-	return fmt.Sprintf("%s, %d CPUs, kernel %s", cpu, r.Host.LogicalCPUs, r.Host.Kernel)
 }
 
 // abRow compares one bench's two ratios.
@@ -224,7 +216,7 @@ func ratioGeomean(rows []Row) *Geomean {
 // the reader's median time, old and new, and the run compare's test over
 // the stored runs' times.
 func Xprocs(old, cur *report.XprocReport, alpha float64) Table {
-	t := kindTable(result.Xproc, "xproc report", "", alpha, old.GeneratedAt, cur.GeneratedAt, xprocHost(old), xprocHost(cur))
+	t := kindTable(result.Xproc, "xproc report", "", alpha, old.GeneratedAt, cur.GeneratedAt, hostLine(old.Host), hostLine(cur.Host))
 	for _, v := range []string{"small", "large"} {
 		oldBy := map[string]*report.XprocResult{}
 		for _, r := range old.Variants[v] {
@@ -249,14 +241,6 @@ func Xprocs(old, cur *report.XprocReport, alpha float64) Table {
 	}
 	t.Geomean = geomean(t.Rows)
 	return t
-}
-
-func xprocHost(r *report.XprocReport) string {
-	cpu := r.Host.CPUModel
-	if cpu == "" {
-		cpu = "unknown CPU"
-	}
-	return fmt.Sprintf("%s, %d CPUs, kernel %s", cpu, r.Host.LogicalCPUs, r.Host.Kernel)
 }
 
 // xprocPairRow compares one pair's times.
