@@ -140,11 +140,8 @@ func (s *session) timedRuns(o options, total int, res *wire.Result) *string {
 	var seedCheck *string // the check= of a timed run at the count's seed
 	for i := 0; i < total; i++ {
 		phases.begin()
-		ro := o
-		if o.count != nil && i == 0 && o.warmup > 0 {
-			ro.seed = wire.CountSeed // a warm-up is discarded: it serves the count at no cost
-		}
-		smp, spent := runOnce(ro, prog, s.cg, s.conf, s.stop)
+		ro, rp := runAt(o, prog, i)
+		smp, spent := runOnce(ro, rp, s.cg, s.conf, s.stop)
 		if ro.seed == wire.CountSeed && i == 0 && o.count != nil {
 			seedCheck = &smp.Check
 		}
@@ -181,4 +178,17 @@ func (s *session) cleanRoom(side string) error {
 		return s.room.cleanOwn()
 	}
 	return s.room.clean()
+}
+
+// runAt is the options and program of a job's i-th timed run: the job's,
+// but for the first warm-up of a job with a count, which is discarded and
+// so serves the count at no cost: it runs at the count's seed. Its program
+// is made anew, since the environment (the seed with it) is the
+// program's, not the options'.
+func runAt(o options, prog program, i int) (options, program) {
+	if o.count == nil || i != 0 || o.warmup <= 0 {
+		return o, prog
+	}
+	o.seed = wire.CountSeed
+	return o, programOf(o)
 }
