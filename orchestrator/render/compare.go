@@ -226,19 +226,29 @@ func orNone(langs []string) string {
 
 // geomean summarises the rows with figures on both sides; nil without rows.
 func geomean(rows []Row) *Geomean {
+	return geomeanOf(rows, func(r Row) (float64, float64, bool) {
+		o, n := r.Old+r.OldMedian, r.New+r.NewMedian // one of each pair is set
+		return float64(o), float64(n), r.DeltaPct != nil && o > 0 && n > 0
+	})
+}
+
+// geomeanOf is the geometric mean of the old and new figures pair gives
+// of each row (ok false: the row has none, and is left out); nil without
+// rows.
+func geomeanOf(rows []Row, pair func(Row) (old, new float64, ok bool)) *Geomean {
 	if len(rows) == 0 {
 		return nil
 	}
 	g := &Geomean{}
 	var lo, ln float64
 	for _, r := range rows {
-		o, n := r.Old+r.OldMedian, r.New+r.NewMedian // one of each pair is set
-		if r.DeltaPct == nil || o <= 0 || n <= 0 {
+		o, n, ok := pair(r)
+		if !ok {
 			g.LeftOut = append(g.LeftOut, r.Bench)
 			continue
 		}
-		lo += math.Log(float64(o))
-		ln += math.Log(float64(n))
+		lo += math.Log(o)
+		ln += math.Log(n)
 		g.Benches++
 	}
 	if g.Benches > 0 {

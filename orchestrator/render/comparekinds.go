@@ -190,26 +190,12 @@ func judgeShift(r *Row, old, cur []int64, alpha float64, up, down string) {
 // ratioGeomean is the geometric mean of the old and new ratios over the
 // rows with both.
 func ratioGeomean(rows []Row) *Geomean {
-	if len(rows) == 0 {
-		return nil
-	}
-	g := &Geomean{}
-	var lo, ln float64
-	for _, r := range rows {
+	return geomeanOf(rows, func(r Row) (float64, float64, bool) {
 		if r.Ratios == nil {
-			g.LeftOut = append(g.LeftOut, r.Bench)
-			continue
+			return 0, 0, false
 		}
-		lo += math.Log(r.Ratios.Old)
-		ln += math.Log(r.Ratios.New)
-		g.Benches++
-	}
-	if g.Benches > 0 {
-		o, n := math.Exp(lo/float64(g.Benches)), math.Exp(ln/float64(g.Benches))
-		d := (n/o - 1) * 100
-		g.Old, g.New, g.DeltaPct = &o, &n, &d
-	}
-	return g
+		return r.Ratios.Old, r.Ratios.New, true
+	})
 }
 
 // Xprocs compares two xproc reports row by row (each variant's pairs):
