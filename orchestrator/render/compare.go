@@ -411,19 +411,26 @@ func (t Table) Text(w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
+	t.foot(w, few, "benches both reports", "the stored samples")
+	t.countText(w)
+}
+
+// foot says what the marks and the test are, under any kind's table: the
+// sizes at which the test cannot reach alpha (few), what the geomean is
+// over (rows: "benches both reports"), and what p is computed over.
+func (t Table) foot(w io.Writer, few []string, rows, over string) {
 	if len(few) > 0 {
 		fmt.Fprintf(w, "¹ too few samples for the test to reach p < %.3g: at %s; need ≥ %d samples a side\n",
 			t.Alpha, strings.Join(few, ", at "), stats.MannWhitneyNeed(t.Alpha))
 	}
 	if g := t.Geomean; g != nil {
-		fmt.Fprintf(w, "geomean: over the %d benches both reports have figures of", g.Benches)
+		fmt.Fprintf(w, "geomean: over the %d %s have figures of", g.Benches, rows)
 		if len(g.LeftOut) > 0 {
-			fmt.Fprintf(w, "; left out (see their rows): %s", c(strings.Join(g.LeftOut, ", ")))
+			fmt.Fprintf(w, "; left out (see their rows): %s", termtext.Clean(strings.Join(g.LeftOut, ", ")))
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "p: two-sided Mann–Whitney U over the stored samples; a change is shown where p < %.3g\n", t.Alpha)
-	t.countText(w)
+	fmt.Fprintf(w, "p: two-sided Mann–Whitney U over %s; a change is shown where p < %.3g\n", over, t.Alpha)
 }
 
 // JSON writes the table as indented JSON.

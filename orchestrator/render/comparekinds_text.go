@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -78,22 +77,12 @@ func (t Table) kindFigure(v float64) string {
 	return report.FormatNs(int64(math.Round(v)))
 }
 
-// kindFoot says what the marks and the test are.
+// kindFoot says what the marks and the test are (foot), over what an ab
+// or xproc table's test runs.
 func (t Table) kindFoot(w io.Writer, few []string) {
-	if len(few) > 0 {
-		fmt.Fprintf(w, "¹ too few samples for the test to reach p < %.3g: at %s; need ≥ %d samples a side\n",
-			t.Alpha, strings.Join(few, ", at "), stats.MannWhitneyNeed(t.Alpha))
-	}
-	if g := t.Geomean; g != nil {
-		fmt.Fprintf(w, "geomean: over the %d rows both documents have figures of", g.Benches)
-		if len(g.LeftOut) > 0 {
-			fmt.Fprintf(w, "; left out (see their rows): %s", termtext.Clean(strings.Join(g.LeftOut, ", ")))
-		}
-		fmt.Fprintln(w)
-	}
 	what := "the stored runs' times"
 	if t.Compares == "ab" {
 		what = "the stored rounds' log-ratios ln(B/A)"
 	}
-	fmt.Fprintf(w, "p: two-sided Mann–Whitney U over %s; a change is shown where p < %.3g\n", what, t.Alpha)
+	t.foot(w, few, "rows both documents", what)
 }
