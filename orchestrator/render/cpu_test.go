@@ -31,7 +31,7 @@ func TestCompareAndPageByCPU(t *testing.T) {
 		t.Errorf("text lacks the new median in ns's format:\n%s", out.String())
 	}
 	var caption string
-	for _, m := range newMetricTables(cur, cur.Benches) {
+	for _, m := range newMetricTables(cur, "micro", cur.Benches) {
 		if strings.Contains(m.Caption, "cpu") {
 			caption = m.Caption + " " + strings.Join(m.Rows[0].Cells, " ")
 		}

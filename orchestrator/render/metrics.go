@@ -1,6 +1,8 @@
 package render
 
 import (
+	"html/template"
+
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
@@ -11,9 +13,12 @@ import (
 // figures the chart and the medians table give), so a metric declared in
 // the registry reaches the page without a line here.
 type metricTable struct {
-	Caption string
-	Heads   []string
-	Rows    []metricRow
+	// Chart draws the metric as the category's first chart draws time.
+	Chart     template.HTML
+	ChartNote string
+	Caption   string
+	Heads     []string
+	Rows      []metricRow
 }
 
 type metricRow struct {
@@ -21,10 +26,10 @@ type metricRow struct {
 	Cells []string
 }
 
-// newMetricTables are the tables of benches' sampled metrics beyond the
-// headline, in the registry's order; a metric no language holds on any of
-// benches has none.
-func newMetricTables(r *report.Report, benches []*report.Bench) []metricTable {
+// newMetricTables are the tables and charts of benches' sampled metrics
+// beyond the headline, in the registry's order; a metric no language holds
+// on any of benches has none.
+func newMetricTables(r *report.Report, title string, benches []*report.Bench) []metricTable {
 	var out []metricTable
 	langs := report.Langs(r)
 	for _, m := range judge.All() {
@@ -50,6 +55,7 @@ func newMetricTables(r *report.Report, benches []*report.Bench) []metricTable {
 			t.Rows = append(t.Rows, row)
 		}
 		if held {
+			t.Chart, t.ChartNote = metricChart(r, m, title+": "+m.Name, benches)
 			out = append(out, t)
 		}
 	}

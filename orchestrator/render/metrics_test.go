@@ -19,7 +19,7 @@ func TestMetricTablesFollowTheRegistry(t *testing.T) {
 	r := memRep(true, map[string][]int64{"a": {1000, 1001, 1002}})
 	r.Settings.Languages = []string{"c"}
 	r.Benches[0].SubjectResult.Figures = map[string]report.Figure{"toy_widgets": {Median: 3, Samples: []int64{2, 3, 4}}}
-	tabs := newMetricTables(r, r.Benches)
+	tabs := newMetricTables(r, "micro", r.Benches)
 	var captions []string
 	for _, tab := range tabs {
 		captions = append(captions, tab.Caption)
@@ -32,5 +32,14 @@ func TestMetricTablesFollowTheRegistry(t *testing.T) {
 	}
 	if cells := tabs[0].Rows[0].Cells; cells[0] != judge.FormatKiB(1001) {
 		t.Fatalf("memory cells %v", cells)
+	}
+	// Each table has its chart, on the metric's own axis: the subject
+	// alone holds toy here, so its medians, ticks in toy's format.
+	toyChart := string(tabs[1].Chart)
+	if !strings.Contains(toyChart, "median toy (log scale): no other language beside") || !strings.Contains(toyChart, ">w!") {
+		t.Fatalf("toy's chart: %s", toyChart)
+	}
+	if !strings.Contains(string(tabs[0].Chart), "median memory") {
+		t.Fatalf("memory's chart: %s", tabs[0].Chart)
 	}
 }

@@ -133,21 +133,29 @@ func categoryViews(runs []*Run) []categoryView {
 			continue
 		}
 		cv := categoryView{Title: c.Title, Numbers: newNumbers(r, benches)}
-		if hasSubjectData(benches) {
-			cv.Chart = ratioChart(r, c.Title, benches)
-			cv.ChartNote = "Marker: the language's median over the subject's (its shape and colour in the key); whisker: its fastest to slowest sample over the subject's median. The table gives the figures."
-		} else {
-			cv.Chart = medianChart(r, c.Title, benches)
-			cv.ChartNote = "Marker: the language's median (its shape and colour in the key); whisker: its fastest to slowest sample. The table gives the figures."
-		}
+		cv.Chart, cv.ChartNote = metricChart(r, charted, c.Title, benches)
 		for _, b := range benches {
 			cv.Benches = append(cv.Benches, newBenchView(runs, b))
 		}
 		cv.Counts = newCountTable(r, benches)
-		cv.Metrics = newMetricTables(r, benches)
+		cv.Metrics = newMetricTables(r, c.Title, benches)
 		out = append(out, cv)
 	}
 	return out
+}
+
+// metricChart is a category's chart of metric m and the note under it: each
+// language's ratio to the subject, or its medians where the subject has no
+// figure of m there.
+func metricChart(r *report.Report, m *judge.Metric, title string, benches []*report.Bench) (template.HTML, string) {
+	why := "no " + subjectTitle(r) + " data"
+	if hasSubjectData(m, benches) {
+		why = "no other language beside " + subjectTitle(r)
+		if c := ratioChart(r, m, title, benches); c != "" {
+			return c, "Marker: the language's median over the subject's (its shape and colour in the key); whisker: its fastest to slowest sample over the subject's median. The table gives the figures."
+		}
+	}
+	return medianChart(r, m, title, why, benches), "Marker: the language's median (its shape and colour in the key); whisker: its fastest to slowest sample. The table gives the figures."
 }
 
 // withOther is the report's categories and, when some bench is in none,
@@ -277,9 +285,9 @@ func NextTo(jsonPath string, r *report.Report) (string, error) {
 	return path, WriteFile(path, []*Run{RunOf(jsonPath, r)})
 }
 
-func hasSubjectData(benches []*report.Bench) bool {
+func hasSubjectData(m *judge.Metric, benches []*report.Bench) bool {
 	for _, b := range benches {
-		if figures(b.SubjectResult).Median > 0 {
+		if figuresOf(m, b.SubjectResult).Median > 0 {
 			return true
 		}
 	}

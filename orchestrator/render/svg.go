@@ -122,7 +122,7 @@ type ratioRow struct {
 // ratioChart draws a category: a row per bench, a dot per language at its
 // ratio to the subject on a log axis, whiskers from the language's fastest
 // to slowest sample over the subject's median, and a line at 1.
-func ratioChart(r *report.Report, title string, benches []*report.Bench) template.HTML {
+func ratioChart(r *report.Report, m *judge.Metric, title string, benches []*report.Bench) template.HTML {
 	subj := subjectTitle(r)
 	const left, right, rowGap = 178.0, 590.0, 6.0
 	var langs []string
@@ -133,14 +133,14 @@ func ratioChart(r *report.Report, title string, benches []*report.Bench) templat
 	}
 	lineH := 11.0
 	rowH := float64(len(langs))*lineH + rowGap
-	rows, vals := ratioRows(benches, langs)
+	rows, vals := ratioRows(m, benches, langs)
 	if len(vals) == 0 {
 		return "" // no axis without data: the page says so
 	}
 	d := &svgDoc{w: 600, h: 24 + float64(len(benches))*rowH + 22}
 	a := newLogAxis(vals, left, right, 1)
 	top := 16.0
-	d.add(`<text class="axis-title" x="%s" y="11">ratio = language / %s (log scale; &gt; 1: %s is faster)</text>`, f1(left), esc(subj), esc(subj))
+	d.add(`<text class="axis-title" x="%s" y="11">%sratio = language / %s (log scale; &gt; 1: %s %s)</text>`, f1(left), esc(chartLabel(m)), esc(subj), esc(subj), better(m))
 	d.xAxis(a, top, d.h-20, func(v float64) string { return report.FormatRatio(v) + "×" })
 	d.add(`<line class="one" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(a.x(1)), f1(top), f1(a.x(1)), f1(d.h-20))
 	for i, b := range benches {
@@ -173,25 +173,25 @@ func ratioChart(r *report.Report, title string, benches []*report.Bench) templat
 
 // ratioRows are, per bench, each language's ratio to the subject and its
 // whisker, and every value the axis must hold.
-func ratioRows(benches []*report.Bench, langs []string) (map[string][]ratioRow, []float64) {
+func ratioRows(m *judge.Metric, benches []*report.Bench, langs []string) (map[string][]ratioRow, []float64) {
 	rows := map[string][]ratioRow{}
 	var vals []float64
 	for _, b := range benches {
 		subj := b.SubjectResult
-		if subj == nil || figures(subj).Median <= 0 {
+		if subj == nil || figuresOf(m, subj).Median <= 0 {
 			continue
 		}
-		sm := float64(figures(subj).Median)
+		sm := float64(figuresOf(m, subj).Median)
 		for _, lang := range langs {
 			res := b.Comparatives[lang]
-			if res == nil || figures(res).Median <= 0 {
+			if res == nil || figuresOf(m, res).Median <= 0 {
 				continue
 			}
-			rr := ratioRow{lang: lang, ratio: float64(figures(res).Median) / sm}
-			if res.RatioVsSubject != nil {
+			rr := ratioRow{lang: lang, ratio: float64(figuresOf(m, res).Median) / sm}
+			if m.Headline && res.RatioVsSubject != nil { // the time rule's own ratio
 				rr.ratio = *res.RatioVsSubject
 			}
-			lo, hi := sampleRange(res)
+			lo, hi := sampleRange(m, res)
 			rr.low, rr.high = lo/sm, hi/sm
 			if res.Status == outcome.StatusParityMismatch {
 				rr.mark = "!"
@@ -204,23 +204,24 @@ func ratioRows(benches []*report.Bench, langs []string) (map[string][]ratioRow, 
 }
 
 // sampleRange is the fastest and slowest measured sample of a language.
-func sampleRange(res *report.Lang) (float64, float64) {
+func sampleRange(m *judge.Metric, res *report.Lang) (float64, float64) {
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, s := range figures(res).Samples {
+	for _, s := range figuresOf(m, res).Samples {
 		if s > 0 {
 			lo, hi = math.Min(lo, float64(s)), math.Max(hi, float64(s))
 		}
 	}
 	if math.IsInf(lo, 1) {
-		m := float64(figures(res).Median)
+		m := float64(figuresOf(m, res).Median)
 		return m, m
 	}
 	return lo, hi
 }
 
-// medianChart stands in for the ratio chart when the subject has no data:
-// each language's median elapsed per bench on a log time axis.
-func medianChart(r *report.Report, title string, benches []*report.Bench) template.HTML {
+// medianChart stands in for the ratio chart when there is no ratio to draw
+// (why: the subject has no figure of m, or no other language has one):
+// each language's median of m per bench on a log axis in m's format.
+func medianChart(r *report.Report, m *judge.Metric, title, why string, benches []*report.Bench) template.HTML {
 	const left, right, rowGap = 178.0, 590.0, 6.0
 	langs := report.Langs(r)
 	lineH := 11.0
@@ -228,8 +229,8 @@ func medianChart(r *report.Report, title string, benches []*report.Bench) templa
 	var vals []float64
 	for _, b := range benches {
 		for _, l := range langs {
-			if res := report.LangResult(r, b, l.Name); res != nil && figures(res).Median > 0 {
-				lo, hi := sampleRange(res)
+			if res := report.LangResult(r, b, l.Name); res != nil && figuresOf(m, res).Median > 0 {
+				lo, hi := sampleRange(m, res)
 				vals = append(vals, lo, hi)
 			}
 		}
@@ -240,8 +241,8 @@ func medianChart(r *report.Report, title string, benches []*report.Bench) templa
 	d := &svgDoc{w: 600, h: 24 + float64(len(benches))*rowH + 22}
 	a := newLogAxis(vals, left, right)
 	top := 16.0
-	d.add(`<text class="axis-title" x="%s" y="11">median elapsed (log scale): no %s data, so no ratios</text>`, f1(left), esc(subjectTitle(r)))
-	d.xAxis(a, top, d.h-20, func(v float64) string { return figure(int64(math.Round(v))) })
+	d.add(`<text class="axis-title" x="%s" y="11">median %s (log scale): %s, so no ratios</text>`, f1(left), esc(axisNoun(m)), esc(why))
+	d.xAxis(a, top, d.h-20, func(v float64) string { return m.Formatted(int64(math.Round(v))) })
 	for i, b := range benches {
 		y := top + float64(i)*rowH
 		if i%2 == 1 {
@@ -250,14 +251,14 @@ func medianChart(r *report.Report, title string, benches []*report.Bench) templa
 		d.add(`<text class="bench" x="%s" y="%s" text-anchor="end">%s</text>`, f1(left-6), f1(y+rowH/2+4), esc(b.Name))
 		for j, l := range langs {
 			res := report.LangResult(r, b, l.Name)
-			if res == nil || figures(res).Median <= 0 {
+			if res == nil || figuresOf(m, res).Median <= 0 {
 				continue
 			}
 			cy := y + rowGap/2 + float64(j)*lineH + lineH/2
 			c := colour(l.Name)
-			lo, hi := sampleRange(res)
+			lo, hi := sampleRange(m, res)
 			d.add(`<line class="whisker" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>`, f1(a.x(lo)), f1(cy), f1(a.x(hi)), f1(cy), c)
-			d.add("%s", mark(l.Name, a.x(float64(figures(res).Median)), cy, 3.5, "", b.Name+" "+l.Name+": "+figure(figures(res).Median)))
+			d.add("%s", mark(l.Name, a.x(float64(figuresOf(m, res).Median)), cy, 3.5, "", b.Name+" "+l.Name+": "+m.Formatted(figuresOf(m, res).Median)))
 		}
 	}
 	return d.html("chart ratio-chart", title)
