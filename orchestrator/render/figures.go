@@ -15,9 +15,10 @@ var charted = judge.MetricTime
 func figures(res *report.Lang) judge.Values { return figuresOf(charted, res) }
 
 // figuresOf is a language's figures of metric m, as the registry reads a
-// cell: every chart draws any sampled metric through it.
+// cell: every chart draws any sampled metric through it. A metric's own
+// chart, like its table, holds only the languages measured.
 func figuresOf(m *judge.Metric, res *report.Lang) judge.Values {
-	if res == nil {
+	if res == nil || (!m.Headline && !res.Status.Measured()) {
 		return judge.Values{}
 	}
 	return m.Read(res.Cell())

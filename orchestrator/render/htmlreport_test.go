@@ -197,7 +197,9 @@ func TestPageInChromium(t *testing.T) {
 			withSubject++
 		}
 	}
-	for class, want := range map[string]int{"chart ratio-chart": cats, "chart strip-plot": withData, "chart trend-chart": withSubject} {
+	// a ratio chart per category, and one per sampled metric's table
+	metricCharts := strings.Count(dom, `class="metric"`)
+	for class, want := range map[string]int{"chart ratio-chart": cats + metricCharts, "chart strip-plot": withData, "chart trend-chart": withSubject} {
 		if got := strings.Count(dom, `class="`+class+`"`); got != want {
 			t.Errorf("%d %q in the DOM, want %d", got, class, want)
 		}

@@ -8,7 +8,8 @@ import (
 )
 
 // metricTable is one sampled metric's medians in a category: per bench,
-// each language's median in the metric's format. The page has one for
+// each language's median in the metric's format (and its ratio to the
+// subject's, which its chart draws). The page has one for
 // every sampled metric the document holds beyond the headline (time, whose
 // figures the chart and the medians table give), so a metric declared in
 // the registry reaches the page without a line here.
@@ -48,6 +49,10 @@ func newMetricTables(r *report.Report, title string, benches []*report.Bench) []
 				if res := report.LangResult(r, b, l.Name); res != nil && res.Status.Measured() {
 					if v := m.Read(res.Cell()); v.Median > 0 {
 						cell, held = m.Formatted(v.Median), true
+						// the ratio its chart draws, so no figure is only there
+						if s := figuresOf(m, b.SubjectResult).Median; s > 0 && l.Name != r.Subject {
+							cell += " (" + report.FormatRatio(float64(v.Median)/float64(s)) + "×)"
+						}
 					}
 				}
 				row.Cells = append(row.Cells, cell)
