@@ -88,6 +88,10 @@ type state struct {
 	detail     string
 	countAsked bool
 	w          witnessSides // the witness of time, round for round
+	// byCount: the verdict is on the count lane's exact counts (a metric
+	// the samples do not carry), taken in round 1: the pair is done once
+	// both sides ran, since later rounds' times would decide nothing.
+	byCount bool
 }
 
 // Compare runs the rounds over pairs on s and returns each bench's
@@ -111,7 +115,7 @@ func Compare(ctx context.Context, s plan.Sampler, pairs []Pair, set Settings) *R
 	}
 	var all []*state
 	for _, p := range pairs {
-		st := &state{p: p, m: rounds}
+		st := &state{p: p, m: rounds, byCount: !set.Metric.Sampled()}
 		if why := missingOf(p); why != "" {
 			st.done, st.verdict, st.detail = true, outcome.Missing, why
 		}
@@ -214,6 +218,7 @@ func take(st *state, round, side int, o runner.Outcome) bool {
 	if st.got[0] > 0 && st.got[1] > 0 {
 		st.a, st.b = append(st.a, st.got[0]), append(st.b, st.got[1])
 		st.got = [2]int64{}
+		return st.byCount
 	}
 	return false
 }

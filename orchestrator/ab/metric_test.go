@@ -17,13 +17,18 @@ import (
 // twice the instructions on B is slower, with the counts as the medians
 // and their exact ratio; a pair the count lane did not count is missing.
 // The result names its metric and unit, its grid says them and writes the
-// medians in the metric's format, and its JSON reads back the same.
+// medians in the metric's format, and its JSON reads back the same. The
+// counts are round 1's, so round 1 is the only one.
 func TestCompareByInstructions(t *testing.T) {
 	f := &fakeSampler{rng: rand.New(rand.NewSource(5)), times: map[string]float64{"a": 1e6, "b": 1e6, "c": 1e6, "d": 1e6},
 		irs: map[string]uint64{"a": 1_000_000, "b": 2_000_000}}
 	res := Compare(context.Background(), f, []Pair{pair("counted", "a", "b"), pair("uncounted", "c", "d")}, Settings{Seed: 5, Metric: judge.Instructions})
 	if res.Metric != "instructions" || res.Unit != judge.Instructions.Unit {
 		t.Fatalf("result names metric %q unit %q", res.Metric, res.Unit)
+	}
+	// the counts come from round 1: no later round is run for them
+	if res.Rounds != 1 || len(f.calls) != 4 {
+		t.Errorf("%d rounds, %d jobs sent (stopped by %s), want 1 round of both pairs' two sides", res.Rounds, len(f.calls), res.StoppedBy)
 	}
 	by := map[string]Bench{}
 	for _, b := range res.Benches {
