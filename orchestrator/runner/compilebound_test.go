@@ -46,6 +46,7 @@ func TestCompileDiskIsBounded(t *testing.T) {
 //   - fork.hl forks sleepers until a fork fails (the process cap);
 //   - mem.hl starts three processes of 1.5 GiB each, each under the 2 GiB
 //     cap of one process, 4.5 GiB together: over the tree's 4 GiB.
+//
 // Every unit is compiled as C by clang afterwards, so each that is not
 // stopped builds.
 const hostileHale = `#!/bin/sh
