@@ -170,6 +170,11 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 	os.MkdirAll(filepath.Join(microLink, "benches"), 0o755)
 	os.Symlink(filepath.Join(outside, "micro"), filepath.Join(microLink, "benches", "micro"))
 	os.Symlink(outside, filepath.Join(benchesLink, "benches"))
+	// A suite whose xproc/, or a program in it, is a link.
+	xprocLink, xprocFileLink := t.TempDir(), t.TempDir()
+	os.Symlink(outside, filepath.Join(xprocLink, "xproc"))
+	os.MkdirAll(filepath.Join(xprocFileLink, "xproc"), 0o755)
+	os.Symlink(filepath.Join(outside, "micro", "secret.c"), filepath.Join(xprocFileLink, "xproc", "xproc.c"))
 	junk := filepath.Join(t.TempDir(), "evidence.tar")
 	os.WriteFile(junk, []byte("not a tar"), 0o644)
 	cases := []struct {
@@ -189,6 +194,8 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 		{[]string{"run", "--suite=/nonexistent-suite"}, []string{"no benches/ folder"}},
 		{[]string{"xproc", "--variant=medium"}, []string{"--variant=medium"}},
 		{[]string{"xproc", "--iters=0"}, []string{"--iters=0"}},
+		{[]string{"xproc", "--suite=" + xprocLink, "--lang=c"}, []string{filepath.Join(xprocLink, "xproc") + " is a symlink"}},
+		{[]string{"xproc", "--suite=" + xprocFileLink, "--lang=c"}, []string{filepath.Join(xprocFileLink, "xproc", "xproc.c") + " is a symlink"}},
 		{[]string{"run", suite, "--hale-src=/nonexistent-hale"}, []string{"--hale-src=/nonexistent-hale"}},
 		{[]string{"images", suite, "--hale-vendor=/nonexistent-crates"}, []string{"--hale-vendor=/nonexistent-crates"}},
 		{[]string{"xproc", "--hale-git=/nonexistent-git"}, []string{"--hale-git=/nonexistent-git"}},

@@ -250,6 +250,9 @@ func (v *verifier) benchImages(ctx context.Context, cat *suite.Suite, dir string
 		}
 		units := unitsOf(cat, lang)
 		if s.Xproc {
+			if err := suite.CheckXproc(dir); err != nil {
+				return err
+			}
 			units = suite.XprocUnits(dir, lang)
 		}
 		srcs, why, err := benchSources(units, dir, lang, rec.Inputs.Files)

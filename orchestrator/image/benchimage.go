@@ -54,66 +54,151 @@ func CountedPath(unit string) string       { return BinDir + "/" + unit + ".coun
 func CountedFailedPath(unit string) string { return CountedPath(unit) + ".build_failed" }
 
 // benchDockerfile compiles the benches in a stage of their own, as the
-// bench uid with no network (the build's force-network-mode), and makes the
-// bench image of the toolchain, the pristine sources, the compiled programs
-// (root's: no bench can rewrite one) and, last, the apart files (apart.go).
-// The image's entrypoint and health check are reset: a --b-image toolchain
-// chooses its own, and either would run in the privileged container.
-func benchDockerfile(region bool) string {
-	df := `ARG TOOLCHAIN
+// language's compile uid (CompileUID) with no network (the build's
+// force-network-mode), and makes the bench image of the toolchain, the
+// pristine sources, the compiled programs (root's: no bench can rewrite one)
+// and, last, the apart files (apart.go). The image's entrypoint and health
+// check are reset: a --b-image toolchain chooses its own, and either would
+// run in the privileged container.
+func benchDockerfile(region bool, uid int) string {
+	df := fmt.Sprintf(`ARG TOOLCHAIN
 FROM ${TOOLCHAIN} AS compile
-COPY --chown=65534:65534 src/ ` + SrcDir + `/
-COPY --chown=65534:65534 bin/ ` + BinDir + `/
+COPY --chown=%[1]d:%[1]d src/ `+SrcDir+`/
+COPY --chown=%[1]d:%[1]d bin/ `+BinDir+`/
 COPY build.sh /bench/build.sh
-USER 65534:65534
+USER %[1]d:%[1]d
 RUN sh /bench/build.sh
 FROM ${TOOLCHAIN}
-COPY src/ ` + SrcDir + `/
-COPY --from=compile --chown=0:0 ` + BinDir + `/ ` + BinDir + `/
-COPY --chown=0:0 ` + apartDir + `/halebench-sampler ` + SamplerPath + `
-`
+COPY src/ `+SrcDir+`/
+COPY --from=compile --chown=0:0 `+BinDir+`/ `+BinDir+`/
+COPY --chown=0:0 `+apartDir+`/halebench-sampler `+SamplerPath+`
+`, uid)
 	if region {
 		df += "COPY --chown=0:0 " + apartDir + "/gate/ " + path.Dir(wire.ClockGatePath) + "/\n"
 	}
 	return df + "USER 0:0\nENTRYPOINT []\nHEALTHCHECK NONE\n"
 }
 
+// CompileUID is the uid a language's benches are compiled as: one of its
+// own, not nobody (65534, whom the sampler runs benches as and a host may
+// run daemons as), because RLIMIT_NPROC, the compile's cap on processes,
+// counts every task of the uid on the host: with a uid per language, the
+// compile steps BuildKit runs side by side (one per language) do not share
+// one budget, and a fork bomb in one language's bench cannot make
+// another's compile fail. They share it where one language is compiled
+// twice at once (ab's two sides). 65520–65525 lie in the range Debian
+// reserves (65000–65533) and inside the 65536 uids any user-namespace
+// remapping maps.
+func CompileUID(lang string) int {
+	for i, l := range suite.All {
+		if l.Name == lang {
+			return compileUIDBase + i
+		}
+	}
+	return compileUIDBase + len(suite.All)
+}
+
+const compileUIDBase = 65520
+
 // The caps of one compile (or check) of one bench source: a source is a
 // few KiB, so what outgrows them (`#include "/dev/zero"`, a template bomb, a
-// compiler stuck on a FIFO) is a broken bench, made build_failed rather
-// than left to hang the build or eat the host (clang reads a device such as
-// /dev/zero as an empty file, but a macro bomb or rustc's include_bytes! of
-// a device grow without end). The memory cap is RLIMIT_DATA
-// of every compiler process (its heap and other private writable memory);
-// the time cap is wall-clock, for the compile's whole process group.
+// compiler stuck on a FIFO, a fork bomb) is a broken bench, made
+// build_failed rather than left to hang the build or eat the host (clang
+// reads a device such as /dev/zero as an empty file, but a macro bomb or
+// rustc's include_bytes! of a device grow without end).
+//
+// A BuildKit RUN step on this engine gets no cgroup limits and cannot make
+// a cgroup (the cgroup mounts are read-only, the step's uid has no
+// capability), so the whole compile tree is bounded with what the kernel
+// gives one uid:
+//   - processes: RLIMIT_NPROC at CompileProcCap, which counts every task
+//     (process or thread) of the compile uid (CompileUID) on the host;
+//   - memory, hard: RLIMIT_DATA at CompileMemCapKiB per process (its heap
+//     and other private writable memory), so at most CompileMemCapKiB ×
+//     CompileProcCap for the tree;
+//   - memory, watched: the tree's resident anonymous and shared memory
+//     summed every 0.2 s by a watch the script starts beside each
+//     compile; over CompileTreeMemCapKiB every process of the uid but the
+//     script's own is killed. It runs as the same uid (the step has no
+//     other), so a compile can stop it: a watch that did not end by itself
+//     makes the unit build_failed saying so;
+//   - time: a wall clock for the compile's process group (timeout), and
+//     after it every process the uid still has is killed, again until none
+//     is left (kill -KILL -1 from the step's script: the step's pid
+//     namespace holds only the build), so nothing a compiler left behind —
+//     a setsid child included, which outlives timeout's process group —
+//     runs on into the next compile or writes after the check.
 //
 // The disk a compile may write is capped twice: each file it writes at
 // CompileFileCapBytes (RLIMIT_FSIZE, inherited by every process it starts:
 // a write past it fails, the writer gets SIGXFSZ), and what the compile
 // stage holds after each compile (its output folder and every place the
-// bench uid can write) at CompileDiskCapKiB, over which the unit's output
-// is removed and it is build_failed saying so. After each compile every
-// process the bench uid still has is killed (kill -KILL -1 from the step's
-// script: the step's pid namespace holds only the build), so nothing a
-// compiler left behind — a setsid child included, which outlives timeout's
-// process group — runs on into the next compile or writes after the check.
+// uid can write) at CompileDiskCapKiB, over which the unit's output is
+// removed and it is build_failed saying so.
 const (
 	CompileTimeCapSeconds = 300
 	CompileMemCapKiB      = 2 << 20   // 2 GiB
+	CompileTreeMemCapKiB  = 4 << 20   // 4 GiB
+	CompileProcCap        = 256       // tasks: processes and threads
 	CompileFileCapBytes   = 256 << 20 // 256 MiB
 	CompileDiskCapKiB     = 1 << 20   // 1 GiB
 )
 
-// compileWritable are the places the bench uid can write in the compile
+// compileWritable are the places the compile uid can write in the compile
 // stage, whose sum the disk cap holds.
 const compileWritable = "/bench /tmp /var/tmp /dev/shm"
 
+// compileTasks is shell for the number of tasks (processes and threads) in
+// the step's pid namespace: all the compile uid's there.
+const compileTasks = "$(awk '/^Threads:/ {s+=$2} END {print s+0}' /proc/[0-9]*/status 2>/dev/null)"
+
+// killAll is shell that kills every process of the uid but the script's,
+// again while any is left (a fork bomb can fork while kill -1 walks the
+// task list; what it killed cannot fork again).
+const killAll = "  n=0; while kill -s KILL -- -1 2>/dev/null && [ $n -lt 50 ]; do n=$((n+1)); done\n"
+
+// watchScript is the memory watch of one compile: $1 is the pid of its
+// timeout, $2 the script's; it ends when that timeout has.
+func watchScript() string {
+	return fmt.Sprintf(`set -u
+while kill -0 "$1" 2>/dev/null; do
+  kib=$(awk '/^(RssAnon|RssShmem):/ {s+=$2} END {print s+0}' /proc/[0-9]*/status 2>/dev/null)
+  if [ "${kib:-0}" -gt %d ]; then
+    echo "$kib" >/tmp/halebench-watch/over
+    for p in /proc/[0-9]*; do p=${p#/proc/}; case $p in 1|"$2"|$$) ;; *) kill -s KILL "$p" 2>/dev/null ;; esac; done
+    exit 0
+  fi
+  sleep 0.2
+done
+exit 0
+`, CompileTreeMemCapKiB)
+}
+
+// compileRun is the shell that runs one compile (script, its output $OUT)
+// under its caps: status in rc, log in /tmp/halebench-build.log.
+func compileRun(what, script string) string {
+	var b strings.Builder
+	b.WriteString("  rm -rf /tmp/halebench-watch; mkdir /tmp/halebench-watch\n")
+	fmt.Fprintf(&b, "  timeout -k 10 %d sh %s </dev/null >/tmp/halebench-build.log 2>&1 &\n  cpid=$!\n", CompileTimeCapSeconds, script)
+	b.WriteString("  sh /tmp/halebench-watch.sh $cpid $$ </dev/null >/dev/null 2>&1 &\n  wpid=$!\n")
+	// The watch is of the compile's uid, which can stop it: it is continued,
+	// so that waiting for it cannot hang.
+	b.WriteString("  wait $cpid; rc=$?\n  kill -s CONT $wpid 2>/dev/null; wait $wpid; wrc=$?\n")
+	fmt.Fprintf(&b, "  tasks=%s\n", compileTasks)
+	b.WriteString(killAll)
+	fmt.Fprintf(&b, "  if [ -s /tmp/halebench-watch/over ]; then echo \"halebench: the %s of $unit held $(cat /tmp/halebench-watch/over) KiB of memory over its processes, over the %d MiB cap for a compile's whole tree, and was killed\" >>/tmp/halebench-build.log; rc=1\n", what, CompileTreeMemCapKiB>>10)
+	fmt.Fprintf(&b, "  elif [ $wrc -ne 0 ]; then echo \"halebench: the %s of $unit stopped halebench's memory watch of it (status $wrc)\" >>/tmp/halebench-build.log; rc=1\n", what)
+	fmt.Fprintf(&b, "  elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo \"halebench: the %s of $unit ran over the %d s time cap and was killed, with every process it started\" >>/tmp/halebench-build.log\n  fi\n", what, CompileTimeCapSeconds)
+	fmt.Fprintf(&b, "  if [ $rc -ne 0 ] && { [ \"$tasks\" -ge %d ] || grep -qi -e 'cannot fork' -e 'fork: ' -e 'resource temporarily unavailable' /tmp/halebench-build.log; }; then echo \"halebench: the %s of $unit reached the cap of %d processes and threads for its uid (RLIMIT_NPROC; $tasks at its end)\" >>/tmp/halebench-build.log; fi\n", CompileProcCap/2, what, CompileProcCap)
+	b.WriteString(compileBounds(what))
+	return b.String()
+}
+
 // compileBounds is the shell that follows one compile (its status in rc,
-// its log in /tmp/halebench-build.log, its output $OUT): every process it
-// left is killed, and the file and disk caps are said and enforced.
+// its log in /tmp/halebench-build.log, its output $OUT): the file and disk
+// caps are said and enforced.
 func compileBounds(what string) string {
 	var b strings.Builder
-	b.WriteString("  kill -s KILL -- -1 2>/dev/null\n")
 	fmt.Fprintf(&b, "  if [ $rc -ne 0 ] && grep -qi -e 'file size limit exceeded' -e 'file too large' /tmp/halebench-build.log; then echo \"halebench: the %s of $unit wrote a file over the %d MiB cap for one file and was stopped\" >>/tmp/halebench-build.log; fi\n", what, CompileFileCapBytes>>20)
 	fmt.Fprintf(&b, "  used=$(du -skx %s 2>/dev/null | awk '{s+=$1} END {print s+0}')\n", compileWritable)
 	fmt.Fprintf(&b, "  if [ \"$used\" -gt %d ]; then rm -rf \"$OUT\" \"$OUT\".* /tmp/halebench-scratch/* /tmp/halebench-home/* 2>/dev/null; echo \"halebench: the %s of $unit left $used KiB on disk, over the %d MiB cap for a compile: its output was removed\" >>/tmp/halebench-build.log; rc=1; fi\n", CompileDiskCapKiB, what, CompileDiskCapKiB>>10)
@@ -122,8 +207,9 @@ func compileBounds(what string) string {
 
 // compileLimits are the per-process limits at the top of a compile script.
 func compileLimits() string {
-	// ulimit -f counts 512-byte blocks in sh (dash, and bash as sh).
-	return fmt.Sprintf("ulimit -d %d || exit 125\nulimit -f %d || exit 125\n", CompileMemCapKiB, CompileFileCapBytes/512)
+	// ulimit -f counts 512-byte blocks in sh (dash, and bash as sh); the
+	// process cap is -u in bash and busybox, -p in dash.
+	return fmt.Sprintf("ulimit -d %d || exit 125\nulimit -f %d || exit 125\n{ ulimit -u %[3]d || ulimit -p %[3]d; } 2>/dev/null || exit 125\n", CompileMemCapKiB, CompileFileCapBytes/512, CompileProcCap)
 }
 
 // buildScript compiles every source of one language. A compile error leaves
@@ -143,13 +229,12 @@ func buildScript(lang suite.Language) string {
 	// caches (go's among them) go to a scratch home.
 	fmt.Fprintf(&b, "HOME=/tmp/halebench-home\nGOCACHE=$HOME/go-build\nexport HOME GOCACHE\nmkdir -p \"$HOME\"\nrm -f %s/.keep\n", BinDir)
 	fmt.Fprintf(&b, "cat >/tmp/halebench-compile.sh <<'HALEBENCH_COMPILE'\n%s%s\nHALEBENCH_COMPILE\n", compileLimits(), cmd)
+	fmt.Fprintf(&b, "cat >/tmp/halebench-watch.sh <<'HALEBENCH_WATCH'\n%sHALEBENCH_WATCH\n", watchScript())
 	fmt.Fprintf(&b, "for SRC in %s/*.%s; do\n  [ -e \"$SRC\" ] || continue\n  unit=$(basename \"$SRC\" .%s)\n  OUT=%s/$unit\n  export SRC OUT\n", SrcDir, lang.Ext, lang.Ext, BinDir)
-	fmt.Fprintf(&b, "  timeout -k 10 %d sh /tmp/halebench-compile.sh >/tmp/halebench-build.log 2>&1\n  rc=$?\n", CompileTimeCapSeconds)
-	fmt.Fprintf(&b, "  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo \"halebench: the compile of $unit ran over the %d s time cap and was killed\" >>/tmp/halebench-build.log; fi\n", CompileTimeCapSeconds)
-	b.WriteString(compileBounds("compile"))
+	b.WriteString(compileRun("compile", "/tmp/halebench-compile.sh"))
 	b.WriteString("  if [ $rc -eq 0 ]; then\n    echo \"built $unit\"\n  else\n    rm -f \"$OUT\"\n    cp /tmp/halebench-build.log \"$OUT.build_failed\"\n    echo \"build_failed $unit\"; tail -n 20 /tmp/halebench-build.log\n    fails=$((fails+1))\n  fi\ndone\n")
 	b.WriteString(countedScript(lang))
-	b.WriteString("# Only " + BinDir + " leaves this stage; the rest goes with it.\nrm -rf /tmp/halebench-build.log /tmp/halebench-compile.sh /tmp/halebench-scratch \"$HOME\"\necho \"$fails failed\"\n")
+	b.WriteString("# Only " + BinDir + " leaves this stage; the rest goes with it.\nrm -rf /tmp/halebench-build.log /tmp/halebench-compile.sh /tmp/halebench-watch.sh /tmp/halebench-watch /tmp/halebench-scratch \"$HOME\"\necho \"$fails failed\"\n")
 	return b.String()
 }
 
@@ -229,7 +314,7 @@ type benchContext struct {
 // sampler's sources and the clock gate's) and its inputs.
 func (b *Builder) benchFiles(lang suite.Language, sources []Source) (benchContext, error) {
 	lang = lang.ForArch(b.arch())
-	df := benchDockerfile(countsRegion(lang))
+	df := benchDockerfile(countsRegion(lang), CompileUID(lang.Name))
 	files := map[string][]byte{"Dockerfile": []byte(df), "build.sh": []byte(buildScript(lang)), "bin/.keep": nil}
 	sampler := map[string][]byte{"sampler/go.mod": []byte("module " + images.SamplerModule + "\n\ngo 1.22\n")}
 	gate, err := images.FS.ReadFile(images.ClockGateFile)

@@ -17,9 +17,7 @@ func countedScript(lang suite.Language) string {
 	if lang.CountCompile != "" && lang.NotCounted == "" {
 		fmt.Fprintf(&b, "cat >/tmp/halebench-count-compile.sh <<'HALEBENCH_COMPILE'\n%s%s\nHALEBENCH_COMPILE\n", compileLimits(), lang.CountCompile)
 		fmt.Fprintf(&b, "for SRC in %s/*.%s; do\n  [ -e \"$SRC\" ] || continue\n  unit=$(basename \"$SRC\" .%s)\n  OUT=%s\n  export SRC OUT\n", SrcDir, lang.Ext, lang.Ext, CountedPath("$unit"))
-		fmt.Fprintf(&b, "  timeout -k 10 %d sh /tmp/halebench-count-compile.sh >/tmp/halebench-build.log 2>&1\n  rc=$?\n", CompileTimeCapSeconds)
-		fmt.Fprintf(&b, "  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo \"halebench: the counted compile of $unit ran over the %d s time cap and was killed\" >>/tmp/halebench-build.log; fi\n", CompileTimeCapSeconds)
-		b.WriteString(compileBounds("counted compile"))
+		b.WriteString(compileRun("counted compile", "/tmp/halebench-count-compile.sh"))
 		b.WriteString("  if [ $rc -eq 0 ]; then\n    echo \"built $unit (counted)\"\n  else\n    rm -f \"$OUT\"\n    cp /tmp/halebench-build.log \"$OUT.build_failed\"\n    echo \"build_failed $unit (counted)\"; tail -n 20 /tmp/halebench-build.log\n  fi\ndone\n")
 	}
 	return b.String()

@@ -11,12 +11,13 @@ import (
 )
 
 // The generated build script is valid sh for every language and carries
-// every cap: memory, time, one file's size, the stage's disk, and the kill
+// every cap: memory (per process and the tree's), processes, time, one
+// file's size, the stage's disk, and the kill
 // of what a compile left after it.
 func TestBuildScriptCaps(t *testing.T) {
 	for _, l := range suite.All {
 		s := buildScript(l)
-		for _, want := range []string{"ulimit -d 2097152", "ulimit -f 524288", "timeout -k 10 300 ", "kill -s KILL -- -1", `-gt 1048576 ]`} {
+		for _, want := range []string{"ulimit -d 2097152", "ulimit -f 524288", "timeout -k 10 300 ", "kill -s KILL -- -1", `-gt 1048576 ]`, "ulimit -u 256 || ulimit -p 256", "halebench-watch.sh $cpid $$", `-gt 4194304 ]`} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%s: script lacks %q:\n%s", l.Name, want, s)
 			}

@@ -39,34 +39,62 @@ func TestCompileDiskIsBounded(t *testing.T) {
 	}
 }
 
-// setsidHale is a given hale whose compile of a.hl leaves a setsid child
-// (outside timeout's process group) and whose compile of b.hl, the next,
-// says whether that child still runs.
-const setsidHale = `#!/bin/sh
-if [ "$1" = --version ]; then echo "hale 0.17.0 (setsid stand-in)"; exit 0; fi
+// hostileHale is a given hale whose compiles are hostile by unit, one
+// bench image holding them all:
+//   - a.hl leaves a setsid child (outside timeout's process group), and
+//     b.hl, the next compile, says whether that child still runs;
+//   - fork.hl forks sleepers until a fork fails (the process cap);
+//   - mem.hl starts three processes of 1.5 GiB each, each under the 2 GiB
+//     cap of one process, 4.5 GiB together: over the tree's 4 GiB.
+//
+// Every unit is compiled as C by clang afterwards, so each that is not
+// stopped builds.
+const hostileHale = `#!/bin/sh
+if [ "$1" = --version ]; then echo "hale 0.17.0 (hostile stand-in)"; exit 0; fi
 case "$2" in
 */a.hl) setsid sh -c 'echo $$ >/bench/bin/leftover.pid; exec sleep 1000' </dev/null >/dev/null 2>&1 &
         sleep 1 ;;
 */b.hl) if kill -0 "$(cat /bench/bin/leftover.pid)" 2>/dev/null; then echo alive; else echo gone; fi >/bench/bin/leftover.report ;;
+*/fork.hl) i=0; while [ $i -lt 2000 ]; do sleep 1000 & i=$((i+1)); done; echo "forked $i"; exit 1 ;;
+*/mem.hl) printf '#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\nint main(void) { size_t n = 1536ul << 20; char *p = malloc(n); if (!p) return 3; memset(p, 1, n); sleep(600); return p[n - 1]; }\n' >/tmp/hog.c
+          /usr/bin/clang -O0 -o /tmp/hog /tmp/hog.c || exit 1
+          /tmp/hog & /tmp/hog & /tmp/hog & wait; exit 1 ;;
 esac
 exec /usr/bin/clang -O1 -x c "$2" -o "${2%.hl}"
 `
 
 // No process a compile leaves — a setsid child included, which timeout's
-// process group kill does not reach — runs on into the next compile.
+// process group kill does not reach — runs on into the next compile; a
+// compile that forks past the process cap, or whose processes together
+// hold more memory than the tree's cap, is build_failed naming the cap,
+// and its siblings build.
 func TestCompileLeavesNoProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	k := newGivenKit(t, ctx, "compile-setsid")
 	eng, runID := k.eng, k.runID
-	given := k.standInHale("setsid-hale", setsidHale, "", nil)
+	given := k.standInHale("hostile-hale", hostileHale, "", nil)
 	src := "int main(void) { return 0; }\n"
-	bi := k.mustBenchImage("hale", given, map[string]string{"a": src, "b": src})
-	out, err := eng.Command(ctx, bi.Ref, runID, []string{"sh", "-c", "cat /bench/bin/leftover.report; true"})
+	start := time.Now()
+	bi := k.mustBenchImage("hale", given, map[string]string{"a": src, "b": src, "fork": src, "mem": src})
+	t.Logf("bench image in %s", time.Since(start).Round(time.Second))
+	out, err := eng.Command(ctx, bi.Ref, runID, []string{"sh", "-c", "ls /bench/bin; echo; cat /bench/bin/leftover.report; for f in /bench/bin/*.build_failed; do echo \"== $f\"; tail -n 3 \"$f\"; done; true"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.TrimSpace(out) != "gone" {
-		t.Fatalf("the setsid child of a's compile, seen from b's: %q, want gone", out)
+	t.Logf("%s", out)
+	for _, want := range []string{
+		"\ngone\n",
+		"the compile of fork reached the cap of 256 processes and threads for its uid",
+		"over the 4096 MiB cap for a compile's whole tree, and was killed",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the bench image lacks %q:\n%s\nbuild log:\n%s", want, out, k.log.String())
+		}
+	}
+	for _, built := range []string{"a\n", "b\n"} {
+		if !strings.Contains(out, built) {
+			t.Errorf("want %s built:\n%s", strings.TrimSpace(built), out)
+		}
 	}
 }

@@ -64,7 +64,7 @@ func CheckOptions(o Options) error {
 			return fmt.Errorf("--variant=%s: want small or large", v)
 		}
 	}
-	return nil
+	return suite.CheckXproc(o.Suite)
 }
 
 // RunOnEngine measures every row of every variant, each run of a pair a job
