@@ -155,10 +155,7 @@ func (s *session) countRuns(o options, seedCheck *string) ([]wire.Count, bool) {
 			return out, false
 		}
 	}
-	if !region || cj.NoWitness {
-		return out, false
-	}
-	return s.witnessRuns(o, out, want)
+	return s.witnessRuns(o, out, want, region && !cj.NoWitness)
 }
 
 // witnessRuns takes the whole process's count of the job's program, once,
@@ -169,7 +166,11 @@ func (s *session) countRuns(o options, seedCheck *string) ([]wire.Count, bool) {
 // Nothing it adds is a channel the program can reach: it is one more
 // counted run. A witness that could not be taken fails the region counts
 // it was to witness: a region count is only taken beside its process's.
-func (s *session) witnessRuns(o options, out []wire.Count, want string) ([]wire.Count, bool) {
+// take false: the job takes none (not a region job, or a later one).
+func (s *session) witnessRuns(o options, out []wire.Count, want string, take bool) ([]wire.Count, bool) {
+	if !take {
+		return out, false
+	}
 	wo := o
 	wj := *o.count
 	wj.NoCacheSim = true

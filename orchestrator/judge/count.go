@@ -188,15 +188,7 @@ func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *Entry) {
 		return
 	}
 	if cc.Verdict == outcome.Unwitnessed {
-		// The count does not gate; a regression of the time stands.
-		if v.Status.Severity() < outcome.Regresses {
-			v.Status, v.Cells[subject] = outcome.Unwitnessed, outcome.Unwitnessed
-		}
-		if d := v.Detail[subject]; d != "" {
-			v.Detail[subject] = d + "; " + cc.Why
-		} else {
-			v.Detail[subject] = cc.Why
-		}
+		unwitnessedCount(v, subject, cc.Why)
 		return
 	}
 	if s := cells[subject]; s.Status == outcome.OK && s.Median == 0 {
@@ -239,6 +231,19 @@ func processOf(runs []wire.Count) uint64 {
 		}
 	}
 	return p
+}
+
+// unwitnessedCount makes the bench unwitnessed by its subject's count,
+// which does not gate; a regression of the time stands.
+func unwitnessedCount(v *Verdict, subject, why string) {
+	if v.Status.Severity() < outcome.Regresses {
+		v.Status, v.Cells[subject] = outcome.Unwitnessed, outcome.Unwitnessed
+	}
+	if d := v.Detail[subject]; d != "" {
+		v.Detail[subject] = d + "; " + why
+	} else {
+		v.Detail[subject] = why
+	}
 }
 
 // witnessCount holds a cell's counts cc to their witness (InstrWitness):
