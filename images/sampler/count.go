@@ -155,7 +155,48 @@ func (s *session) countRuns(o options, seedCheck *string) ([]wire.Count, bool) {
 			return out, false
 		}
 	}
-	return out, false
+	return s.witnessRuns(o, out, want, region && !cj.NoWitness)
+}
+
+// witnessRuns takes the whole process's count of the job's program, once,
+// as the region counts' witness (wire.InstructionsProcess): the same
+// program, environment (but the clock gate), seed, log socket and checks
+// as a region run, Callgrind collecting from the start without its cache
+// simulation (the witness needs Ir alone, and is the cheaper for it).
+// Nothing it adds is a channel the program can reach: it is one more
+// counted run. A witness that could not be taken fails the region counts
+// it was to witness: a region count is only taken beside its process's.
+// take false: the job takes none (not a region job, or a later one).
+func (s *session) witnessRuns(o options, out []wire.Count, want string, take bool) ([]wire.Count, bool) {
+	if !take {
+		return out, false
+	}
+	wo := o
+	wj := *o.count
+	wj.NoCacheSim = true
+	wo.count = &wj
+	w, _, spent := s.countOnce(wo, false, want)
+	if !spent {
+		if err := s.room.clean(); err != nil {
+			w = wire.Count{Status: wire.CountFailed, Detail: "the counted run left what could not be cleaned: " + err.Error()}
+			spent = true
+		}
+	}
+	for i, c := range out {
+		switch {
+		case c.Status != wire.CountOK || c.Scope != wire.ScopeRegion:
+		case w.Status != wire.CountOK || w.Ir == 0:
+			why := w.Detail
+			if why == "" {
+				why = "it counted no instruction"
+			}
+			out[i] = wire.Count{Status: wire.CountFailed, Scope: c.Scope, Instrument: c.Instrument, WallNs: c.WallNs,
+				Detail: "the whole-process run that witnesses the region count failed: " + why}
+		default:
+			out[i].Set(wire.InstructionsProcess, int64(w.Ir))
+		}
+	}
+	return out, spent
 }
 
 // checkAtCountSeed is the check= the counted runs must print: known

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -136,7 +137,7 @@ func TestClientRequestLinesAreNotTheSummary(t *testing.T) {
 	forged := log + "**" + itoa(pid) + "** Collected : 1 1 1 1 1 1 1 1 1\n"
 	want, _ := parseCountLog(log, pid, true)
 	got, err := parseCountLog(forged, pid, true)
-	if err != nil || got != want {
+	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("with a forged client line: %+v %v, want %+v", got, err, want)
 	}
 }
@@ -264,7 +265,7 @@ func TestCountArgvHasNoGdbserver(t *testing.T) {
 // is left as it is.
 func TestCheckAgrees(t *testing.T) {
 	ok := wire.Count{Status: wire.CountOK, Ir: 10, Scope: wire.ScopeRegion}
-	if c := checkAgrees(ok, "ok:1", "ok:1"); c != ok {
+	if c := checkAgrees(ok, "ok:1", "ok:1"); !reflect.DeepEqual(c, ok) {
 		t.Errorf("agreeing checks: %+v", c)
 	}
 	c := checkAgrees(ok, "ok:2", "ok:1")
@@ -272,7 +273,7 @@ func TestCheckAgrees(t *testing.T) {
 		t.Errorf("differing checks: %+v", c)
 	}
 	failed := wire.Count{Status: wire.CountFailed, Detail: "x"}
-	if c := checkAgrees(failed, "a", "b"); c != failed {
+	if c := checkAgrees(failed, "a", "b"); !reflect.DeepEqual(c, failed) {
 		t.Errorf("a failed count: %+v", c)
 	}
 }

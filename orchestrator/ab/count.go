@@ -52,7 +52,45 @@ func judgeCounts(b *Bench, p Pair, a, bs []runner.Count) {
 	default:
 		b.CountStatus = outcome.OK
 		b.InstrRatio = float64(cb.Median) / float64(ca.Median)
+		countWitness(b, ca, cb)
 	}
+}
+
+// countWitness holds B/A of the region counts to B/A of their witnesses,
+// the whole processes' counts (judge.InstrWitness says what they are):
+// where a side's region counts more than its process, or the instructions
+// outside the region grew on one side past the witness's tolerance of the
+// other's, B/A of the region is not taken and the pair is judged on B/A of
+// the process counts, said in the detail. A side without a witness (a
+// process-scope count is its own) leaves the region's ratio as it is.
+func countWitness(b *Bench, a, bs judge.Counts) {
+	if a.Scope != wire.ScopeRegion || a.Process == 0 || bs.Process == 0 {
+		return
+	}
+	why := ""
+	for _, s := range []struct {
+		side string
+		c    judge.Counts
+	}{{"A", a}, {"B", bs}} {
+		if w := judge.InstrWitness(s.c, 0, nil); w.Why != "" && why == "" {
+			why = s.side + ": " + w.Why
+		}
+	}
+	oa, ob := a.Process-min(a.Median, a.Process), bs.Process-min(bs.Median, bs.Process)
+	if why == "" {
+		if g := judge.OutsideInstrGrew(ob, oa); g != "" {
+			why = "B against A: " + g
+		} else if g := judge.OutsideInstrGrew(oa, ob); g != "" {
+			why = "A against B: " + g
+		}
+	}
+	if why == "" {
+		return
+	}
+	region := b.InstrRatio
+	b.InstrA, b.InstrB = a.Process, bs.Process
+	b.InstrRatio = float64(bs.Process) / float64(a.Process)
+	b.Detail = join(b.Detail, fmt.Sprintf("B/A of the region counts is %.3f, of the whole processes' %.3f: %s; the verdict on instructions is the processes'", region, b.InstrRatio, why))
 }
 
 // sideWhy names the side (or sides) whose counts ended st, with why.

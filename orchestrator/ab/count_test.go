@@ -2,6 +2,7 @@ package ab
 
 import (
 	"context"
+	"math"
 	"math/rand"
 	"strings"
 	"testing"
@@ -69,5 +70,40 @@ func TestCountJobIsRunsJob(t *testing.T) {
 	if why != wantWhy || got == nil || got.Runs != want.Runs || got.TimeoutNs != want.TimeoutNs || got.Runs < judge.MinCountedRuns ||
 		got.TimeoutNs != int64(min(runner.CountTimeout(7e9), runner.DefaultCountTimeout)) {
 		t.Fatalf("ab's count job %+v (%q), run's %+v (%q)", got, why, want, wantWhy)
+	}
+}
+
+// ab --metric=instructions holds B/A of the region counts to B/A of the
+// whole processes': B moved its work out of the region (a fifth of A's
+// region, the same process), so the pair is judged on the processes and
+// says so; an honest B that halves its region halves its process too and
+// keeps the region's ratio; sides without a witness are left as they are.
+func TestCountsJudgeOnTheWitness(t *testing.T) {
+	side := func(region, process uint64) []runner.Count {
+		r := []runner.Count{{Status: wire.CountOK, Scope: wire.ScopeRegion, Ir: region}, {Status: wire.CountOK, Scope: wire.ScopeRegion, Ir: region}}
+		if process > 0 {
+			r[0].Set(wire.InstructionsProcess, int64(process))
+		}
+		return r
+	}
+	job := &wire.CountJob{Runs: 2, Region: true}
+	p := Pair{Name: "x", A: Side{Job: runner.Job{Count: job}}, B: Side{Job: runner.Job{Count: job}}}
+	for _, c := range []struct {
+		name          string
+		a, b          []runner.Count
+		ratio         float64
+		judgedProcess bool
+	}{
+		{"moved out", side(5_000_000, 5_100_000), side(1_000_000, 5_100_000), 1, true},
+		{"region over its process", side(5_000_000, 5_100_000), side(6_000_000, 5_100_000), 1, true},
+		{"honestly halved", side(5_000_000, 5_100_000), side(2_500_000, 2_600_000), 0.5, false},
+		{"no witness", side(5_000_000, 0), side(1_000_000, 0), 0.2, false},
+	} {
+		b := Bench{Name: c.name, Rounds: 3}
+		judgeCounts(&b, p, c.a, c.b)
+		said := strings.Contains(b.Detail, "the verdict on instructions is the processes'")
+		if b.CountStatus != outcome.OK || math.Abs(b.InstrRatio-c.ratio) > 0.01 || said != c.judgedProcess {
+			t.Errorf("%s: %s ratio %.3f (want %.3f), detail %q", c.name, b.CountStatus, b.InstrRatio, c.ratio, b.Detail)
+		}
 	}
 }

@@ -124,7 +124,7 @@ func laneCount(ln *lane, v *judge.CountCheck) *report.CountLane {
 	}
 	cl := &report.CountLane{Runs: []report.CountRunResult{}, Scope: v.Scope, Ir: v.Median, EstCycles: v.EstCycles, Spread: v.Spread,
 		Verdict: v.Verdict, Reason: v.Why, Baseline: v.Baseline, Band: v.Band, Target: ln.lang.CountTarget,
-		Valgrind: ln.out.Env.Valgrind, Instrument: v.Instrument, WallNs: ln.count.ns, CPUs: ln.count.cpus, TimeoutNs: ln.count.timeout.Nanoseconds()}
+		Valgrind: ln.out.Env.Valgrind, Instrument: v.Instrument, Process: v.Process, Witness: v.Witness, WallNs: ln.count.ns, CPUs: ln.count.cpus, TimeoutNs: ln.count.timeout.Nanoseconds()}
 	if v.Baseline > 0 && v.Verdict != outcome.Incomparable {
 		d := v.Delta
 		cl.Delta = &d
@@ -135,7 +135,7 @@ func laneCount(ln *lane, v *judge.CountCheck) *report.CountLane {
 			est = r.EstimatedCycles()
 		}
 		cl.Runs = append(cl.Runs, report.CountRunResult{Status: r.Status, Detail: r.Detail, Scope: r.Scope, Ir: r.Ir, EstCycles: est,
-			Instrument: r.Instrument, WallNs: r.WallNs})
+			Instrument: r.Instrument, WallNs: r.WallNs, Figures: r.Figures})
 	}
 	return cl
 }
@@ -238,12 +238,12 @@ func (r *run) updateCounts(pass []*benchRun) error {
 		if ln == nil || v == nil {
 			continue
 		}
-		if v.Status != outcome.OK {
-			fmt.Fprintf(p.Log, "baselines: %s counts not recorded (%s: %s)\n", br.b.Name, v.Status, v.Why)
+		if v.Status != outcome.OK || v.Verdict == outcome.Unwitnessed {
+			fmt.Fprintf(p.Log, "baselines: %s counts not recorded (%s: %s)\n", br.b.Name, v.Verdict, v.Why)
 			continue
 		}
 		m[br.b.Name] = judge.Counted{Instructions: v.Median, EstCycles: v.EstCycles, Spread: v.Spread, Scope: v.Scope,
-			Target: ln.lang.CountTarget, Valgrind: ln.out.Env.Valgrind, Instrument: v.Instrument, Digest: digest}
+			Target: ln.lang.CountTarget, Valgrind: ln.out.Env.Valgrind, Instrument: v.Instrument, Digest: digest, Process: v.Process}
 	}
 	if len(m) == 0 {
 		if p.Count == CountOnly {

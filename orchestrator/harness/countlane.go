@@ -142,6 +142,10 @@ func (c *counting) countCell(ctx context.Context, env Env, t countTask, cpu stri
 	if c.p.UpdateBaselines || !judge.SettledByOne(cellOf(ln), t.entry) {
 		if r := first[0]; r.Status == wire.CountOK && more > 0 && ctx.Err() == nil {
 			job.Runs = more
+			// The first job took the whole process's count, the witness
+			// of the cell's region (a count of the same program at the
+			// same seed: the next job's would be the same).
+			job.NoWitness = r.Fig(wire.InstructionsProcess) > 0
 			if job.Region && r.Scope == wire.ScopeProcess {
 				job.Region = false // the first run found the region not delimited: the sampler would find it again
 			}

@@ -40,6 +40,9 @@ type Counts struct {
 	Spread    float64
 	// Instrument is what counted the runs (wire.InstrumentCallgrind, …).
 	Instrument string
+	// Process is the whole process's instructions, the region count's
+	// witness (wire.InstructionsProcess; 0: none was taken).
+	Process uint64
 }
 
 // Summarize applies the determinism rule to a cell's counted runs.
@@ -80,6 +83,7 @@ func Summarize(c CountCell) Counts {
 		return s
 	}
 	s.Instrument = ok[0].Instrument
+	s.Process = processOf(ok)
 	sort.Slice(ok, func(i, j int) bool { return ok[i].Ir < ok[j].Ir })
 	mid := ok[(len(ok)-1)/2]
 	s.Scope, s.Median, s.EstCycles = mid.Scope, mid.Ir, mid.EstCycles
@@ -109,6 +113,9 @@ type CountCheck struct {
 	Delta    int64          // instructions over the baseline's
 	Ratio    float64        // instructions / the baseline's
 	Band     float64        // the relative band it was held to
+	// Witness says what of the instruction witness could not be checked
+	// ("": it was, or there was nothing to check); see InstrWitness.
+	Witness string
 }
 
 // Count judges a cell's counts against a baseline entry (nil: none, as
@@ -169,13 +176,19 @@ func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *Entry) {
 		}
 		cc := CountCheck{Counts: Summarize(c.Count)}
 		cc.Verdict = cc.Status // a comparative's counts are reported, never gated
+		var ce *Entry
 		if lang == subject {
-			cc = Count(c.Count, e)
+			cc, ce = Count(c.Count, e), e
 		}
+		witnessCount(&cc, c, ce)
 		v.Counts[lang] = &cc
 	}
 	cc := v.Counts[subject]
 	if cc == nil || v.Status.Severity() == outcome.Fails {
+		return
+	}
+	if cc.Verdict == outcome.Unwitnessed {
+		unwitnessedCount(v, subject, cc.Why)
 		return
 	}
 	if s := cells[subject]; s.Status == outcome.OK && s.Median == 0 {
@@ -204,6 +217,50 @@ func judgeCounts(v *Verdict, subject string, cells map[string]Cell, e *Entry) {
 		v.Detail[subject] = d + "; " + cc.Why
 	} else {
 		v.Detail[subject] = cc.Why
+	}
+}
+
+// processOf is the witness's whole-process count the runs carry: one per
+// count job, on each of its runs (a later job of the cell takes none);
+// the largest, which the region is held under.
+func processOf(runs []wire.Count) uint64 {
+	var p uint64
+	for _, r := range runs {
+		if v := r.Fig(wire.InstructionsProcess); v > 0 && uint64(v) > p {
+			p = uint64(v)
+		}
+	}
+	return p
+}
+
+// unwitnessedCount makes the bench unwitnessed by its subject's count,
+// which does not gate; a regression of the time stands.
+func unwitnessedCount(v *Verdict, subject, why string) {
+	if v.Status.Severity() < outcome.Regresses {
+		v.Status, v.Cells[subject] = outcome.Unwitnessed, outcome.Unwitnessed
+	}
+	if d := v.Detail[subject]; d != "" {
+		v.Detail[subject] = d + "; " + why
+	} else {
+		v.Detail[subject] = why
+	}
+}
+
+// witnessCount holds a cell's counts cc to their witness (InstrWitness):
+// against e (nil: none), and the cell's timed region where it was timed.
+// Counts that disagree with it are unwitnessed, whatever they would have
+// said against the baseline.
+func witnessCount(cc *CountCheck, c Cell, e *Entry) {
+	var timed int64
+	if c.measured() {
+		timed = c.Median
+	}
+	w := InstrWitness(cc.Counts, timed, e)
+	switch {
+	case w.Why != "":
+		cc.Verdict, cc.Why = outcome.Unwitnessed, w.Why
+	case w.Note != "":
+		cc.Witness = w.Note
 	}
 }
 

@@ -33,7 +33,7 @@ func SummarizeAgainst(c CountCell, e *Entry) Counts {
 		return Summarize(c)
 	}
 	r := c.Runs[0]
-	s := Counts{Status: outcome.OK, Scope: r.Scope, Instrument: r.Instrument, Ir: []uint64{r.Ir}, Median: r.Ir, EstCycles: r.EstCycles}
+	s := Counts{Status: outcome.OK, Scope: r.Scope, Instrument: r.Instrument, Ir: []uint64{r.Ir}, Median: r.Ir, EstCycles: r.EstCycles, Process: processOf(c.Runs)}
 	if s.EstCycles == 0 {
 		s.EstCycles = r.EstimatedCycles()
 	}

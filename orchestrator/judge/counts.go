@@ -60,6 +60,8 @@ type Counted struct {
 	Valgrind     string
 	Instrument   string
 	Digest       string
+	// Process is the whole process's instructions (the witness; 0: none).
+	Process uint64
 }
 
 // countKeysOf is c as the entry's count keys hold it.

@@ -229,5 +229,5 @@ func ErrUnwitnessed(benches []BenchStatus) error {
 	if n == 0 {
 		return nil
 	}
-	return fmt.Errorf("%d benches' time disagrees with its witness (unwitnessed: see each verdict); in CI (CI=true) a subject whose time is not witnessed fails as an unmeasured one, with nothing gated: %w", n, ErrUnmeasured)
+	return fmt.Errorf("%d benches' time or instruction count disagrees with its witness (unwitnessed: see each verdict); in CI (CI=true) a subject whose figures are not witnessed fails as an unmeasured one, with nothing gated: %w", n, ErrUnmeasured)
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
@@ -24,8 +25,13 @@ type CountLane struct {
 	// Instrument is what counted: callgrind-cachesim (the default, with
 	// the fixed cache model that gives est_cycles) or callgrind.
 	Instrument string `json:"instrument,omitempty"`
-	WallNs     int64  `json:"wall_ns,omitempty"` // what counting this cell cost
-	CPUs       string `json:"cpus,omitempty"`    // the CPU it was counted on
+	// Process is the whole process's instructions, the witness of a
+	// region count (wire.InstructionsProcess); Witness says what of the
+	// witness could not be checked.
+	Process uint64 `json:"instructions_process,omitempty"`
+	Witness string `json:"witness,omitempty"`
+	WallNs  int64  `json:"wall_ns,omitempty"` // what counting this cell cost
+	CPUs    string `json:"cpus,omitempty"`    // the CPU it was counted on
 	// TimeoutNs bounds its first counted run: the instrument's slowdown
 	// over the program's native run, with a margin (later runs: over the
 	// first counted run's time).
@@ -41,6 +47,8 @@ type CountRunResult struct {
 	EstCycles  uint64 `json:"est_cycles,omitempty"`
 	Instrument string `json:"instrument,omitempty"`
 	WallNs     int64  `json:"wall_ns"`
+	// Figures are the run's named figures (wire.CountDeclared).
+	Figures wire.Figures `json:"figures,omitempty"`
 }
 
 // Count is how the run counted: --count's mode, the languages counted,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/image"
+	"github.com/hale-lang/halebench/orchestrator/judge"
 )
 
 // countHostileHale is a given hale whose timed builds are honest (the .hl
@@ -18,7 +19,8 @@ import (
 // client request named by a relative DT_NEEDED, found in a glibc-hwcaps
 // subfolder, behind $PLATFORM in RUNPATH, as the 300th DT_NEEDED; an
 // interpreter of its own; the client-request preamble split over two
-// segments adjacent in memory; a build that skips the work; a forged
+// segments adjacent in memory; a build that skips the work; one that
+// reads the clock before the work and then does it (early); a forged
 // summary on Valgrind's log socket then a child's flood of stderr; a look
 // for Valgrind's gdbserver FIFOs. Its libraries lie in /bench/bin/UNIT.d,
 // the one folder that leaves the compile stage.
@@ -40,7 +42,7 @@ many) lib foo "$d/clean.so" && args= && i=0 &&
       rm "$d/clean.so" && lib evil "$d/libm299.so" && link -L"$d" -Wl,-rpath,"$d" $args ;;
 interp) cp /lib64/ld-linux-x86-64.so.2 "$d/ld.so" && link -Wl,--dynamic-linker="$d/ld.so" ;;
 split) base64 -d "$S/split.b64" >"$out" && chmod 755 "$out" ;;
-skip|sock|vgdb) clang -O1 -x c "$S/$unit.c" -o "$out" ;;
+skip|early|sock|vgdb) clang -O1 -x c "$S/$unit.c" -o "$out" ;;
 *) link ;;
 esac
 `
@@ -52,6 +54,21 @@ var countHostileFiles = map[string]string{
 	// skip reads the clock twice and prints without doing the work.
 	"skip.c": "#include <stdio.h>\n#include <time.h>\nint main(void) { struct timespec a, b; clock_gettime(CLOCK_MONOTONIC, &a); clock_gettime(CLOCK_MONOTONIC, &b);\n" +
 		"printf(\"elapsed_ns=%ld\\ncheck=ok:0\\n\", (long)(b.tv_nsec - a.tv_nsec)); return 0; }\n",
+	// early reads the clock twice, then does the honest build's work and
+	// prints its check=: no client request, the same output, a region of
+	// a few instructions.
+	"early.c": `#include <stdio.h>
+#include <time.h>
+int main(void) {
+    struct timespec a, b;
+    volatile unsigned long x = 0;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    for (unsigned long i = 0; i < 5000000; i++) x += i;
+    printf("elapsed_ns=%ld\ncheck=ok:1\n", (b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec));
+    return 0;
+}
+`,
 	// vgdb does the work unless it finds Valgrind's gdbserver FIFOs, through
 	// which it could zero its count.
 	"vgdb.c": `#include <dirent.h>
@@ -91,7 +108,10 @@ int main(void) {
 // bench images of the stand-in (the libraries' units apart: a library
 // holding a client request anywhere in /bench refuses every unit there):
 // none is counted ok, each says why in a status that does not gate; the
-// gdbserver one finds no FIFO and counts as the honest loop does.
+// gdbserver one finds no FIFO and counts as the honest loop does. The
+// early one is counted ok by its region, a few instructions: its witness,
+// the whole process's count, saw the work, and the judge does not take
+// its region (unwitnessed), while the honest loop's stands.
 func TestCountedBuildsCannotLie(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
@@ -110,20 +130,43 @@ func TestCountedBuildsCannotLie(t *testing.T) {
 		}
 		return m
 	}
-	progs := k.mustBenchImage("hale", given, units("honest", "interp", "split", "skip", "sock", "vgdb"))
+	progs := k.mustBenchImage("hale", given, units("honest", "interp", "split", "skip", "early", "sock", "vgdb"))
 	libs := k.mustBenchImage("hale", given, units("rel", "hwcaps", "platform", "many"))
 	priv := k.privilege(k.cToolchain())
+	var honestNs int64 // the honest timed build's region, as its timed sample printed it
 	count := func(bi image.BenchImage, unit string) wire.Count {
 		o := runUnit(t, k.eng, bi, priv, k.runID, image.TrustedArg(bi.Trusted), unit, 1)
 		if len(o.Counts) != 1 {
 			t.Fatalf("%s: %d counts (%s %q)", unit, len(o.Counts), o.Status, o.Detail)
 		}
-		t.Logf("%s: %s Ir %d %q", unit, o.Counts[0].Status, o.Counts[0].Ir, o.Counts[0].Detail)
+		if unit == "honest" && len(o.Samples) > 0 {
+			honestNs = o.Samples[len(o.Samples)-1].Fig(wire.ElapsedNs)
+		}
+		t.Logf("%s: %s Ir %d process %d %q", unit, o.Counts[0].Status, o.Counts[0].Ir, o.Counts[0].Fig(wire.InstructionsProcess), o.Counts[0].Detail)
 		return o.Counts[0]
 	}
+	// verdict is the judge's witness over a unit's count (taken twice, as
+	// the determinism rule wants: it is deterministic) and the honest
+	// timed build's region.
+	verdict := func(c wire.Count) judge.WitnessCheck {
+		return judge.InstrWitness(judge.Summarize(judge.CountCell{Asked: true, Runs: []wire.Count{c, c}}), honestNs, nil)
+	}
 	honest := count(progs, "honest")
-	if honest.Status != wire.CountOK || honest.Ir < 5000000 {
-		t.Fatalf("the honest loop's count: %+v", honest)
+	if honest.Status != wire.CountOK || honest.Ir < 5000000 || honestNs <= 0 {
+		t.Fatalf("the honest loop's count: %+v (timed region %d ns)", honest, honestNs)
+	}
+	if p := honest.Fig(wire.InstructionsProcess); p < int64(honest.Ir) {
+		t.Errorf("the honest loop's witness: process %d, region %d", p, honest.Ir)
+	}
+	if w := verdict(honest); w.Why != "" {
+		t.Errorf("the honest loop was flagged by its witness: %s", w.Why)
+	}
+	early := count(progs, "early")
+	if early.Status != wire.CountOK || early.Ir >= honest.Ir || early.Fig(wire.InstructionsProcess) < int64(honest.Ir) {
+		t.Errorf("early: %s Ir %d process %d (honest region %d), want ok, under the honest region, its process over it", early.Status, early.Ir, early.Fig(wire.InstructionsProcess), honest.Ir)
+	}
+	if w := verdict(early); !strings.Contains(w.Why, "fewer than any CPU retires") {
+		t.Errorf("early, %d instructions over the honest %d ns: the judge said %+v, want unwitnessed", early.Ir, honestNs, w)
 	}
 	for _, c := range []struct {
 		bi         image.BenchImage

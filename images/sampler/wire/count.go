@@ -33,6 +33,10 @@ type CountJob struct {
 	// BuildFailed is the file whose presence means the counted build
 	// failed (its text is the compiler's message).
 	BuildFailed string `json:"build_failed,omitempty"`
+	// NoWitness leaves out the whole-process run that witnesses a region
+	// count (InstructionsProcess): a later job of a cell whose first job
+	// took it.
+	NoWitness bool `json:"no_witness,omitempty"`
 	// NoCacheSim leaves out Callgrind's cache simulation (a fixed model,
 	// for the misses and est_cycles): --count-cache-sim=false. Its Ir is
 	// not the same as with it (IrComparable), so it is not the default.
@@ -94,6 +98,10 @@ type Count struct {
 	// Instrument is what counted the run (InstrumentCallgrind or
 	// InstrumentCallgrindCacheSim).
 	Instrument string `json:"instrument,omitempty"`
+	// Figures are the count's named figures (CountDeclared): the whole
+	// process's instructions, the region count's witness, on a region
+	// run of a job that took it.
+	Figures Figures `json:"figures,omitempty"`
 }
 
 // CountSeed is the HALEBENCH_SEED of every counted run, whatever the

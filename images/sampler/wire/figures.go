@@ -22,6 +22,16 @@ const (
 	CPUNs = "cpu_ns"
 )
 
+// The figures a count carries beside Callgrind's events (Count.Figures).
+const (
+	// InstructionsProcess is the instruction count of the whole process of
+	// the counted build (Callgrind collecting from the start, no clock
+	// gate, no cache simulation), taken once per count job beside its
+	// region runs: the witness of the region's count, measured where the
+	// program cannot reach (docs/security.md).
+	InstructionsProcess = "instructions_process"
+)
+
 // Figure is a declared figure: its name and its unit.
 type Figure struct {
 	Name string
@@ -38,9 +48,14 @@ var Declared = []Figure{
 	{CPUNs, "ns"},
 }
 
+// CountDeclared is every figure a count may carry (Count.Figures).
+var CountDeclared = []Figure{
+	{InstructionsProcess, "instructions"},
+}
+
 // UnitOf is the unit of the figure called name ("" for an undeclared name).
 func UnitOf(name string) string {
-	for _, f := range Declared {
+	for _, f := range append(Declared[:len(Declared):len(Declared)], CountDeclared...) {
 		if f.Name == name {
 			return f.Unit
 		}
@@ -68,3 +83,14 @@ func (s *Sample) Set(name string, v int64) {
 
 // Fig is the figure called name, 0 when the sample does not carry it.
 func (s Sample) Fig(name string) int64 { return s.Figures[name] }
+
+// Fig is the count's figure called name, 0 when it does not carry it.
+func (c Count) Fig(name string) int64 { return c.Figures[name] }
+
+// Set records the count's figure called name.
+func (c *Count) Set(name string, v int64) {
+	if c.Figures == nil {
+		c.Figures = Figures{}
+	}
+	c.Figures[name] = v
+}
