@@ -198,7 +198,7 @@ func measureAll(ctx context.Context, sp *session.Sampling, ncpu int, o Options, 
 		if results == nil {
 			continue // a shard without this variant
 		}
-		report.Ratios(results, o.Subject)
+		Ratios(results, o.Subject)
 		rep.Variants[v] = results
 		if ctx.Err() != nil {
 			return
