@@ -124,12 +124,10 @@ func TestWordsAreTrue(t *testing.T) {
 	}
 }
 
-// TestRoomsImportWhatLayoutSays holds each package under orchestrator/ to
-// its row of docs/layout.md's "Rooms" table: the package is listed, and
-// every package of halebench's own it imports (outside its tests) is one
-// its row allows. A new import across rooms is a design change: it is made
-// in the table first, where a reviewer reads it, or this fails.
-func TestRoomsImportWhatLayoutSays(t *testing.T) {
+// roomsTable reads docs/layout.md's "Rooms" table: each room and the rooms
+// its row allows it to import.
+func roomsTable(t *testing.T) map[string]map[string]bool {
+	t.Helper()
 	doc, err := os.ReadFile("../../docs/layout.md")
 	if err != nil {
 		t.Fatal(err)
@@ -158,10 +156,20 @@ func TestRoomsImportWhatLayoutSays(t *testing.T) {
 	if len(allowed) < 10 {
 		t.Fatalf("read %d rows of the rooms table: is its form changed?", len(allowed))
 	}
+	return allowed
+}
+
+// TestRoomsImportWhatLayoutSays holds each package under orchestrator/ to
+// its row of docs/layout.md's "Rooms" table: the package is listed, and
+// every package of halebench's own it imports (outside its tests) is one
+// its row allows. A new import across rooms is a design change: it is made
+// in the table first, where a reviewer reads it, or this fails.
+func TestRoomsImportWhatLayoutSays(t *testing.T) {
+	allowed := roomsTable(t)
 	const mod = "github.com/hale-lang/halebench/orchestrator/"
 	fset := token.NewFileSet()
 	seen := map[string]bool{}
-	err = filepath.WalkDir("../../orchestrator", func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir("../../orchestrator", func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -201,5 +209,33 @@ func TestRoomsImportWhatLayoutSays(t *testing.T) {
 		if !seen[pkg] {
 			t.Errorf("docs/layout.md's rooms table names orchestrator/%s, which does not exist", pkg)
 		}
+	}
+}
+
+// TestRoomsKeepTheirResponsibility holds the table itself to issue 41's
+// rooms, so that no edit of a row lets one back: the statuses' room imports
+// nothing of halebench's; image, runner, plan and session (what builds,
+// samples and sets up) import neither the judge nor the report; report and
+// render, which only render, import no room that measures.
+func TestRoomsKeepTheirResponsibility(t *testing.T) {
+	allowed := roomsTable(t)
+	measuring := []string{"engine", "engine/docker", "image", "runner", "session", "harness", "ab", "xproc", "plan", "collect", "subject", "imagestore", "enginetest"}
+	never := map[string][]string{
+		"image": {"judge", "report"}, "runner": {"judge", "report"}, "plan": {"judge", "report"}, "session": {"judge", "report"},
+		"report": measuring, "render": measuring,
+	}
+	for room, rooms := range never {
+		may, ok := allowed[room]
+		if !ok {
+			t.Errorf("docs/layout.md's rooms table has no row for %s/", room)
+		}
+		for _, r := range rooms {
+			if may[r] {
+				t.Errorf("docs/layout.md lets %s/ import %s/, which issue 41 keeps out of its room: move what needs it instead", room, r)
+			}
+		}
+	}
+	if len(allowed["outcome"]) != 0 {
+		t.Errorf("docs/layout.md lets outcome/ (the statuses) import %v: it imports nothing of halebench's", allowed["outcome"])
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/plan"
-	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
@@ -226,7 +225,7 @@ func take(st *state, round, side int, o runner.Outcome) bool {
 // look gives a pair its verdict at this look; a resolved pair stops.
 func look(st *state, level, t float64) {
 	lo, hi, est := interval(st, level)
-	v := report.Verdict(est, lo, hi, t)
+	v := judge.BandVerdict(est, lo, hi, t)
 	if w, _, ok := onWitness(st, level, t); ok {
 		v = w // the region disagrees with its witness: the wall time decides
 	}
@@ -246,7 +245,7 @@ func finish(st *state, level, t float64) Bench {
 		b.MedianA, b.MedianB = float64(stats.Median(st.a)), float64(stats.Median(st.b))
 		b.RatioLow, b.RatioHigh, b.Ratio = interval(st, level)
 		if b.Verdict == "" {
-			b.Verdict = report.Verdict(b.Ratio, b.RatioLow, b.RatioHigh, t)
+			b.Verdict = judge.BandVerdict(b.Ratio, b.RatioLow, b.RatioHigh, t)
 		}
 		if math.IsInf(b.RatioHigh, 0) || b.RatioLow <= 0 { // JSON has no infinity
 			b.RatioLow, b.RatioHigh = 0, 0

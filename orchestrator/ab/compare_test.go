@@ -9,7 +9,6 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
-	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
 
@@ -143,26 +142,6 @@ func TestScheduleIsInterleavedAndSeeded(t *testing.T) {
 	for i := range calls {
 		if calls[i] != again[i] {
 			t.Fatalf("seed 7 gave another order at job %d", i)
-		}
-	}
-}
-
-func TestVerdictRule(t *testing.T) {
-	cases := []struct {
-		r, lo, hi float64
-		want      outcome.Status
-	}{
-		{1.05, 1.03, 1.07, outcome.Slower},
-		{1.01, 1.005, 1.015, outcome.Same}, // real but inside the band
-		{1.03, 1.01, 1.05, outcome.Slower}, // estimate past the band, interval above 1
-		{1.015, 1.01, 1.03, outcome.Unresolved},
-		{0.95, 0.93, 0.97, outcome.Faster},
-		{1.0, 0.99, 1.01, outcome.Same},
-		{1.0, 0.9, 1.1, outcome.Unresolved},
-	}
-	for _, c := range cases {
-		if got := report.Verdict(c.r, c.lo, c.hi, 0.02); got != c.want {
-			t.Errorf("Verdict(%v [%v, %v]) = %s, want %s", c.r, c.lo, c.hi, got, c.want)
 		}
 	}
 }

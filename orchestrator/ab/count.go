@@ -2,7 +2,6 @@ package ab
 
 import (
 	"fmt"
-	"github.com/hale-lang/halebench/orchestrator/report"
 	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
@@ -125,5 +124,5 @@ func byCounts(b *Bench, m *judge.Metric, t float64) {
 	}
 	b.MedianA, b.MedianB = float64(b.InstrA), float64(b.InstrB)
 	b.Ratio, b.RatioLow, b.RatioHigh = b.InstrRatio, b.InstrRatio, b.InstrRatio
-	b.Verdict = report.Verdict(b.Ratio, b.RatioLow, b.RatioHigh, t)
+	b.Verdict = judge.BandVerdict(b.Ratio, b.RatioLow, b.RatioHigh, t)
 }

@@ -5,7 +5,8 @@
 // trials), both sides in sampler containers on the same cpuset. Each round
 // gives a paired log-ratio ln(B/A); the ratio's estimate is their
 // Hodges–Lehmann estimate with the exact Wilcoxon signed-rank interval
-// (stats.HodgesLehmann), and Verdict holds it against the threshold's band.
+// (stats.HodgesLehmann), and judge.BandVerdict holds it against the
+// threshold's band.
 // Rounds go on until every bench is resolved or the rounds or the budget
 // run out; the confidence is split over the looks (stats.PerLookLevel) so
 // stopping early does not raise false alarms.

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/collect"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
@@ -20,13 +21,13 @@ func sideEvidence(name, what, subject string, imgs *session.Images) report.Side 
 		return sd
 	}
 	if imgs.Base != nil {
-		sd.Base = session.Base(*imgs.Base)
+		sd.Base = collect.Base(*imgs.Base)
 	}
 	for l, tc := range imgs.Toolchains {
-		sd.Images[l] = session.Toolchain(tc)
+		sd.Images[l] = collect.Toolchain(tc)
 	}
 	for l, bi := range imgs.Benches {
-		sd.BenchImages[l] = session.BenchImage(bi)
+		sd.BenchImages[l] = collect.BenchImage(bi)
 	}
 	sd.SubjectBuild = sd.Images[subject].Hale
 	return sd
@@ -39,8 +40,8 @@ func evidence(res *Result, s *session.Session, sp *session.Sampling, host *repor
 	res.Kind, res.Schema, res.GeneratedAt, res.RunID, res.Subject = report.ABKind, report.ABSchema, time.Now().UTC().Format(time.RFC3339Nano), s.RunID, p.Subject
 	res.Halebench = stamp.This()
 	priv, refused := sp.Privilege()
-	host.HostInfo = session.HostInfo(s.Host)
-	host.Privilege, host.PrivilegeRefusals = session.Privilege(priv), session.Attempts(refused)
+	host.HostInfo = collect.HostInfo(s.Host)
+	host.Privilege, host.PrivilegeRefusals = collect.Privilege(priv), collect.Attempts(refused)
 	res.Host = *host
 	res.Shard = p.Partition
 	res.Sides = []report.Side{
@@ -50,7 +51,7 @@ func evidence(res *Result, s *session.Session, sp *session.Sampling, host *repor
 }
 
 // noting is a Sampler that keeps in host what the first sampler to answer
-// said it and its benches were granted (session.NoteSampler).
+// said it and its benches were granted (collect.NoteSampler).
 type noting struct {
 	plan.Sampler
 	mu   sync.Mutex
@@ -60,7 +61,7 @@ type noting struct {
 func (n *noting) Sample(ctx context.Context, w runner.Where, j runner.Job) runner.Outcome {
 	out := n.Sampler.Sample(ctx, w, j)
 	n.mu.Lock()
-	session.NoteSampler(n.host, out.Env)
+	collect.NoteSampler(n.host, out.Env)
 	n.mu.Unlock()
 	return out
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
-	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 )
@@ -92,7 +91,7 @@ func onWitness(st *state, level, t float64) (v outcome.Status, why string, ok bo
 	_, _, region := interval(st, level)
 	why = fmt.Sprintf("B/A of the timed region is %.3f, of the process's wall time %.3f: the time outside the region moved (A %s, B %s), so the region is not taken and the verdict is the wall time's",
 		region, est, judge.FormatNs(stats.Median(oa)), judge.FormatNs(stats.Median(ob)))
-	return report.Verdict(est, lo, hi, t), why, true
+	return judge.BandVerdict(est, lo, hi, t), why, true
 }
 
 // judgeWitness holds a finished time comparison to its witness.

@@ -3,10 +3,10 @@ package harness
 import (
 	"sort"
 
+	"github.com/hale-lang/halebench/orchestrator/collect"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/stats"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -28,19 +28,19 @@ func (r *run) assemble(st outcome.Status) *report.Report {
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 		SourcesDigest: r.digest, SuiteLayout: string(p.Catalogue.Layout), Baselines: p.Baselines,
 		Gate:       report.Gate{Alpha: p.Alpha, Confirm: p.Confirm, Strict: p.Strict, AnyMachine: p.GateAnyMachine},
-		Rebaseline: r.rebaseline, Shard: p.Partition, Benches: []*report.Bench{}, Warnings: r.warnings, Samplers: session.Samplers(r.samplers),
+		Rebaseline: r.rebaseline, Shard: p.Partition, Benches: []*report.Bench{}, Warnings: r.warnings, Samplers: collect.Samplers(r.samplers),
 	}
 	if r.machine != nil {
 		rep.Gate.Machine = r.machine.Machine
 	}
 	if r.built.base != nil {
-		rep.Base = session.Base(*r.built.base)
+		rep.Base = collect.Base(*r.built.base)
 	}
 	for lang, tc := range r.built.toolchains {
-		rep.Images[lang] = session.Toolchain(tc)
+		rep.Images[lang] = collect.Toolchain(tc)
 	}
 	for lang, bi := range r.built.benches {
-		rep.BenchImages[lang] = session.BenchImage(bi)
+		rep.BenchImages[lang] = collect.BenchImage(bi)
 	}
 	for _, c := range p.Catalogue.Categories {
 		rep.Categories = append(rep.Categories, report.Category{Name: c.Name, Title: c.Title, Benches: c.Benches})
@@ -130,15 +130,15 @@ func langResult(ln *lane, comparable bool) *report.Lang {
 		Status: m.status, Detail: m.detail, BuildError: out.BuildError, Comparable: comparable,
 		ElapsedNsSamples: []int64{}, MaxRSSKBSamples: []int64{}, MemPeakKBSamples: []int64{},
 		CPUs: at.cpus, CPUsShared: at.shared, Image: at.image, CPUsEffective: out.Env.Affinity, CgroupCpuset: out.Env.CgroupCpuset,
-		ContainerID: out.ContainerID, JobNs: out.JobNs, Samples: session.Samples(out.Samples),
+		ContainerID: out.ContainerID, JobNs: out.JobNs, Samples: collect.Samples(out.Samples),
 		MemPeakSource: out.Env.MemPeakSource, MemPeakError: out.Env.MemPeakError,
-		CgroupVersion: out.Env.CgroupVersion, CPUModel: out.Env.CPUModel, Confinement: session.Confinement(out.Env),
+		CgroupVersion: out.Env.CgroupVersion, CPUModel: out.Env.CPUModel, Confinement: collect.Confinement(out.Env),
 	}
 	if res.Samples == nil {
 		res.Samples = []report.Sample{}
 	}
 	if out.Status != outcome.OK {
-		res.Samples = session.Samples(failingSamples(out))
+		res.Samples = collect.Samples(failingSamples(out))
 		return res
 	}
 	res.Check = m.check
@@ -154,7 +154,7 @@ func applyVerdict(rb *report.Bench, subject string, v judge.Verdict) {
 	rb.Status, rb.Parity, rb.Check = v.Status, v.Parity, v.Check
 	rb.Verdict = v.Detail[subject]
 	for _, m := range judge.All() {
-		rb.SetCheck(m, session.Check(v.Checks[m.Name]))
+		rb.SetCheck(m, collect.Check(v.Checks[m.Name]))
 	}
 	for lang, res := range rb.Langs(subject) {
 		res.Status = v.Cells[lang]

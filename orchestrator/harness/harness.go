@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/collect"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
@@ -89,7 +90,7 @@ func Run(ctx context.Context, env Env, p *Plan) (*Result, error) {
 		return r.interruptedOr(ctx, err)
 	}
 	priv, refused := r.env.Engine.Privilege()
-	r.host.Privilege, r.host.PrivilegeRefusals = session.Privilege(priv), session.Attempts(refused)
+	r.host.Privilege, r.host.PrivilegeRefusals = collect.Privilege(priv), collect.Attempts(refused)
 	if r.host.CPUModel != "" {
 		r.decideMachine() // else once the first sampler has named the CPU
 	}

@@ -7,12 +7,12 @@ import (
 	"math/rand"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/collect"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
-	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -56,7 +56,7 @@ type benchRun struct {
 
 func newRun(env Env, p *Plan) (*run, error) {
 	r := &run{p: p, env: env, at: startedAt(), warnings: append([]string{}, p.Warnings...), count: newCounting(p)}
-	r.host = report.Host{HostInfo: session.HostInfo(env.Host), OrchestratorCPUs: orchestratorCPUs(env.Host.LogicalCPUs)}
+	r.host = report.Host{HostInfo: collect.HostInfo(env.Host), OrchestratorCPUs: orchestratorCPUs(env.Host.LogicalCPUs)}
 	if err := r.platform(env.Platform); err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func (r *run) warn(msg, log string) {
 // checkSubject says what the run does without the subject's toolchain.
 func (r *run) checkSubject() error {
 	p := r.p
-	r.subject = session.Toolchain(r.built.toolchains[p.SubjectLang.Name])
+	r.subject = collect.Toolchain(r.built.toolchains[p.SubjectLang.Name])
 	for _, w := range r.subject.Warnings { // hale's release rule
 		msg := p.SubjectLang.Name + ": " + w
 		if p.RequireSubject {
@@ -110,7 +110,7 @@ func (r *run) measure(ctx context.Context) (interrupted bool) {
 		r.benches = append(r.benches, br)
 		br.lanes = sampleBench(ctx, r.env, p, b, r.built, br.seed, prog, r.count)
 		for _, ln := range br.lanes {
-			session.NoteSampler(&r.host, ln.out.Env)
+			collect.NoteSampler(&r.host, ln.out.Env)
 		}
 		if r.machine == nil {
 			r.decideMachine()

@@ -5,7 +5,7 @@
 //
 // It owns its schema: its types are its own (the engine's, the image
 // builder's and the sampler's values are converted into them by
-// orchestrator/session), so reading a report links neither Docker nor
+// orchestrator/collect), so reading a report links neither Docker nor
 // BuildKit. It decides nothing: statuses arrive already judged, and what a
 // status means is orchestrator/judge's to say.
 //

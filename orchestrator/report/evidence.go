@@ -9,7 +9,7 @@ import (
 // The report's own record of the engine, the images and the samplers. Their
 // JSON is the schema's: the packages that make these values (engine,
 // image, runner) keep their own types, converted into these in one
-// place (orchestrator/session), so a change on their side cannot
+// place (orchestrator/collect), so a change on their side cannot
 // silently change a report, and reading a report links none of them.
 
 // HostInfo is what the engine said of its host.

@@ -12,7 +12,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/stats"
-	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -214,33 +213,4 @@ type XprocResult struct {
 	// its samples and ratios are that shard's, against the references it
 	// measured on its own machine.
 	Shard int `json:"shard,omitempty"`
-}
-
-// Ratios fills ratio_vs_hale (against the seed subject's first row, Hale's
-// per-record reader) and ratio_vs_subject.
-func Ratios(results []*XprocResult, subject string) {
-	by := map[string]*XprocResult{}
-	for _, r := range results {
-		by[r.Row] = r
-	}
-	ref := func(name string) *XprocResult {
-		if r := by[name]; r != nil && r.Status == outcome.OK && r.ElapsedNsMedian > 0 {
-			return r
-		}
-		return nil
-	}
-	h, s := ref(suite.Seed().Name), ref(subject)
-	for _, r := range results {
-		if r.Status != outcome.OK {
-			continue
-		}
-		if h != nil {
-			v := stats.Ratio(r.ElapsedNsMedian, h.ElapsedNsMedian)
-			r.RatioVsHale = &v
-		}
-		if s != nil {
-			v := stats.Ratio(r.ElapsedNsMedian, s.ElapsedNsMedian)
-			r.RatioVsSubject = &v
-		}
-	}
 }

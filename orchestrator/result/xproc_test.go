@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -16,6 +17,19 @@ import (
 // has two rows (its per-record and its Drain reader).
 // (in the toolchain table's order, an unsharded xproc's).
 var xprocLangs = []string{"hale", "go", "c", "rust"}
+
+// ratios fills the rows' ratios as xproc does, from the judge's (the
+// merge keeps each shard's, computing none).
+func ratios(rs []*report.XprocResult, subject string) {
+	rows := make([]judge.XprocRow, len(rs))
+	for i, r := range rs {
+		rows[i] = judge.XprocRow{Row: r.Row, OK: r.Status == outcome.OK, Median: r.ElapsedNsMedian}
+	}
+	vsSeed, vsSubject := judge.XprocRatios(rows, subject)
+	for i, r := range rs {
+		r.RatioVsHale, r.RatioVsSubject = vsSeed[i], vsSubject[i]
+	}
+}
 
 // xprocRow is a row's figures on a machine of the given speed factor: the
 // same on every machine up to the factor, so that a ratio measured within
@@ -71,7 +85,7 @@ func xprocShards(t *testing.T, n int, variants ...string) []XprocShard {
 					}
 				}
 			}
-			report.Ratios(r.Variants[v], r.Subject)
+			ratios(r.Variants[v], r.Subject)
 		}
 		out = append(out, writeXproc(t, dir, fmt.Sprintf("xproc-%d.json", k), r))
 	}
@@ -125,7 +139,7 @@ func TestMergeXprocEqualsUnsharded(t *testing.T) {
 				unsharded = append(unsharded, xprocRow(v, row, 1, false))
 			}
 		}
-		report.Ratios(unsharded, "hale")
+		ratios(unsharded, "hale")
 		got := m.Variants[v]
 		if len(got) != len(unsharded) {
 			t.Fatalf("%s: %d rows, want %d", v, len(got), len(unsharded))

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
+	"github.com/hale-lang/halebench/orchestrator/hostfile"
 	"github.com/hale-lang/halebench/orchestrator/image"
-	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -188,10 +188,17 @@ func namedBy(im Image, named map[string]string) string {
 	return ""
 }
 
+// maxStoredBytes bounds each file Named reads: the most a stored report
+// may be (report.MaxFileBytes; TestNamed holds the two equal), so a stray
+// huge file under results/ is refused, not read whole.
+const maxStoredBytes = 64 << 20
+
 // Named reads every report under dir (run-*.json, ab-*.json, xproc-*.json, any
 // schema) and collects each image reference and ID in it, with the report
-// that names it. A report that cannot be read is an error: pruning on a
-// partial view would remove what it names.
+// that names it. Each is read as a file halebench did not write
+// (orchestrator/hostfile: never through a link, regular, bounded), since
+// results/ may hold reports copied from elsewhere. A report that cannot be
+// read is an error: pruning on a partial view would remove what it names.
 func Named(dir string) (map[string]string, error) {
 	named := map[string]string{}
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -199,7 +206,7 @@ func Named(dir string) (map[string]string, error) {
 		return nil, err
 	}
 	for _, f := range files {
-		data, err := report.ReadBounded(f)
+		data, err := hostfile.Read(dir, filepath.Base(f), maxStoredBytes)
 		if err != nil {
 			return nil, fmt.Errorf("reading report %s: %w", f, err)
 		}
@@ -207,7 +214,7 @@ func Named(dir string) (map[string]string, error) {
 		if err := json.Unmarshal(data, &v); err != nil {
 			return nil, fmt.Errorf("report %s is not JSON (%v): move it out of %s, or fix it, before pruning", f, err, dir)
 		}
-		collect(v, func(s string) {
+		eachString(v, func(s string) {
 			for _, part := range strings.Split(s, "@") {
 				if strings.HasPrefix(part, "halebench/") || strings.HasPrefix(part, "sha256:") {
 					if _, ok := named[part]; !ok {
@@ -220,17 +227,18 @@ func Named(dir string) (map[string]string, error) {
 	return named, nil
 }
 
-func collect(v any, f func(string)) {
+// eachString calls f on every string of a decoded JSON value, at any depth.
+func eachString(v any, f func(string)) {
 	switch x := v.(type) {
 	case string:
 		f(x)
 	case []any:
 		for _, e := range x {
-			collect(e, f)
+			eachString(e, f)
 		}
 	case map[string]any:
 		for _, e := range x {
-			collect(e, f)
+			eachString(e, f)
 		}
 	}
 }

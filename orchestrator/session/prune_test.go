@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/collect"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/image"
@@ -136,6 +137,18 @@ func TestNamed(t *testing.T) {
 	if _, err := Named(dir); err == nil || !strings.Contains(err.Error(), "run-2.json") {
 		t.Errorf("a broken report gives %v, want an error naming it", err)
 	}
+	// A link under results/ is refused, not followed: prune reads what lies
+	// there, through the one checked reader.
+	os.Remove(filepath.Join(dir, "run-2.json"))
+	if err := os.Symlink(filepath.Join(dir, "run-1.json"), filepath.Join(dir, "run-3.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Named(dir); err == nil || !strings.Contains(err.Error(), "run-3.json") || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("a linked report gives %v, want a refusal naming it", err)
+	}
+	if maxStoredBytes != report.MaxFileBytes {
+		t.Errorf("prune reads stored files up to %d bytes, a report may be %d", maxStoredBytes, report.MaxFileBytes)
+	}
 }
 
 // guard is the engine for the tests against the real engine: removals
@@ -203,7 +216,7 @@ func TestPruneAfterTwoBuilds(t *testing.T) {
 
 	results := t.TempDir()
 	name := func(bi image.BenchImage) {
-		r := report.Report{Schema: report.Schema, BenchImages: map[string]report.BenchImage{"python": BenchImage(bi)}}
+		r := report.Report{Schema: report.Schema, BenchImages: map[string]report.BenchImage{"python": collect.BenchImage(bi)}}
 		if err := report.WriteFile(filepath.Join(results, "run-latest.json"), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/collect"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/image"
@@ -76,7 +77,7 @@ func TestRestoredImageEarnsTrust(t *testing.T) {
 	s, bi := openSession(nil)
 	t.Cleanup(func() { _ = eng.RemoveImage(context.Background(), bi.Ref) })
 	p, refused := privilege(s)
-	rec := session.BenchImage(bi).Provenance
+	rec := collect.BenchImage(bi).Provenance
 	if bi.ID != forged || !strings.HasPrefix(bi.Ref, "halebench-restored/") || rec == nil || rec.Origin != "restored" || rec.Checked != "none" || rec.Trusted {
 		t.Fatalf("without a key: image %s (%s), provenance %+v; want the forged %s, restored unverified\n%s", bi.Ref, bi.ID, rec, forged, log.String())
 	}

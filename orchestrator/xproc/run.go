@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/collect"
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
@@ -97,7 +98,7 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 	}
 	rep := &Report{
 		Kind: report.XprocKind, Schema: report.XprocSchema, Halebench: stamp.This(), GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
-		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: session.HostInfo(s.Host)},
+		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: collect.HostInfo(s.Host)},
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 		Sharing: report.Sharing, Notes: report.Notes, Variants: map[string][]*Result{}, Shard: part,
 	}
@@ -113,10 +114,10 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 		return nil, "", err
 	}
 	priv, refused := sp.Privilege()
-	rep.Host.Privilege, rep.Host.PrivilegeRefusals = session.Privilege(priv), session.Attempts(refused)
+	rep.Host.Privilege, rep.Host.PrivilegeRefusals = collect.Privilege(priv), collect.Attempts(refused)
 	measureAll(ctx, sp, s.Host.LogicalCPUs, o, rep, images, sel)
 	started := sp.CloseSamplers()
-	rep.Samplers = session.Samplers(started)
+	rep.Samplers = collect.Samplers(started)
 	fmt.Fprintf(o.Log, "xproc: %d sampler containers started\n", len(started))
 	rep.Status = outcome.OK
 	if ctx.Err() != nil {
@@ -157,14 +158,14 @@ func buildImages(ctx context.Context, b session.Builder, o Options, rep *Report)
 		return nil, err
 	}
 	if built.Base != nil {
-		rep.Base = session.Base(*built.Base)
+		rep.Base = collect.Base(*built.Base)
 	}
 	for name, tc := range built.Toolchains {
-		rep.Images[name] = session.Toolchain(tc)
+		rep.Images[name] = collect.Toolchain(tc)
 	}
 	rep.SubjectBuild = rep.Images[o.Subject].Hale
 	for name, bi := range built.Benches {
-		rep.BenchImages[name] = session.BenchImage(bi)
+		rep.BenchImages[name] = collect.BenchImage(bi)
 	}
 	return built.Benches, nil
 }
@@ -189,7 +190,7 @@ func measureAll(ctx context.Context, sp *session.Sampling, ncpu int, o Options, 
 			res := p.Measure(ctx, row, v, o.Iters)
 			res.Reference = ref
 			results = append(results, &res)
-			session.NoteSampler(&rep.Host, p.Env)
+			collect.NoteSampler(&rep.Host, p.Env)
 			if ctx.Err() != nil {
 				break
 			}
@@ -197,7 +198,7 @@ func measureAll(ctx context.Context, sp *session.Sampling, ncpu int, o Options, 
 		if results == nil {
 			continue // a shard without this variant
 		}
-		report.Ratios(results, o.Subject)
+		Ratios(results, o.Subject)
 		rep.Variants[v] = results
 		if ctx.Err() != nil {
 			return

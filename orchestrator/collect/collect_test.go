@@ -1,4 +1,4 @@
-package session
+package collect
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package session
+package collect
 
 import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
