@@ -18,7 +18,8 @@ import (
 // outside the region as it was; a region made to look faster or slower
 // than its process leaves that time outside it. Where one side's outside
 // time grew past the witness's tolerance of the other's (judge.OutsideGrew),
-// B/A of the region is not taken: the verdict is made on B/A of the wall
+// or where the time the region says one side saved reappears outside its
+// region (judge.SavingMoved), B/A of the region is not taken: the verdict is made on B/A of the wall
 // time and says so.
 
 // witnessed is one side's figures of a round the witness reads: its wall
@@ -83,15 +84,32 @@ func onWitness(st *state, level, t float64) (v outcome.Status, why string, ok bo
 	if grew == "" {
 		grew = judge.OutsideGrew(cellOf(oa), cellOf(ob), alphaWitness)
 	}
+	rlo, rhi, region := interval(st, level)
+	if grew == "" {
+		grew = savingMoved(st, oa, ob, judge.BandVerdict(region, rlo, rhi, t))
+	}
 	if grew == "" {
 		return "", "", false
 	}
 	iv := stats.HodgesLehmann(stats.LogRatios(floats(w.series(true, false)), floats(w.series(false, false))), level)
 	lo, hi, est := math.Exp(iv.Low), math.Exp(iv.High), math.Exp(iv.Estimate)
-	_, _, region := interval(st, level)
 	why = fmt.Sprintf("B/A of the timed region is %.3f, of the process's wall time %.3f: the time outside the region moved (A %s, B %s), so the region is not taken and the verdict is the wall time's",
 		region, est, judge.FormatNs(stats.Median(oa)), judge.FormatNs(stats.Median(ob)))
 	return judge.BandVerdict(est, lo, hi, t), why, true
+}
+
+// savingMoved is judge.SavingMoved of the side the region calls faster
+// against the other (regionVerdict: B's against A's); "" where the region
+// calls neither faster.
+func savingMoved(st *state, oa, ob []int64, regionVerdict outcome.Status) string {
+	a, b := cellOf(st.a), cellOf(st.b)
+	switch regionVerdict {
+	case outcome.Faster:
+		return judge.SavingMoved(b, a, cellOf(ob), cellOf(oa), alphaWitness)
+	case outcome.Slower:
+		return judge.SavingMoved(a, b, cellOf(oa), cellOf(ob), alphaWitness)
+	}
+	return ""
 }
 
 // judgeWitness holds a finished time comparison to its witness.

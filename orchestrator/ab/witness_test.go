@@ -28,3 +28,23 @@ func TestABJudgesOnTheWitness(t *testing.T) {
 		}
 	}
 }
+
+// A short bench (a 10 ms loop, 2 ms outside it) whose region is forged to
+// a hundredth leaves less outside than the growth rule's tolerance, but
+// the time it claims to save is still in the process: ab judges on the
+// wall time (same), in either order of the sides; an honest halving stays
+// faster.
+func TestABWitnessOfAShortBench(t *testing.T) {
+	f := &fakeSampler{rng: rand.New(rand.NewSource(5)), outside: 2e6,
+		times:   map[string]float64{"honest": 10e6, "forged": 10e6, "half": 5e6},
+		printed: map[string]float64{"forged": 0.01}}
+	pairs := []Pair{pair("forged", "honest", "forged"), pair("reversed", "forged", "honest"), pair("half", "honest", "half")}
+	res := Compare(context.Background(), f, pairs, Settings{Seed: 9, Threshold: 0.03})
+	want := map[string]outcome.Status{"forged": outcome.Same, "reversed": outcome.Same, "half": outcome.Faster}
+	for _, b := range res.Benches {
+		witnessed := strings.Contains(b.Detail, "the verdict is the wall time's")
+		if b.Verdict != want[b.Name] || witnessed != (b.Name != "half") {
+			t.Errorf("%s: %s (region B/A %.3f after %d rounds; %q), want %s", b.Name, b.Verdict, b.Ratio, b.Rounds, b.Detail, want[b.Name])
+		}
+	}
+}

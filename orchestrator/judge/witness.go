@@ -36,6 +36,11 @@ const (
 	WitnessFloorNs   = 5_000_000
 )
 
+// WitnessMovedFloorNs is the least growth of the outside time the saving
+// rule (SavingMoved) takes: below it, the process's start and end vary
+// more than a forged region would show.
+const WitnessMovedFloorNs = 1_000_000
+
 // MaxInstrPerNs is the most instructions per nanosecond a CPU retires
 // (about 6 per cycle at 6 GHz is 36; the catalogue's honest benches count
 // at most a few per ns): a count over its region's time above it says the
@@ -123,9 +128,12 @@ func withOutside(s map[string]int64) map[string]int64 {
 
 // WitnessCheck is what the witness says of a subject's time: Why is ""
 // where the witness agrees (or there was none to ask, said in Note).
+// Moved is why the time the region claims to have saved reappears outside
+// it (SavingMoved): it holds only a verdict that the region is faster.
 type WitnessCheck struct {
-	Why  string
-	Note string
+	Why   string
+	Note  string
+	Moved string
 }
 
 // Witness holds the subject's cell's time to its witnesses: against the
@@ -146,7 +154,30 @@ func Witness(c Cell, e *Entry, alpha float64) WitnessCheck {
 	if len(here.Samples) == 0 {
 		return WitnessCheck{Note: "no witness check: the samples carry no wall time"}
 	}
-	return WitnessCheck{Why: OutsideGrew(here, base, alpha)}
+	region := Values{Median: c.Median, Samples: c.Samples}
+	baseRegion := Values{Median: e.ElapsedNs, Samples: e.Samples}
+	return WitnessCheck{Why: OutsideGrew(here, base, alpha), Moved: SavingMoved(region, baseRegion, here, base, alpha)}
+}
+
+// SavingMoved says why the time the region here saved against base's
+// reappears outside it: the region is shorter by some time, and the
+// process's time outside it grew, significantly, by at least half that
+// time and by WitnessMovedFloorNs. A region made faster for real takes its
+// time out of the process; one whose clock reads moved (a hundredth of the
+// loop timed) leaves the process as long as it was. "" where not.
+func SavingMoved(region, baseRegion, outside, baseOutside Values, alpha float64) string {
+	saved := baseRegion.Median - region.Median
+	grew := outside.Median - baseOutside.Median
+	if saved <= 0 || grew < WitnessMovedFloorNs || 2*grew < saved {
+		return ""
+	}
+	if len(baseOutside.Samples) > 0 && len(outside.Samples) > 0 {
+		if p := stats.MannWhitneyGreater(outside.Samples, baseOutside.Samples); p >= alpha {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the timed region is %s shorter (%s against %s) but the process's time outside it grew by %s (%s against %s): the time the region claims to save reappears outside it, so its elapsed_ns is not taken",
+		FormatNs(saved), FormatNs(region.Median), FormatNs(baseRegion.Median), FormatNs(grew), FormatNs(outside.Median), FormatNs(baseOutside.Median))
 }
 
 // OutsideGrew says why the outside time here grew past the witness's
@@ -203,6 +234,9 @@ func witness(v *Verdict, subject string, cells map[string]Cell, g Gate) {
 		entry = nil // another machine's outside time says nothing of this one's
 	}
 	w := Witness(subj, entry, g.Alpha)
+	if w.Why == "" && v.Status == outcome.Improved {
+		w.Why = w.Moved // faster, but not by the process's time
+	}
 	switch {
 	case w.Why != "" && v.Status.Severity() < outcome.Regresses:
 		v.Status, v.Cells[subject] = outcome.Unwitnessed, outcome.Unwitnessed
