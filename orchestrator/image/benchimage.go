@@ -171,11 +171,18 @@ func compileTimeCap() int {
 // buildDeadline is halebench's own bound on a whole bench-image build of
 // units sources: each compiled twice (timed and counted) at the time cap
 // and its kill grace, plus a margin of one more compile and two minutes
-// for the rest of the build (copies, the export). Past it the build is
+// for the rest of the build (copies, the export; in a test binary
+// HALEBENCH_TEST_BUILD_MARGIN_SECONDS instead). Past it the build is
 // cancelled, whatever the toolchain image's own tools do.
 func buildDeadline(units int) time.Duration {
 	perCompile := time.Duration(compileTimeCap()+compileKillGrace) * time.Second
-	return time.Duration(2*units)*perCompile + perCompile + 2*time.Minute
+	rest := 2 * time.Minute
+	if testing.Testing() {
+		if n, err := strconv.Atoi(os.Getenv("HALEBENCH_TEST_BUILD_MARGIN_SECONDS")); err == nil && n > 0 {
+			rest = time.Duration(n) * time.Second
+		}
+	}
+	return time.Duration(2*units)*perCompile + perCompile + rest
 }
 
 // DeadlineError is a bench image whose build ran past buildDeadline and was
@@ -353,7 +360,17 @@ func (b *Builder) BenchImage(ctx context.Context, lang suite.Language, sources [
 		contextDir: dir, dfDir: dir, args: args, in: in, what: "benches " + lang.Name, parent: tc.layers,
 		parentWhy: joinWhy(parentWhy(tc.Ref, tc.Provenance), parentWhy(goTC.Ref, goTC.Provenance)),
 		tag:       archTag(b.arch()), arch: b.arch()}
-	if err := b.buildOrFind(ctx, &t, s); err != nil {
+	// The in-step caps are the toolchain image's own shell and tools (a
+	// given image chooses them); this bound is halebench's, and cancelling
+	// the solve ends the step's processes.
+	dl := buildDeadline(len(sources))
+	bctx, cancel := context.WithTimeout(ctx, dl)
+	err = b.buildOrFind(bctx, &t, s)
+	cancel()
+	if err != nil {
+		if ctx.Err() == nil && bctx.Err() == context.DeadlineExceeded {
+			return bi, &DeadlineError{Lang: lang.Name, Units: len(sources), Deadline: dl}
+		}
 		return bi, err
 	}
 	if trusted == nil { // --no-build: the found image's own record (useFound restored its labels into args)
