@@ -360,17 +360,7 @@ func (b *Builder) BenchImage(ctx context.Context, lang suite.Language, sources [
 		contextDir: dir, dfDir: dir, args: args, in: in, what: "benches " + lang.Name, parent: tc.layers,
 		parentWhy: joinWhy(parentWhy(tc.Ref, tc.Provenance), parentWhy(goTC.Ref, goTC.Provenance)),
 		tag:       archTag(b.arch()), arch: b.arch()}
-	// The in-step caps are the toolchain image's own shell and tools (a
-	// given image chooses them); this bound is halebench's, and cancelling
-	// the solve ends the step's processes.
-	dl := buildDeadline(len(sources))
-	bctx, cancel := context.WithTimeout(ctx, dl)
-	err = b.buildOrFind(bctx, &t, s)
-	cancel()
-	if err != nil {
-		if ctx.Err() == nil && bctx.Err() == context.DeadlineExceeded {
-			return bi, &DeadlineError{Lang: lang.Name, Units: len(sources), Deadline: dl}
-		}
+	if err := b.buildBefore(ctx, &t, s, len(sources)); err != nil {
 		return bi, err
 	}
 	if trusted == nil { // --no-build: the found image's own record (useFound restored its labels into args)
@@ -382,6 +372,21 @@ func (b *Builder) BenchImage(ctx context.Context, lang suite.Language, sources [
 	in.BuildArgs = map[string]string{"TOOLCHAIN": tc.Ref + "@" + tc.Digest, "GO_TOOLCHAIN": goTC.Ref + "@" + goTC.Digest, "SOURCE_DATE_EPOCH": b.epochString()}
 	bi.Ref, bi.ID, bi.Digest, bi.Executed, bi.Cached, bi.Inputs, bi.Trusted, bi.Provenance = t.Ref, t.ID, t.Digest, t.Executed, t.Cached, in, trusted, t.Provenance
 	return bi, nil
+}
+
+// buildBefore is buildOrFind of a bench image of units sources within
+// buildDeadline. The in-step caps are the toolchain image's own shell and
+// tools (a given image chooses them); this bound is halebench's, and
+// cancelling the solve ends the step's processes.
+func (b *Builder) buildBefore(ctx context.Context, t *Toolchain, s image, units int) error {
+	dl := buildDeadline(units)
+	bctx, cancel := context.WithTimeout(ctx, dl)
+	defer cancel()
+	err := b.buildOrFind(bctx, t, s)
+	if err != nil && ctx.Err() == nil && bctx.Err() == context.DeadlineExceeded {
+		return &DeadlineError{Lang: strings.TrimPrefix(s.what, "benches "), Units: units, Deadline: dl}
+	}
+	return err
 }
 
 // benchContext is what a bench image is built from: its build context
