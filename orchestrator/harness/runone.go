@@ -104,6 +104,9 @@ func newLanes(env Env, p *Plan, b *suite.Bench, built built, seed int64, cnt *co
 		switch {
 		case tc.Status != image.Available:
 			ln.out.Status, ln.out.Detail, ln.done, ln.noToolchain = outcome.Unavailable, tc.Reason, true, true
+		case bi.Ref == "" && built.failed[l.Name] != "":
+			// The report's build_error, as a compile's message would be.
+			ln.out.Status, ln.out.BuildError, ln.done = outcome.BuildFailed, built.failed[l.Name], true
 		case bi.Ref == "":
 			ln.out.Status, ln.out.Detail, ln.done = outcome.Unavailable, "no bench image", true
 		case err != nil:

@@ -22,6 +22,7 @@ type built struct {
 	base       *image.Base
 	toolchains map[string]image.Toolchain
 	benches    map[string]image.BenchImage
+	failed     map[string]string // why a language's bench image was not had (session.Images.BenchFailed)
 }
 
 // buildImages makes (or finds) the sampler's toolchain, the base and, per
@@ -44,7 +45,7 @@ func buildImages(ctx context.Context, b Images, p *Plan) (built, error) {
 		},
 		Toolchain: func(l suite.Language) bool { return l.Name == p.SubjectLang.Name },
 	}, p.Log)
-	out := built{base: imgs.Base, toolchains: imgs.Toolchains, benches: imgs.Benches}
+	out := built{base: imgs.Base, toolchains: imgs.Toolchains, benches: imgs.Benches, failed: imgs.BenchFailed}
 	sampler := suite.SamplerLang().Name
 	if _, ok := out.toolchains[sampler]; !ok && imgs.Sampler.Ref != "" {
 		out.toolchains[sampler] = imgs.Sampler

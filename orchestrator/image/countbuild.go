@@ -15,10 +15,10 @@ import (
 func countedScript(lang suite.Language) string {
 	var b strings.Builder
 	if lang.CountCompile != "" && lang.NotCounted == "" {
-		fmt.Fprintf(&b, "cat >/tmp/halebench-count-compile.sh <<'HALEBENCH_COMPILE'\n%s%s\nHALEBENCH_COMPILE\n", compileLimits(), lang.CountCompile)
+		fmt.Fprintf(&b, "cat >%s/count-compile.sh <<'HALEBENCH_COMPILE'\n%s%s\nHALEBENCH_COMPILE\n", scriptDir, compileLimits(), lang.CountCompile)
 		fmt.Fprintf(&b, "for SRC in %s/*.%s; do\n  [ -e \"$SRC\" ] || continue\n  unit=$(basename \"$SRC\" .%s)\n  OUT=%s\n  export SRC OUT\n", SrcDir, lang.Ext, lang.Ext, CountedPath("$unit"))
-		b.WriteString(compileRun("counted compile", "/tmp/halebench-count-compile.sh"))
-		b.WriteString("  if [ $rc -eq 0 ]; then\n    echo \"built $unit (counted)\"\n  else\n    rm -f \"$OUT\"\n    cp /tmp/halebench-build.log \"$OUT.build_failed\"\n    echo \"build_failed $unit (counted)\"; tail -n 20 /tmp/halebench-build.log\n  fi\ndone\n")
+		b.WriteString(compileRun("counted compile", scriptDir+"/count-compile.sh"))
+		b.WriteString("  if [ $rc -eq 0 ]; then\n    echo \"built $unit (counted)\"\n  else\n" + compileFailed() + "    echo \"build_failed $unit (counted)\"; tail -n 20 " + scriptDir + "/build.log\n  fi\ndone\n")
 	}
 	return b.String()
 }

@@ -17,10 +17,13 @@ import (
 func TestBuildScriptCaps(t *testing.T) {
 	for _, l := range suite.All {
 		s := buildScript(l)
-		for _, want := range []string{"ulimit -d 2097152", "ulimit -f 524288", "timeout -k 10 300 ", "kill -s KILL -- -1", `-gt 1048576 ]`, "ulimit -u 256 || ulimit -p 256", "halebench-watch.sh $cpid $$", `-gt 4194304 ]`} {
+		for _, want := range []string{"ulimit -d 2097152", "ulimit -f 524288", "timeout -k 10 300 ", "kill -s KILL -- -1", `-gt 1048576 ]`, "ulimit -u 256 || ulimit -p 256", "/tmp/halebench/watch.sh $cpid", "setpriv --reuid=\"$U\" --regid=\"$U\" --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs sh /tmp/halebench/compile.sh", `-gt 4194304 ]`} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%s: script lacks %q:\n%s", l.Name, want, s)
 			}
+		}
+		if df := benchDockerfile(false, CompileUID(l.Name)); !strings.Contains(df, "USER 0:0\nRUN sh /bench/build.sh") {
+			t.Errorf("%s: the compile stage's script does not run as root:\n%s", l.Name, df)
 		}
 		p := filepath.Join(t.TempDir(), "build.sh")
 		os.WriteFile(p, []byte(s), 0o644)

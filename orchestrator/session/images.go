@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -40,7 +41,11 @@ type Images struct {
 	Base       *image.Base                // nil when it could not be read
 	Toolchains map[string]image.Toolchain // every language asked for, available or not
 	Benches    map[string]image.BenchImage
-	Order      []string // the languages of Toolchains, in the order asked
+	// BenchFailed is why a language's bench image could not be had where
+	// its build was cancelled at halebench's deadline (image.DeadlineError):
+	// its benches are build_failed saying so, and the verb goes on.
+	BenchFailed map[string]string
+	Order       []string // the languages of Toolchains, in the order asked
 }
 
 // BuildImages makes (or finds) the base, the sampler's toolchain and, per
@@ -54,7 +59,7 @@ type Images struct {
 // build has returned when it does.
 func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Images, error) {
 	start := time.Now()
-	out := &Images{Toolchains: map[string]image.Toolchain{}, Benches: map[string]image.BenchImage{}}
+	out := &Images{Toolchains: map[string]image.Toolchain{}, Benches: map[string]image.BenchImage{}, BenchFailed: map[string]string{}}
 	if base, err := b.Base(ctx); err == nil {
 		out.Base = &base
 	}
@@ -88,9 +93,10 @@ func BuildImages(ctx context.Context, b Builder, need Need, log io.Writer) (*Ima
 // and the toolchain is available, its bench image; or the error that
 // stopped it.
 type made struct {
-	tc    image.Toolchain
-	bench *image.BenchImage
-	err   error
+	tc     image.Toolchain
+	bench  *image.BenchImage
+	failed string // why the bench image's build was cancelled at the deadline
+	err    error
 }
 
 func makeLang(ctx context.Context, b Builder, l suite.Language, srcs []image.Source) made {
@@ -99,6 +105,9 @@ func makeLang(ctx context.Context, b Builder, l suite.Language, srcs []image.Sou
 		return made{tc: tc, err: err}
 	}
 	bi, err := b.BenchImage(ctx, l, srcs)
+	if dl := (*image.DeadlineError)(nil); errors.As(err, &dl) {
+		return made{tc: tc, failed: dl.Error()}
+	}
 	if err != nil {
 		return made{tc: tc, err: err}
 	}
@@ -138,6 +147,11 @@ func (out *Images) add(l suite.Language, m made, log io.Writer) error {
 	}
 	if m.tc.Status != image.Available {
 		fmt.Fprintf(log, "images: %s %s: %s\n", l.Name, m.tc.Status, m.tc.Reason)
+		return nil
+	}
+	if m.failed != "" {
+		out.BenchFailed[l.Name] = m.failed
+		fmt.Fprintf(log, "images: %s build_failed: %s\n", l.Name, m.failed)
 		return nil
 	}
 	if m.bench == nil {

@@ -27,6 +27,9 @@ func (built *Images) WriteTable(w io.Writer) error {
 			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\n", l(name), l(string(tc.Status)))
 			notes = append(notes, fmt.Sprintf("%s: %s (%s)", name, tc.Status, tc.Reason))
 			continue
+		case !ok && built.BenchFailed[name] != "":
+			fmt.Fprintf(tw, "%s\t%s\t%s@%s\t%s\t%s\t%d\t%d\n", l(name), l(string(tc.Status)), l(tc.Ref), l(tc.Digest), l(tc.Version), "build_failed", tc.Executed, tc.Cached)
+			notes = append(notes, built.BenchFailed[name])
 		case !ok:
 			fmt.Fprintf(tw, "%s\t%s\t%s@%s\t%s\t-\t%d\t%d\n", l(name), l(string(tc.Status)), l(tc.Ref), l(tc.Digest), l(tc.Version), tc.Executed, tc.Cached)
 		default:
