@@ -10,8 +10,8 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 )
 
-// ab cannot take two C programs (its sides are two builds of the subject),
-// so its judge is held to the witness on a fake sampler's samples: B's
+// ab's judge held to the witness on a fake sampler's samples (on the
+// engine, two suites whose C fn_call differ so: docs/security.md): B's
 // program does the same 100 ms of work as A's and prints a hundredth of
 // it; B/A of the region says 100 times faster, the wall time says the
 // same. An honest B twice as fast stays faster; an A/A pair stays same.
