@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
@@ -129,14 +130,7 @@ func InstrWitness(n Counts, timedNs int64, e *Entry) WitnessCheck {
 			return WitnessCheck{Why: why}
 		}
 	}
-	w := WitnessCheck{}
-	for i, s := range notes {
-		if i > 0 {
-			w.Note += "; "
-		}
-		w.Note += s
-	}
-	return w
+	return WitnessCheck{Note: strings.Join(notes, "; ")}
 }
 
 // InstrPerNsFloor says why a region of instr instructions over timedNs of
