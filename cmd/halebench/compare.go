@@ -23,7 +23,7 @@ new report, in neither report (the bench is, the language is not), or no
 samples (the cells' statuses). --metric=NAME compares another metric the
 samples carry (memory: higher, lower or ~) instead of time; the count
 lane's instructions are set beside every row where both reports counted.
-Needs no engine. The table goes to stdout (--json: a halebench-compare/1
+Needs no engine. The table goes to stdout (--json: a halebench-compare/2
 document); warnings (different hosts, the same sources, a language only
 one report holds) go to stderr.
 

@@ -48,14 +48,14 @@ func TestCompareVerbAsBenchstatUsersExpect(t *testing.T) {
 		}
 	}
 	code, out, _ = run(t, noEngine, "compare", "--json", oldP, newP)
-	if code != 0 || !strings.Contains(out, `"schema": "halebench-compare/1"`) || !strings.Contains(out, `"kind": "compare"`) {
+	if code != 0 || !strings.Contains(out, `"schema": "halebench-compare/2"`) || !strings.Contains(out, `"old_median": `) || !strings.Contains(out, `"kind": "compare"`) {
 		t.Fatalf("--json: exit %d\n%s", code, out)
 	}
 	// The table's JSON is no run report: every verb that reads stored
 	// documents refuses it by its schema, this version and another alike.
-	for _, schema := range []string{"halebench-compare/1", "halebench-compare/2"} {
+	for _, schema := range []string{"halebench-compare/2", "halebench-compare/3"} {
 		p := t.TempDir() + "/c.json"
-		os.WriteFile(p, []byte(strings.Replace(out, "halebench-compare/1", schema, 1)), 0o644)
+		os.WriteFile(p, []byte(strings.Replace(out, "halebench-compare/2", schema, 1)), 0o644)
 		if code, _, errOut := run(t, noEngine, "show", p); code != 2 || !strings.Contains(errOut, `has schema "`+schema+`"`) {
 			t.Errorf("show of a %s table: exit %d\n%s", schema, code, errOut)
 		}

@@ -21,12 +21,10 @@ import (
 // Row is one bench in both reports.
 type Row struct {
 	Bench string `json:"bench"`
-	Old   int64  `json:"old_median_ns,omitempty"`
-	New   int64  `json:"new_median_ns,omitempty"`
-	// OldMedian and NewMedian are the medians of a metric other than
-	// time, in its unit (Table.Unit); time's stay in the fields above.
-	OldMedian int64    `json:"old_median,omitempty"`
-	NewMedian int64    `json:"new_median,omitempty"`
+	// Old and New are the medians of the table's metric, in its unit
+	// (Table.Metric, Table.Unit), whichever metric it is.
+	Old       int64    `json:"old_median,omitempty"`
+	New       int64    `json:"new_median,omitempty"`
 	OldN      int      `json:"old_n"`
 	NewN      int      `json:"new_n"`
 	DeltaPct  *float64 `json:"delta_pct,omitempty"`
@@ -57,7 +55,7 @@ type Geomean struct {
 
 // CompareSchema and CompareKind name the document compare --json prints.
 const (
-	CompareSchema = "halebench-compare/1"
+	CompareSchema = "halebench-compare/2"
 	CompareKind   = "compare"
 )
 
@@ -75,10 +73,10 @@ type Table struct {
 	// reports: ab or xproc (comparekinds.go).
 	Compares string `json:"compares,omitempty"`
 	Lang     string `json:"lang"`
-	// Metric and Unit name what the rows compare where it is not time
-	// (time: both empty, as before metrics were chosen).
-	Metric  string `json:"metric,omitempty"`
-	Unit    string `json:"unit,omitempty"`
+	// Metric and Unit name what the rows' medians are of, time ("ns")
+	// included.
+	Metric  string `json:"metric"`
+	Unit    string `json:"unit"`
 	metric  *judge.Metric
 	Alpha   float64 `json:"alpha"`
 	OldRun  string  `json:"old_run"`
@@ -163,10 +161,8 @@ func Reports(old, cur *report.Report, lang string, m *judge.Metric, alpha float6
 	if m == nil {
 		m = judge.MetricTime
 	}
-	t := Table{Schema: CompareSchema, Kind: CompareKind, Lang: lang, Alpha: alpha, OldRun: old.GeneratedAt, NewRun: cur.GeneratedAt, OldHost: hostLine(old.Host), NewHost: hostLine(cur.Host), metric: m}
-	if m != judge.MetricTime {
-		t.Metric, t.Unit = m.Name, m.Unit
-	}
+	t := Table{Schema: CompareSchema, Kind: CompareKind, Lang: lang, Alpha: alpha, OldRun: old.GeneratedAt, NewRun: cur.GeneratedAt, OldHost: hostLine(old.Host), NewHost: hostLine(cur.Host),
+		metric: m, Metric: m.Name, Unit: m.Unit}
 	if t.OldHost != t.NewHost {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("the reports come from different hosts (%s; %s): differences mix code and machine", t.OldHost, t.NewHost))
 	}
@@ -227,8 +223,7 @@ func orNone(langs []string) string {
 // geomean summarises the rows with figures on both sides; nil without rows.
 func geomean(rows []Row) *Geomean {
 	return geomeanOf(rows, func(r Row) (float64, float64, bool) {
-		o, n := r.Old+r.OldMedian, r.New+r.NewMedian // one of each pair is set
-		return float64(o), float64(n), r.DeltaPct != nil && o > 0 && n > 0
+		return float64(r.Old), float64(r.New), r.DeltaPct != nil && r.Old > 0 && r.New > 0
 	})
 }
 
@@ -321,11 +316,7 @@ func row(name string, m *judge.Metric, o, n *report.Lang, alpha float64) Row {
 		r.Verdict = fmt.Sprintf("no samples in the new report (%s)", status(n))
 		return r
 	}
-	if m == judge.MetricTime {
-		r.Old, r.New = ov.Median, nv.Median
-	} else {
-		r.OldMedian, r.NewMedian = ov.Median, nv.Median
-	}
+	r.Old, r.New = ov.Median, nv.Median
 	r.OldN, r.NewN = len(ov.Samples), len(nv.Samples)
 	d := (float64(nv.Median)/float64(ov.Median) - 1) * 100
 	p := math.Min(1, 2*math.Min(stats.MannWhitneyGreater(nv.Samples, ov.Samples), stats.MannWhitneyGreater(ov.Samples, nv.Samples)))
@@ -377,7 +368,7 @@ func (t Table) Text(w io.Writer) {
 	// Everything but the figures comes from the two report files: cleaned.
 	c := termtext.Clean
 	fmt.Fprintf(w, "%s: old %s on %s\n%s  new %s on %s\n", c(t.Lang), c(t.OldRun), c(t.OldHost), strings.Repeat(" ", len(t.Lang)), c(t.NewRun), c(t.NewHost))
-	if t.Metric != "" {
+	if t.metric != judge.MetricTime {
 		fmt.Fprintf(w, "metric: %s (%s)\n", c(t.Metric), c(t.Unit))
 	}
 	fmt.Fprintln(w)
@@ -393,10 +384,6 @@ func (t Table) Text(w io.Writer) {
 		if r.Verdict != "~" {
 			delta = fmt.Sprintf("%+.1f%%", *r.DeltaPct)
 		}
-		old, cur := r.Old, r.New
-		if t.Metric != "" {
-			old, cur = r.OldMedian, r.NewMedian
-		}
 		verdict := r.Verdict
 		if r.TooFewSamples {
 			verdict += " ¹"
@@ -404,7 +391,7 @@ func (t Table) Text(w io.Writer) {
 				few = append(few, size)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%d+%d\t%s\n", c(r.Bench), t.figure(old), t.figure(cur), delta, *r.P, r.OldN, r.NewN, verdict)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tp=%.3f\t%d+%d\t%s\n", c(r.Bench), t.figure(r.Old), t.figure(r.New), delta, *r.P, r.OldN, r.NewN, verdict)
 	}
 	if g := t.Geomean; g != nil && g.Benches > 0 {
 		fmt.Fprintf(tw, "geomean\t%s\t%s\t%+.1f%%\n", t.figure(int64(math.Round(*g.Old))), t.figure(int64(math.Round(*g.New))), *g.DeltaPct)

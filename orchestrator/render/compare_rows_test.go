@@ -176,7 +176,7 @@ func TestCompareGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var head struct{ Schema, Kind string }
-			if err := json.Unmarshal(b.Bytes(), &head); err != nil || head.Schema != "halebench-compare/1" || head.Kind != "compare" {
+			if err := json.Unmarshal(b.Bytes(), &head); err != nil || head.Schema != CompareSchema || head.Kind != "compare" {
 				t.Errorf("JSON head %+v %v", head, err)
 			}
 			// which halebench wrote it differs from build to build: it

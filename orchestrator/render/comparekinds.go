@@ -79,7 +79,7 @@ func abLangs(r *report.Result) []string {
 // stamps, the hosts and the warnings both kinds share.
 func kindTable(k result.Kind, noun, lang string, alpha float64, oldAt, newAt, oldHost, newHost string) Table {
 	t := Table{Schema: CompareSchema, Kind: CompareKind, Compares: string(k), Lang: lang, Alpha: alpha, OldRun: oldAt, NewRun: newAt,
-		OldHost: oldHost, NewHost: newHost, metric: judge.MetricTime}
+		OldHost: oldHost, NewHost: newHost, metric: judge.MetricTime, Metric: judge.MetricTime.Name, Unit: judge.MetricTime.Unit}
 	if oldHost != newHost {
 		what := "medians"
 		if k == result.AB {

@@ -19,7 +19,7 @@
 // stored samples, and whether the change is significant — marked where the
 // samples are too few for the test to reach the level at all — with a
 // geomean row, and a label for every bench without a comparison. Its JSON
-// is the halebench-compare/1 document. It reads reports only: no engine,
+// is the halebench-compare/2 document. It reads reports only: no engine,
 // no baselines.
 //
 // junit.go, summary.go and verdict.go turn a finished run's report into what CI systems

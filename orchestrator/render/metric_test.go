@@ -41,7 +41,7 @@ func TestCompareByMetric(t *testing.T) {
 			by[r.Bench] = r
 		}
 		if by["grew"].Verdict != "higher" || by["shrank"].Verdict != "lower" || by["same"].Verdict != "~" ||
-			by["grew"].NewMedian != 2002 || by["grew"].New != 0 || tab.Metric != "memory" || tab.Unit != "KiB" {
+			by["grew"].New != 2002 || tab.Metric != "memory" || tab.Unit != "KiB" {
 			t.Fatalf("peak %v: %+v", peak, tab)
 		}
 		var out strings.Builder
@@ -53,12 +53,17 @@ func TestCompareByMetric(t *testing.T) {
 		}
 		byTime := Reports(old, cur, "", nil, 0.05)
 		for _, r := range byTime.Rows {
-			if r.Verdict != "~" || r.Old != 100 || r.OldMedian != 0 {
+			if r.Verdict != "~" || r.Old != 100 {
 				t.Errorf("by time: %+v", r)
 			}
 		}
-		if byTime.Metric != "" {
-			t.Errorf("by time the table names metric %q; time's tables name none, as before", byTime.Metric)
+		if byTime.Metric != "time" || byTime.Unit != "ns" {
+			t.Errorf("by time the table names metric %q in %q; want time in ns", byTime.Metric, byTime.Unit)
+		}
+		var text strings.Builder
+		byTime.Text(&text)
+		if strings.Contains(text.String(), "metric:") {
+			t.Errorf("time's text names its metric, which it never did:\n%s", text.String())
 		}
 	}
 }
