@@ -23,13 +23,13 @@ type Row struct {
 	Bench string `json:"bench"`
 	// Old and New are the medians of the table's metric, in its unit
 	// (Table.Metric, Table.Unit), whichever metric it is.
-	Old       int64    `json:"old_median,omitempty"`
-	New       int64    `json:"new_median,omitempty"`
-	OldN      int      `json:"old_n"`
-	NewN      int      `json:"new_n"`
-	DeltaPct  *float64 `json:"delta_pct,omitempty"`
-	P         *float64 `json:"p,omitempty"`
-	Verdict   string   `json:"verdict"` // slower, faster, ~ (no significant change), or why there is no comparison
+	Old      int64    `json:"old_median,omitempty"`
+	New      int64    `json:"new_median,omitempty"`
+	OldN     int      `json:"old_n"`
+	NewN     int      `json:"new_n"`
+	DeltaPct *float64 `json:"delta_pct,omitempty"`
+	P        *float64 `json:"p,omitempty"`
+	Verdict  string   `json:"verdict"` // slower, faster, ~ (no significant change), or why there is no comparison
 	// MinP is the smallest p the test can give at OldN+NewN samples;
 	// TooFewSamples marks a "~" that no data of these sizes could have
 	// turned into a change at the table's alpha (MinP is not below it).
