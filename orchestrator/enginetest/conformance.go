@@ -216,6 +216,15 @@ func (c *conf) images(t *testing.T) {
 	if i < 0 || !slices.Contains(stored[i].Tags, other) || !slices.Contains(stored[i].Tags, c.img) {
 		t.Errorf("StoredImages: %s with tags %s and %s not listed", im.ID, c.img, other)
 	}
+	// A container made from the image, never started, counts as its use
+	// (prune keeps such an image).
+	c.create(t, engine.Spec{Cmd: probe("exit", "0")})
+	if stored, err = c.d.StoredImages(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.IndexFunc(stored, func(s engine.StoredImage) bool { return s.ID == im.ID }); i < 0 || stored[i].Containers < 1 {
+		t.Errorf("StoredImages: %s with a container made from it lists %+v; want Containers at least 1", c.img, stored)
+	}
 	if err := c.d.RemoveImage(ctx, other); err != nil {
 		t.Fatal(err)
 	}

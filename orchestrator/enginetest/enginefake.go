@@ -158,14 +158,21 @@ func (f *Engine) RemoveImage(_ context.Context, ref string) error {
 	return nil
 }
 
-// StoredImages lists the store, ordered by ID. No layer is shared.
+// StoredImages lists the store, ordered by ID. No layer is shared; an
+// image's containers are those made from it, and as many more as Use said.
 func (f *Engine) StoredImages(context.Context) ([]engine.StoredImage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	uses := map[string]int64{}
+	for _, c := range f.containers {
+		if im := f.lookup(c.spec.Image); im != nil {
+			uses[im.id]++
+		}
+	}
 	var out []engine.StoredImage
 	for _, im := range f.images {
 		out = append(out, engine.StoredImage{ID: im.id, Tags: f.tagsOf(im.id), Labels: im.labels,
-			Created: epoch, Size: im.size, Containers: im.containers})
+			Created: epoch, Size: im.size, Containers: im.containers + uses[im.id]})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil

@@ -8,23 +8,35 @@ import (
 
 	"github.com/docker/docker/api/types"
 	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/image"
 
 	"github.com/hale-lang/halebench/orchestrator/engine"
 )
 
-// StoredImages lists the image store, sizes included (the engine's disk
-// usage report: it alone gives each image's shared size on API 1.41).
+// StoredImages lists the image store from the image list, with each
+// image's shared size where the engine's API gives it there (1.42 and
+// later; -1 before: its own size is then unknown), and the containers
+// using it counted from the container list. Not from the engine's
+// disk-usage report, which gives shared sizes on every API but walks
+// every layer of the store (80 s on a crowded fuse-overlayfs engine,
+// against 0.1 s for the list).
 func (e *Engine) StoredImages(ctx context.Context) ([]engine.StoredImage, error) {
-	du, err := e.diskUsage(ctx, types.ImageObject)
+	list, err := e.cli.ImageList(ctx, image.ListOptions{SharedSize: true})
 	if err != nil {
 		return nil, fmt.Errorf("listing images at %s: %w", e.host, err)
 	}
-	var out []engine.StoredImage
-	for _, s := range du.Images {
-		if s == nil {
-			continue
-		}
-		img := engine.StoredImage{ID: s.ID, Labels: s.Labels, Created: time.Unix(s.Created, 0), Size: s.Size, SharedSize: s.SharedSize, Containers: s.Containers}
+	ctrs, err := e.cli.ContainerList(ctx, container.ListOptions{All: true})
+	if err != nil {
+		return nil, fmt.Errorf("listing the containers that use images at %s: %w", e.host, err)
+	}
+	uses := map[string]int64{}
+	for _, c := range ctrs {
+		uses[c.ImageID]++
+	}
+	out := make([]engine.StoredImage, 0, len(list))
+	for _, s := range list {
+		img := engine.StoredImage{ID: s.ID, Labels: s.Labels, Created: time.Unix(s.Created, 0), Size: s.Size, SharedSize: s.SharedSize, Containers: uses[s.ID]}
 		for _, t := range s.RepoTags {
 			if t != "<none>:<none>" {
 				img.Tags = append(img.Tags, t)
