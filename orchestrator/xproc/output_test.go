@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,12 +61,14 @@ func TestRefusesWhatTheStrictParserRefuses(t *testing.T) {
 }
 
 // writePrinter writes printer.c: it prints the text of the case its
-// second argument names (after the role), and exits 0.
+// second argument names (after the role), and exits 0. The cases go in
+// name order, so the same cases make the same file and the image that
+// holds it is found, not built again, on the next run.
 func writePrinter(t *testing.T, cases map[string]string) string {
 	var b strings.Builder
 	b.WriteString("#include <stdio.h>\n#include <string.h>\nint main(int argc, char **argv) {\n\tif (argc < 3) return 2;\n")
-	for name, out := range cases {
-		fmt.Fprintf(&b, "\tif (!strcmp(argv[argc-1], %s)) { fputs(%s, stdout); return 0; }\n", strconv.Quote(name), strconv.Quote(out))
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
+		fmt.Fprintf(&b, "\tif (!strcmp(argv[argc-1], %s)) { fputs(%s, stdout); return 0; }\n", strconv.Quote(name), strconv.Quote(cases[name]))
 	}
 	b.WriteString("\treturn 3;\n}\n")
 	path := filepath.Join(t.TempDir(), "printer.c")
