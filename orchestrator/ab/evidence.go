@@ -43,7 +43,7 @@ func evidence(res *Result, s *session.Session, sp *session.Sampling, host *repor
 	host.HostInfo = collect.HostInfo(s.Host)
 	host.Privilege, host.PrivilegeRefusals = collect.Privilege(priv), collect.Attempts(refused)
 	res.Host = *host
-	res.Shard = p.Partition
+	res.Shard, res.SourcesDigest = p.Partition, p.SourcesDigest
 	res.Sides = []report.Side{
 		sideEvidence("A", p.A.What, p.Subject, a.all),
 		sideEvidence("B", p.B.What, p.Subject, b.all),

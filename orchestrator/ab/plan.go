@@ -10,6 +10,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -53,6 +54,9 @@ type Plan struct {
 	// Partition is the sharded ab's partition and this shard's part (nil:
 	// unsharded); Names then holds this shard's benches only.
 	Partition *report.Shard
+	// SourcesDigest is the digest of both sides' programs of Names, the
+	// result's sources_digest.
+	SourcesDigest string
 }
 
 // Prepare reads both sides' suites and checks every flag without an
@@ -97,6 +101,9 @@ func Prepare(o Options) (*Plan, error) {
 		return nil, fmt.Errorf("--shard-costs=%s balances shards: give --shard=K/N too", o.ShardCosts)
 	}
 	if err = p.selectShard(); err != nil {
+		return nil, err
+	}
+	if p.SourcesDigest, err = plan.Digest(p.sources()); err != nil {
 		return nil, err
 	}
 	p.Same = o.A.What == o.B.What

@@ -33,6 +33,9 @@ func TestShardsPartitionTheBenches(t *testing.T) {
 		if strings.Join(sh.SuiteBenches, ",") != strings.Join(whole.Names, ",") || !strings.HasPrefix(sh.BalancedBy, "cells") {
 			t.Errorf("shard %d: suite benches %d, balanced by %q", k, len(sh.SuiteBenches), sh.BalancedBy)
 		}
+		if p.SourcesDigest == "" || p.SourcesDigest == whole.SourcesDigest {
+			t.Errorf("shard %d: sources digest %q, the whole ab's %q: a part's sources are its own", k, p.SourcesDigest, whole.SourcesDigest)
+		}
 		all = append(all, p.Names...)
 		digests[sh.Digest], sources[sh.SuiteSourcesDigest] = true, true
 	}
@@ -42,6 +45,11 @@ func TestShardsPartitionTheBenches(t *testing.T) {
 	}
 	if len(digests) != 1 || len(sources) != 1 {
 		t.Errorf("the shards name %d partitions and %d sources", len(digests), len(sources))
+	}
+	// What the merge records as its sources digest (the shards' suite
+	// sources) is what the unsharded ab records.
+	if !strings.HasPrefix(whole.SourcesDigest, "sha256:") || !sources[whole.SourcesDigest] {
+		t.Errorf("the whole ab's sources digest %q; the shards name %v", whole.SourcesDigest, sources)
 	}
 	o.Shard, o.ShardCosts = result.Spec{}, "x.json"
 	if _, err := Prepare(o); err == nil || !strings.Contains(err.Error(), "give --shard=K/N too") {

@@ -75,17 +75,24 @@ func abLangs(r *report.Result) []string {
 	return slices.Compact(out)
 }
 
+// kindDoc is what the head of a table says of one document of a kind:
+// when it was made, on which host, from which sources.
+type kindDoc struct{ at, host, sources string }
+
 // kindTable is the head of a table of two documents of kind k: the run
 // stamps, the hosts and the warnings both kinds share.
-func kindTable(k result.Kind, noun, lang string, alpha float64, oldAt, newAt, oldHost, newHost string) Table {
-	t := Table{Schema: CompareSchema, Kind: CompareKind, Compares: string(k), Lang: lang, Alpha: alpha, OldRun: oldAt, NewRun: newAt,
-		OldHost: oldHost, NewHost: newHost, metric: judge.MetricTime, Metric: judge.MetricTime.Name, Unit: judge.MetricTime.Unit}
-	if oldHost != newHost {
+func kindTable(k result.Kind, noun, lang string, alpha float64, old, cur kindDoc) Table {
+	t := Table{Schema: CompareSchema, Kind: CompareKind, Compares: string(k), Lang: lang, Alpha: alpha, OldRun: old.at, NewRun: cur.at,
+		OldHost: old.host, NewHost: cur.host, metric: judge.MetricTime, Metric: judge.MetricTime.Name, Unit: judge.MetricTime.Unit}
+	if old.host != cur.host {
 		what := "medians"
 		if k == result.AB {
 			what = "ratios (each measured on one machine) less so than medians would"
 		}
-		t.Warnings = append(t.Warnings, fmt.Sprintf("the %ss come from different hosts (%s; %s): differences mix code and machine, the %s", noun, oldHost, newHost, what))
+		t.Warnings = append(t.Warnings, fmt.Sprintf("the %ss come from different hosts (%s; %s): differences mix code and machine, the %s", noun, old.host, cur.host, what))
+	}
+	if old.sources != "" && old.sources == cur.sources {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("both %ss measured the same sources (an A/A comparison)", noun))
 	}
 	return t
 }
@@ -99,7 +106,7 @@ func ABs(old, cur *report.Result, lang string, alpha float64) Table {
 	if lang == "" {
 		lang = cur.Subject
 	}
-	t := kindTable(result.AB, "ab result", lang, alpha, old.GeneratedAt, cur.GeneratedAt, hostLine(old.Host), hostLine(cur.Host))
+	t := kindTable(result.AB, "ab result", lang, alpha, kindDoc{old.GeneratedAt, hostLine(old.Host), old.SourcesDigest}, kindDoc{cur.GeneratedAt, hostLine(cur.Host), cur.SourcesDigest})
 	oldBy := map[string]*report.ABBench{}
 	for i := range old.Benches {
 		if b := &old.Benches[i]; b.Lang == lang {
@@ -202,7 +209,7 @@ func ratioGeomean(rows []Row) *Geomean {
 // the reader's median time, old and new, and the run compare's test over
 // the stored runs' times.
 func Xprocs(old, cur *report.XprocReport, alpha float64) Table {
-	t := kindTable(result.Xproc, "xproc report", "", alpha, old.GeneratedAt, cur.GeneratedAt, hostLine(old.Host), hostLine(cur.Host))
+	t := kindTable(result.Xproc, "xproc report", "", alpha, kindDoc{old.GeneratedAt, hostLine(old.Host), old.SourcesDigest}, kindDoc{cur.GeneratedAt, hostLine(cur.Host), cur.SourcesDigest})
 	for _, v := range []string{"small", "large"} {
 		oldBy := map[string]*report.XprocResult{}
 		for _, r := range old.Variants[v] {

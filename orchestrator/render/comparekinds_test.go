@@ -135,3 +135,51 @@ func TestCompareKindsRefusals(t *testing.T) {
 		t.Fatal("the registry lost memory: the refusal above tests nothing")
 	}
 }
+
+// Two ab results or two xproc reports of one sources digest are an A/A
+// comparison, said as two run reports' are; of two digests, or where a
+// document stored before its verb recorded one has none, nothing is said.
+func TestCompareKindsSaysAA(t *testing.T) {
+	const aa = "measured the same sources (an A/A comparison)"
+	digest := func(n byte) string { return "sha256:" + strings.Repeat(string(n), 64) }
+	for _, c := range []struct {
+		old, cur string
+		want     bool
+	}{
+		{digest('1'), digest('1'), true},
+		{digest('1'), digest('2'), false},
+		{"", "", false},
+	} {
+		ab := func(at, sources string) string {
+			r := &report.Result{Kind: report.ABKind, Schema: report.ABSchema, GeneratedAt: at, RunID: "ab", Subject: "c", SourcesDigest: sources,
+				Benches: []report.ABBench{{Name: "fn_call", Lang: "c", Verdict: outcome.Same, Ratio: 1, RatioLow: 0.99, RatioHigh: 1.01}}}
+			p, err := report.ABWrite(r, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		xp := func(at, sources string) string {
+			r := &report.XprocReport{Kind: report.XprocKind, Schema: report.XprocSchema, GeneratedAt: at, RunID: "x", Subject: "c", Status: outcome.OK, SourcesDigest: sources,
+				Variants: map[string][]*report.XprocResult{"small": {{Row: "c", Title: "C", Status: outcome.OK, ElapsedNsMedian: 5, ElapsedNsSamples: []int64{5}}}}}
+			p, err := report.WriteJSON(r, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		for kind, paths := range map[string][2]string{
+			"ab":    {ab("2026-12-01T10:00:00Z", c.old), ab("2026-12-02T10:00:00Z", c.cur)},
+			"xproc": {xp("2026-12-01T10:00:00Z", c.old), xp("2026-12-02T10:00:00Z", c.cur)},
+		} {
+			tab, err := render.CompareFiles(paths[0], paths[1], "", "time", 0.05)
+			if err != nil {
+				t.Fatal(err)
+			}
+			said := strings.Contains(strings.Join(tab.Warnings, "\n"), aa)
+			if said != c.want {
+				t.Errorf("%s of sources %q and %q: warnings %q; want A/A said: %v", kind, c.old, c.cur, tab.Warnings, c.want)
+			}
+		}
+	}
+}

@@ -126,6 +126,10 @@ type Result struct {
 	Host Host `json:"host"`
 	// Sides are A then B: what each ran.
 	Sides []Side `json:"sides"`
+	// SourcesDigest is the digest of both sides' programs of the benches
+	// compared (plan.Digest; absent in a result stored before ab recorded
+	// it): two results of one digest compared the same sources.
+	SourcesDigest string `json:"sources_digest,omitempty"`
 	// Shard is the partition and this result's part (ab --shard=K/N).
 	Shard    *Shard    `json:"shard,omitempty"`
 	Benches  []ABBench `json:"benches"`

@@ -35,6 +35,10 @@ type XprocReport struct {
 	// SubjectBuild is how the subject's toolchain was built (hale's
 	// commit, source tree or image), when halebench built it.
 	SubjectBuild *HaleBuild `json:"subject_build,omitempty"`
+	// SourcesDigest is the digest of the xproc programs of the languages
+	// measured (plan.Digest; absent in a report stored before xproc
+	// recorded it).
+	SourcesDigest string `json:"sources_digest,omitempty"`
 	// Shard is the partition and this report's part (xproc --shard=K/N).
 	Shard    *Shard                    `json:"shard,omitempty"`
 	Sharing  string                    `json:"shm_sharing"`

@@ -64,7 +64,7 @@ func MergeAB(shards []ABShard, at string) (*report.Result, error) {
 	first := *sorted[0].Result
 	m := &first // the comparison's facts, which the shards agree on, from shard 1
 	sh := *first.Shard
-	m.GeneratedAt, m.RunID = at, "merged-"+termtext.ShortID(sh.Digest)
+	m.GeneratedAt, m.RunID, m.SourcesDigest = at, "merged-"+termtext.ShortID(sh.Digest), sh.SuiteSourcesDigest
 	m.Shard, m.Benches, m.Warnings, m.Rounds, m.ElapsedNs = &sh, nil, nil, 0, 0
 	m.Halebench = stamp.This() // the merge's writer; each part keeps its shard's
 	sh.Index, sh.From, sh.Benches, sh.Parts = 0, "", sh.SuiteBenches, nil

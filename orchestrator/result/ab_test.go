@@ -76,6 +76,9 @@ func TestMergeABKeepsPairedRatios(t *testing.T) {
 	if len(m.Benches) != 6 || m.Shard.Index != 0 || len(m.Shard.Parts) != 3 || m.Rounds != 9 || m.ElapsedNs != 3e9 || m.Schema != report.ABSchema {
 		t.Fatalf("merged: %d benches, shard %+v, rounds %d, elapsed %d", len(m.Benches), m.Shard, m.Rounds, m.ElapsedNs)
 	}
+	if m.SourcesDigest == "" || m.SourcesDigest != shards[0].Result.Shard.SuiteSourcesDigest {
+		t.Errorf("merged sources digest %q; want the whole ab's, %q", m.SourcesDigest, shards[0].Result.Shard.SuiteSourcesDigest)
+	}
 	for i, b := range m.Benches {
 		if i > 0 && m.Benches[i-1].Name >= b.Name {
 			t.Errorf("benches out of order: %s after %s", b.Name, m.Benches[i-1].Name)

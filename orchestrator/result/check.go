@@ -3,6 +3,8 @@ package result
 import (
 	"errors"
 	"fmt"
+
+	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 // MaxRows bounds a document's rows (benches, pairs): no suite is that
@@ -11,8 +13,15 @@ import (
 const MaxRows = 100000
 
 // check refuses what every reader would otherwise have to guard against:
-// null rows, and more rows than any suite has.
+// null rows, more rows than any suite has, and a sources digest that is
+// no digest (every kind records one; a document stored before ab and
+// xproc did has none).
 func (d *Doc) check() error {
+	if s := d.sourcesDigest(); s != "" {
+		if err := report.CheckDigest("sources_digest", s); err != nil {
+			return err
+		}
+	}
 	switch d.Kind {
 	case Run:
 		if err := d.Run.Halebench.Check(); err != nil {
@@ -49,4 +58,18 @@ func (d *Doc) check() error {
 		}
 	}
 	return nil
+}
+
+// sourcesDigest is the digest of the sources the document measured,
+// whatever its kind.
+func (d *Doc) sourcesDigest() string {
+	switch d.Kind {
+	case Run:
+		return d.Run.SourcesDigest
+	case AB:
+		return d.AB.SourcesDigest
+	case Xproc:
+		return d.Xproc.SourcesDigest
+	}
+	return ""
 }

@@ -62,9 +62,12 @@ func TestDecodeRefuses(t *testing.T) {
 		{`{"schema":"halebench-report/1","benches":[null]}`, "not a run report: a bench entry is null"},
 		{`{"schema":"halebench-xproc/1","variants":{"small":[null]}}`, "not an xproc report: a small row is null"},
 		{`{"schema":"halebench-ab/1","benches":{}}`, "not an ab result"},
+		{`{"schema":"halebench-report/1","sources_digest":"sy"}`, `not a run report: sources_digest "sy" is not a sha256 digest`},
+		{`{"schema":"halebench-ab/1","sources_digest":"sha256:AB"}`, `not an ab result: sources_digest "sha256:AB" is not a sha256 digest`},
+		{`{"schema":"halebench-xproc/1","sources_digest":"\u001b[2J"}`, "not an xproc report: sources_digest"}, // the escape cleaned away
 		{`[1]`, "not a JSON report"},
 	} {
-		if _, err := Decode("x.json", []byte(c.doc)); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "x.json") {
+		if _, err := Decode("x.json", []byte(c.doc)); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "x.json") || strings.Contains(err.Error(), "\x1b") {
 			t.Errorf("%s: %v; want %q", c.doc, err, c.want)
 		}
 	}

@@ -101,7 +101,7 @@ func MergeXproc(shards []XprocShard, at string) (*report.XprocReport, error) {
 	first := *sorted[0].Report
 	m := &first // the xproc's facts, which the shards agree on, from shard 1
 	sh := *first.Shard
-	m.GeneratedAt, m.RunID, m.Status = at, "merged-"+termtext.ShortID(sh.Digest), outcome.OK
+	m.GeneratedAt, m.RunID, m.Status, m.SourcesDigest = at, "merged-"+termtext.ShortID(sh.Digest), outcome.OK, sh.SuiteSourcesDigest
 	m.Shard, m.Variants = &sh, map[string][]*report.XprocResult{}
 	m.Halebench = stamp.This() // the merge's writer; each part keeps its shard's
 	m.Images, m.BenchImages = map[string]report.Toolchain{}, map[string]report.BenchImage{}

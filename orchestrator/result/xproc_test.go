@@ -132,6 +132,9 @@ func TestMergeXprocEqualsUnsharded(t *testing.T) {
 	if m.Schema != report.XprocSchema || !m.Merged() || len(m.Shard.Parts) != 3 || len(m.Shard.Benches) != 8 || m.Status != outcome.OK {
 		t.Fatalf("merged: %+v", m.Shard)
 	}
+	if m.SourcesDigest == "" || m.SourcesDigest != shards[0].Report.Shard.SuiteSourcesDigest {
+		t.Errorf("merged sources digest %q; want the whole xproc's, %q", m.SourcesDigest, shards[0].Report.Shard.SuiteSourcesDigest)
+	}
 	for _, v := range []string{"small", "large"} {
 		var unsharded []*report.XprocResult
 		for _, l := range xprocLangs {

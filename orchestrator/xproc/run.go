@@ -11,6 +11,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/session"
@@ -101,6 +102,9 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: collect.HostInfo(s.Host)},
 		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
 		Sharing: report.Sharing, Notes: report.Notes, Variants: map[string][]*Result{}, Shard: part,
+	}
+	if rep.SourcesDigest, err = plan.Digest(sources(o)); err != nil {
+		return nil, "", err
 	}
 	images, err := buildImages(ctx, s.Builder, o, rep)
 	if err != nil {
