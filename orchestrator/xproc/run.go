@@ -89,6 +89,10 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 	if part != nil {
 		o.Langs = langsOf(o, sel)
 	}
+	rep, err := newReport(o, part)
+	if err != nil {
+		return nil, "", err
+	}
 	s, err := session.Open(ctx, session.Options{Kind: "xproc", Engine: eng, Images: o.Images, Log: o.Log, MemLimit: MemLimit})
 	if err != nil {
 		return nil, "", err
@@ -97,15 +101,7 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 	if err := runnable(s); err != nil {
 		return nil, "", err
 	}
-	rep := &Report{
-		Kind: report.XprocKind, Schema: report.XprocSchema, Halebench: stamp.This(), GeneratedAt: time.Now().UTC().Format(time.RFC3339Nano), RunID: s.RunID,
-		Iters: o.Iters, Subject: o.Subject, Host: report.Host{HostInfo: collect.HostInfo(s.Host)},
-		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
-		Sharing: report.Sharing, Notes: report.Notes, Variants: map[string][]*Result{}, Shard: part,
-	}
-	if rep.SourcesDigest, err = plan.Digest(sources(o)); err != nil {
-		return nil, "", err
-	}
+	rep.GeneratedAt, rep.RunID, rep.Host = time.Now().UTC().Format(time.RFC3339Nano), s.RunID, report.Host{HostInfo: collect.HostInfo(s.Host)}
 	images, err := buildImages(ctx, s.Builder, o, rep)
 	if err != nil {
 		return nil, "", err
@@ -135,6 +131,22 @@ func RunOnEngine(ctx context.Context, eng engine.Driver, o Options) (*Report, st
 		return rep, path, session.ErrInterrupted
 	}
 	return rep, path, nil
+}
+
+// newReport is the report's head as the options give it, before any
+// engine (the session fills in its time, run id and host): the sources digest of the languages measured (part: this
+// shard's partition, nil unsharded) read from their programs.
+func newReport(o Options, part *report.Shard) (*Report, error) {
+	digest, err := plan.Digest(sources(o))
+	if err != nil {
+		return nil, err
+	}
+	return &Report{
+		Kind: report.XprocKind, Schema: report.XprocSchema, Halebench: stamp.This(),
+		Iters: o.Iters, Subject: o.Subject, SourcesDigest: digest,
+		Images: map[string]report.Toolchain{}, BenchImages: map[string]report.BenchImage{},
+		Sharing: report.Sharing, Notes: report.Notes, Variants: map[string][]*Result{}, Shard: part,
+	}, nil
 }
 
 // runnable refuses an engine xproc cannot measure on: one that cannot put
