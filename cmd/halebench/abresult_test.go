@@ -28,7 +28,7 @@ func TestABStoresItsResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(stored) != out || !strings.Contains(out, `"kind": "ab"`) || !strings.Contains(errOut, "result: "+files[0]) {
+	if string(stored) != out || !strings.Contains(out, `"kind": "ab"`) || !strings.Contains(out, `"sources_digest": "sha256:`) || !strings.Contains(errOut, "result: "+files[0]) {
 		t.Errorf("the stored result differs from --json's, or is not said:\nstored:\n%s\nstdout:\n%s\nstderr:\n%s", stored, out, errOut)
 	}
 	code, grid, errOut := run(t, nil, "show", files[0])

@@ -60,6 +60,9 @@ func TestMergeXprocShardsOnEngine(t *testing.T) {
 	if m.Schema != report.XprocSchema || !m.Merged() || len(m.Shard.Parts) != 2 || len(rows) != 2 || rows[0].Row != "go" || rows[1].Row != "c" {
 		t.Fatalf("merged: %+v, rows %s", m.Shard, shardRows(&m))
 	}
+	if sd := shards[1].Shard.SuiteSourcesDigest; m.SourcesDigest != sd || !strings.HasPrefix(shards[1].SourcesDigest, "sha256:") || shards[1].SourcesDigest == shards[2].SourcesDigest {
+		t.Errorf("sources digests: merged %q, the suite's %q, the shards' %q and %q", m.SourcesDigest, sd, shards[1].SourcesDigest, shards[2].SourcesDigest)
+	}
 	if rows[0].Shard != 2 || *rows[0].RatioVsSubject != *goRow.RatioVsSubject || rows[0].ElapsedNsMedian != goRow.ElapsedNsMedian ||
 		rows[1].Shard != 1 || rows[1].ElapsedNsMedian != shards[1].Variants["small"][0].ElapsedNsMedian || rows[1].Reference {
 		t.Errorf("merged rows: go %+v\nc %+v", rows[0], rows[1])

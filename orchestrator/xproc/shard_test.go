@@ -53,6 +53,23 @@ func TestShardsPartitionThePairs(t *testing.T) {
 	if len(digests) != 1 {
 		t.Errorf("the shards name %d partitions", len(digests))
 	}
+	// The unsharded report's sources digest is the one every shard names
+	// as its suite's, which a merge records.
+	o.Shard = result.Spec{}
+	whole, err := newReport(o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(whole.SourcesDigest, "sha256:") || !strings.HasSuffix(firstKey(digests), " "+whole.SourcesDigest) {
+		t.Errorf("the unsharded sources digest %q; the shards name %v", whole.SourcesDigest, digests)
+	}
+}
+
+func firstKey(m map[string]bool) string {
+	for k := range m {
+		return k
+	}
+	return ""
 }
 
 // Every shard that holds a pair of a variant but not the ratio rows'
