@@ -29,9 +29,9 @@ one report holds) go to stderr.
 
 Two ab results compare by each bench's ratio B/A (old, new, the change;
 the test over the rounds' stored log-ratios ln(B/A): slower where B lost
-ground against A); two xproc reports by each variant's pair, the reader's
-median time over the stored runs. Both are times only (no --metric);
-xproc takes no --lang.
+ground against A), of the metric both results were on (ab --metric), which
+--metric must name; two xproc reports by each variant's pair, the reader's
+median time over the stored runs (time only; no --lang).
 
 Exit status: 0 the table was printed; 1 with --fail-on-slower when a row is
 significantly slower (higher, for --metric=memory); 2 bad input: a file

@@ -45,11 +45,21 @@ func readPair(oldPath, newPath string) (*result.Doc, *result.Doc, error) {
 }
 
 // compareKinds is compare's table of two ab results or two xproc reports.
-// Both hold times only: another metric is refused for what the documents
-// hold.
+// An xproc report holds times only; an ab result the metric its verdicts
+// were on (ab --metric), which both must share and --metric must name: any
+// other metric is refused for what the documents hold.
 func compareKinds(od, nd *result.Doc, lang string, m *judge.Metric, alpha float64) (Table, error) {
-	if m != judge.MetricTime {
+	if od.Kind == result.Xproc && m != judge.MetricTime {
 		return Table{}, fmt.Errorf("compare: --metric=%s: %s and %s are %ss, which hold time samples only; compare them by time (drop --metric)", m.Name, od.File, nd.File, od.Kind.What())
+	}
+	if od.Kind == result.AB {
+		om, nm := abMetric(od.AB), abMetric(nd.AB)
+		switch {
+		case om != nm:
+			return Table{}, fmt.Errorf("compare: %s holds ratios of %s and %s of %s: compare two ab results of one metric", od.File, om, nd.File, nm)
+		case om != m.Name:
+			return Table{}, fmt.Errorf("compare: --metric=%s: %s and %s hold ratios of %s; give --metric=%s", m.Name, od.File, nd.File, om, om)
+		}
 	}
 	if od.Kind == result.Xproc {
 		if lang != "" {
@@ -64,6 +74,15 @@ func compareKinds(od, nd *result.Doc, lang string, m *judge.Metric, alpha float6
 		}
 	}
 	return ABs(od.AB, nd.AB, lang, alpha), nil
+}
+
+// abMetric is the metric an ab result's verdicts were on: time where it
+// names none (stored before ab named its metric).
+func abMetric(r *report.Result) string {
+	if r.Metric == "" {
+		return judge.MetricTime.Name
+	}
+	return r.Metric
 }
 
 func abLangs(r *report.Result) []string {
@@ -107,6 +126,9 @@ func ABs(old, cur *report.Result, lang string, alpha float64) Table {
 		lang = cur.Subject
 	}
 	t := kindTable(result.AB, "ab result", lang, alpha, kindDoc{old.GeneratedAt, hostLine(old.Host), old.SourcesDigest}, kindDoc{cur.GeneratedAt, hostLine(cur.Host), cur.SourcesDigest})
+	if m, ok := judge.ByName(abMetric(cur)); ok && m != judge.MetricTime {
+		t.metric, t.Metric, t.Unit = m, m.Name, m.Unit
+	}
 	oldBy := map[string]*report.ABBench{}
 	for i := range old.Benches {
 		if b := &old.Benches[i]; b.Lang == lang {
@@ -120,7 +142,7 @@ func ABs(old, cur *report.Result, lang string, alpha float64) Table {
 			continue
 		}
 		seen[b.Name] = true
-		t.Rows = append(t.Rows, abRow(b.Name, oldBy[b.Name], b, alpha))
+		t.Rows = append(t.Rows, abRow(b.Name, oldBy[b.Name], b, alpha, t.metric == judge.MetricTime))
 	}
 	for i := range old.Benches {
 		if b := &old.Benches[i]; b.Lang == lang && !seen[b.Name] {
@@ -132,8 +154,9 @@ func ABs(old, cur *report.Result, lang string, alpha float64) Table {
 	return t
 }
 
-// abRow compares one bench's two ratios.
-func abRow(name string, o, n *report.ABBench, alpha float64) Row {
+// abRow compares one bench's two ratios: slower or faster where the
+// metric is time, higher or lower for another.
+func abRow(name string, o, n *report.ABBench, alpha float64, byTime bool) Row {
 	r := Row{Bench: name}
 	switch {
 	case o == nil:
@@ -158,7 +181,11 @@ func abRow(name string, o, n *report.ABBench, alpha float64) Row {
 		r.Verdict = "no paired samples stored: the ratios are shown, not tested"
 		return r
 	}
-	judgeShift(&r, ol, nl, alpha, "slower", "faster")
+	if byTime {
+		judgeShift(&r, ol, nl, alpha, "slower", "faster")
+	} else {
+		judgeShift(&r, ol, nl, alpha, "higher", "lower")
+	}
 	return r
 }
 

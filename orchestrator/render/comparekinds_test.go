@@ -17,13 +17,20 @@ import (
 // a bench named only in this result.
 func abDoc(t *testing.T, at string, bFactor float64, only string) string {
 	t.Helper()
+	return abDocOf(t, at, bFactor, only, "")
+}
+
+// abDocOf is abDoc of an ab on metric ("": a result stored before ab
+// named its metric, time's).
+func abDocOf(t *testing.T, at string, bFactor float64, only, metric string) string {
+	t.Helper()
 	var a, b []int64
 	for i := range 8 {
 		x := int64(1_000_000 + 1_000*i)
 		a = append(a, x)
 		b = append(b, int64(float64(x)*bFactor)+int64(500*(i%3)))
 	}
-	r := &report.Result{Kind: report.ABKind, Schema: report.ABSchema, GeneratedAt: at, RunID: "ab-" + strings.ReplaceAll(at[:10], "-", ""), Subject: "c",
+	r := &report.Result{Kind: report.ABKind, Schema: report.ABSchema, GeneratedAt: at, RunID: "ab-" + strings.ReplaceAll(at[:10], "-", ""), Subject: "c", Metric: metric,
 		Host: report.Host{HostInfo: report.HostInfo{CPUModel: "Xeon", LogicalCPUs: 2, Kernel: "6.1"}},
 		Benches: []report.ABBench{
 			{Name: "fn_call", Lang: "c", Verdict: outcome.Same, Ratio: bFactor, RatioLow: bFactor - 0.01, RatioHigh: bFactor + 0.01, SamplesA: a, SamplesB: b},
@@ -120,7 +127,9 @@ func TestCompareKindsRefusals(t *testing.T) {
 	}{
 		{ab, xp, "", "time", []string{ab + " is an ab result (halebench-ab/1)", xp + " is an xproc report (halebench-xproc/1)", "one kind"}},
 		{xp, ab, "", "time", []string{"is an xproc report", "is an ab result"}},
-		{ab, ab, "", "memory", []string{"--metric=memory", "time samples only"}},
+		{ab, ab, "", "memory", []string{"--metric=memory", "hold ratios of time", "give --metric=time"}},
+		{xp, xp, "", "memory", []string{"--metric=memory", "time samples only"}},
+		{ab, abDocOf(t, "2026-12-02T10:00:00Z", 1, "y", "memory"), "", "time", []string{"holds ratios of time and", "of memory: compare two ab results of one metric"}},
 		{ab, ab, "go", "time", []string{"--lang=go: neither ab result compared it; give one of c"}},
 		{xp, xp, "c", "time", []string{"--lang=c", "drop --lang"}},
 	} {
@@ -181,5 +190,30 @@ func TestCompareKindsSaysAA(t *testing.T) {
 				t.Errorf("%s of sources %q and %q: warnings %q; want A/A said: %v", kind, c.old, c.cur, tab.Warnings, c.want)
 			}
 		}
+	}
+}
+
+// Two ab results of another metric than time (ab --metric=memory) compare
+// by their ratios of that metric, named by --metric: a B that grew against
+// A is higher, which --fail-on-slower fails on; the text and the JSON name
+// the metric.
+func TestCompareABByItsMetric(t *testing.T) {
+	old, cur := abDocOf(t, "2026-12-01T10:00:00Z", 1.0, "only_old", "memory"), abDocOf(t, "2026-12-02T10:00:00Z", 1.10, "only_new", "memory")
+	tab, err := render.CompareFiles(old, cur, "", "memory", 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row := tab.Rows[0]; row.Bench != "fn_call" || row.Verdict != "higher" || tab.Metric != "memory" || tab.Unit != "KiB" || !tab.Worse() {
+		t.Errorf("fn_call's row %+v in a table of %s (%s)", row, tab.Metric, tab.Unit)
+	}
+	var text bytes.Buffer
+	tab.Text(&text)
+	for _, want := range []string{"metric: memory (KiB)", "ratio B/A of memory (> 1: B higher than A)", "higher"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, text.String())
+		}
+	}
+	if _, err := render.CompareFiles(old, cur, "", "time", 0.05); err == nil || !strings.Contains(err.Error(), "give --metric=memory") {
+		t.Errorf("memory ab results by time: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
@@ -23,7 +24,11 @@ func (t Table) kindText(w io.Writer) {
 		head += " " + t.Lang
 	}
 	fmt.Fprintf(w, "%s: old %s on %s\n%s  new %s on %s\n", c(head), c(t.OldRun), c(t.OldHost), strings.Repeat(" ", len(head)), c(t.NewRun), c(t.NewHost))
-	if t.Compares == "ab" {
+	switch {
+	case t.Compares == "ab" && t.metric != judge.MetricTime:
+		fmt.Fprintf(w, "metric: %s (%s)\n", c(t.Metric), c(t.Unit))
+		fmt.Fprintf(w, "compared: each bench's ratio B/A of %s (> 1: B higher than A); higher/lower: B lost/gained against A\n", c(t.Metric))
+	case t.Compares == "ab":
 		fmt.Fprintln(w, "compared: each bench's ratio B/A (> 1: B slower than A); slower/faster: B lost/gained against A")
 	}
 	fmt.Fprintln(w)
