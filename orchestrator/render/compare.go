@@ -166,8 +166,8 @@ func Reports(old, cur *report.Report, lang string, m *judge.Metric, alpha float6
 	if t.OldHost != t.NewHost {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("the reports come from different hosts (%s; %s): differences mix code and machine", t.OldHost, t.NewHost))
 	}
-	if old.SourcesDigest == cur.SourcesDigest && old.SourcesDigest != "" {
-		t.Warnings = append(t.Warnings, "both reports measured the same bench sources (an A/A comparison)")
+	if w, ok := sameSources("reports", old.SourcesDigest, cur.SourcesDigest); ok {
+		t.Warnings = append(t.Warnings, w)
 	}
 	inOld, inNew := slices.Contains(Langs(old), lang), slices.Contains(Langs(cur), lang)
 	switch {
@@ -203,6 +203,16 @@ func Reports(old, cur *report.Report, lang string, m *judge.Metric, alpha float6
 	}
 	t.Geomean = geomean(t.Rows)
 	return t
+}
+
+// sameSources is the warning that two documents (what: "reports", "ab
+// results") of one sources digest make an A/A comparison; ok false where
+// the digests differ or the old document records none.
+func sameSources(what, old, cur string) (string, bool) {
+	if old == "" || old != cur {
+		return "", false
+	}
+	return "both " + what + " measured the same bench sources (an A/A comparison)", true
 }
 
 // The verdicts of a row without a comparison (besides "no samples …",

@@ -49,23 +49,20 @@ func readPair(oldPath, newPath string) (*result.Doc, *result.Doc, error) {
 // were on (ab --metric), which both must share and --metric must name: any
 // other metric is refused for what the documents hold.
 func compareKinds(od, nd *result.Doc, lang string, m *judge.Metric, alpha float64) (Table, error) {
-	if od.Kind == result.Xproc && m != judge.MetricTime {
-		return Table{}, fmt.Errorf("compare: --metric=%s: %s and %s are %ss, which hold time samples only; compare them by time (drop --metric)", m.Name, od.File, nd.File, od.Kind.What())
-	}
-	if od.Kind == result.AB {
-		om, nm := abMetric(od.AB), abMetric(nd.AB)
-		switch {
-		case om != nm:
-			return Table{}, fmt.Errorf("compare: %s holds ratios of %s and %s of %s: compare two ab results of one metric", od.File, om, nd.File, nm)
-		case om != m.Name:
-			return Table{}, fmt.Errorf("compare: --metric=%s: %s and %s hold ratios of %s; give --metric=%s", m.Name, od.File, nd.File, om, om)
-		}
-	}
 	if od.Kind == result.Xproc {
-		if lang != "" {
+		switch {
+		case m != judge.MetricTime:
+			return Table{}, fmt.Errorf("compare: --metric=%s: %s and %s are %ss, which hold time samples only; compare them by time (drop --metric)", m.Name, od.File, nd.File, od.Kind.What())
+		case lang != "":
 			return Table{}, fmt.Errorf("compare: --lang=%s: an xproc report's rows are each a language's pair, and compare sets every row side by side; drop --lang", lang)
 		}
 		return Xprocs(od.Xproc, nd.Xproc, alpha), nil
+	}
+	switch om, nm := abMetric(od.AB), abMetric(nd.AB); {
+	case om != nm:
+		return Table{}, fmt.Errorf("compare: %s holds ratios of %s and %s of %s: compare two ab results of one metric", od.File, om, nd.File, nm)
+	case om != m.Name:
+		return Table{}, fmt.Errorf("compare: --metric=%s: %s and %s hold ratios of %s; give --metric=%s", m.Name, od.File, nd.File, om, om)
 	}
 	if lang != "" {
 		held := union(abLangs(od.AB), abLangs(nd.AB))
@@ -73,7 +70,7 @@ func compareKinds(od, nd *result.Doc, lang string, m *judge.Metric, alpha float6
 			return Table{}, fmt.Errorf("compare: --lang=%s: neither ab result compared it; give one of %s", lang, orNone(held))
 		}
 	}
-	return ABs(od.AB, nd.AB, lang, alpha), nil
+	return ABs(od.AB, nd.AB, lang, m, alpha), nil
 }
 
 // abMetric is the metric an ab result's verdicts were on: time where it
@@ -98,11 +95,11 @@ func abLangs(r *report.Result) []string {
 // when it was made, on which host, from which sources.
 type kindDoc struct{ at, host, sources string }
 
-// kindTable is the head of a table of two documents of kind k: the run
-// stamps, the hosts and the warnings both kinds share.
-func kindTable(k result.Kind, noun, lang string, alpha float64, old, cur kindDoc) Table {
+// kindTable is the head of a table of two documents of kind k compared by
+// metric m: the run stamps, the hosts and the warnings both kinds share.
+func kindTable(k result.Kind, noun, lang string, m *judge.Metric, alpha float64, old, cur kindDoc) Table {
 	t := Table{Schema: CompareSchema, Kind: CompareKind, Compares: string(k), Lang: lang, Alpha: alpha, OldRun: old.at, NewRun: cur.at,
-		OldHost: old.host, NewHost: cur.host, metric: judge.MetricTime, Metric: judge.MetricTime.Name, Unit: judge.MetricTime.Unit}
+		OldHost: old.host, NewHost: cur.host, metric: m, Metric: m.Name, Unit: m.Unit}
 	if old.host != cur.host {
 		what := "medians"
 		if k == result.AB {
@@ -110,25 +107,23 @@ func kindTable(k result.Kind, noun, lang string, alpha float64, old, cur kindDoc
 		}
 		t.Warnings = append(t.Warnings, fmt.Sprintf("the %ss come from different hosts (%s; %s): differences mix code and machine, the %s", noun, old.host, cur.host, what))
 	}
-	if old.sources != "" && old.sources == cur.sources {
-		t.Warnings = append(t.Warnings, fmt.Sprintf("both %ss measured the same sources (an A/A comparison)", noun))
+	if w, ok := sameSources(noun+"s", old.sources, cur.sources); ok {
+		t.Warnings = append(t.Warnings, w)
 	}
 	return t
 }
 
-// ABs compares two ab results bench by bench in lang ("": the new
-// result's subject): the B/A ratio of each (old, new, their change), and,
-// where both stored their paired samples, a two-sided Mann–Whitney test of
-// the rounds' log-ratios ln(B/A): slower where B lost ground against A,
-// faster where it gained, ~ where the change is not significant.
-func ABs(old, cur *report.Result, lang string, alpha float64) Table {
+// ABs compares two ab results of metric m (the one their verdicts were
+// on) bench by bench in lang ("": the new result's subject): the B/A ratio
+// of each (old, new, their change), and, where both stored their paired
+// samples, a two-sided Mann–Whitney test of the rounds' log-ratios
+// ln(B/A): slower (higher, beyond time) where B lost ground against A,
+// faster (lower) where it gained, ~ where the change is not significant.
+func ABs(old, cur *report.Result, lang string, m *judge.Metric, alpha float64) Table {
 	if lang == "" {
 		lang = cur.Subject
 	}
-	t := kindTable(result.AB, "ab result", lang, alpha, kindDoc{old.GeneratedAt, hostLine(old.Host), old.SourcesDigest}, kindDoc{cur.GeneratedAt, hostLine(cur.Host), cur.SourcesDigest})
-	if m, ok := judge.ByName(abMetric(cur)); ok && m != judge.MetricTime {
-		t.metric, t.Metric, t.Unit = m, m.Name, m.Unit
-	}
+	t := kindTable(result.AB, "ab result", lang, m, alpha, kindDoc{old.GeneratedAt, hostLine(old.Host), old.SourcesDigest}, kindDoc{cur.GeneratedAt, hostLine(cur.Host), cur.SourcesDigest})
 	oldBy := map[string]*report.ABBench{}
 	for i := range old.Benches {
 		if b := &old.Benches[i]; b.Lang == lang {
@@ -236,7 +231,7 @@ func ratioGeomean(rows []Row) *Geomean {
 // the reader's median time, old and new, and the run compare's test over
 // the stored runs' times.
 func Xprocs(old, cur *report.XprocReport, alpha float64) Table {
-	t := kindTable(result.Xproc, "xproc report", "", alpha, kindDoc{old.GeneratedAt, hostLine(old.Host), old.SourcesDigest}, kindDoc{cur.GeneratedAt, hostLine(cur.Host), cur.SourcesDigest})
+	t := kindTable(result.Xproc, "xproc report", "", judge.MetricTime, alpha, kindDoc{old.GeneratedAt, hostLine(old.Host), old.SourcesDigest}, kindDoc{cur.GeneratedAt, hostLine(cur.Host), cur.SourcesDigest})
 	for _, v := range []string{"small", "large"} {
 		oldBy := map[string]*report.XprocResult{}
 		for _, r := range old.Variants[v] {

@@ -149,7 +149,7 @@ func TestCompareKindsRefusals(t *testing.T) {
 // comparison, said as two run reports' are; of two digests, or where a
 // document stored before its verb recorded one has none, nothing is said.
 func TestCompareKindsSaysAA(t *testing.T) {
-	const aa = "measured the same sources (an A/A comparison)"
+	const aa = "measured the same bench sources (an A/A comparison)"
 	digest := func(n byte) string { return "sha256:" + strings.Repeat(string(n), 64) }
 	for _, c := range []struct {
 		old, cur string
