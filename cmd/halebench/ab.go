@@ -9,7 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/result"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -20,7 +20,7 @@ type abOptions struct {
 	sides   [2]ab.Choice
 	ao      ab.Options
 	outputs ab.Outputs
-	shard   result.Asked
+	shard   plan.Asked
 	metric  string
 }
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // ab and xproc refuse bad --shard input as run does (exit 2, saying why),
@@ -55,7 +55,7 @@ func TestABXprocShardBadInput(t *testing.T) {
 // shard's ratio, exit 0; a shard missing or --junit exits 2 naming why.
 func TestMergeABVerb(t *testing.T) {
 	dir := t.TempDir()
-	part := result.Split(2, result.Costs{Of: map[string]int64{"fn_call": 1, "fn_modular": 1, "loop_overhead": 1}, By: "cells"})
+	part := plan.Split(2, plan.Costs{Of: map[string]int64{"fn_call": 1, "fn_modular": 1, "loop_overhead": 1}, By: "cells"})
 	var files []string
 	for k := 1; k <= 2; k++ {
 		r := &report.Result{Schema: report.ABSchema, Subject: "c", A: "suite a", B: "suite b", Threshold: 0.02, Looks: []int{6}, StoppedBy: "resolved",

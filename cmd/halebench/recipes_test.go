@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 	"gopkg.in/yaml.v3"
 )
 
@@ -251,7 +251,7 @@ func (c containerCmd) hostOf(t *testing.T, p string) string {
 // parseRun puts a shard's arguments through run's own flags and --shard
 // resolution with its container's environment: its part and where its
 // report goes on the host.
-func parseRun(t *testing.T, c containerCmd) (result.Spec, string) {
+func parseRun(t *testing.T, c containerCmd) (plan.Spec, string) {
 	t.Helper()
 	if len(c.args) == 0 || c.args[0] != "run" {
 		t.Fatalf("%q: not halebench run", c.args)
@@ -262,7 +262,7 @@ func parseRun(t *testing.T, c containerCmd) (result.Spec, string) {
 	if _, err := parseN(fs, c.args[1:], "", 0, ""); err != nil {
 		t.Fatalf("%q: %v", c.args, err)
 	}
-	sp, ok, err := result.Resolve(o.shard.Spec, o.shard.Shards, func(k string) string { return c.env[k] })
+	sp, ok, err := plan.Resolve(o.shard.Spec, o.shard.Shards, func(k string) string { return c.env[k] })
 	if err != nil || !ok {
 		t.Fatalf("%q with %v: sharded %v: %v", c.args, c.env, ok, err)
 	}
@@ -326,7 +326,7 @@ func mkdirs(t *testing.T, line, dir string) []string {
 }
 
 // wantShard checks a shard's resolved part.
-func wantShard(t *testing.T, sp result.Spec, k, n int) {
+func wantShard(t *testing.T, sp plan.Spec, k, n int) {
 	t.Helper()
 	if sp.K != k || sp.N != n {
 		t.Errorf("shard %d of %d resolves to %s (from %s)", k, n, sp, sp.From)
@@ -353,7 +353,7 @@ func scriptLine(t *testing.T, script any, what string) string {
 func writeFakeShards(t *testing.T, files []string, subject outcome.Status) {
 	t.Helper()
 	benches := []string{"fn_call", "json_parse", "loop_overhead"}
-	p := result.Split(len(files), result.Costs{Of: map[string]int64{"fn_call": 1, "json_parse": 5, "loop_overhead": 1}, By: "test"})
+	p := plan.Split(len(files), plan.Costs{Of: map[string]int64{"fn_call": 1, "json_parse": 5, "loop_overhead": 1}, By: "test"})
 	for i, f := range files {
 		k := i + 1
 		r := &report.Report{Schema: report.Schema, RunID: fmt.Sprint("run-", k), Status: outcome.OK, Subject: "c", SubjectStatus: string(subject),

@@ -9,8 +9,8 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/render"
-	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
@@ -20,7 +20,7 @@ type runOptions struct {
 	common
 	ho             harness.Options
 	countCacheSim  bool
-	shard          result.Asked
+	shard          plan.Asked
 	jsonOut, html  bool
 	junit, summary string
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // shardBenches are five of the C stand-in's cheapest counted benches.
@@ -170,7 +170,7 @@ func irs(c *report.CountLane) []uint64 {
 func writeShards(t *testing.T) []string {
 	t.Helper()
 	benches := []string{"fn_call", "json_parse", "loop_overhead"}
-	p := result.Split(2, result.Costs{Of: map[string]int64{"fn_call": 1, "json_parse": 5, "loop_overhead": 1}, By: "test"})
+	p := plan.Split(2, plan.Costs{Of: map[string]int64{"fn_call": 1, "json_parse": 5, "loop_overhead": 1}, By: "test"})
 	dir := t.TempDir()
 	var files []string
 	for k := 1; k <= 2; k++ {

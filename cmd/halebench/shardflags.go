@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 
-	"github.com/hale-lang/halebench/orchestrator/result"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 )
 
 const shardHelp = `Shards: --shard=K/N runs part K of N of the benches, for N machines (a CI
@@ -21,7 +21,7 @@ The report's shard field names the partition and this shard's part.
 
 // addShardFlags gives a verb that shards --shard, --shards and
 // --shard-costs.
-func addShardFlags(fs *flag.FlagSet, a *result.Asked) {
+func addShardFlags(fs *flag.FlagSet, a *plan.Asked) {
 	fs.StringVar(&a.Spec, "shard", "", "run only part `K/N` of the benches (e.g. 2/3), or auto: K/N from the CI's variables")
 	fs.IntVar(&a.Shards, "shards", 0, "with --shard=auto: how many shards, where the CI says only K (JOB_COMPLETION_INDEX)")
 	fs.StringVar(&a.Costs, "shard-costs", "", "balance the shards by the times this earlier `REPORT` of the suite recorded")

@@ -6,8 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
@@ -36,7 +36,7 @@ func runXproc(ctx context.Context, args []string) error {
 	var c common
 	var variant string
 	var jsonOut bool
-	var shard result.Asked
+	var shard plan.Asked
 	o := xproc.Options{}
 	fs := flag.NewFlagSet("xproc", flag.ContinueOnError)
 	c.addFlags(fs)

@@ -13,8 +13,8 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 )
 
 // suite writes a suite folder: benches/catalogue.json listing the files'
@@ -55,7 +55,7 @@ func repoBench(t *testing.T, name, old, new string) string {
 }
 
 // compare runs an ab of suites a and b in C; sh, when given, is its shard.
-func compare(t *testing.T, a, b string, set ab.Settings, sh ...result.Spec) *ab.Result {
+func compare(t *testing.T, a, b string, set ab.Settings, sh ...plan.Spec) *ab.Result {
 	t.Helper()
 	eng := enginetest.Connect(t)
 	var log bytes.Buffer
@@ -86,7 +86,7 @@ func TestABOnEngine(t *testing.T) {
 	fm := repoBench(t, "fn_modular", "", "")
 	a := suite(t, map[string]string{"fn_modular.c": fm, "broken_in_b.c": repoBench(t, "fn_call", "", ""), "gone_in_b.c": repoBench(t, "loop_overhead", "", "")})
 	b := suite(t, map[string]string{"fn_modular.c": repoBench(t, "fn_modular", "#define ITERS 10000000LL", "#define ITERS 11000000LL"), "broken_in_b.c": "int main(void) { return nope; }\n"})
-	res := compare(t, a, b, ab.Settings{MinRounds: 6, MaxRounds: 8, Seed: 5}, result.Spec{K: 1, N: 1, From: "--shard"})
+	res := compare(t, a, b, ab.Settings{MinRounds: 6, MaxRounds: 8, Seed: 5}, plan.Spec{K: 1, N: 1, From: "--shard"})
 	if sh := res.Shard; sh == nil || sh.Index != 1 || sh.Total != 1 || len(sh.Benches) != 3 || sh.Digest == "" || sh.SuiteSourcesDigest == "" {
 		t.Errorf("shard field: %+v", res.Shard)
 	}

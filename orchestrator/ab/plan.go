@@ -12,7 +12,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -40,7 +39,7 @@ type Options struct {
 	Log          io.Writer
 	// Shard is this ab's part of a sharded ab (N 0: unsharded);
 	// ShardCosts an earlier run report whose recorded times balance it.
-	Shard      result.Spec
+	Shard      plan.Spec
 	ShardCosts string
 }
 

@@ -3,6 +3,7 @@ package ab
 import (
 	"fmt"
 
+	"github.com/hale-lang/halebench/orchestrator/collect"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -10,21 +11,16 @@ import (
 
 // selectShard keeps, on a sharded ab, only this shard's benches of those
 // selected and records the partition for the result. The partition is
-// run's (result.Split): a bench is never split — its languages and both of
+// run's (plan.Divide): a bench is never split — its languages and both of
 // its sides stay in one shard, so its paired ratio is whole — and the
 // benches are balanced by what an earlier run report recorded
 // (ShardCosts) or else by their cells. Every shard reads the same suites
 // and the same cost report, so every shard computes the same partition.
 func (p *Plan) selectShard() error {
-	sp := p.Shard
-	if sp.N == 0 {
+	if p.Shard.N == 0 {
 		return nil
 	}
-	digest, err := plan.Digest(p.sources())
-	if err != nil {
-		return err
-	}
-	w := result.Work{Cells: map[string]int{}, Counted: map[string]int{}, Samples: 2 * (p.Settings.Defaults().MinRounds + p.Settings.Warmup)}
+	w := plan.Work{Cells: map[string]int{}, Counted: map[string]int{}, Samples: 2 * (p.Settings.Defaults().MinRounds + p.Settings.Warmup)}
 	for _, name := range p.Names {
 		w.Cells[name] = 0
 		for _, l := range p.Langs {
@@ -35,16 +31,21 @@ func (p *Plan) selectShard() error {
 			}
 		}
 	}
-	costs := result.ByCells(w)
+	costs := plan.ByCells(w)
 	if p.ShardCosts != "" {
-		if costs, err = result.FromReportFile(p.ShardCosts, w); err != nil {
+		took, err := result.JobTimes(p.ShardCosts)
+		if err != nil {
 			return err
 		}
+		costs = plan.FromReport(p.ShardCosts, took, w)
 	}
-	part := result.Split(sp.N, costs)
-	p.Names = part.Part(sp.K)
-	p.Partition = part.Field(sp, digest)
-	fmt.Fprintf(p.Log, "ab: shard %s (%s): %d of the %d benches, balanced by %s\n", sp, sp.From, len(p.Names), len(part.Benches), part.BalancedBy)
+	share, err := plan.Divide(p.Shard, costs, p.sources())
+	if err != nil {
+		return err
+	}
+	p.Names = share.Units()
+	p.Partition = collect.Shard(share)
+	fmt.Fprintln(p.Log, "ab: "+share.Said("benches"))
 	return nil
 }
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hale-lang/halebench/orchestrator/result"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 )
 
 // Three shards of one ab (the repository's suite on both sides) hold every
@@ -21,7 +21,7 @@ func TestShardsPartitionTheBenches(t *testing.T) {
 	var all []string
 	digests, sources := map[string]bool{}, map[string]bool{}
 	for k := 1; k <= 3; k++ {
-		o.Shard = result.Spec{K: k, N: 3, From: "--shard"}
+		o.Shard = plan.Spec{K: k, N: 3, From: "--shard"}
 		p, err := Prepare(o)
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +51,7 @@ func TestShardsPartitionTheBenches(t *testing.T) {
 	if !strings.HasPrefix(whole.SourcesDigest, "sha256:") || !sources[whole.SourcesDigest] {
 		t.Errorf("the whole ab's sources digest %q; the shards name %v", whole.SourcesDigest, sources)
 	}
-	o.Shard, o.ShardCosts = result.Spec{}, "x.json"
+	o.Shard, o.ShardCosts = plan.Spec{}, "x.json"
 	if _, err := Prepare(o); err == nil || !strings.Contains(err.Error(), "give --shard=K/N too") {
 		t.Errorf("--shard-costs alone: %v", err)
 	}

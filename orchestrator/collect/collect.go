@@ -5,6 +5,7 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 	"maps"
@@ -143,4 +144,14 @@ func Check(c *judge.Check) *report.Check {
 	}
 	v := report.Check(*c)
 	return &v
+}
+
+// Shard is the report's shard field of a share: run, ab and xproc record
+// a shard the same way, with the whole plan's sources digest.
+func Shard(s plan.Share) *report.Shard {
+	p := s.Partition
+	return &report.Shard{
+		Index: s.Spec.K, Total: s.Spec.N, From: s.Spec.From, SuiteBenches: p.Benches, Benches: s.Units(),
+		BalancedBy: p.BalancedBy, Loads: p.Loads, Digest: p.Digest, SuiteSourcesDigest: s.SourcesDigest,
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/engine"
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/plan"
+	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/runner"
 )
 
@@ -109,5 +111,13 @@ func TestConversionsKeepEveryField(t *testing.T) {
 	sameJSON(t, "Check", c, Check(&c))
 	if Check(nil) != nil || Confinement(runner.Env{}) != nil || Samples(nil) != nil {
 		t.Error("a missing value became a present one")
+	}
+}
+
+// A merge reads back every shard field a --shard flag can make: the
+// reader's bound is the flag's.
+func TestShardBoundsAgree(t *testing.T) {
+	if plan.MaxShards != report.MaxShards {
+		t.Fatalf("--shard takes up to %d shards, a stored shard field up to %d", plan.MaxShards, report.MaxShards)
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/image"
 	"github.com/hale-lang/halebench/orchestrator/judge"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -62,7 +62,7 @@ type Options struct {
 
 	// Shard is this run's part of a sharded run (N 0: unsharded);
 	// ShardCosts an earlier report whose recorded times balance it.
-	Shard      result.Spec
+	Shard      plan.Spec
 	ShardCosts string
 }
 

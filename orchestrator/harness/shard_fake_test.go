@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/harness"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 )
@@ -19,7 +20,7 @@ func TestFakeShardsMergeToTheWholeRun(t *testing.T) {
 	base := `{"subject": "c", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1, "tolerance": 0.3},
 		"spin": {"kind": "micro", "elapsed_ns": 900000, "maxrss_kb": 1000},
 		"vanished": {"kind": "micro", "elapsed_ns": 5, "maxrss_kb": 1}}}`
-	fresh := func(sp result.Spec) *report.Report {
+	fresh := func(sp plan.Spec) *report.Report {
 		o := fakeOptions(t, "c", "c", "")
 		o.Shard = sp
 		os.WriteFile(o.Baselines, []byte(base), 0o644)
@@ -30,11 +31,11 @@ func TestFakeShardsMergeToTheWholeRun(t *testing.T) {
 		}
 		return res.Report
 	}
-	whole := fresh(result.Spec{})
+	whole := fresh(plan.Spec{})
 	var parts []result.Shard
 	var ran []string
 	for k := 1; k <= 2; k++ {
-		r := fresh(result.Spec{K: k, N: 2, From: "--shard"})
+		r := fresh(plan.Spec{K: k, N: 2, From: "--shard"})
 		if r.Shard == nil || r.Shard.Index != k || r.Shard.SuiteSourcesDigest != whole.SourcesDigest {
 			t.Fatalf("shard %d's field %+v; want its index and the whole run's sources %s", k, r.Shard, whole.SourcesDigest)
 		}
@@ -63,7 +64,7 @@ func TestFakeShardsMergeToTheWholeRun(t *testing.T) {
 	}
 	if _, err := harness.Prepare(func() harness.Options {
 		o := fakeOptions(t, "c", "c", "")
-		o.Shard, o.UpdateBaselines = result.Spec{K: 1, N: 2}, true
+		o.Shard, o.UpdateBaselines = plan.Spec{K: 1, N: 2}, true
 		return o
 	}()); err == nil {
 		t.Fatal("--shard with --update-baselines was accepted")

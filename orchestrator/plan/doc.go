@@ -9,6 +9,18 @@
 // at a time. Digest names the sources a plan measured, the same way
 // for every verb.
 //
+// shard.go, partition.go, costs.go and share.go split a plan's units over
+// N machines (--shard=K/N), alike for every verb: which part K is (the
+// flag, or the CI's own variables: FromCI), a partition every shard
+// computes alike from the same inputs — each unit with the cost the
+// baselines or an earlier report record, or its cells — balanced greedily
+// (longest first) so the slowest shard is as short as it can be made, and
+// Divide, the one share a verb keeps its units by. A unit is never split:
+// what it holds is compared within it (a bench's languages, an ab bench's
+// two sides, an xproc language's rows), so it runs on one machine. That
+// part is pure: it reads no file and talks to no engine; the verbs hand
+// it the figures (the baselines', a report's recorded times).
+//
 // It decides nothing about what a sample means: each verb's Take reads the
 // outcomes (its lanes, its paired ratios, its rows) and says when a unit
 // is done.

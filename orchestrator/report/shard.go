@@ -9,6 +9,11 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/termtext"
 )
 
+// MaxShards bounds a stored shard field's Total: a document naming more
+// shards is no document halebench wrote (plan.MaxShards bounds --shard to
+// the same; collect's tests hold the two equal).
+const MaxShards = 1000
+
 // Shard is the partition of a sharded run (run --shard=K/N) and the part a
 // report holds. In a report halebench merge wrote, Index is 0 and Parts
 // keeps each shard's own evidence.

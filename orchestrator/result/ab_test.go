@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
@@ -17,11 +18,11 @@ import (
 // its own paired samples and ratio, written under a temporary folder.
 func abShards(t *testing.T, n int) []ABShard {
 	t.Helper()
-	costs := Costs{Of: map[string]int64{}, By: "cells (no recorded cost)"}
+	costs := plan.Costs{Of: map[string]int64{}, By: "cells (no recorded cost)"}
 	for i := 0; i < 6; i++ {
 		costs.Of[fmt.Sprintf("b%d", i)] = int64(1 + i%3)
 	}
-	part := Split(n, costs)
+	part := plan.Split(n, costs)
 	dir := t.TempDir()
 	var out []ABShard
 	for k := 1; k <= n; k++ {

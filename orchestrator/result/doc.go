@@ -10,15 +10,9 @@
 // any kind. Like those packages it links no Docker, BuildKit or engine
 // code, so a verb that only reads JSON links none.
 //
-// partition.go and costs.go split a run's benches over N machines (run --shard=K/N):
-// which part K is (from the flag or the CI's own variables), and a
-// partition every shard computes alike from the same inputs — the run's
-// benches, each with the cost the baselines or an earlier report record —
-// balanced greedily (longest first) so the slowest shard is as short as it
-// can be made. A bench is never split: the judge compares a bench's
-// languages with each other, so they run on one machine.
-//
-// That part is pure: it reads no file and talks to no engine.
+// It plans no shards (that is orchestrator/plan's: which part K is, the
+// partition, the costs that balance it); JobTimes reads what an earlier
+// run report recorded each bench took, for --shard-costs.
 //
 // merge.go makes one report of the shards of one sharded run
 // (halebench merge): it refuses shards that are not of the same run — other

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/stamp"
 )
@@ -19,11 +20,11 @@ var suiteNames = []string{"alpha", "beta", "delta", "epsilon", "gamma", "zeta"}
 // hold counts, shard 2 regressed on its first bench, and each ran on a
 // host of its own.
 func shards(n int) []Shard {
-	costs := Costs{Of: map[string]int64{}, By: "test"}
+	costs := plan.Costs{Of: map[string]int64{}, By: "test"}
 	for i, b := range suiteNames {
 		costs.Of[b] = int64(10 * (i + 1))
 	}
-	p := Split(n, costs)
+	p := plan.Split(n, costs)
 	var out []Shard
 	for k := 1; k <= n; k++ {
 		r := &report.Report{

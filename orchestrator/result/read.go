@@ -105,7 +105,7 @@ func checkField(file, kind, without string, sh *report.Shard, interrupted bool) 
 		return refuse(file, "not a shard: it has no shard field (%s without --shard=K/N)", without)
 	case sh.Index == 0 && len(sh.Parts) > 0:
 		return refuse(file, "already a merge of %d shards; give the shards' own %ss", len(sh.Parts), kind)
-	case sh.Total < 1 || sh.Total > MaxShards || sh.Index < 1 || sh.Index > sh.Total:
+	case sh.Total < 1 || sh.Total > report.MaxShards || sh.Index < 1 || sh.Index > sh.Total:
 		return refuse(file, "shard field says shard %d of %d, which cannot be", sh.Index, sh.Total)
 	case interrupted:
 		return refuse(file, "shard %d/%d was interrupted: its %s is partial; rerun that shard", sh.Index, sh.Total, kind)

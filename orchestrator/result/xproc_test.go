@@ -9,6 +9,7 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/judge"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
@@ -45,7 +46,7 @@ func xprocRow(variant, row string, factor int64, reference bool) *report.XprocRe
 }
 
 // xprocShards are the n shards of one xproc of xprocLangs in both
-// variants, subject Hale: each shard's part as result.Split makes it, and
+// variants, subject Hale: each shard's part as plan.Split makes it, and
 // Hale's per-record row as a reference wherever a shard holds another
 // pair of a variant but not Hale's (both variants unless named); shard k's machine is k times slower.
 func xprocShards(t *testing.T, n int, variants ...string) []XprocShard {
@@ -53,13 +54,13 @@ func xprocShards(t *testing.T, n int, variants ...string) []XprocShard {
 	if len(variants) == 0 {
 		variants = []string{"small", "large"}
 	}
-	costs := Costs{Of: map[string]int64{}, By: "rows (no recorded cost)"}
+	costs := plan.Costs{Of: map[string]int64{}, By: "rows (no recorded cost)"}
 	for _, v := range variants {
 		for _, l := range xprocLangs {
 			costs.Of[report.Unit(v, l)] = int64(len(langRows(v, l)))
 		}
 	}
-	part := Split(n, costs)
+	part := plan.Split(n, costs)
 	dir := t.TempDir()
 	var out []XprocShard
 	for k := 1; k <= n; k++ {

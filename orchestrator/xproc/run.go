@@ -13,7 +13,6 @@ import (
 	"github.com/hale-lang/halebench/orchestrator/outcome"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/session"
 	"github.com/hale-lang/halebench/orchestrator/stamp"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -31,14 +30,14 @@ type Options struct {
 	Images     image.Options
 	Log        io.Writer
 	// Shard is this xproc's part of a sharded xproc (N 0: unsharded).
-	Shard result.Spec
+	Shard plan.Spec
 }
 
 // Settle completes o from what the flags give in their own forms and
 // checks it (CheckOptions), before any engine is needed: the variants
 // (variant "": both), and the shard asked for, K/N read from the CI said on
 // o.Log. xproc balances its pairs by their rows, so no --shard-costs.
-func (o *Options) Settle(variant string, shard result.Asked, getenv func(string) string) error {
+func (o *Options) Settle(variant string, shard plan.Asked, getenv func(string) string) error {
 	o.Variants = []string{"small", "large"}
 	if variant != "" {
 		o.Variants = []string{variant}

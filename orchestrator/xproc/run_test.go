@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/hale-lang/halebench/orchestrator/enginetest"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 	"github.com/hale-lang/halebench/orchestrator/xproc"
 )
@@ -27,7 +27,7 @@ func TestShardOnEngine(t *testing.T) {
 	}
 	var log bytes.Buffer
 	o := xproc.Options{Suite: "../..", Langs: langs, Subject: "c", Variants: []string{"small"}, Iters: 1, Timeout: 2 * time.Minute,
-		ResultsDir: t.TempDir(), Log: &log, Shard: result.Spec{K: 2, N: 2, From: "--shard"}}
+		ResultsDir: t.TempDir(), Log: &log, Shard: plan.Spec{K: 2, N: 2, From: "--shard"}}
 	rep, path, err := xproc.RunOnEngine(context.Background(), eng, o)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())

@@ -3,9 +3,9 @@ package xproc
 import (
 	"fmt"
 
+	"github.com/hale-lang/halebench/orchestrator/collect"
 	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
-	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
 )
 
@@ -35,34 +35,31 @@ func (s *selection) measures(variant string, row Row) (measure, reference bool) 
 
 // selectShard is, on a sharded xproc, what this shard measures and the
 // partition for the report (nil, nil: unsharded). It is run's partition
-// (result.Split) over the units, balanced by their rows (no report records
+// (plan.Divide) over the units, balanced by their rows (no report records
 // what a pair costs before it ran); the ratio rows' units are members like
 // any other, so one shard's part owns each, and the others measure them
 // as references.
 func selectShard(o Options) (*selection, *report.Shard, error) {
-	sp := o.Shard
-	if sp.N == 0 {
+	if o.Shard.N == 0 {
 		return nil, nil, nil
 	}
-	w := result.Work{Cells: map[string]int{}}
+	w := plan.Work{Cells: map[string]int{}}
 	for _, v := range o.Variants {
 		for _, l := range o.Langs {
 			w.Cells[Unit(v, l.Name)] = len(Rows(v, []suite.Language{l}))
 		}
 	}
-	digest, err := plan.Digest(sources(o))
+	share, err := plan.Divide(o.Shard, plan.ByCells(w), sources(o))
 	if err != nil {
 		return nil, nil, err
 	}
-	part := result.Split(sp.N, result.ByCells(w))
 	sel := &selection{keep: map[string]bool{}, refs: map[string]bool{}}
-	for _, u := range part.Part(sp.K) {
+	for _, u := range share.Units() {
 		sel.keep[u] = true
 	}
 	sel.addRefs(o)
-	fmt.Fprintf(o.Log, "xproc: shard %s (%s): %d of the %d pairs, balanced by %s; %d reference row(s) for its ratios\n",
-		sp, sp.From, len(sel.keep), len(part.Benches), part.BalancedBy, len(sel.refs))
-	return sel, part.Field(sp, digest), nil
+	fmt.Fprintf(o.Log, "xproc: %s; %d reference row(s) for its ratios\n", share.Said("pairs"), len(sel.refs))
+	return sel, collect.Shard(share), nil
 }
 
 // addRefs adds, in each variant, every ratio row of a language asked whose

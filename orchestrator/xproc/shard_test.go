@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hale-lang/halebench/orchestrator/outcome"
+	"github.com/hale-lang/halebench/orchestrator/plan"
 	"github.com/hale-lang/halebench/orchestrator/report"
 	"github.com/hale-lang/halebench/orchestrator/result"
 	"github.com/hale-lang/halebench/orchestrator/suite"
@@ -25,7 +26,7 @@ func TestShardsPartitionThePairs(t *testing.T) {
 	var all []string
 	digests := map[string]bool{}
 	for k := 1; k <= 3; k++ {
-		o.Shard = result.Spec{K: k, N: 3, From: "--shard"}
+		o.Shard = plan.Spec{K: k, N: 3, From: "--shard"}
 		sel, sh, err := selectShard(o)
 		if err != nil {
 			t.Fatal(err)
@@ -55,7 +56,7 @@ func TestShardsPartitionThePairs(t *testing.T) {
 	}
 	// The unsharded report's sources digest is the one every shard names
 	// as its suite's, which a merge records.
-	o.Shard = result.Spec{}
+	o.Shard = plan.Spec{}
 	whole, err := newReport(o, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +85,7 @@ func TestShardsMeasureTheRatioRowsAsReferences(t *testing.T) {
 	for _, subject := range []string{"hale", "c"} {
 		o := Options{Suite: "../..", Langs: langs, Subject: subject, Variants: []string{"small", "large"}, Log: io.Discard}
 		for k := 1; k <= 3; k++ {
-			o.Shard = result.Spec{K: k, N: 3, From: "--shard"}
+			o.Shard = plan.Spec{K: k, N: 3, From: "--shard"}
 			sel, _, err := selectShard(o)
 			if err != nil {
 				t.Fatal(err)
@@ -151,7 +152,7 @@ func TestShardsMergeToUnsharded(t *testing.T) {
 		o := Options{Suite: "../..", Langs: langs, Subject: subject, Variants: []string{"small", "large"}, Iters: 1, Log: io.Discard}
 		var shards []result.XprocShard
 		for k := 1; k <= 3; k++ {
-			o.Shard = result.Spec{K: k, N: 3, From: "--shard"}
+			o.Shard = plan.Spec{K: k, N: 3, From: "--shard"}
 			sel, sh, err := selectShard(o)
 			if err != nil {
 				t.Fatal(err)
@@ -206,17 +207,17 @@ func TestSettle(t *testing.T) {
 	var log strings.Builder
 	env := map[string]string{"CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "2"}
 	o := Options{Iters: 3, Timeout: 1, Log: &log}
-	if err := o.Settle("", result.Asked{Spec: "auto"}, func(k string) string { return env[k] }); err != nil || len(o.Variants) != 2 || o.Shard.String() != "1/2" || !strings.Contains(log.String(), "shard 1/2 from") {
+	if err := o.Settle("", plan.Asked{Spec: "auto"}, func(k string) string { return env[k] }); err != nil || len(o.Variants) != 2 || o.Shard.String() != "1/2" || !strings.Contains(log.String(), "shard 1/2 from") {
 		t.Errorf("%+v %v, said %q", o, err, log.String())
 	}
 	for _, c := range []struct {
 		variant string
-		shard   result.Asked
+		shard   plan.Asked
 		want    string
 	}{
-		{"huge", result.Asked{}, "--variant=huge: want small or large"},
-		{"small", result.Asked{Spec: "1/2", Costs: "r.json"}, "--shard-costs=r.json: xproc balances its pairs by their rows"},
-		{"small", result.Asked{Spec: "3/2"}, "shard 3 of 2 does not exist"},
+		{"huge", plan.Asked{}, "--variant=huge: want small or large"},
+		{"small", plan.Asked{Spec: "1/2", Costs: "r.json"}, "--shard-costs=r.json: xproc balances its pairs by their rows"},
+		{"small", plan.Asked{Spec: "3/2"}, "shard 3 of 2 does not exist"},
 	} {
 		o := Options{Iters: 3, Timeout: 1, Log: io.Discard}
 		if err := o.Settle(c.variant, c.shard, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -1,11 +1,6 @@
-package result
+package plan
 
-import (
-	"fmt"
-
-	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/report"
-)
+import "fmt"
 
 // Work is what a run does with each of its benches, for the cost model:
 // the languages it runs each in (its cells), how many of those it counts,
@@ -40,12 +35,19 @@ func ByCells(w Work) Costs {
 	return c
 }
 
+// Recorded is what a baselines file records of one bench that predicts
+// its cost: its counted instructions and its median elapsed time.
+type Recorded struct {
+	Instructions uint64
+	ElapsedNs    int64
+}
+
 // FromBaselines costs each bench by the baselines' figures (path names the
-// file): the recorded instructions for the counted cells and the recorded
-// median for the timed ones, through the model above. A bench the file
-// has no figure for costs the mean of those it has; a file with none
-// leaves the run to ByCells.
-func FromBaselines(path string, f *judge.File, w Work) Costs {
+// file, rec holds its figures by bench): the recorded instructions for the
+// counted cells and the recorded median for the timed ones, through the
+// model above. A bench the file has no figure for costs the mean of those
+// it has; a file with none leaves the run to ByCells.
+func FromBaselines(path string, rec map[string]Recorded, w Work) Costs {
 	c := Costs{Of: map[string]int64{}}
 	var missing []string
 	for name, cells := range w.Cells {
@@ -53,7 +55,8 @@ func FromBaselines(path string, f *judge.File, w Work) Costs {
 			c.Of[name] = 0
 			continue
 		}
-		v, ok := modelled(f.Benches[name], name, w)
+		e, ok := rec[name]
+		v, ok := modelled(e, ok, name, w)
 		if !ok {
 			missing = append(missing, name)
 			continue
@@ -65,8 +68,8 @@ func FromBaselines(path string, f *judge.File, w Work) Costs {
 
 // modelled is a bench's modelled cost, if its entry has the figures the
 // run's work needs.
-func modelled(e *judge.Entry, name string, w Work) (int64, bool) {
-	if e == nil {
+func modelled(e Recorded, has bool, name string, w Work) (int64, bool) {
+	if !has {
 		return 0, false
 	}
 	var ns int64
@@ -86,22 +89,10 @@ func modelled(e *judge.Entry, name string, w Work) (int64, bool) {
 }
 
 // FromReport costs each bench by what an earlier report (path) recorded
-// it took: every language's job round trips and counted runs. A bench the
-// report lacks costs the mean of those it has; a report with none
-// leaves the run to ByCells.
-func FromReport(path string, r *report.Report, w Work) Costs {
-	took := map[string]int64{}
-	for _, b := range r.Benches {
-		for _, l := range b.Langs(r.Subject) {
-			if l == nil {
-				continue
-			}
-			took[b.Name] += max(l.JobNs, 0)
-			if l.Count != nil {
-				took[b.Name] += max(l.Count.WallNs, 0)
-			}
-		}
-	}
+// it took (took, by bench: every language's job round trips and counted
+// runs, in ns). A bench the report lacks costs the mean of those it has;
+// a report with none leaves the run to ByCells.
+func FromReport(path string, took map[string]int64, w Work) Costs {
 	c := Costs{Of: map[string]int64{}}
 	var missing []string
 	for name, cells := range w.Cells {

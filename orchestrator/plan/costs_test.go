@@ -1,11 +1,8 @@
-package result
+package plan
 
 import (
 	"strings"
 	"testing"
-
-	"github.com/hale-lang/halebench/orchestrator/judge"
-	"github.com/hale-lang/halebench/orchestrator/report"
 )
 
 func work(samples int, cells ...string) Work {
@@ -20,10 +17,10 @@ func work(samples int, cells ...string) Work {
 // recorded medians; a bench the file lacks costs the mean, a bench that
 // runs in no language nothing.
 func TestFromBaselines(t *testing.T) {
-	f := &judge.File{Benches: map[string]*judge.Entry{
+	f := map[string]Recorded{
 		"big": {Instructions: 1_000_000_000, ElapsedNs: 50_000_000}, "small": {Instructions: 1000, ElapsedNs: 1000},
 		"mid": {Instructions: 100_000_000, ElapsedNs: 5_000_000},
-	}}
+	}
 	w := work(0, "big", "small", "mid", "new")
 	w.Cells["nolang"] = 0
 	c := FromBaselines("b.json", f, w)
@@ -38,21 +35,16 @@ func TestFromBaselines(t *testing.T) {
 	if want := int64(2 * 6 * (50_000_000 + SampleOverNs)); timed.Of["big"] != want {
 		t.Fatalf("timed cost %d; want %d", timed.Of["big"], want)
 	}
-	none := FromBaselines("b.json", &judge.File{Benches: map[string]*judge.Entry{}}, w)
+	none := FromBaselines("b.json", map[string]Recorded{}, w)
 	if !strings.HasPrefix(none.By, "cells") || none.Of["big"] != 2 || none.Of["nolang"] != 0 {
 		t.Fatalf("no figures: %v by %q; want cells", none.Of, none.By)
 	}
 }
 
-// An earlier report's recorded job and count times, every language's.
+// An earlier report's recorded times, by bench; a bench it lacks costs
+// the mean of those it has.
 func TestFromReport(t *testing.T) {
-	r := &report.Report{Subject: "c", Benches: []*report.Bench{
-		{Name: "a", SubjectResult: &report.Lang{JobNs: 10, Count: &report.CountLane{WallNs: 100}},
-			Comparatives: map[string]*report.Lang{"go": {JobNs: 5}}},
-		{Name: "b", SubjectResult: &report.Lang{JobNs: 1}},
-		{Name: "c", Comparatives: map[string]*report.Lang{"go": nil}},
-	}}
-	c := FromReport("old.json", r, work(1, "a", "b", "c"))
+	c := FromReport("old.json", map[string]int64{"a": 115, "b": 1}, work(1, "a", "b", "c"))
 	if c.Of["a"] != 115 || c.Of["b"] != 1 || c.Of["c"] != 58 {
 		t.Fatalf("costs %v; want a 115, b 1, c at the mean 58", c.Of)
 	}
