@@ -117,7 +117,7 @@ func (r *run) measure(ctx context.Context) (interrupted bool) {
 		}
 		if subj := br.lanes[p.SubjectLang.Name]; subj != nil && p.Confirm > 0 && !p.UpdateBaselines && ctx.Err() == nil &&
 			judge.Suspect(measured(subj.out).cell(), r.gateOf(b.Name)) {
-			r.confirm(ctx, br, subj)
+			r.confirm(ctx, br, subj, prog)
 		}
 		for _, ln := range br.lanes {
 			prog.finished(b.Name, ln.lang.Name, ln)
@@ -132,11 +132,12 @@ func (r *run) measure(ctx context.Context) (interrupted bool) {
 
 // confirm takes Confirm more samples of a suspect subject, to be judged on
 // all of them: one unlucky block of samples does not fail a release, and a
-// real regression shows again.
-func (r *run) confirm(ctx context.Context, br *benchRun, subj *lane) {
+// real regression shows again. They are rounds of the one executor, one
+// sample a job, as the bench's own samples were.
+func (r *run) confirm(ctx context.Context, br *benchRun, subj *lane, prog *progress) {
 	p := r.p
 	fmt.Fprintf(p.Log, "confirm: %s %s is over its band; %d more samples\n", br.b.Name, p.SubjectLang.Name, p.Confirm)
-	merge(&subj.out, plan.Send(ctx, r.env.Engine, plan.Job{Cell: plan.Cell{Bench: br.b.Name, Lang: subj.lang.Name}, Where: subj.where, Job: subj.job(p.Confirm, 0)}).Outcome)
+	sampleLanes(ctx, r.env, br.b.Name, []*lane{subj}, p.Confirm, 0, prog)
 	br.confirm = p.Confirm
 }
 

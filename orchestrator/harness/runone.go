@@ -50,13 +50,23 @@ func (l *lane) job(n, w int) runner.Job {
 // (counting.countAll), once every bench of the pass is timed.
 func sampleBench(ctx context.Context, env Env, p *Plan, b *suite.Bench, built built, seed int64, prog *progress, cnt *counting) map[string]*lane {
 	lanes, order := newLanes(env, p, b, built, seed, cnt)
+	sampleLanes(ctx, env, b.Name, order, p.Iters, p.Warmup, prog)
+	return lanes
+}
+
+// sampleLanes runs rounds of one sample of each live lane in turn on the
+// one executor (the first round after warmup warm-ups): a bench's lanes
+// for its samples, or the subject's alone for its confirm samples. A lane
+// that fails stops there, keeping what it had; one the interruption
+// reaches is marked so.
+func sampleLanes(ctx context.Context, env Env, bench string, order []*lane, rounds, warmup int, prog *progress) {
 	units := make([][]plan.Job, len(order))
 	for i, ln := range order {
-		units[i] = []plan.Job{{Cell: plan.Cell{Bench: b.Name, Lang: ln.lang.Name}, Where: ln.where, Job: ln.job(1, p.Warmup)}}
+		units[i] = []plan.Job{{Cell: plan.Cell{Bench: bench, Lang: ln.lang.Name}, Where: ln.where, Job: ln.job(1, warmup)}}
 	}
-	e := &plan.Exec{Sampler: env.Engine, Schedule: plan.RoundRobin{N: p.Iters}, Units: units,
+	e := &plan.Exec{Sampler: env.Engine, Schedule: plan.RoundRobin{N: rounds}, Units: units,
 		Live:    func(u int) bool { return !order[u].done },
-		Sending: func(round int, s plan.Step) { prog.sampling(b.Name, order[s.Unit].lang.Name, round, p.Iters) },
+		Sending: func(round int, s plan.Step) { prog.sampling(bench, order[s.Unit].lang.Name, round, rounds) },
 		Take: func(_ int, s plan.Step, r plan.Result) bool {
 			ln := order[s.Unit]
 			if r.NotSent {
@@ -75,7 +85,6 @@ func sampleBench(ctx context.Context, env Env, p *Plan, b *suite.Bench, built bu
 			}
 		}
 	}
-	return lanes
 }
 
 // interrupt marks a lane the interruption reached before its last sample.
