@@ -48,8 +48,35 @@ func (c *counting) countAll(ctx context.Context, env Env, benches []*benchRun, p
 	if c.p.CountBudget > 0 {
 		c.deadline = start.Add(c.p.CountBudget)
 	}
-	plan.OnCPUs(cpus, len(tasks), func(cpu string, i int) { c.countCell(ctx, env, tasks[i], cpu, prog) })
+	runs := make([]*countRun, len(tasks))
+	units := make([][]plan.Job, len(tasks))
+	for i, t := range tasks {
+		runs[i] = &countRun{countTask: t}
+		j := plan.Job{Cell: plan.Cell{Bench: t.bench, Lang: t.ln.lang.Name}, Where: t.ln.where, Job: t.ln.base}
+		j.Job.Iters, j.Job.Warmup = 0, 0
+		units[i] = []plan.Job{j, j} // the first counted run, then the rest
+	}
+	e := &plan.Exec{Sampler: env.Engine, Schedule: plan.RoundRobin{N: 1}, Units: units, CPUs: cpus,
+		Shape: func(_ int, s plan.Step, j plan.Job) (plan.Job, bool) {
+			return c.shape(ctx, runs[s.Unit], s.Job, j, prog)
+		},
+		Take: func(_ int, s plan.Step, r plan.Result) bool { return c.take(ctx, runs[s.Unit], s.Job, r.Outcome, prog) },
+	}
+	e.Run(ctx)
 	c.wall += time.Since(start)
+}
+
+// countRun is one cell's counting on the executor: its first counted run
+// (step 0), bounded by the program's native time (or, where nothing was
+// timed, by --timeout), then the rest of --count-runs (step 1), each
+// bounded by the first's time — unless the first settles the verdict
+// (judge.SettledByOne) outside an --update-baselines, which records from
+// at least two.
+type countRun struct {
+	countTask
+	start time.Time
+	job   wire.CountJob // the job of the step being sent
+	sent  time.Time     // when it was sent (zero: never, the run was interrupted first)
 }
 
 // tasks are the pass's cells to count, the dearest first (a long count
@@ -119,50 +146,78 @@ func nativeWall(o runner.Outcome) time.Duration {
 	return time.Duration(stats.Median(ns))
 }
 
-// countCell counts one cell on cpu: one counted run bounded by the
-// program's native time (or, where nothing was timed, by --timeout), then
-// the rest of --count-runs, each bounded by the first's time — unless the
-// first settles the verdict (judge.SettledByOne) outside an
-// --update-baselines, which records from at least two.
-func (c *counting) countCell(ctx context.Context, env Env, t countTask, cpu string, prog *progress) {
-	ln := t.ln
-	prog.counting(t.bench, ln.lang.Name)
-	start := time.Now()
-	ln.count.cpus = cpu
-	ln.count.timeout = firstCountTimeout(ln.out, c.p.Timeout)
-	job := *ln.count.job
-	job.Runs = 1
-	first, ok := c.countJob(ctx, env, t, cpu, job, ln.count.timeout)
-	if !ok {
-		prog.countDone(t.bench, ln, countLine(ln, t.entry))
-		return
+// shape makes step 0's or step 1's count job of r; false when the budget
+// was spent before it (the cell is then marked over budget).
+func (c *counting) shape(ctx context.Context, r *countRun, step int, j plan.Job, prog *progress) (plan.Job, bool) {
+	ln := r.ln
+	timeout := ln.count.timeout
+	if step == 0 {
+		prog.counting(r.bench, ln.lang.Name)
+		r.start = time.Now()
+		ln.count.cpus = j.Where.CPUs
+		ln.count.timeout = firstCountTimeout(ln.out, c.p.Timeout)
+		timeout = ln.count.timeout
+		r.job = *ln.count.job
+		r.job.Runs = 1
+	} else {
+		first := ln.out.Counts[0]
+		r.job.Runs = c.p.CountRuns - 1
+		// The first job took the whole process's count, the witness of
+		// the cell's region (a count of the same program at the same
+		// seed: the next job's would be the same).
+		r.job.NoWitness = first.Fig(wire.InstructionsProcess) > 0
+		if r.job.Region && first.Scope == wire.ScopeProcess {
+			r.job.Region = false // the first run found the region not delimited: the sampler would find it again
+		}
+		timeout = min(timeout, runner.CountTimeoutAfter(time.Duration(first.WallNs)))
 	}
-	ln.out.Counts = first
-	more := c.p.CountRuns - 1
-	if c.p.UpdateBaselines || !judge.SettledByOne(cellOf(ln), t.entry) {
-		if r := first[0]; r.Status == wire.CountOK && more > 0 && ctx.Err() == nil {
-			job.Runs = more
-			// The first job took the whole process's count, the witness
-			// of the cell's region (a count of the same program at the
-			// same seed: the next job's would be the same).
-			job.NoWitness = r.Fig(wire.InstructionsProcess) > 0
-			if job.Region && r.Scope == wire.ScopeProcess {
-				job.Region = false // the first run found the region not delimited: the sampler would find it again
-			}
-			rest, ok := c.countJob(ctx, env, t, cpu, job, min(ln.count.timeout, runner.CountTimeoutAfter(time.Duration(r.WallNs))))
-			if !ok {
-				rest = []runner.Count{{Status: wire.CountFailed, Scope: r.Scope, Detail: fmt.Sprintf("over budget: --count-budget=%s was spent before its next counted run", c.p.CountBudget)}}
-			}
-			for i := range rest {
-				if rest[i].Detail == "" && !job.Region && ln.count.job.Region {
-					rest[i].Detail = r.Detail // why the first run was counted over the whole process
-				}
-			}
-			ln.out.Counts = append(ln.out.Counts, rest...)
+	timeout, ok := c.withinBudget(r.countTask, r.job.Runs, timeout)
+	if !ok {
+		if step == 1 {
+			ln.out.Counts = append(ln.out.Counts, runner.Count{Status: wire.CountFailed, Scope: ln.out.Counts[0].Scope, Detail: fmt.Sprintf("over budget: --count-budget=%s was spent before its next counted run", c.p.CountBudget)})
+		}
+		c.done(r, prog)
+		return j, false
+	}
+	r.job.TimeoutNs = timeout.Nanoseconds()
+	job := r.job
+	j.Job.Count = &job
+	r.sent = time.Now()
+	return j, true
+}
+
+// take records step's outcome of r and says whether the cell is counted:
+// after its first run, when that settles it, failed, or the run was
+// interrupted; after the rest, always.
+func (c *counting) take(ctx context.Context, r *countRun, step int, o runner.Outcome, prog *progress) bool {
+	ln := r.ln
+	counts := c.record(r, o)
+	if step == 0 {
+		ln.out.Counts = counts
+		more := c.p.CountRuns - 1
+		settled := !c.p.UpdateBaselines && judge.SettledByOne(cellOf(ln), r.entry)
+		if settled || len(counts) == 0 || counts[0].Status != wire.CountOK || more <= 0 || ctx.Err() != nil {
+			c.done(r, prog)
+			return true
+		}
+		return false
+	}
+	for i := range counts {
+		if counts[i].Detail == "" && !r.job.Region && ln.count.job.Region {
+			counts[i].Detail = ln.out.Counts[0].Detail // why the first run was counted over the whole process
 		}
 	}
-	ln.count.ns = time.Since(start).Nanoseconds()
-	prog.countDone(t.bench, ln, countLine(ln, t.entry))
+	ln.out.Counts = append(ln.out.Counts, counts...)
+	c.done(r, prog)
+	return true
+}
+
+// done closes a cell's counting: its time, its line.
+func (c *counting) done(r *countRun, prog *progress) {
+	if !r.start.IsZero() {
+		r.ln.count.ns = time.Since(r.start).Nanoseconds()
+	}
+	prog.countDone(r.bench, r.ln, countLine(r.ln, r.entry))
 }
 
 // firstCountTimeout bounds a cell's first counted run: from its native
@@ -176,29 +231,19 @@ func firstCountTimeout(o runner.Outcome, timeout time.Duration) time.Duration {
 	return min(runner.CountTimeout(timeout), runner.DefaultCountTimeout)
 }
 
-// countJob runs one count job of a cell on cpu, each run bounded by
-// timeout and by the budget left; false when the budget was spent before
-// it (the cell is then marked over budget if it has no count yet).
-func (c *counting) countJob(ctx context.Context, env Env, t countTask, cpu string, job wire.CountJob, timeout time.Duration) ([]runner.Count, bool) {
-	ln := t.ln
-	timeout, ok := c.withinBudget(t, job.Runs, timeout)
-	if !ok {
-		return nil, false
+// record notes what one count job of r cost and took, and gives its
+// counted runs (a failure, where it counted none).
+func (c *counting) record(r *countRun, o runner.Outcome) []runner.Count {
+	ln := r.ln
+	if !r.sent.IsZero() { // not sent: the run was interrupted before it
+		took := time.Since(r.sent)
+		c.mu.Lock()
+		c.spent += took
+		if len(ln.out.Counts) == 0 {
+			c.cells++
+		}
+		c.mu.Unlock()
 	}
-	job.TimeoutNs = timeout.Nanoseconds()
-	j := ln.base
-	j.Iters, j.Warmup, j.Count = 0, 0, &job
-	w := ln.where
-	w.CPUs = cpu
-	start := time.Now()
-	o := plan.Send(ctx, env.Engine, plan.Job{Cell: plan.Cell{Bench: t.bench, Lang: ln.lang.Name}, Where: w, Job: j}).Outcome
-	took := time.Since(start)
-	c.mu.Lock()
-	c.spent += took
-	if len(ln.out.Counts) == 0 {
-		c.cells++
-	}
-	c.mu.Unlock()
 	if o.Env.Valgrind != "" {
 		ln.out.Env.Valgrind = o.Env.Valgrind
 	}
@@ -206,9 +251,9 @@ func (c *counting) countJob(ctx context.Context, env Env, t countTask, cpu strin
 		ln.out.ContainerID = o.ContainerID
 	}
 	if len(o.Counts) == 0 && o.Status != outcome.OK {
-		return []runner.Count{{Status: wire.CountFailed, Detail: string(o.Status) + ": " + o.Detail}}, true
+		return []runner.Count{{Status: wire.CountFailed, Detail: string(o.Status) + ": " + o.Detail}}
 	}
-	return o.Counts, true
+	return o.Counts
 }
 
 // withinBudget bounds a job of runs counted runs by the budget left

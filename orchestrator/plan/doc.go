@@ -5,9 +5,10 @@
 // run's languages, Interleaved for ab's randomized paired rounds, one unit
 // a run for an xproc row); Exec runs a schedule over the units, and Send is
 // the single function that hands a job (or an xproc reader+producer pair)
-// to the Sampler; OnCPUs is the count lane's schedule, one task per CPU
-// at a time. Digest names the sources a plan measured, the same way
-// for every verb.
+// to the Sampler; with CPUs set, Exec runs a round's units side by side,
+// one unit at a time on each CPU (run's count lane, whose jobs Shape makes
+// from what the unit's first run found). Digest names the sources a plan
+// measured, the same way for every verb.
 //
 // shard.go, partition.go, costs.go and share.go split a plan's units over
 // N machines (--shard=K/N), alike for every verb: which part K is (the

@@ -16,8 +16,9 @@ const (
 )
 
 // Exec runs a Schedule over units of jobs. Each step sends one sample of
-// its job (Iters 1); a job's first round also takes its warm-ups and its
-// counts (Warmup and Count as the job has them), later rounds neither.
+// its job (Iters 1; a job of no sample, a count lane's, stays so); a job's
+// first round also takes its warm-ups and its counts (Warmup and Count as
+// the job has them), later rounds neither.
 type Exec struct {
 	Sampler  Sampler
 	Schedule Schedule
@@ -36,6 +37,18 @@ type Exec struct {
 	// Look, when set, runs after each round Looks names (from 1).
 	Looks []int
 	Look  func(round int)
+	// Shape, when set, makes a step's job just before it is sent from the
+	// one its unit plans (the count lane's later runs are shaped by what
+	// its first run found); false sends nothing and ends the unit, and
+	// Take is not called for the step.
+	Shape func(round int, s Step, j Job) (Job, bool)
+	// CPUs, when set, runs a round's units side by side: each CPU takes
+	// the next unit in the round's order and sends that unit's steps, in
+	// order, pinned to it (Where.CPUs), one unit at a time per CPU (the
+	// count lane, whose counts do not depend on what runs beside them).
+	// Sending, Shape and Take are then called from one goroutine per CPU;
+	// one unit's calls come in order, from one of them.
+	CPUs []string
 }
 
 // Run runs the rounds until the schedule's last, until no unit is live,
@@ -79,25 +92,58 @@ func (e *Exec) Run(ctx context.Context) (Stop, int) {
 
 // round sends one round's steps; a unit done in it sends nothing more.
 func (e *Exec) round(ctx context.Context, round int, live []int, done []bool) {
-	for _, s := range e.Schedule.Order(live, func(u int) int { return len(e.Units[u]) }) {
-		if done[s.Unit] {
-			continue
+	order := e.Schedule.Order(live, func(u int) int { return len(e.Units[u]) })
+	if len(e.CPUs) == 0 {
+		for _, s := range order {
+			e.step(ctx, round, s, "", done)
 		}
-		r := Interrupted()
-		if ctx.Err() == nil {
-			if e.Sending != nil {
-				e.Sending(round, s)
-			}
-			r = Send(ctx, e.Sampler, stepJob(e.Units[s.Unit][s.Job], round))
-		}
-		done[s.Unit] = e.Take(round, s, r)
+		return
 	}
+	byUnit, units := map[int][]Step{}, []int{}
+	for _, s := range order {
+		if byUnit[s.Unit] == nil {
+			units = append(units, s.Unit)
+		}
+		byUnit[s.Unit] = append(byUnit[s.Unit], s)
+	}
+	onCPUs(e.CPUs, len(units), func(cpu string, i int) {
+		for _, s := range byUnit[units[i]] {
+			e.step(ctx, round, s, cpu, done) // done[u] is only this goroutine's
+		}
+	})
+}
+
+// step sends one step's job (on cpu, when one is given) unless its unit is
+// done, and hands the result to Take.
+func (e *Exec) step(ctx context.Context, round int, s Step, cpu string, done []bool) {
+	if done[s.Unit] {
+		return
+	}
+	j := stepJob(e.Units[s.Unit][s.Job], round)
+	if cpu != "" {
+		j.Where.CPUs = cpu
+	}
+	r := Interrupted()
+	if ctx.Err() == nil {
+		if e.Shape != nil {
+			var ok bool
+			if j, ok = e.Shape(round, s, j); !ok {
+				done[s.Unit] = true
+				return
+			}
+		}
+		if e.Sending != nil {
+			e.Sending(round, s)
+		}
+		r = Send(ctx, e.Sampler, j)
+	}
+	done[s.Unit] = e.Take(round, s, r)
 }
 
 // stepJob is one sample of j in round; the first round keeps its
 // warm-ups and its counts.
 func stepJob(j Job, round int) Job {
-	j.Job.Iters = 1
+	j.Job.Iters = min(j.Job.Iters, 1)
 	if round > 1 {
 		j.Job.Warmup, j.Job.Count = 0, nil
 	}

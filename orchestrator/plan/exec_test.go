@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/hale-lang/halebench/images/sampler/wire"
 	"github.com/hale-lang/halebench/orchestrator/outcome"
@@ -165,5 +167,87 @@ func TestSendPairGoesThroughSamplePair(t *testing.T) {
 	}
 	if f.sent[1].Unit != "prod" {
 		t.Fatalf("producer job %+v, want the producer's", f.sent[1])
+	}
+}
+
+// countSampler answers count jobs (no sample) from several goroutines,
+// noting each job's CPU and whether two ran on one CPU at once.
+type countSampler struct {
+	mu    sync.Mutex
+	busy  map[string]bool
+	clash bool
+	sent  []runner.Job
+	cpu   map[string][]string // unit → the CPUs its jobs ran on, in order
+}
+
+func (f *countSampler) Sample(_ context.Context, w runner.Where, j runner.Job) runner.Outcome {
+	f.mu.Lock()
+	f.clash = f.clash || f.busy[w.CPUs]
+	f.busy[w.CPUs] = true
+	f.sent = append(f.sent, j)
+	f.cpu[j.Unit] = append(f.cpu[j.Unit], w.CPUs)
+	f.mu.Unlock()
+	time.Sleep(time.Millisecond)
+	f.mu.Lock()
+	f.busy[w.CPUs] = false
+	f.mu.Unlock()
+	return runner.Outcome{Status: outcome.OK, Counts: []runner.Count{{Status: wire.CountOK, Ir: uint64(j.Count.Runs)}}}
+}
+
+func (f *countSampler) SamplePair(context.Context, runner.PairWhere, runner.Job, runner.Job) (runner.Outcome, *runner.Outcome) {
+	panic("no pair in a count lane")
+}
+
+// With CPUs, a round's units run side by side, one at a time per CPU,
+// each unit's steps in order on the CPU that took it; Shape makes each
+// step's job (its false ends the unit unsent, Take not called); a job of
+// no sample stays so.
+func TestExecUnitsSideBySideOnCPUs(t *testing.T) {
+	f := &countSampler{busy: map[string]bool{}, cpu: map[string][]string{}}
+	var units [][]Job
+	for i := 0; i < 8; i++ {
+		j := Job{Cell: Cell{Bench: fmt.Sprint("b", i), Lang: "c"}, Where: runner.Where{Lang: "c", Image: "img", CPUs: "0-1"},
+			Job: runner.Job{Unit: fmt.Sprint("b", i)}}
+		units = append(units, []Job{j, j})
+	}
+	var mu sync.Mutex
+	took := map[string][]int{}
+	e := &Exec{Sampler: f, Schedule: RoundRobin{N: 1}, Units: units, CPUs: []string{"2", "3"},
+		Shape: func(_ int, s Step, j Job) (Job, bool) {
+			if s.Unit == 7 && s.Job == 1 {
+				return j, false // b7's budget spent before its second job
+			}
+			j.Job.Count = &wire.CountJob{Runs: 1 + s.Job}
+			return j, true
+		},
+		Take: func(_ int, s Step, r Result) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			took[units[s.Unit][0].Job.Unit] = append(took[units[s.Unit][0].Job.Unit], int(r.Outcome.Counts[0].Ir))
+			return s.Unit == 6 && s.Job == 0 // b6 settled by its first
+		}}
+	if stop, _ := e.Run(context.Background()); stop != Finished {
+		t.Fatalf("Run = %s", stop)
+	}
+	if f.clash {
+		t.Error("two jobs ran on one CPU at once")
+	}
+	for i := 0; i < 8; i++ {
+		u := fmt.Sprint("b", i)
+		want := []int{1, 2}
+		if i >= 6 {
+			want = []int{1}
+		}
+		if !reflect.DeepEqual(took[u], want) {
+			t.Errorf("%s took %v, want %v", u, took[u], want)
+		}
+		if cpus := f.cpu[u]; len(cpus) == 0 || (cpus[0] != "2" && cpus[0] != "3") || (len(cpus) == 2 && cpus[1] != cpus[0]) {
+			t.Errorf("%s ran on %v: want its jobs on one CPU of 2, 3", u, cpus)
+		}
+	}
+	for _, j := range f.sent {
+		if j.Iters != 0 {
+			t.Errorf("a count job was sent with %d samples", j.Iters)
+		}
 	}
 }

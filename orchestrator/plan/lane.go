@@ -2,12 +2,12 @@ package plan
 
 import "sync"
 
-// OnCPUs is the count lane's schedule: n tasks, in the order given (the
+// onCPUs runs n tasks (Exec.CPUs: the count lane), in the order given (the
 // caller puts the dearest first, so no long one starts last while the
 // other CPUs idle), each run by do on the CPU that takes it, one task per
 // CPU at a time and every CPU of cpus busy while tasks are left. It
 // returns when all are done.
-func OnCPUs(cpus []string, n int, do func(cpu string, task int)) {
+func onCPUs(cpus []string, n int, do func(cpu string, task int)) {
 	queue := make(chan int)
 	var wg sync.WaitGroup
 	for _, cpu := range cpus {

@@ -13,7 +13,7 @@ func TestOnCPUsRunsEachTaskOnceOneACPU(t *testing.T) {
 	busy := map[string]bool{}
 	ran := map[int]int{}
 	var started []int
-	OnCPUs(cpus, 20, func(cpu string, task int) {
+	onCPUs(cpus, 20, func(cpu string, task int) {
 		mu.Lock()
 		if busy[cpu] {
 			t.Errorf("task %d started on cpu %s while another ran there", task, cpu)
@@ -47,7 +47,7 @@ func TestOnCPUsRunsEachTaskOnceOneACPU(t *testing.T) {
 
 func TestOnCPUsWithNoTaskReturns(t *testing.T) {
 	called := false
-	OnCPUs([]string{"1"}, 0, func(string, int) { called = true })
+	onCPUs([]string{"1"}, 0, func(string, int) { called = true })
 	if called {
 		t.Fatal("do was called with no task")
 	}
