@@ -185,33 +185,37 @@ func buildImages(ctx context.Context, b session.Builder, o Options, rep *Report)
 	return built.Benches, nil
 }
 
-// measureAll runs every row of every variant until done or cancelled.
-// sel, on a sharded xproc, is what this shard measures: its units, and its
+// measureAll runs every row of every variant until done or cancelled,
+// a variant's rows side by side in rounds (MeasureRows). sel, on a
+// sharded xproc, is what this shard measures: its units, and its
 // reference rows, marked as such.
 func measureAll(ctx context.Context, sp *session.Sampling, ncpu int, o Options, rep *Report, images map[string]image.BenchImage, sel *selection) {
 	for _, v := range o.Variants {
 		var results []*Result
+		var rows []Row
+		var pairs []*Pair
+		var at []int // where each measured row's result goes
 		for _, row := range Rows(v, o.Langs) {
 			measure, ref := sel.measures(v, row)
 			if !measure {
 				continue
 			}
+			results = append(results, &Result{Row: row.Name, Title: row.Title, Reference: ref, ElapsedNsSamples: []int64{}})
 			bi, ok := images[row.Lang.Name]
 			if !ok {
-				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: outcome.Unavailable, Detail: noImageWhy(rep, row.Lang), ElapsedNsSamples: []int64{}, Reference: ref})
+				*results[len(results)-1] = Result{Row: row.Name, Title: row.Title, Status: outcome.Unavailable, Detail: noImageWhy(rep, row.Lang), ElapsedNsSamples: []int64{}, Reference: ref}
 				continue
 			}
-			p := &Pair{Sampler: sp, Lang: row.Lang.Name, Image: bi.Ref, Trusted: image.TrustedArg(bi.Trusted), NCPU: ncpu, Timeout: o.Timeout, Log: o.Log}
-			res := p.Measure(ctx, row, v, o.Iters)
-			res.Reference = ref
-			results = append(results, &res)
-			collect.NoteSampler(&rep.Host, p.Env)
-			if ctx.Err() != nil {
-				break
-			}
+			rows, at = append(rows, row), append(at, len(results)-1)
+			pairs = append(pairs, &Pair{Sampler: sp, Lang: row.Lang.Name, Image: bi.Ref, Trusted: image.TrustedArg(bi.Trusted), NCPU: ncpu, Timeout: o.Timeout, Log: o.Log})
 		}
 		if results == nil {
 			continue // a shard without this variant
+		}
+		for i, res := range MeasureRows(ctx, pairs, rows, v, o.Iters) {
+			res.Reference = results[at[i]].Reference
+			*results[at[i]] = res
+			collect.NoteSampler(&rep.Host, pairs[i].Env)
 		}
 		Ratios(results, o.Subject)
 		rep.Variants[v] = results

@@ -92,33 +92,63 @@ const readerTimeoutMs = 10000
 // (status=producer_failed on its stdout; xproc/*).
 const producerFailedExit = 3
 
-// Measure runs one row iters times (plan.Exec, one unit: the row's pair
-// or in-process job) and summarises; the first run that fails ends it.
+// Measure runs one row iters times and summarises (MeasureRows of one).
 func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) Result {
-	res := Result{Row: row.Name, Title: row.Title, Comparable: !row.InProcess, ElapsedNsSamples: []int64{}}
-	e := &plan.Exec{Sampler: p.Sampler, Schedule: plan.RoundRobin{N: iters}, Units: [][]plan.Job{{p.planJob(row, variant)}},
-		Take: func(round int, _ plan.Step, pr plan.Result) bool {
-			r := p.read(ctx, row, pr)
-			if r.Status == outcome.OK && r.Check != expected[variant] {
-				r.Status, r.Detail = outcome.BadChecksum, fmt.Sprintf("check %q, want %q", r.Check, expected[variant])
-			}
-			res.Runs = append(res.Runs, r)
-			fmt.Fprintf(p.Log, "  %s %s #%d: %s %s\n", variant, row.Name, round, r.Status, describe(r))
-			if r.Status != outcome.OK {
-				res.Status, res.Detail = r.Status, r.Detail
-				return true
-			}
-			res.ElapsedNsSamples = append(res.ElapsedNsSamples, r.ElapsedNs)
-			res.Check = r.Check
-			return false
+	return MeasureRows(ctx, []*Pair{p}, []Row{row}, variant, iters)[0]
+}
+
+// MeasureRows runs rows (each on its pair, pairs[i] for rows[i], all on
+// one sampler) iters times on one executor: each round one run of every
+// row still live, in order, as run takes a bench's languages, so that a
+// machine drifting during a variant moves every row alike and their
+// ratios stay honest. A row's first run that fails ends that row.
+func MeasureRows(ctx context.Context, pairs []*Pair, rows []Row, variant string, iters int) []Result {
+	res := make([]Result, len(rows))
+	units := make([][]plan.Job, len(rows))
+	for i, row := range rows {
+		res[i] = Result{Row: row.Name, Title: row.Title, Comparable: !row.InProcess, ElapsedNsSamples: []int64{}}
+		units[i] = []plan.Job{pairs[i].planJob(row, variant)}
+	}
+	if len(rows) == 0 {
+		return res
+	}
+	e := &plan.Exec{Sampler: pairs[0].Sampler, Schedule: plan.RoundRobin{N: iters}, Units: units,
+		Take: func(round int, s plan.Step, pr plan.Result) bool {
+			return pairs[s.Unit].take(ctx, rows[s.Unit], variant, round, pr, &res[s.Unit])
 		}}
 	e.Run(ctx)
+	for i := range res {
+		summarise(ctx, &res[i])
+	}
+	return res
+}
+
+// take reads one run of row into res; true when it failed, which ends the
+// row.
+func (p *Pair) take(ctx context.Context, row Row, variant string, round int, pr plan.Result, res *Result) bool {
+	r := p.read(ctx, row, pr)
+	if r.Status == outcome.OK && r.Check != expected[variant] {
+		r.Status, r.Detail = outcome.BadChecksum, fmt.Sprintf("check %q, want %q", r.Check, expected[variant])
+	}
+	res.Runs = append(res.Runs, r)
+	fmt.Fprintf(p.Log, "  %s %s #%d: %s %s\n", variant, row.Name, round, r.Status, describe(r))
+	if r.Status != outcome.OK {
+		res.Status, res.Detail = r.Status, r.Detail
+		return true
+	}
+	res.ElapsedNsSamples = append(res.ElapsedNsSamples, r.ElapsedNs)
+	res.Check = r.Check
+	return false
+}
+
+// summarise gives a row that ran to its end its status and medians.
+func summarise(ctx context.Context, res *Result) {
 	if res.Status != "" { // a run failed
-		return res
+		return
 	}
 	if ctx.Err() != nil {
 		res.Status = outcome.Interrupted
-		return res
+		return
 	}
 	res.Status = outcome.OK
 	res.ElapsedNs = stats.Summarize(res.ElapsedNsSamples)
@@ -140,7 +170,6 @@ func (p *Pair) Measure(ctx context.Context, row Row, variant string, iters int) 
 		m := stats.Median(pp)
 		res.ProdMemPeakKB = &m
 	}
-	return res
 }
 
 func describe(r Run) string {
