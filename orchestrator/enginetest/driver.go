@@ -10,7 +10,8 @@ import (
 )
 
 // The fake is a whole engine.Driver, registered as "fake": importing this
-// package (tests only: cmd/halebench never does) makes engine.Open(ctx,
+// package (tests, and cmd/halebench only when built with -tags
+// halebench_fake) makes engine.Open(ctx,
 // "fake") give a new, empty one.
 var _ engine.Driver = (*Engine)(nil)
 
@@ -18,9 +19,11 @@ func init() {
 	engine.Register("fake", func(context.Context) (engine.Driver, error) { return &Engine{}, nil })
 }
 
-// Info describes a fake host: 4 logical CPUs of a "Fake CPU", cgroup v1.
+// Info describes a fake host: 4 logical CPUs of a "Fake CPU", cgroup v1;
+// every name a report records of the engine (version, API, host, OS,
+// kernel, hostname) says "fake", so no report of it passes for a real one.
 func (f *Engine) Info(context.Context) (engine.HostInfo, error) {
-	return engine.HostInfo{EngineVersion: "fake", EngineHost: "fake://", OS: "fake", Kernel: "fake", Arch: "amd64",
+	return engine.HostInfo{EngineVersion: "fake", EngineAPI: "fake", EngineHost: "fake://", OS: "fake", Kernel: "fake", Arch: "amd64",
 		CPUModel: "Fake CPU", LogicalCPUs: 4, MemoryBytes: 8 << 30, CgroupVersion: "v1", CgroupDriver: "cgroupfs", Hostname: "fake"}, nil
 }
 
