@@ -10,7 +10,8 @@ import (
 )
 
 // The fake is a whole engine.Driver, registered as "fake": importing this
-// package (tests only: cmd/halebench never does) makes engine.Open(ctx,
+// package (tests, and cmd/halebench only when built with -tags
+// halebench_fake) makes engine.Open(ctx,
 // "fake") give a new, empty one.
 var _ engine.Driver = (*Engine)(nil)
 
@@ -18,20 +19,22 @@ func init() {
 	engine.Register("fake", func(context.Context) (engine.Driver, error) { return &Engine{}, nil })
 }
 
-// Info describes a fake host: 4 logical CPUs of a "Fake CPU", cgroup v1.
+// Info describes a fake host: 4 logical CPUs of a "Fake CPU", cgroup v1;
+// every name a report records of the engine (version, API, host, OS,
+// kernel, hostname) says "fake", so no report of it passes for a real one.
 func (f *Engine) Info(context.Context) (engine.HostInfo, error) {
-	return engine.HostInfo{EngineVersion: "fake", EngineHost: "fake://", OS: "fake", Kernel: "fake", Arch: "amd64",
+	return engine.HostInfo{EngineVersion: "fake", EngineAPI: "fake", EngineHost: "fake://", OS: "fake", Kernel: "fake", Arch: "amd64",
 		CPUModel: "Fake CPU", LogicalCPUs: 4, MemoryBytes: 8 << 30, CgroupVersion: "v1", CgroupDriver: "cgroupfs", Hostname: "fake"}, nil
 }
 
-// Features are the fake's: a builder, a build cache, privilege granted and
-// /dev/shm shared between containers (ShmOf joins a running ShareShm
-// container, as Docker's IPC namespaces do). It runs no program but its
-// sampler, so nothing is pinned or limited, and it holds no layers to
-// archive (Save and Load refuse, naming the feature).
+// Features are the fake's: a builder, a build cache, image archives
+// (Save and Load speak docker save's format over the layers it holds),
+// privilege granted and /dev/shm shared between containers (ShmOf joins a
+// running ShareShm container, as Docker's IPC namespaces do). It runs no
+// program but its sampler, so nothing is pinned or limited.
 func (f *Engine) Features(context.Context) (engine.Features, error) {
 	ft := engine.Features{Driver: "fake", API: "fake", Cgroup: "v1", Platforms: []string{"linux/amd64"}}
-	for _, feat := range []engine.Feature{engine.FeatPrivileged, engine.FeatSharedIPC, engine.FeatBuildKit, engine.FeatBuildCache} {
+	for _, feat := range []engine.Feature{engine.FeatPrivileged, engine.FeatSharedIPC, engine.FeatBuildKit, engine.FeatArchives, engine.FeatBuildCache} {
 		ft.With(feat, true, "")
 	}
 	for feat, why := range fakeLacks {
@@ -42,7 +45,6 @@ func (f *Engine) Features(context.Context) (engine.Features, error) {
 
 // fakeLacks are the features the fake has not, and why.
 var fakeLacks = map[engine.Feature]string{
-	engine.FeatArchives:    "the fake holds no layers",
 	engine.FeatPrograms:    "the fake runs no program but its sampler",
 	engine.FeatPinning:     "the fake runs nothing to pin",
 	engine.FeatMemoryLimit: "the fake runs nothing to limit",
@@ -75,32 +77,38 @@ func (f *Engine) Command(_ context.Context, img, _ string, argv []string) (strin
 	return "", nil
 }
 
-// Import stores an empty image under ref (the lock's image); of the
-// changes it keeps only VOLUME, which Create refuses.
+// Import stores the root filesystem tar as the one layer of a new image
+// under ref (the lock's empty image, the suite's probe). Of the changes it
+// keeps ENV and VOLUME (which Create refuses); each import is a new image,
+// as an engine stamps each with its time.
 func (f *Engine) Import(_ context.Context, rootfs io.Reader, ref string, changes []string) error {
-	io.Copy(io.Discard, rootfs)
+	layer, err := io.ReadAll(io.LimitReader(rootfs, maxLayer+1))
+	if err == nil && len(layer) > maxLayer {
+		err = fmt.Errorf("it is over the fake's %d MiB for a layer", maxLayer>>20)
+	}
+	if err == nil {
+		err = checkTar(layer)
+	}
+	if err != nil {
+		return fmt.Errorf("importing %s: the root filesystem: %w", ref, err)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	id := f.add(ref, nil, 0, ref)
-	for _, c := range changes {
-		if v, ok := strings.CutPrefix(c, "VOLUME "); ok {
-			f.images[id].volumes = append(f.images[id].volumes, strings.Fields(v)...)
+	f.ticks++
+	c := configSpec{layers: []string{f.putLayer(layer)}, createdBy: fmt.Sprintf("imported as %s at tick %d", ref, f.ticks)}
+	for _, ch := range changes {
+		if v, ok := strings.CutPrefix(ch, "VOLUME "); ok {
+			c.volumes = append(c.volumes, strings.Fields(v)...)
+		}
+		if v, ok := strings.CutPrefix(ch, "ENV "); ok {
+			c.env = append(c.env, v)
 		}
 	}
+	f.keep(newImage(c), ref)
 	return nil
 }
 
 // Pull fails: the fake reaches no registry.
 func (f *Engine) Pull(_ context.Context, ref string) error {
 	return fmt.Errorf("pulling %s: the fake engine reaches no registry", ref)
-}
-
-// Save fails: the fake holds no image archives (no FeatArchives).
-func (f *Engine) Save(_ context.Context, refs ...string) (io.ReadCloser, error) {
-	return nil, fmt.Errorf("saving images %v: %w", refs, engine.Unsupported("fake", engine.FeatArchives, fakeLacks[engine.FeatArchives]))
-}
-
-// Load fails: the fake holds no image archives (no FeatArchives).
-func (f *Engine) Load(context.Context, io.Reader) error {
-	return fmt.Errorf("loading an image archive: %w", engine.Unsupported("fake", engine.FeatArchives, fakeLacks[engine.FeatArchives]))
 }

@@ -2,11 +2,9 @@ package enginetest
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +17,8 @@ type Engine struct {
 	mu     sync.Mutex
 	images map[string]*fakeImage // by ID
 	tags   map[string]string     // reference → ID
+	layers map[string][]byte     // layer tars by diff ID, shared by the images holding them
+	built  map[string]bool       // the build requests done before: the build cache's hits
 	ticks  int                   // makes MadeAt: one second per image made or tagged
 	cache  []int64               // the build cache's records, oldest first
 	// Builds are the builds asked for, in order.
@@ -36,8 +36,14 @@ type Engine struct {
 	Jobs    []Job
 }
 
+// fakeImage is one image: its config (the JSON an engine stores, whose
+// sha256 is the ID) and its layers, bottom first, with what the config
+// says that callers look at.
 type fakeImage struct {
 	id         string
+	config     []byte
+	layers     []string // diff IDs, keys of Engine.layers
+	arch       string
 	labels     map[string]string
 	size       int64
 	madeAt     time.Time
@@ -56,25 +62,17 @@ func (e notFound) Error() string { return "no such image: " + e.ref }
 func (e notFound) NotFound()     {}
 
 // Add stores an image of size bytes with labels under ref (a tag) and
-// returns its ID; the same ref added again names a new image.
+// returns its ID; the same ref added again names a new image. The image
+// has one layer, which records ref and when it was added.
 func (f *Engine) Add(ref string, labels map[string]string, size int64) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.add(ref, labels, size, ref)
-}
-
-func (f *Engine) add(ref string, labels map[string]string, size int64, seed string) string {
-	if f.images == nil {
-		f.images, f.tags = map[string]*fakeImage{}, map[string]string{}
-	}
 	f.ticks++
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", seed, f.ticks)))
-	id := "sha256:" + hex.EncodeToString(sum[:])
-	f.images[id] = &fakeImage{id: id, labels: labels, size: size, madeAt: f.now()}
-	f.tags[ref] = id
-	return id
+	seed := fmt.Sprintf("added %s at tick %d", ref, f.ticks)
+	im := newImage(configSpec{labels: labels, layers: []string{f.putLayer(markerLayer(seed))}, createdBy: seed})
+	im.size = size
+	return f.keep(im, ref).id
 }
-
 func (f *Engine) now() time.Time { return epoch.Add(time.Duration(f.ticks) * time.Second) }
 
 // Use marks the image ref names as used by n containers.
@@ -119,7 +117,7 @@ func (f *Engine) Image(_ context.Context, ref string) (engine.Image, bool, error
 	if im == nil {
 		return engine.Image{}, false, nil
 	}
-	return engine.Image{Ref: ref, ID: im.id, Labels: im.labels, Layers: []string{im.id}}, true, nil
+	return engine.Image{Ref: ref, ID: im.id, Labels: im.labels, Layers: slices.Clone(im.layers), Arch: im.arch}, true, nil
 }
 
 // Tag gives src the further reference dst, and counts as the image's
@@ -154,6 +152,7 @@ func (f *Engine) RemoveImage(_ context.Context, ref string) error {
 	}
 	if len(f.tagsOf(im.id)) == 0 {
 		delete(f.images, im.id)
+		f.dropUnusedLayers()
 	}
 	return nil
 }
@@ -212,26 +211,4 @@ func (f *Engine) PruneBuildCache(_ context.Context, keep int64) (int64, error) {
 		f.cache = f.cache[1:]
 	}
 	return freed, nil
-}
-
-// Build records b and, for an image build, stores a new image under
-// b.Image with the labels b's "label:K" arguments set. A folder build
-// writes nothing.
-func (f *Engine) Build(_ context.Context, b engine.Build) (engine.Built, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.Builds = append(f.Builds, b)
-	if (b.Image == "") == (b.Dir == "") {
-		return engine.Built{}, fmt.Errorf("building %s: give the build an image reference or a folder, one of them", b.What)
-	}
-	if b.Dir != "" {
-		return engine.Built{}, nil
-	}
-	labels := map[string]string{}
-	for k, v := range b.Args {
-		if name, ok := strings.CutPrefix(k, "label:"); ok {
-			labels[name] = v
-		}
-	}
-	return engine.Built{Digest: f.add(b.Image, labels, 0, b.Image)}, nil
 }

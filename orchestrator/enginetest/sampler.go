@@ -65,7 +65,8 @@ func (f *Engine) serve(id string, s engine.Spec, stdin io.Reader, stdout io.Writ
 // Steady answers every job with its warm-ups and samples all ok: 1 ms
 // each, a check naming the bench (siblings agree), 1000 KiB of maxrss and
 // a 2048 KiB memory peak (every other declared figure: fakeFigures), on
-// the container's cpuset. It counts nothing.
+// the container's cpuset; and a count job with its runs counted alike
+// (steadyCounts).
 func Steady(s engine.Spec, j wire.Job) wire.Result {
 	res := wire.Result{
 		Status:  wire.StatusOK,
@@ -76,7 +77,35 @@ func Steady(s engine.Spec, j wire.Job) wire.Result {
 		res.Samples = append(res.Samples, wire.Sample{Warmup: i < j.Warmup, Status: wire.StatusOK,
 			Check: "fake:" + path.Base(j.BuildFailed), Figures: fakeFigures()})
 	}
+	if j.Count != nil {
+		res.Env.Valgrind = "valgrind-fake"
+		res.Counts = steadyCounts(*j.Count)
+	}
 	return res
+}
+
+// steadyCounts are a count job's runs, all ok and alike (counts are
+// deterministic): 1,000,000 instructions in the job's scope, at 1 ms, by
+// the instrument the job asks for; a region run, unless the job leaves the
+// witness out, carries the whole process's 1,500,000.
+func steadyCounts(c wire.CountJob) []wire.Count {
+	scope, instrument := wire.ScopeProcess, wire.InstrumentCallgrindCacheSim
+	if c.Region {
+		scope = wire.ScopeRegion
+	}
+	if c.NoCacheSim {
+		instrument = wire.InstrumentCallgrind
+	}
+	counts := []wire.Count{}
+	for i := 0; i < c.Runs; i++ {
+		n := wire.Count{Status: wire.CountOK, Scope: scope, Ir: 1_000_000, WallNs: 1_000_000, Instrument: instrument}
+		n.EstCycles = n.EstimatedCycles()
+		if c.Region && !c.NoWitness {
+			n.Figures = wire.Figures{wire.InstructionsProcess: 1_500_000}
+		}
+		counts = append(counts, n)
+	}
+	return counts
 }
 
 // fakeFigures is a steady sample's figures: every figure the wire declares,

@@ -39,16 +39,26 @@ func TestSessionOnTheFakeDriver(t *testing.T) {
 	}
 }
 
+// noArchives is the fake, saying it cannot save or load image archives.
+type noArchives struct{ engine.Driver }
+
+func (d noArchives) Features(ctx context.Context) (engine.Features, error) {
+	f, err := d.Driver.Features(ctx)
+	f.With(engine.FeatArchives, false, "this engine holds no layers")
+	return f, err
+}
+
 // A session asks the engine's features once: a verb that builds is
-// refused at Open, naming the feature, on an engine that cannot (the
-// fake holds no image archives to normalise images with), and the lock
-// it took is released; the features are said on the log.
+// refused at Open, naming the feature, on an engine that cannot (here one
+// with no image archives to normalise images with), and the lock it took
+// is released; the features are said on the log.
 func TestSessionRefusesWhatTheEngineLacks(t *testing.T) {
 	ctx := context.Background()
-	drv, err := engine.Open(ctx, "fake")
+	fake, err := engine.Open(ctx, "fake")
 	if err != nil {
 		t.Fatal(err)
 	}
+	drv := noArchives{fake}
 	var log strings.Builder
 	_, err = session.Open(ctx, session.Options{Kind: "test", Engine: drv, Log: &log})
 	var missing *engine.MissingFeatureError
