@@ -14,6 +14,10 @@ const (
 
 // HostInfo is what decides whether two runs are comparable.
 type HostInfo struct {
+	// Driver is the engine driver the verb dialled (its Features.Driver:
+	// "docker"; the in-memory fake of a test build says "fake"), set by
+	// the session, so a document names what measured it.
+	Driver        string `json:"driver,omitempty"`
 	EngineVersion string `json:"engine_version"`
 	EngineAPI     string `json:"engine_api"`
 	EngineHost    string `json:"engine_host"`

@@ -14,6 +14,9 @@ import (
 
 // HostInfo is what the engine said of its host.
 type HostInfo struct {
+	// Driver is the engine driver that measured ("docker"; a test build's
+	// in-memory fake says "fake"), so a document names what measured it.
+	Driver        string `json:"driver,omitempty"`
 	EngineVersion string `json:"engine_version"`
 	EngineAPI     string `json:"engine_api"`
 	EngineHost    string `json:"engine_host"`

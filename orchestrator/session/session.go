@@ -105,6 +105,7 @@ func (s *Session) needs(ctx context.Context) error {
 		return err
 	}
 	s.Features = f
+	s.Host.Driver = f.Driver
 	fmt.Fprintf(s.opts.Log, "engine: %s driver, API %s, cgroup %s, platforms %s: %s\n", f.Driver, f.API, f.Cgroup, strings.Join(f.Platforms, " "), f)
 	if !s.opts.Images.NoBuild {
 		if err := f.Need("building images", engine.FeatBuildKit, engine.FeatArchives); err != nil {

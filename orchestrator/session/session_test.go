@@ -20,7 +20,7 @@ func TestSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(s.RunID, "xproc-") || s.Host.LogicalCPUs < 1 || s.Host.EngineVersion == "" {
+	if !strings.HasPrefix(s.RunID, "xproc-") || s.Host.LogicalCPUs < 1 || s.Host.EngineVersion == "" || s.Host.Driver != "docker" {
 		t.Fatalf("run %q host %+v", s.RunID, s.Host)
 	}
 	sp1, err := s.Ready(ctx)
