@@ -14,11 +14,13 @@ import (
 
 	"github.com/hale-lang/halebench/orchestrator/ab"
 	"github.com/hale-lang/halebench/orchestrator/bisect"
-	"github.com/hale-lang/halebench/orchestrator/enginetest"
 	"github.com/hale-lang/halebench/orchestrator/judge"
 )
 
-var bin string
+// bin is the halebench binary the tests run, built once; binDir holds it
+// and whatever else TestMain removes at the end (the fake's binary and
+// cache folder, see fakeRun).
+var bin, binDir string
 
 // notCI is the binary's environment as on a workstation, whatever the
 // test's own: under CI=true (.ci/run) a run without hale exits 3, and the
@@ -30,7 +32,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	bin = filepath.Join(dir, "halebench")
+	binDir, bin = dir, filepath.Join(dir, "halebench")
 	// Hale by default must never reach the network from a test: the
 	// official repository is a closed loopback port here.
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -49,7 +51,14 @@ func TestMain(m *testing.M) {
 
 func run(t *testing.T, env []string, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
+	return runBin(t, bin, env, args...)
+}
+
+// runBin runs the binary at path with args, in the test's environment as
+// on a workstation (notCI) plus env, and gives its exit code and output.
+func runBin(t *testing.T, path string, env []string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(path, args...)
 	cmd.Env = append(append(os.Environ(), notCI), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -236,21 +245,21 @@ func TestBadInputIsReportedFirst(t *testing.T) {
 	}
 }
 
-// The exit code of a regression, through the real binary and engine.
+// The exit code of a regression, and the CI files a regressed run writes,
+// through the binary on the fake engine (fakeRun).
 func TestRegressionExit1(t *testing.T) {
-	enginetest.Connect(t)
 	dir := t.TempDir()
 	p := filepath.Join(dir, "baselines.json")
 	os.WriteFile(p, []byte(`{"updated_at": "x", "subject": "c", "benches": {"count": {"kind": "micro", "elapsed_ns": 1, "maxrss_kb": 1}}}`), 0o644)
 	junit, summary, ghSummary := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "summary.md"), filepath.Join(dir, "gh.md")
-	code, out, errOut := run(t, []string{"GITHUB_STEP_SUMMARY=" + ghSummary}, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
+	code, out, errOut := fakeRun(t, []string{"GITHUB_STEP_SUMMARY=" + ghSummary}, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
 		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--gate-any-machine", "--results="+filepath.Join(dir, "results"),
 		"--junit="+junit, "--summary="+summary)
 	if code != 1 || !strings.Contains(out, "REGRESSION") || !strings.Contains(errOut, "regressed") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 	checkCIResults(t, errOut, junit, summary, ghSummary)
-	code, out, _ = run(t, nil, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
+	code, out, _ = fakeRun(t, nil, "run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count",
 		"--lang=c", "--subject=c", "--iters=2", "--baselines="+p, "--gate-any-machine", "--results="+filepath.Join(dir, "results"), "--json")
 	if code != 1 || !strings.HasPrefix(strings.TrimSpace(out), "{") || !strings.Contains(out, `"status": "regression"`) {
 		t.Fatalf("--json: exit %d\n%s", code, out)
@@ -260,13 +269,13 @@ func TestRegressionExit1(t *testing.T) {
 // Green only on evidence: with no hale to be had (no ../hale beside the
 // suite, the release's URL a closed port, see TestMain), a run in CI
 // measures the rest, writes its report and exits 3 naming why; on a
-// workstation the same run warns and exits 0.
+// workstation the same run warns and exits 0. On the fake engine
+// (fakeRun): what is tested is the verb's verdict, not a sample.
 func TestUnmeasuredSubjectExit3InCI(t *testing.T) {
-	enginetest.Connect(t)
 	dir := t.TempDir()
 	args := []string{"run", "--suite=../../orchestrator/harness/testdata/suite", "--bench=count", "--lang=c", "--iters=1", "--warmup=0",
 		"--confirm=0", "--count=off", "--results=" + filepath.Join(dir, "results"), "--junit=" + filepath.Join(dir, "junit.xml")}
-	code, _, errOut := run(t, []string{"CI=true"}, args...)
+	code, _, errOut := fakeRun(t, []string{"CI=true"}, args...)
 	if code != 3 || !strings.Contains(errOut, "halebench: hale: unavailable (") || !strings.Contains(errOut, "in CI (CI=true)") {
 		t.Fatalf("CI=true: exit %d, want 3 naming why\n%s", code, errOut)
 	}
@@ -276,7 +285,7 @@ func TestUnmeasuredSubjectExit3InCI(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "junit.xml")); err != nil {
 		t.Fatalf("CI=true: the JUnit file is written all the same: %v", err)
 	}
-	code, _, errOut = run(t, []string{"CI=false"}, args...)
+	code, _, errOut = fakeRun(t, []string{"CI=false"}, args...)
 	if code != 0 || !strings.Contains(errOut, "warning: hale: unavailable") {
 		t.Fatalf("CI=false: exit %d, want 0 and the warning\n%s", code, errOut)
 	}
