@@ -5,17 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/hale-lang/halebench/orchestrator/enginetest"
 )
 
 // ab stores its result under --results as results/ab-<stamp>-<id>.json:
-// the very document --json prints, which show then prints as a grid.
+// the very document --json prints, which show then prints as a grid (ab
+// on the fake engine: what is tested is the verb's storing).
 func TestABStoresItsResult(t *testing.T) {
-	enginetest.Connect(t)
 	suite := tinySuite(t, false, "micro/fn_call.c")
 	results := filepath.Join(t.TempDir(), "results")
-	code, out, errOut := run(t, nil, "ab", "--suite="+suite, "--a-suite="+suite, "--b-suite="+suite, "--subject=c", "--lang=c",
+	code, out, errOut := fakeRun(t, nil, "ab", "--suite="+suite, "--a-suite="+suite, "--b-suite="+suite, "--subject=c", "--lang=c",
 		"--min-rounds=3", "--max-rounds=3", "--json", "--results="+results)
 	if code != 0 {
 		t.Fatalf("ab: exit %d\n%s", code, errOut)
