@@ -3,6 +3,7 @@ package harness_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -68,5 +69,40 @@ func TestFakeShardsMergeToTheWholeRun(t *testing.T) {
 		return o
 	}()); err == nil {
 		t.Fatal("--shard with --update-baselines was accepted")
+	}
+}
+
+// The sources digest names a bench's files by bench and language, not by
+// where the suite was checked out or how --suite spelled it: two machines
+// (shards of one run, or an A/A of one tree) whose checkouts sit in
+// different places record the same digest, and a changed file changes it.
+func TestSourcesDigestIsNotWhereTheSuiteIs(t *testing.T) {
+	digest := func(suite string) string {
+		o := fakeOptions(t, "c", "c", "count")
+		o.Suite = suite
+		eng := &fakeEngine{elapsed: map[string]int64{"c": 5000}, check: map[string]string{"c": "n:1"}}
+		res, err := runFake(t, context.Background(), fakeEnv(fakeImages{}, eng, 2), o)
+		if res == nil || res.Report == nil || res.Report.SourcesDigest == "" {
+			t.Fatalf("%s: no report or digest (%v)", suite, err)
+		}
+		return res.Report.SourcesDigest
+	}
+	here := digest("testdata/suite")
+	abs, _ := filepath.Abs("testdata/suite")
+	moved := filepath.Join(t.TempDir(), "elsewhere", "suite")
+	if err := os.CopyFS(moved, os.DirFS("testdata/suite")); err != nil {
+		t.Fatal(err)
+	}
+	if d1, d2 := digest(abs), digest(moved); d1 != here || d2 != here {
+		t.Fatalf("the same sources digest as %s, %s and %s; want one digest", here, d1, d2)
+	}
+	f, err := os.OpenFile(filepath.Join(moved, "benches", "micro", "count.c"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("/* changed */\n")
+	f.Close()
+	if digest(moved) == here {
+		t.Fatal("a changed source kept the digest")
 	}
 }

@@ -171,19 +171,18 @@ func missingBenches(p *Plan) []string {
 	return gone
 }
 
-// benchSources are the bench sources a run measures, named by path, for
-// the report's sources digest (plan.Digest).
+// benchSources are the bench sources a run measures, for the report's
+// sources digest (plan.Digest): each named by its bench and language, as
+// ab's and xproc's are, never by its path — two machines check a suite
+// out in different places, and the shards of one run, or the two runs of
+// an A/A, must record one digest.
 func benchSources(s *suite.Suite) []plan.Source {
-	var paths []string
+	var srcs []plan.Source
 	for _, b := range s.Benches {
-		for _, p := range b.Sources {
-			paths = append(paths, p)
+		for lang, path := range b.Sources {
+			srcs = append(srcs, plan.Source{Name: b.Name + " " + lang, Path: path})
 		}
 	}
-	sort.Strings(paths)
-	srcs := make([]plan.Source, len(paths))
-	for i, p := range paths {
-		srcs[i] = plan.Source{Name: p, Path: p}
-	}
+	sort.Slice(srcs, func(i, j int) bool { return srcs[i].Name < srcs[j].Name })
 	return srcs
 }
