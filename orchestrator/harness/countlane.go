@@ -181,7 +181,7 @@ func (c *counting) shape(ctx context.Context, r *countRun, step int, j plan.Job,
 	}
 	r.job.TimeoutNs = timeout.Nanoseconds()
 	job := r.job
-	j.Job.Count = &job
+	j.Job.Iters, j.Job.Warmup, j.Job.Count = 0, 0, &job // counted runs only, no timed sample
 	r.sent = time.Now()
 	return j, true
 }

@@ -16,9 +16,10 @@ const (
 )
 
 // Exec runs a Schedule over units of jobs. Each step sends one sample of
-// its job (Iters 1; a job of no sample, a count lane's, stays so); a job's
-// first round also takes its warm-ups and its counts (Warmup and Count as
-// the job has them), later rounds neither.
+// its job (Iters 1); a job's first round also takes its warm-ups and its
+// counts (Warmup and Count as the job has them), later rounds neither.
+// Shape, where set, has the last word on a step's job (the count lane's
+// take no sample).
 type Exec struct {
 	Sampler  Sampler
 	Schedule Schedule
@@ -143,7 +144,7 @@ func (e *Exec) step(ctx context.Context, round int, s Step, cpu string, done []b
 // stepJob is one sample of j in round; the first round keeps its
 // warm-ups and its counts.
 func stepJob(j Job, round int) Job {
-	j.Job.Iters = min(j.Job.Iters, 1)
+	j.Job.Iters = 1
 	if round > 1 {
 		j.Job.Warmup, j.Job.Count = 0, nil
 	}

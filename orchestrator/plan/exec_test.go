@@ -200,8 +200,8 @@ func (f *countSampler) SamplePair(context.Context, runner.PairWhere, runner.Job,
 
 // With CPUs, a round's units run side by side, one at a time per CPU,
 // each unit's steps in order on the CPU that took it; Shape makes each
-// step's job (its false ends the unit unsent, Take not called); a job of
-// no sample stays so.
+// step's job, its word the last (a count job takes no sample; its false
+// ends the unit unsent, Take not called).
 func TestExecUnitsSideBySideOnCPUs(t *testing.T) {
 	f := &countSampler{busy: map[string]bool{}, cpu: map[string][]string{}}
 	var units [][]Job
@@ -217,7 +217,7 @@ func TestExecUnitsSideBySideOnCPUs(t *testing.T) {
 			if s.Unit == 7 && s.Job == 1 {
 				return j, false // b7's budget spent before its second job
 			}
-			j.Job.Count = &wire.CountJob{Runs: 1 + s.Job}
+			j.Job.Iters, j.Job.Count = 0, &wire.CountJob{Runs: 1 + s.Job}
 			return j, true
 		},
 		Take: func(_ int, s Step, r Result) bool {
