@@ -62,7 +62,11 @@ func (c *counting) countAll(ctx context.Context, env Env, benches []*benchRun, p
 		},
 		Take: func(_ int, s plan.Step, r plan.Result) bool { return c.take(ctx, runs[s.Unit], s.Job, r.Outcome, prog) },
 	}
-	e.Run(ctx)
+	if stop, _ := e.Run(ctx); stop == plan.Stopped { // interrupted before its first round
+		for _, r := range runs {
+			r.ln.count.job, r.ln.count.why = nil, "the run was interrupted before it was counted"
+		}
+	}
 	c.wall += time.Since(start)
 }
 
