@@ -75,9 +75,6 @@ func runReplay(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if fi, err := os.Stat(pos[0]); err != nil || !fi.Mode().IsRegular() {
-		return badInput("replay", fmt.Errorf("replay: %s is not a bundle file (make one with halebench bundle)", pos[0]))
-	}
 	o := evidence.ReplayOptions{ResultsDir: *results, Log: log, Notes: stderr, Partial: &reports}
 	// The bundle is unpacked and checked before the engine is dialled.
 	u, err := evidence.Unpack(pos[0], o)

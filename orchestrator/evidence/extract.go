@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hale-lang/halebench/orchestrator/hostfile"
 )
 
 // Limits on what a bundle may hold. A bundle is a file from elsewhere; it
@@ -35,9 +37,11 @@ const (
 // before they are written), every file listed with its sum and every listed
 // file present. Sums are taken under the same name the file is written by.
 func Extract(bundle, dir string) (*Manifest, error) {
-	f, err := os.Open(bundle)
+	// The bundle is a file another host sent: a regular file where it
+	// lies, never followed through a link, never a FIFO to block on.
+	f, err := hostfile.OpenPath(bundle, 0)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (a bundle is the one file halebench bundle writes)", err)
 	}
 	defer f.Close()
 	bad := func(format string, a ...any) error {

@@ -118,6 +118,25 @@ func TestExtract(t *testing.T) {
 	}
 }
 
+// The bundle file itself is read where it lies: a link to a good bundle
+// and a FIFO (which would block the reader) are refused before a byte.
+func TestExtractRefusesALinkOrAFIFO(t *testing.T) {
+	good := bundleOf(t, []entry{{name: "report.json", data: "{}"}, {name: "images.tar", data: "img"}}, nil)
+	dir := t.TempDir()
+	link, fifo := filepath.Join(dir, "link.tar"), filepath.Join(dir, "fifo.tar")
+	if err := os.Symlink(good, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{link: "is a symlink", fifo: "not a regular file"} {
+		if _, err := Extract(path, t.TempDir()); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "halebench bundle") {
+			t.Errorf("%s: %v; want refused: %q", path, err, want)
+		}
+	}
+}
+
 // A ~4 KiB archive whose one entry is a GNU sparse file of 20 GiB: tar
 // readers (Go's too) would write it out at full size. Extract refuses it
 // from its headers and writes nothing of it.
