@@ -200,12 +200,12 @@ func measureAll(ctx context.Context, sp *session.Sampling, ncpu int, o Options, 
 			if !measure {
 				continue
 			}
-			results = append(results, &Result{Row: row.Name, Title: row.Title, Reference: ref, ElapsedNsSamples: []int64{}})
 			bi, ok := images[row.Lang.Name]
 			if !ok {
-				*results[len(results)-1] = Result{Row: row.Name, Title: row.Title, Status: outcome.Unavailable, Detail: noImageWhy(rep, row.Lang), ElapsedNsSamples: []int64{}, Reference: ref}
+				results = append(results, &Result{Row: row.Name, Title: row.Title, Status: outcome.Unavailable, Detail: noImageWhy(rep, row.Lang), ElapsedNsSamples: []int64{}, Reference: ref})
 				continue
 			}
+			results = append(results, &Result{Reference: ref}) // its place; MeasureRows gives the rest
 			rows, at = append(rows, row), append(at, len(results)-1)
 			pairs = append(pairs, &Pair{Sampler: sp, Lang: row.Lang.Name, Image: bi.Ref, Trusted: image.TrustedArg(bi.Trusted), NCPU: ncpu, Timeout: o.Timeout, Log: o.Log})
 		}
