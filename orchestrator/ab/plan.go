@@ -96,8 +96,8 @@ func Prepare(o Options) (*Plan, error) {
 	if p.Langs, err = languages(o.Langs, o.Subject); err != nil {
 		return nil, err
 	}
-	if o.ShardCosts != "" && o.Shard.N == 0 {
-		return nil, fmt.Errorf("--shard-costs=%s balances shards: give --shard=K/N too", o.ShardCosts)
+	if err := plan.CostsNeedShard(o.Shard, o.ShardCosts); err != nil {
+		return nil, err
 	}
 	if err = p.selectShard(); err != nil {
 		return nil, err

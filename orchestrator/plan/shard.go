@@ -112,6 +112,15 @@ type Asked struct {
 	Costs  string
 }
 
+// CostsNeedShard refuses costs (--shard-costs) given to an unsharded plan
+// (sp.N 0): they balance shards, and alone would be silently unused.
+func CostsNeedShard(sp Spec, costs string) error {
+	if costs != "" && sp.N == 0 {
+		return fmt.Errorf("--shard-costs=%s balances shards: give --shard=K/N too", costs)
+	}
+	return nil
+}
+
 // Resolve is the shard asked for (N 0: none), the same for every verb that
 // shards: Costs without a shard is refused, and K/N read from the CI's
 // variables (getenv) is said on log.
@@ -120,8 +129,8 @@ func (a Asked) Resolve(getenv func(string) string, log io.Writer) (Spec, error) 
 	if err != nil {
 		return Spec{}, err
 	}
-	if a.Costs != "" && !ok {
-		return Spec{}, fmt.Errorf("--shard-costs=%s balances shards: give --shard=K/N too", a.Costs)
+	if err := CostsNeedShard(sp, a.Costs); err != nil {
+		return Spec{}, err
 	}
 	if ok && sp.From != "--shard" {
 		fmt.Fprintf(log, "shard %s from %s\n", sp, sp.From)
